@@ -8,7 +8,8 @@ const MARKER = Symbol.for('@yangkit/yang-schema/YangTypeError');
 export class YangTypeError extends Error {
   /** Stable machine-readable code. */
   readonly code = 'YANG_TYPE' as const;
-  private readonly [MARKER] = true;
+  /** Marks instances for `isInstance`, which works across copies of this package. */
+  readonly [MARKER] = true as const;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

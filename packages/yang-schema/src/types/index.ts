@@ -1,4 +1,7 @@
+export { countCharacters } from './check-string';
 export { YangTypeError } from './errors';
+export type { InstanceIdentifierPredicate, InstanceIdentifierStep } from './instance-identifier';
+export { parseInstanceIdentifier } from './instance-identifier';
 export {
   formatDecimal,
   formatIntervals,
@@ -7,6 +10,8 @@ export {
   parseIntegerLexical,
 } from './numbers';
 export { createPattern, isFractionDigits, parseLength, parseRange } from './restrictions';
+export type { ValueCheck, ValueContext } from './value';
+export { checkValue } from './value';
 export { translateXsdRegex } from './xsd-regex';
 export type {
   BitItem,

@@ -1,0 +1,78 @@
+import type { ValueCheck, ValueContext } from './value';
+import { describe, invalid, quote, valid } from './value-result';
+import type { YangType } from './yang-type';
+
+/** boolean (RFC 7950 9.5): exactly "true" or "false". */
+export function checkBoolean(type: YangType, text: string): ValueCheck {
+  if (text === 'true' || text === 'false') return valid(text);
+  return invalid(`${quote(text)} is not a valid ${describe(type)} value: expected "true" or "false"`);
+}
+
+/** empty (RFC 7950 9.11): no value at all. */
+export function checkEmpty(type: YangType, text: string): ValueCheck {
+  if (text === '') return valid('');
+  return invalid(`${describe(type)} takes no value, got ${quote(text)}`);
+}
+
+/** enumeration (RFC 7950 9.6): one of the assigned names, exactly as written. */
+export function checkEnumeration(type: YangType, text: string): ValueCheck {
+  const enums = type.enums ?? [];
+  if (enums.some((e) => e.name === text)) return valid(text);
+  const names = enums.slice(0, 16).map((e) => e.name);
+  const more = enums.length > names.length ? ', ...' : '';
+  return invalid(
+    `${quote(text)} is not an enum of ${describe(type)} (expected one of: ${names.join(', ')}${more})`,
+  );
+}
+
+/**
+ * bits (RFC 7950 9.7): a space-separated list of the names of the bits that are set, each at most once;
+ * canonical form (9.7.2) lists them in position order separated by single spaces.
+ */
+export function checkBits(type: YangType, text: string): ValueCheck {
+  const bits = type.bits ?? [];
+  const positions = new Map(bits.map((b) => [b.name, b.position]));
+  const seen = new Set<string>();
+  for (const name of text.split(/[ \t\n\r]+/)) {
+    if (name === '') continue;
+    if (!positions.has(name)) return invalid(`${quote(name)} is not a bit of ${describe(type)}`);
+    if (seen.has(name)) return invalid(`bit ${quote(name)} is set more than once in ${describe(type)} value`);
+    seen.add(name);
+  }
+  const canonical = [...seen].sort((a, b) => positions.get(a)! - positions.get(b)!).join(' ');
+  return valid(canonical);
+}
+
+/** YANG identifier (RFC 7950 section 14): a letter or '_', then letters, digits, '_', '-', '.'. */
+const IDENTIFIER = '[A-Za-z_][A-Za-z0-9_.-]*';
+const IDENTITY_REF = new RegExp(`^(?:${IDENTIFIER}:)?${IDENTIFIER}$`);
+
+/**
+ * identityref (RFC 7950 9.10): "prefix:name" or "name". With `context.resolveIdentity` the identity must
+ * exist, and with `context.isDerivedFrom` it must be derived from every base (9.10.2). The canonical form is
+ * the text as given; the qualified 'module:identity' name is returned as `identity` when resolved.
+ */
+export function checkIdentityref(
+  type: YangType,
+  text: string,
+  context: ValueContext | undefined,
+): ValueCheck {
+  if (!IDENTITY_REF.test(text)) {
+    return invalid(
+      `${quote(text)} is not a valid ${describe(type)} value: expected "prefix:identity" or "identity"`,
+    );
+  }
+  if (!context?.resolveIdentity) return valid(text);
+  const identity = context.resolveIdentity(text);
+  if (identity === undefined) return invalid(`${quote(text)} is not a known identity`);
+  if (context.isDerivedFrom) {
+    for (const base of type.identityBases ?? []) {
+      if (!context.isDerivedFrom(identity, base)) {
+        return invalid(
+          `identity ${quote(identity)} is not derived from ${quote(base)} as ${describe(type)} requires`,
+        );
+      }
+    }
+  }
+  return { ok: true, canonical: text, identity };
+}

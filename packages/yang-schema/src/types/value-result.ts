@@ -1,0 +1,29 @@
+import type { ValueCheck } from './value';
+import type { ErrorInfo, YangType } from './yang-type';
+
+/** A failed check carrying the failing restriction's error-message / error-app-tag (RFC 7950 7.5.4). */
+export function invalid(message: string, info?: ErrorInfo): ValueCheck {
+  return {
+    ok: false,
+    errorTag: 'invalid-value',
+    message,
+    ...(info?.errorAppTag !== undefined ? { errorAppTag: info.errorAppTag } : {}),
+    ...(info?.errorMessage !== undefined ? { errorMessage: info.errorMessage } : {}),
+  };
+}
+
+/** A successful check. */
+export function valid(canonical: string): ValueCheck {
+  return { ok: true, canonical };
+}
+
+/** Quotes a value for an error message, bounded so huge inputs do not produce huge messages. */
+export function quote(text: string): string {
+  const shown = text.length > 64 ? `${text.slice(0, 61)}...` : text;
+  return JSON.stringify(shown);
+}
+
+/** "type int8" or "type m:percent (int8)" for error messages. */
+export function describe(type: YangType): string {
+  return type.name === type.base ? `type ${type.base}` : `type ${type.name} (${type.base})`;
+}

@@ -1,0 +1,134 @@
+import { checkBits, checkBoolean, checkEmpty, checkEnumeration, checkIdentityref } from './check-named';
+import { checkDecimal64, checkInteger } from './check-numeric';
+import { checkBinary, checkString } from './check-string';
+import { YangTypeError } from './errors';
+import { parseInstanceIdentifier } from './instance-identifier';
+import { describe, invalid, quote, valid } from './value-result';
+import type { YangType } from './yang-type';
+
+/** Result of checking a lexical (XML/canonical text) value against a type. */
+export type ValueCheck =
+  | {
+      readonly ok: true;
+      readonly canonical: string;
+      /** The union member that matched (the innermost one for nested unions). */
+      readonly member?: YangType;
+      /** identityref resolved through `ValueContext.resolveIdentity`: the 'module:identity' name. */
+      readonly identity?: string;
+    }
+  | {
+      readonly ok: false;
+      readonly errorTag: 'invalid-value';
+      /** What failed and which rule: names the type and the restriction text. */
+      readonly message: string;
+      readonly errorAppTag?: string;
+      readonly errorMessage?: string;
+    };
+
+/** What checkValue needs from the compiled schema; every member is optional. */
+export interface ValueContext {
+  /** Maps a value's 'prefix:name' identity to a qualified 'module:identity' name, or undefined if unknown. */
+  resolveIdentity?(prefixed: string): string | undefined;
+  /** True when identity 'module:identity' is derived from (not equal to) base 'module:identity'. */
+  isDerivedFrom?(identity: string, base: string): boolean;
+  /** The type of a leafref target node. */
+  typeOf?(target: unknown): YangType | undefined;
+}
+
+/** Deepest union / leafref nesting followed; deeper chains (or cycles) fail instead of recursing forever. */
+const MAX_TYPE_DEPTH = 32;
+
+/**
+ * Validates `text` as a value of `type` (range, length, patterns, enums, bits, fraction-digits, union members in
+ * order) and returns the canonical form (RFC 7950 9.x "canonical form"). identityref values are checked only for
+ * form 'prefix:name' or 'name' unless `context.resolveIdentity` is given; instance-identifier only for syntax;
+ * leafref is checked against `type.leafrefTarget`'s type when the compiler set it, passed via `context.typeOf`.
+ * Never throws: a malformed value or type yields `{ ok: false }`.
+ */
+export function checkValue(type: YangType, text: string, context?: ValueContext): ValueCheck {
+  return check(type, text, context, 0);
+}
+
+function check(type: YangType, text: string, context: ValueContext | undefined, depth: number): ValueCheck {
+  if (depth > MAX_TYPE_DEPTH)
+    return invalid(`${describe(type)} nests unions or leafrefs deeper than ${MAX_TYPE_DEPTH}`);
+  switch (type.base) {
+    case 'int8':
+    case 'int16':
+    case 'int32':
+    case 'int64':
+    case 'uint8':
+    case 'uint16':
+    case 'uint32':
+    case 'uint64':
+      return checkInteger(type, text);
+    case 'decimal64':
+      return checkDecimal64(type, text);
+    case 'string':
+      return checkString(type, text);
+    case 'binary':
+      return checkBinary(type, text);
+    case 'boolean':
+      return checkBoolean(type, text);
+    case 'empty':
+      return checkEmpty(type, text);
+    case 'enumeration':
+      return checkEnumeration(type, text);
+    case 'bits':
+      return checkBits(type, text);
+    case 'identityref':
+      return checkIdentityref(type, text, context);
+    case 'instance-identifier':
+      return checkInstanceIdentifier(type, text);
+    case 'leafref':
+      return checkLeafref(type, text, context, depth);
+    case 'union':
+      return checkUnion(type, text, context, depth);
+    default:
+      return invalid(`unknown built-in type ${quote(String((type as YangType).base))}`);
+  }
+}
+
+/** instance-identifier (RFC 7950 9.13): syntax only; the canonical form is the value as is. */
+function checkInstanceIdentifier(type: YangType, text: string): ValueCheck {
+  try {
+    parseInstanceIdentifier(text);
+    return valid(text);
+  } catch (error) {
+    if (!YangTypeError.isInstance(error)) throw error;
+    return invalid(`${quote(text)} is not a valid ${describe(type)} value: ${error.message}`);
+  }
+}
+
+/**
+ * leafref (RFC 7950 9.9): the value space of the target leaf's type. Without a resolved target the value is
+ * only checked to be a legal string; whether the instance exists (require-instance) is the datastore's check.
+ */
+function checkLeafref(
+  type: YangType,
+  text: string,
+  context: ValueContext | undefined,
+  depth: number,
+): ValueCheck {
+  const target = type.leafrefTarget !== undefined ? context?.typeOf?.(type.leafrefTarget) : undefined;
+  if (!target) return checkString({ base: 'string', name: 'string' }, text);
+  const result = check(target, text, context, depth + 1);
+  if (result.ok) return result;
+  return { ...result, message: `${describe(type)} path ${quote(type.path ?? '')}: ${result.message}` };
+}
+
+/** union (RFC 7950 9.12): members in order, the first that accepts the value wins. */
+function checkUnion(
+  type: YangType,
+  text: string,
+  context: ValueContext | undefined,
+  depth: number,
+): ValueCheck {
+  const reasons: string[] = [];
+  for (const member of type.members ?? []) {
+    const result = check(member, text, context, depth + 1);
+    if (result.ok) return result.member ? result : { ...result, member };
+    reasons.push(result.message);
+  }
+  return invalid(`${quote(text)} matches no member of ${describe(type)}: ${reasons.join('; ')}`);
+}
