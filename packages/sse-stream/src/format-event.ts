@@ -1,0 +1,94 @@
+import { SseFormatError } from './errors.js';
+import type { SseEvent } from './types.js';
+
+/** The keepalive comment text; on the wire it is the single line `:SSE keepalive`. */
+export const KEEPALIVE_COMMENT = 'SSE keepalive';
+
+// A line break in the event stream format (WHATWG HTML, "Parsing an event stream"): CRLF, LF or CR.
+const LINE_BREAK = /\r\n|\r|\n/;
+const HAS_LINE_BREAK = /[\r\n]/;
+const HAS_LINE_BREAK_OR_NUL = /[\r\n\0]/;
+
+/**
+ * Formats one event as `text/event-stream` text, ready to write.
+ *
+ * Wire format (one field per line, LF-terminated, a blank line dispatches the event):
+ *
+ * ```text
+ * event: <event>        only when given
+ * id: <id>              only when given
+ * retry: <retry>        only when given
+ * data: <line 1>        one field per line of data; CR, LF and CRLF all split
+ * data: <line n>
+ *                       blank line
+ * ```
+ *
+ * A space always follows the colon, because readers strip exactly one leading space from a value:
+ * data lines that start with a space, a colon or `data:` survive unchanged.
+ *
+ * @throws {SseFormatError} `INVALID_FIELD` when `event` or `id` holds CR or LF (it would end the
+ *   field early and inject new fields), `id` holds NUL (readers ignore such an `id`), or `retry`
+ *   is not a non-negative safe integer.
+ */
+export function formatEvent(event: SseEvent): string {
+  let head = '';
+  if (event.event !== undefined) {
+    if (HAS_LINE_BREAK.test(event.event)) {
+      throw new SseFormatError('event', 'The event type must not contain CR or LF');
+    }
+    head += field('event', event.event);
+  }
+  if (event.id !== undefined) {
+    if (HAS_LINE_BREAK_OR_NUL.test(event.id)) {
+      throw new SseFormatError('id', 'The event id must not contain CR, LF or NUL');
+    }
+    head += field('id', event.id);
+  }
+  if (event.retry !== undefined) {
+    head += field('retry', formatRetry(event.retry));
+  }
+  const { data } = event;
+  // Fast path: most payloads (compact JSON notifications) are a single line.
+  if (!HAS_LINE_BREAK.test(data)) {
+    return `${head}${field('data', data)}\n`;
+  }
+  let body = '';
+  for (const line of data.split(LINE_BREAK)) {
+    body += field('data', line);
+  }
+  return `${head}${body}\n`;
+}
+
+/**
+ * Formats a comment: every line of `text` becomes a line starting with `:`, with nothing added
+ * after the colon, so `formatComment(KEEPALIVE_COMMENT)` is exactly `:SSE keepalive\n`.
+ * Comments dispatch nothing; clients ignore them, which keeps idle connections open.
+ */
+export function formatComment(text: string): string {
+  if (!HAS_LINE_BREAK.test(text)) {
+    return `:${text}\n`;
+  }
+  let out = '';
+  for (const line of text.split(LINE_BREAK)) {
+    out += `:${line}\n`;
+  }
+  return out;
+}
+
+/**
+ * The value of a `retry:` field. Readers accept only ASCII digits there (WHATWG HTML, "Processing
+ * the field"), so anything but a non-negative integer would be silently ignored by the client.
+ *
+ * @throws {SseFormatError} `INVALID_FIELD` when `ms` is not a non-negative safe integer.
+ */
+export function formatRetry(ms: number): string {
+  if (!Number.isSafeInteger(ms) || ms < 0) {
+    throw new SseFormatError('retry', 'The retry time must be a non-negative integer of milliseconds');
+  }
+  return String(ms);
+}
+
+/** One field line; an empty value is written without the space, leaving no trailing blank. */
+function field(name: string, value: string): string {
+  return value === '' ? `${name}:\n` : `${name}: ${value}\n`;
+}
