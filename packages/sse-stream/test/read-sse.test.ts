@@ -61,7 +61,7 @@ describe('readSse', () => {
     const iterator = readSse(body)[Symbol.asyncIterator]();
     await iterator.next();
     await iterator.next();
-    await iterator.return?.();
+    await iterator.return?.(undefined);
     expect(pulls).toBe(2);
   });
 
