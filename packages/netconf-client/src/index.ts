@@ -1,1 +1,56 @@
-export {};
+export {
+  BASE_1_0,
+  BASE_1_1,
+  type Capabilities,
+  type ModuleCapability,
+  parseCapabilities,
+} from './capabilities.js';
+export { connectStream, NetconfSession } from './client.js';
+export { NetconfError, type NetconfErrorCode, NetconfRpcError, type RpcErrorInfo } from './errors.js';
+export { createFramer, encodeMessage, type Framer, type FramerOptions, type FramingMode } from './framing.js';
+export {
+  checkHostKey,
+  fingerprintSha256,
+  type HostKeyCheck,
+  type KnownHostEntry,
+  knownHostsName,
+  parseKnownHosts,
+} from './host-key.js';
+export { NETCONF_BASE_NS, type NetconfNotification, NOTIFICATION_NS } from './messages.js';
+export {
+  type CommitOptions,
+  type ConfigTarget,
+  type CreateSubscriptionOptions,
+  type Datastore,
+  type EditConfigOptions,
+  type EstablishSubscriptionOptions,
+  type Filter,
+  type GetDataOptions,
+  NAMESPACES,
+  type WithDefaultsMode,
+} from './operations.js';
+export { parseRpcErrors } from './rpc-error.js';
+export {
+  NetconfSessionCore,
+  type RpcOptions,
+  type RpcReply,
+  type SessionEnd,
+  type SessionEvents,
+  type SessionOptions,
+} from './session.js';
+export { connectSsh, SshConnection, type SshConnectionEvents, type SshOptions } from './transport-ssh.js';
+export {
+  childElement,
+  childElements,
+  escapeXmlAttribute,
+  escapeXmlText,
+  innerXml,
+  outerXml,
+  parseXml,
+  textOf,
+  type XmlAttribute,
+  type XmlElement,
+  type XmlLimits,
+  type XmlNode,
+  type XmlText,
+} from './xml.js';

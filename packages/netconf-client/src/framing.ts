@@ -1,0 +1,231 @@
+import { NetconfError } from './errors.js';
+
+/**
+ * RFC 6242 message framing as a pure push parser: no I/O, no timers. Shared by the client and
+ * the server side, so nothing here knows which role it plays.
+ *
+ * - `eom` (base:1.0, RFC 6242 section 4.3): each message ends with `]]>]]>`.
+ * - `chunked` (base:1.1, RFC 6242 section 4.2):
+ *   ```
+ *   Chunked-Message = 1*chunk end-of-chunks
+ *   chunk           = LF HASH chunk-size LF chunk-data
+ *   chunk-size      = 1*DIGIT1 0*DIGIT          ; 1..4294967295
+ *   end-of-chunks   = LF HASH HASH LF
+ *   ```
+ */
+export type FramingMode = 'eom' | 'chunked';
+
+/** Callbacks and limits of {@link createFramer}. */
+export interface FramerOptions {
+  /** Called once per complete message, with its UTF-8 text, synchronously inside `feed`. */
+  onMessage: (message: string) => void;
+  /** Called once when the stream is malformed; the framer then ignores input until `reset()`. */
+  onError: (error: NetconfError) => void;
+  /** Largest message accepted, in bytes (default 64 MiB); larger gives `MESSAGE_TOO_LARGE`. */
+  maxMessageBytes?: number;
+  /** Initial mode (default `eom`, as every session starts with the base:1.0 hello exchange). */
+  mode?: FramingMode;
+}
+
+/** The push parser returned by {@link createFramer}. */
+export interface Framer {
+  /** Feeds the next bytes of the stream, split anywhere. */
+  feed(chunk: Uint8Array): void;
+  /**
+   * Switches framing for all bytes not yet consumed. Calling it from `onMessage` applies to the
+   * rest of the chunk being fed, as RFC 6242 section 4.1 switches right after the hello.
+   */
+  setMode(mode: FramingMode): void;
+  /** The current mode. */
+  readonly mode: FramingMode;
+  /** Drops any partial message and a failed state; keeps the mode. */
+  reset(): void;
+}
+
+const EOM = Buffer.from(']]>]]>');
+// KMP failure function of `]]>]]>`, so a marker split anywhere, or after stray `]`, is found.
+const EOM_FAILURE = [0, 1, 0, 1, 2, 3];
+const LF = 0x0a;
+const HASH = 0x23;
+const MAX_CHUNK_SIZE = 4294967295;
+const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+// States of the chunked parser, one per grammar position.
+enum Chunked {
+  /** Expecting the LF that opens a chunk header or the end-of-chunks. */
+  Lf = 0,
+  /** Expecting HASH. */
+  Hash = 1,
+  /** Expecting the first size digit (1-9) or the second HASH of end-of-chunks. */
+  SizeFirst = 2,
+  /** Reading size digits until LF. */
+  Size = 3,
+  /** Inside chunk-data. */
+  Data = 4,
+  /** After `\n##`, expecting the final LF. */
+  EndLf = 5,
+}
+
+const decoder = new TextDecoder('utf-8');
+
+/**
+ * Creates a framer that turns a byte stream into NETCONF messages (RFC 6242). Memory is bounded
+ * by `maxMessageBytes`: a larger message is refused with `MESSAGE_TOO_LARGE`, a malformed frame
+ * with `FRAMING`.
+ */
+export function createFramer(options: FramerOptions): Framer {
+  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  let mode: FramingMode = options.mode ?? 'eom';
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  let failed = false;
+  // eom: how many bytes of the marker ended the bytes seen so far (KMP state).
+  let eomMatched = 0;
+  // chunked:
+  let state: Chunked = Chunked.Lf;
+  let chunkRemaining = 0;
+  let chunkSizeDigits = '';
+  let chunksInMessage = 0;
+
+  function clear(): void {
+    parts = [];
+    size = 0;
+    eomMatched = 0;
+    state = Chunked.Lf;
+    chunkRemaining = 0;
+    chunkSizeDigits = '';
+    chunksInMessage = 0;
+  }
+
+  function fail(code: 'FRAMING' | 'MESSAGE_TOO_LARGE', message: string): void {
+    failed = true;
+    clear();
+    options.onError(new NetconfError(code, message));
+  }
+
+  function append(bytes: Uint8Array): boolean {
+    if (bytes.length === 0) return true;
+    size += bytes.length;
+    if (size > maxBytes) {
+      fail('MESSAGE_TOO_LARGE', `message exceeds ${maxBytes} bytes`);
+      return false;
+    }
+    // Copy: the caller may reuse its buffer after feed() returns.
+    parts.push(new Uint8Array(bytes));
+    return true;
+  }
+
+  function take(trim: number): string {
+    const all = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
+    const text = decoder.decode(trim > 0 ? all.subarray(0, all.length - trim) : all);
+    clear();
+    return text;
+  }
+
+  /** Consumes EOM-framed bytes from `chunk[start..]`; returns the index after the last consumed byte. */
+  function feedEom(chunk: Uint8Array, start: number): number {
+    for (let i = start; i < chunk.length; i++) {
+      const byte = chunk[i]!;
+      while (eomMatched > 0 && byte !== EOM[eomMatched]) eomMatched = EOM_FAILURE[eomMatched - 1]!;
+      if (byte === EOM[eomMatched]) eomMatched++;
+      if (eomMatched === EOM.length) {
+        if (!append(chunk.subarray(start, i + 1))) return chunk.length;
+        options.onMessage(take(EOM.length));
+        return i + 1;
+      }
+    }
+    append(chunk.subarray(start));
+    return chunk.length;
+  }
+
+  /** Consumes chunk-framed bytes from `chunk[start..]`; returns the index after the last consumed byte. */
+  function feedChunked(chunk: Uint8Array, start: number): number {
+    let i = start;
+    while (i < chunk.length) {
+      if (state === Chunked.Data) {
+        const n = Math.min(chunkRemaining, chunk.length - i);
+        if (!append(chunk.subarray(i, i + n))) return chunk.length;
+        chunkRemaining -= n;
+        i += n;
+        if (chunkRemaining === 0) state = Chunked.Lf;
+        continue;
+      }
+      const byte = chunk[i++]!;
+      switch (state) {
+        case Chunked.Lf:
+          if (byte !== LF) return failAt('expected LF before a chunk header');
+          state = Chunked.Hash;
+          break;
+        case Chunked.Hash:
+          if (byte !== HASH) return failAt('expected # in a chunk header');
+          state = Chunked.SizeFirst;
+          break;
+        case Chunked.SizeFirst:
+          if (byte === HASH) {
+            if (chunksInMessage === 0) return failAt('end-of-chunks before any chunk');
+            state = Chunked.EndLf;
+          } else if (byte >= 0x31 && byte <= 0x39) {
+            chunkSizeDigits = String.fromCharCode(byte);
+            state = Chunked.Size;
+          } else return failAt('chunk-size must start with a digit 1-9');
+          break;
+        case Chunked.Size:
+          if (byte === LF) {
+            chunkRemaining = Number(chunkSizeDigits);
+            chunksInMessage++;
+            state = Chunked.Data;
+          } else if (byte >= 0x30 && byte <= 0x39) {
+            chunkSizeDigits += String.fromCharCode(byte);
+            if (Number(chunkSizeDigits) > MAX_CHUNK_SIZE) return failAt('chunk-size exceeds 4294967295');
+          } else return failAt('chunk-size must be decimal digits ended by LF');
+          break;
+        case Chunked.EndLf:
+          if (byte !== LF) return failAt('expected LF after end-of-chunks');
+          options.onMessage(take(0));
+          return i;
+      }
+    }
+    return i;
+  }
+
+  function failAt(message: string): number {
+    fail('FRAMING', `malformed chunked framing: ${message}`);
+    return Number.MAX_SAFE_INTEGER;
+  }
+
+  return {
+    feed(chunk) {
+      let offset = 0;
+      while (!failed && offset < chunk.length) {
+        offset = mode === 'eom' ? feedEom(chunk, offset) : feedChunked(chunk, offset);
+      }
+    },
+    setMode(next) {
+      if (next !== 'eom' && next !== 'chunked')
+        throw new NetconfError('INVALID_ARGUMENT', `unknown mode ${next}`);
+      if (next !== mode) {
+        mode = next;
+        clear();
+      }
+    },
+    get mode() {
+      return mode;
+    },
+    reset() {
+      failed = false;
+      clear();
+    },
+  };
+}
+
+/**
+ * Frames one message for the wire: `xml]]>]]>` in `eom` mode, or a single chunk
+ * `\n#<size>\n<xml>\n##\n` in `chunked` mode (size in bytes of the UTF-8 text).
+ */
+export function encodeMessage(xml: string, mode: FramingMode): Buffer {
+  const body = Buffer.from(xml, 'utf8');
+  if (mode === 'eom') return Buffer.concat([body, EOM]);
+  if (body.length === 0)
+    throw new NetconfError('INVALID_ARGUMENT', 'a chunked message needs at least one byte');
+  return Buffer.concat([Buffer.from(`\n#${body.length}\n`), body, Buffer.from('\n##\n')]);
+}

@@ -1,0 +1,380 @@
+import { EventEmitter } from 'node:events';
+import type { Duplex } from 'node:stream';
+import { BASE_1_0, BASE_1_1, type Capabilities, parseCapabilities } from './capabilities.js';
+import { NetconfError, NetconfRpcError, type RpcErrorInfo } from './errors.js';
+import { createFramer, encodeMessage, type Framer, type FramingMode } from './framing.js';
+import {
+  buildHello,
+  buildRpc,
+  NETCONF_BASE_NS,
+  type NetconfNotification,
+  NOTIFICATION_NS,
+  parseHello,
+  parseNotification,
+} from './messages.js';
+import { parseRpcErrors } from './rpc-error.js';
+import { childElement, innerXml, parseXml, type XmlElement } from './xml.js';
+
+/** Options of a NETCONF session, whatever its transport. */
+export interface SessionOptions {
+  /** Extra client capabilities to advertise; base:1.0 and base:1.1 are always sent unless `baseVersions` says otherwise. */
+  capabilities?: readonly string[];
+  /** Base versions to offer (default both); `['1.0']` forces end-of-message framing. */
+  baseVersions?: ReadonlyArray<'1.0' | '1.1'>;
+  /** Milliseconds to wait for the server `<hello>` (default 30 000). */
+  helloTimeout?: number;
+  /** Default per-RPC timeout in milliseconds (default 60 000; 0 disables). */
+  rpcTimeout?: number;
+  /** Largest message accepted from the server, in bytes (default 64 MiB). */
+  maxMessageBytes?: number;
+  /** Deepest XML nesting accepted (default 256). */
+  maxDepth?: number;
+  /** Notifications one iterator may hold unread; beyond that it fails with `SESSION_CLOSED` (default 10 000). */
+  maxQueuedNotifications?: number;
+}
+
+/** Per-call options of an RPC. */
+export interface RpcOptions {
+  /** Milliseconds before the RPC fails with `RPC_TIMEOUT`; 0 disables; defaults to the session's `rpcTimeout`. */
+  timeout?: number;
+  /** Aborting fails the RPC with `RPC_ABORTED` (the server may still carry it out). */
+  signal?: AbortSignal;
+}
+
+/** A successful `<rpc-reply>` (RFC 6241 section 4.2). */
+export interface RpcReply {
+  readonly messageId: string;
+  /** True when the reply is `<ok/>`. */
+  readonly ok: boolean;
+  /** The content of `<rpc-reply>` as XML, namespaces pushed down. */
+  readonly xml: string;
+  /** The parsed `<rpc-reply>` element. */
+  readonly element: XmlElement;
+  /** `<rpc-error>` elements with severity `warning` (any `error` makes the RPC fail instead). */
+  readonly warnings: readonly RpcErrorInfo[];
+}
+
+/**
+ * Why a session ended: `closed` after `<close-session>` or `close()`; `transport-closed` when the
+ * peer or the connection went away (including a `<kill-session>` from elsewhere); `protocol-error`
+ * for a malformed frame, message or hello; `destroyed` after `destroy()`.
+ */
+export interface SessionEnd {
+  readonly reason: 'closed' | 'transport-closed' | 'protocol-error' | 'destroyed';
+  readonly error?: NetconfError;
+}
+
+/** Events of a {@link NetconfSessionCore}. */
+export interface SessionEvents {
+  notification: [NetconfNotification];
+  close: [SessionEnd];
+}
+
+interface Pending {
+  resolve: (reply: RpcReply) => void;
+  reject: (error: NetconfError) => void;
+  cleanup: () => void;
+}
+
+/**
+ * One NETCONF session over an injected duplex stream: the hello exchange, framing switch,
+ * message-id correlation with any number of RPCs in flight, notifications, and the end of the
+ * session. Operations live in {@link NetconfSession}; this class knows only `<rpc>`.
+ */
+export class NetconfSessionCore extends EventEmitter<SessionEvents> {
+  /** Resolves once the server `<hello>` has been received and checked. */
+  readonly ready: Promise<void>;
+  /** Resolves when the session ends, with the reason. */
+  readonly closed: Promise<SessionEnd>;
+  #stream: Duplex;
+  #framer: Framer;
+  #mode: FramingMode = 'eom';
+  #options: SessionOptions;
+  #pending = new Map<string, Pending>();
+  #nextId = 1;
+  #hello: { capabilities: Capabilities; sessionId: number } | undefined;
+  #end: SessionEnd | undefined;
+  #closing = false;
+  #helloTimer: NodeJS.Timeout | undefined;
+  #readyResolve!: () => void;
+  #readyReject!: (error: NetconfError) => void;
+  #closedResolve!: (end: SessionEnd) => void;
+
+  constructor(stream: Duplex, options: SessionOptions = {}) {
+    super();
+    this.#stream = stream;
+    this.#options = options;
+    this.ready = new Promise((resolve, reject) => {
+      this.#readyResolve = resolve;
+      this.#readyReject = reject;
+    });
+    this.ready.catch(() => {});
+    this.closed = new Promise((resolve) => (this.#closedResolve = resolve));
+    this.#framer = createFramer({
+      onMessage: (text) => this.#onMessage(text),
+      onError: (error) => this.#finish('protocol-error', error),
+      ...(options.maxMessageBytes !== undefined && { maxMessageBytes: options.maxMessageBytes }),
+    });
+    stream.on('data', (chunk: Buffer | string) => {
+      if (this.#end === undefined) this.#framer.feed(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    });
+    const lost = (cause?: unknown) =>
+      this.#finish(
+        this.#closing ? 'closed' : 'transport-closed',
+        new NetconfError(
+          'SESSION_CLOSED',
+          cause instanceof Error ? `transport error: ${cause.message}` : 'transport closed',
+          {
+            cause,
+          },
+        ),
+      );
+    stream.on('error', lost);
+    stream.on('end', () => lost());
+    stream.on('close', () => lost());
+    this.#helloTimer = setTimeout(
+      () => this.#finish('protocol-error', new NetconfError('HELLO', 'no <hello> from the server in time')),
+      options.helloTimeout ?? 30_000,
+    );
+    const versions = options.baseVersions ?? ['1.0', '1.1'];
+    const ours = [
+      ...versions.map((v) => (v === '1.0' ? BASE_1_0 : BASE_1_1)),
+      ...(options.capabilities ?? []),
+    ];
+    // RFC 6241 section 8.1: both peers send their hello at once, in end-of-message framing.
+    this.#write(buildHello(ours));
+  }
+
+  /** The session-id the server assigned (available after `ready`). */
+  get sessionId(): number {
+    return this.#requireHello().sessionId;
+  }
+
+  /** The server's capabilities (available after `ready`). */
+  get capabilities(): Capabilities {
+    return this.#requireHello().capabilities;
+  }
+
+  /** `eom` (base:1.0) or `chunked` (base:1.1) once the hello exchange picked it. */
+  get framing(): FramingMode {
+    return this.#mode;
+  }
+
+  /** How the session ended, or `undefined` while it is open. */
+  get endReason(): SessionEnd | undefined {
+    return this.#end;
+  }
+
+  /** Number of RPCs awaiting a reply. */
+  get inFlight(): number {
+    return this.#pending.size;
+  }
+
+  /**
+   * Sends any operation (the XML inside `<rpc>`; unprefixed elements are in the base namespace)
+   * and resolves with the reply; `<rpc-error>` rejects with {@link NetconfRpcError}.
+   */
+  async rpc(operationXml: string, options: RpcOptions = {}): Promise<RpcReply> {
+    if (this.#end) throw this.#closedError();
+    await this.ready;
+    if (this.#end) throw this.#closedError();
+    if (options.signal?.aborted) throw new NetconfError('RPC_ABORTED', 'rpc aborted before it was sent');
+    const messageId = String(this.#nextId++);
+    return new Promise<RpcReply>((resolve, reject) => {
+      const timeout = options.timeout ?? this.#options.rpcTimeout ?? 60_000;
+      const timer =
+        timeout > 0
+          ? setTimeout(() => {
+              this.#pending.delete(messageId);
+              reject(
+                new NetconfError('RPC_TIMEOUT', `no reply to message-id ${messageId} within ${timeout} ms`),
+              );
+            }, timeout)
+          : undefined;
+      const onAbort = () => {
+        this.#pending.get(messageId)?.cleanup();
+        this.#pending.delete(messageId);
+        reject(
+          new NetconfError('RPC_ABORTED', `rpc ${messageId} aborted`, { cause: options.signal?.reason }),
+        );
+      };
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const cleanup = () => {
+        if (timer) clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+      };
+      this.#pending.set(messageId, { resolve, reject, cleanup });
+      this.#write(buildRpc(messageId, operationXml));
+    });
+  }
+
+  /**
+   * Ends the session politely: `<close-session>` (RFC 6241 section 7.8), then the transport.
+   * Resolves with the end reason; safe to call more than once.
+   */
+  async close(options: RpcOptions = {}): Promise<SessionEnd> {
+    if (this.#end) return this.#end;
+    this.#closing = true;
+    try {
+      await this.rpc('<close-session/>', { timeout: 10_000, ...options });
+    } catch {
+      // The session ends either way; a server that drops the transport first is fine.
+    }
+    this.#finish('closed');
+    return this.closed;
+  }
+
+  /** Ends the session at once without `<close-session>`; in-flight RPCs fail with `SESSION_CLOSED`. */
+  destroy(error?: NetconfError): void {
+    this.#finish('destroyed', error);
+  }
+
+  /**
+   * Notifications (RFC 5277) as an async iterator that ends when the session ends. Each call
+   * returns an independent iterator that sees every notification received after the call.
+   */
+  notifications(): AsyncIterableIterator<NetconfNotification> {
+    const queue: NetconfNotification[] = [];
+    const limit = this.#options.maxQueuedNotifications ?? 10_000;
+    let waiter:
+      | { resolve: (r: IteratorResult<NetconfNotification>) => void; reject: (e: unknown) => void }
+      | undefined;
+    let done = this.#end !== undefined;
+    let failure: NetconfError | undefined;
+    const stop = () => {
+      done = true;
+      this.off('notification', onNotification);
+      this.off('close', stop);
+      waiter?.resolve({ value: undefined, done: true });
+      waiter = undefined;
+    };
+    const onNotification = (n: NetconfNotification) => {
+      if (waiter) {
+        waiter.resolve({ value: n, done: false });
+        waiter = undefined;
+      } else if (queue.length >= limit) {
+        failure = new NetconfError('SESSION_CLOSED', `more than ${limit} unread notifications`);
+        stop();
+      } else queue.push(n);
+    };
+    if (!done) {
+      this.on('notification', onNotification);
+      this.on('close', stop);
+    }
+    return {
+      next: () => {
+        const value = queue.shift();
+        if (value !== undefined) return Promise.resolve({ value, done: false });
+        if (failure) return Promise.reject(failure);
+        if (done) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve, reject) => (waiter = { resolve, reject }));
+      },
+      return: () => {
+        queue.length = 0;
+        stop();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
+  #requireHello(): { capabilities: Capabilities; sessionId: number } {
+    if (!this.#hello) throw new NetconfError('HELLO', 'the hello exchange has not completed');
+    return this.#hello;
+  }
+
+  #closedError(): NetconfError {
+    return new NetconfError('SESSION_CLOSED', `session ended (${this.#end?.reason ?? 'unknown'})`, {
+      cause: this.#end?.error,
+    });
+  }
+
+  #write(xml: string): void {
+    if (this.#end) return;
+    this.#stream.write(encodeMessage(xml, this.#mode));
+  }
+
+  #onMessage(text: string): void {
+    if (this.#end || text.trim() === '') return;
+    let el: XmlElement;
+    try {
+      el = parseXml(text, this.#options.maxDepth === undefined ? {} : { maxDepth: this.#options.maxDepth });
+      if (!this.#hello) {
+        this.#onHello(el);
+        return;
+      }
+    } catch (error) {
+      // A message that cannot be parsed cannot be correlated either: the session is unusable.
+      this.#finish('protocol-error', error as NetconfError);
+      return;
+    }
+    if (el.local === 'rpc-reply' && el.namespace === NETCONF_BASE_NS) this.#onReply(el, text);
+    else if (el.local === 'notification' && el.namespace === NOTIFICATION_NS) {
+      try {
+        this.emit('notification', parseNotification(el));
+      } catch (error) {
+        if (!NetconfError.isInstance(error)) throw error;
+        // A notification without eventTime is dropped rather than ending the session.
+      }
+    }
+  }
+
+  #onHello(el: XmlElement): void {
+    const hello = parseHello(el);
+    if (hello.sessionId === undefined) throw new NetconfError('HELLO', 'server <hello> without <session-id>');
+    const capabilities = parseCapabilities(hello.capabilities);
+    const offered = this.#options.baseVersions ?? ['1.0', '1.1'];
+    const common = capabilities.baseVersions.filter((v) => (offered as readonly string[]).includes(v));
+    if (common.length === 0) throw new NetconfError('HELLO', 'the server shares no NETCONF base version');
+    clearTimeout(this.#helloTimer);
+    this.#hello = { capabilities, sessionId: hello.sessionId };
+    // RFC 6242 section 4.1: chunked framing once both peers advertised base:1.1.
+    if (common.includes('1.1')) {
+      this.#mode = 'chunked';
+      this.#framer.setMode('chunked');
+    }
+    this.#readyResolve();
+  }
+
+  #onReply(el: XmlElement, text: string): void {
+    const messageId = el.attributes.find((a) => a.local === 'message-id' && a.namespace === undefined)?.value;
+    let key = messageId;
+    // A reply without message-id can only be matched when exactly one RPC is outstanding.
+    if (key === undefined && this.#pending.size === 1) key = this.#pending.keys().next().value;
+    const pending = key === undefined ? undefined : this.#pending.get(key);
+    if (!pending || key === undefined) return; // late reply after a timeout or abort
+    this.#pending.delete(key);
+    pending.cleanup();
+    const errors = parseRpcErrors(el);
+    if (errors.some((e) => e.errorSeverity !== 'warning')) {
+      pending.reject(new NetconfRpcError(errors, text));
+      return;
+    }
+    pending.resolve({
+      messageId: key,
+      ok: childElement(el, 'ok', NETCONF_BASE_NS) !== undefined,
+      xml: innerXml(el).trim(),
+      element: el,
+      warnings: errors,
+    });
+  }
+
+  #finish(reason: SessionEnd['reason'], error?: NetconfError): void {
+    if (this.#end) return;
+    const end: SessionEnd = error === undefined ? { reason } : { reason, error };
+    this.#end = end;
+    clearTimeout(this.#helloTimer);
+    this.#readyReject(error ?? new NetconfError('SESSION_CLOSED', `session ended (${reason})`));
+    const failure = this.#closedError();
+    for (const pending of this.#pending.values()) {
+      pending.cleanup();
+      pending.reject(failure);
+    }
+    this.#pending.clear();
+    this.#stream.destroy();
+    this.emit('close', end);
+    this.#closedResolve(end);
+  }
+}
