@@ -1,1 +1,47 @@
-export {};
+export type {
+  Axis,
+  BinaryExpr,
+  BinaryOperator,
+  Expr,
+  FilterExpr,
+  FunctionCallExpr,
+  LiteralExpr,
+  NegateExpr,
+  NodeTest,
+  NumberExpr,
+  PathExpr,
+  Step,
+  VariableExpr,
+} from './ast.js';
+export type { ExtensionContext, XPathExtensionFunction } from './compile.js';
+export { createEvaluationCache, EvaluationCache } from './context.js';
+export {
+  XmlInputError,
+  XPathCompileError,
+  XPathError,
+  type XPathErrorCode,
+  XPathEvaluationError,
+  XPathSyntaxError,
+} from './errors.js';
+export type {
+  LeafrefPath,
+  QualifiedName,
+  XPathNavigator,
+  XPathNodeKind,
+  YangNodeInfo,
+} from './navigator.js';
+export { type ParseOptions, parseXPath } from './parser.js';
+export { numberToString, stringToNumber, type XPathValue } from './values.js';
+export {
+  appendChild,
+  createXmlNavigator,
+  type ParseXmlOptions,
+  parseXmlForXPath,
+  type XmlNavigatorOptions,
+  type XmlNode,
+  xmlDocument,
+  xmlElement,
+  xmlNavigator,
+} from './xml-tree.js';
+export { CompiledXPath, type CompileOptions, compileXPath, type EvaluateOptions } from './xpath.js';
+export { translateXsdRegex } from './xsd-regex.js';

@@ -1,0 +1,359 @@
+import { isContextFree, isPositionFree } from './analysis.js';
+import { type Expr, type FunctionCallExpr, type NodeTest, REVERSE_AXES, type Step } from './ast.js';
+import type { NodeMatcher } from './axes.js';
+import type { AnyNavigator, AnyNode, AnyValue, EvalContext, Evaluator } from './context.js';
+import { mergeOrdered } from './document-order.js';
+import { XPathCompileError, XPathError, XPathEvaluationError } from './errors.js';
+import { CORE_FUNCTIONS, type FunctionDef, type StaticEnv } from './functions-core.js';
+import { resolveIdentity, YANG_FUNCTIONS } from './functions-yang.js';
+import { applySteps, type CompiledStep, filterByPredicate, type KeyPredicate } from './steps.js';
+import { type ComparisonOperator, compareValues, toBoolean, toNumber } from './values.js';
+import { compileXsdRegex } from './xsd-regex.js';
+
+/** What an extension function receives besides its arguments. */
+export interface ExtensionContext {
+  readonly node: unknown;
+  readonly position: number;
+  readonly size: number;
+  readonly current: unknown;
+  readonly nav: AnyNavigator;
+}
+
+/** A caller-given function: evaluated arguments in, an XPath value out. */
+export type XPathExtensionFunction = (context: ExtensionContext, ...args: AnyValue[]) => AnyValue;
+
+/** Static context of one compilation. */
+export interface Scope {
+  readonly prefixes: ReadonlyMap<string, string>;
+  readonly prefixOf: ReadonlyMap<string, string>;
+  readonly defaultNamespace: string;
+  /** Extension functions keyed by unprefixed name or `{namespace}name`. */
+  readonly functions: ReadonlyMap<string, XPathExtensionFunction>;
+  /** Declared variables keyed by unprefixed name or `{namespace}name`. */
+  readonly variables: ReadonlySet<string>;
+  readonly compilePath: StaticEnv['compilePath'];
+}
+
+let nextStepId = 1;
+
+function resolvePrefix(prefix: string, scope: Scope, position: number): string {
+  const namespace = scope.prefixes.get(prefix);
+  if (namespace === undefined) {
+    throw new XPathCompileError(
+      'UNKNOWN_PREFIX',
+      `unknown prefix '${prefix}' at position ${position}`,
+      position,
+    );
+  }
+  return namespace;
+}
+
+function compileNodeTest(test: NodeTest, principal: 'element' | 'attribute', scope: Scope, position: number) {
+  switch (test.kind) {
+    case 'node':
+      return { accept: () => true, named: undefined };
+    case 'text':
+      return { accept: (n: AnyNode, nav: AnyNavigator) => nav.kind(n) === 'text', named: undefined };
+    case 'comment':
+    case 'processing-instruction':
+      // the navigator model has no comments or processing instructions
+      return { accept: () => false, named: undefined };
+    case 'name': {
+      const local = test.localName;
+      if (local === '*') {
+        if (test.prefix === undefined) {
+          return { accept: (n: AnyNode, nav: AnyNavigator) => nav.kind(n) === principal, named: undefined };
+        }
+        const ns = resolvePrefix(test.prefix, scope, position);
+        return {
+          accept: (n: AnyNode, nav: AnyNavigator) => nav.kind(n) === principal && nav.namespace(n) === ns,
+          named: undefined,
+        };
+      }
+      const ns =
+        test.prefix === undefined ? scope.defaultNamespace : resolvePrefix(test.prefix, scope, position);
+      return {
+        accept: (n: AnyNode, nav: AnyNavigator) =>
+          nav.localName(n) === local && nav.namespace(n) === ns && nav.kind(n) === principal,
+        named: principal === 'element' ? { namespace: ns, localName: local } : undefined,
+      };
+    }
+  }
+}
+
+function isKeyPath(expr: Expr): expr is Expr & { type: 'Path' } {
+  if (expr.type !== 'Path' || expr.absolute || expr.steps.length !== 1) return false;
+  const step = expr.steps[0]!;
+  return (
+    step.axis === 'child' &&
+    step.test.kind === 'name' &&
+    step.test.localName !== '*' &&
+    step.predicates.length === 0
+  );
+}
+
+function compileStep(step: Step, scope: Scope): CompiledStep {
+  const principal = step.axis === 'attribute' ? 'attribute' : 'element';
+  const matcher: NodeMatcher<AnyNode> = compileNodeTest(step.test, principal, scope, step.position);
+  const predicates = step.predicates.map((p) => compileExpr(p, scope));
+  let key: KeyPredicate | undefined;
+  const first = step.predicates[0];
+  if (
+    step.axis === 'child' &&
+    matcher.named !== undefined &&
+    first?.type === 'Binary' &&
+    first.operator === '='
+  ) {
+    for (const [keySide, valueSide] of [
+      [first.left, first.right],
+      [first.right, first.left],
+    ] as const) {
+      if (isKeyPath(keySide) && isContextFree(valueSide)) {
+        const keyStep = keySide.steps[0]!;
+        key = {
+          keyMatcher: compileNodeTest(keyStep.test, 'element', scope, keyStep.position),
+          value: compileExpr(valueSide, scope),
+          fallback: predicates[0]!,
+        };
+        break;
+      }
+    }
+  }
+  return {
+    id: nextStepId++,
+    axis: step.axis,
+    reverse: REVERSE_AXES.has(step.axis),
+    matcher,
+    key,
+    predicates: key === undefined ? predicates : predicates.slice(1),
+  };
+}
+
+/** Compiles steps; `//name[...]` without positional predicates becomes one descendant step. */
+export function compileSteps(steps: readonly Step[], scope: Scope): CompiledStep[] {
+  const out: CompiledStep[] = [];
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i]!;
+    const next = steps[i + 1];
+    if (
+      step.axis === 'descendant-or-self' &&
+      step.test.kind === 'node' &&
+      step.predicates.length === 0 &&
+      next !== undefined &&
+      next.axis === 'child' &&
+      next.predicates.every(isPositionFree)
+    ) {
+      out.push(compileStep({ ...next, axis: 'descendant' }, scope));
+      i++;
+      continue;
+    }
+    out.push(compileStep(step, scope));
+  }
+  return out;
+}
+
+function requireNodeSet(value: AnyValue, what: string, position: number): AnyNode[] {
+  if (!Array.isArray(value)) {
+    throw new XPathEvaluationError('TYPE', `${what} needs a node-set, got a ${typeof value}`, position);
+  }
+  return value;
+}
+
+function lookupFunction(expr: FunctionCallExpr, scope: Scope): FunctionDef {
+  if (expr.prefix === undefined) {
+    const builtin = CORE_FUNCTIONS.get(expr.localName) ?? YANG_FUNCTIONS.get(expr.localName);
+    if (builtin !== undefined) return builtin;
+  }
+  const key =
+    expr.prefix === undefined
+      ? expr.localName
+      : `{${resolvePrefix(expr.prefix, scope, expr.position)}}${expr.localName}`;
+  const extension = scope.functions.get(key);
+  if (extension === undefined) {
+    const name = expr.prefix === undefined ? expr.localName : `${expr.prefix}:${expr.localName}`;
+    throw new XPathCompileError(
+      'UNKNOWN_FUNCTION',
+      `unknown function '${name}' at position ${expr.position}`,
+      expr.position,
+    );
+  }
+  return {
+    min: 0,
+    max: Number.POSITIVE_INFINITY,
+    returns: 'any',
+    contextual: true,
+    call: (ctx, args) =>
+      extension(
+        {
+          node: ctx.node,
+          position: ctx.position,
+          size: ctx.size,
+          current: ctx.env.current,
+          nav: ctx.env.nav,
+        },
+        ...args,
+      ),
+  };
+}
+
+function checkLiteralArguments(expr: FunctionCallExpr, site: StaticEnv): void {
+  const second = expr.args[1];
+  if (expr.prefix !== undefined || second?.type !== 'Literal') return;
+  if (expr.localName === 're-match') {
+    try {
+      compileXsdRegex(second.value);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new XPathCompileError('INVALID_REGEX', message, second.position);
+    }
+  }
+  if (
+    (expr.localName === 'derived-from' || expr.localName === 'derived-from-or-self') &&
+    resolveIdentity(second.value, site) === undefined
+  ) {
+    throw new XPathCompileError(
+      'UNKNOWN_PREFIX',
+      `unknown prefix in identity '${second.value}' at position ${second.position}`,
+      second.position,
+    );
+  }
+}
+
+function compileCall(expr: FunctionCallExpr, scope: Scope): Evaluator {
+  const def = lookupFunction(expr, scope);
+  const count = expr.args.length;
+  if (count < def.min || count > def.max) {
+    const wanted =
+      def.min === def.max
+        ? `${def.min}`
+        : def.max === Number.POSITIVE_INFINITY
+          ? `at least ${def.min}`
+          : `${def.min} to ${def.max}`;
+    throw new XPathCompileError(
+      'ARITY',
+      `${expr.localName}() takes ${wanted} argument(s), got ${count} at position ${expr.position}`,
+      expr.position,
+    );
+  }
+  const site: StaticEnv = {
+    prefixes: scope.prefixes,
+    prefixOf: scope.prefixOf,
+    defaultNamespace: scope.defaultNamespace,
+    position: expr.position,
+    compilePath: scope.compilePath,
+  };
+  checkLiteralArguments(expr, site);
+  const args = expr.args.map((a) => compileExpr(a, scope));
+  const call = def.call;
+  return (ctx) => {
+    const values: AnyValue[] = new Array(args.length);
+    for (let i = 0; i < args.length; i++) values[i] = args[i]!(ctx);
+    try {
+      return call(ctx, values, site);
+    } catch (error) {
+      if (error instanceof XPathError || XPathError.isInstance(error)) throw error;
+      throw new XPathEvaluationError(
+        'FUNCTION_FAILED',
+        `${expr.localName}() failed: ${String(error)}`,
+        expr.position,
+        {
+          cause: error,
+        },
+      );
+    }
+  };
+}
+
+const ARITHMETIC: Record<string, (a: number, b: number) => number> = {
+  '+': (a, b) => a + b,
+  '-': (a, b) => a - b,
+  '*': (a, b) => a * b,
+  div: (a, b) => a / b,
+  // JavaScript's % truncates like XPath 1.0 mod (section 3.5): 5 mod -2 = 1, -5 mod 2 = -1
+  mod: (a, b) => a % b,
+};
+
+/** Compiles an expression into a closure; all name resolution happens here, once. */
+export function compileExpr(expr: Expr, scope: Scope): Evaluator {
+  switch (expr.type) {
+    case 'Literal':
+    case 'Number': {
+      const value = expr.value;
+      return () => value;
+    }
+    case 'Variable': {
+      const key =
+        expr.prefix === undefined
+          ? expr.localName
+          : `{${resolvePrefix(expr.prefix, scope, expr.position)}}${expr.localName}`;
+      if (!scope.variables.has(key)) {
+        throw new XPathCompileError(
+          'UNKNOWN_VARIABLE',
+          `unknown variable '$${key}' at position ${expr.position}`,
+          expr.position,
+        );
+      }
+      return (ctx) => ctx.env.variables.get(key)!;
+    }
+    case 'Negate': {
+      const operand = compileExpr(expr.operand, scope);
+      return (ctx) => -toNumber(operand(ctx), ctx.env.nav);
+    }
+    case 'FunctionCall':
+      return compileCall(expr, scope);
+    case 'Path': {
+      const steps = compileSteps(expr.steps, scope);
+      if (expr.absolute) return (ctx) => applySteps([ctx.env.nav.root(ctx.node)], true, steps, ctx.env);
+      return (ctx) => applySteps([ctx.node], true, steps, ctx.env);
+    }
+    case 'Filter': {
+      const primary = compileExpr(expr.primary, scope);
+      const predicates = expr.predicates.map((p) => compileExpr(p, scope));
+      const steps = compileSteps(expr.steps, scope);
+      const position = expr.position;
+      return (ctx) => {
+        let nodes = requireNodeSet(primary(ctx), 'a filter or path step', position);
+        // predicates of a filter expression count positions in document order (section 3.3)
+        for (const predicate of predicates) nodes = filterByPredicate(nodes, predicate, ctx.env);
+        return steps.length === 0 ? nodes : applySteps(nodes, nodes.length <= 1, steps, ctx.env);
+      };
+    }
+    case 'Binary':
+      return compileBinary(expr, scope);
+  }
+}
+
+function compileBinary(expr: Expr & { type: 'Binary' }, scope: Scope): Evaluator {
+  const left = compileExpr(expr.left, scope);
+  const right = compileExpr(expr.right, scope);
+  const op = expr.operator;
+  switch (op) {
+    case 'or':
+      return (ctx) => toBoolean(left(ctx)) || toBoolean(right(ctx));
+    case 'and':
+      return (ctx) => toBoolean(left(ctx)) && toBoolean(right(ctx));
+    case '|': {
+      const position = expr.position;
+      return (ctx) => {
+        const a = requireNodeSet(left(ctx), "'|'", position);
+        const b = requireNodeSet(right(ctx), "'|'", position);
+        if (b.length === 0) return a;
+        if (a.length === 0) return b;
+        return mergeOrdered(a, b, ctx.env.order());
+      };
+    }
+    case '=':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=': {
+      const cmp: ComparisonOperator = op;
+      return (ctx: EvalContext) => compareValues(cmp, left(ctx), right(ctx), ctx.env.nav);
+    }
+    default: {
+      const fn = ARITHMETIC[op]!;
+      return (ctx) => fn(toNumber(left(ctx), ctx.env.nav), toNumber(right(ctx), ctx.env.nav));
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import type { XPathNavigator } from './navigator.js';
+
+/** Compares two nodes in document order; built once per sort so sibling indexes are reused. */
+export type OrderComparator<N> = (a: N, b: N) => number;
+
+/**
+ * Derives document order from the tree (XPath 1.0 section 5): a node precedes its attributes, which
+ * precede its children; siblings keep the order `children()` yields. Sibling indexes are computed
+ * once per parent and reused for the comparator's lifetime.
+ */
+export function createOrderComparator<N>(nav: XPathNavigator<N>): OrderComparator<N> {
+  if (nav.compareOrder) return nav.compareOrder.bind(nav);
+  const indexes = new Map<N, number>();
+  const indexed = new Set<N>();
+
+  const indexOf = (node: N, parent: N): number => {
+    if (!indexed.has(parent)) {
+      indexed.add(parent);
+      let i = 0;
+      if (nav.attributes) {
+        const attrs = [...nav.attributes(parent)];
+        // attributes come before all children: negative indexes
+        for (const attr of attrs) indexes.set(attr, i++ - attrs.length);
+      }
+      i = 0;
+      for (const child of nav.children(parent)) indexes.set(child, i++);
+    }
+    return indexes.get(node) ?? 0;
+  };
+
+  const chain = (node: N): N[] => {
+    const nodes: N[] = [node];
+    for (let p = nav.parent(node); p !== undefined; p = nav.parent(p)) nodes.push(p);
+    return nodes.reverse();
+  };
+
+  return (a, b) => {
+    if (a === b) return 0;
+    const ca = chain(a);
+    const cb = chain(b);
+    const shared = Math.min(ca.length, cb.length);
+    for (let i = 0; i < shared; i++) {
+      const x = ca[i]!;
+      const y = cb[i]!;
+      if (x === y) continue;
+      const parent = ca[i - 1];
+      if (parent === undefined) return 0; // different trees: no order
+      return indexOf(x, parent) - indexOf(y, parent);
+    }
+    // one is an ancestor of the other: the ancestor comes first
+    return ca.length - cb.length;
+  };
+}
+
+/** Sorts nodes into document order and drops duplicates. */
+export function sortUnique<N>(nodes: N[], compare: OrderComparator<N>): N[] {
+  if (nodes.length < 2) return nodes;
+  const unique = [...new Set(nodes)];
+  unique.sort(compare);
+  return unique;
+}
+
+/** Merges two node-sets that are each in document order into one, without duplicates. */
+export function mergeOrdered<N>(a: readonly N[], b: readonly N[], compare: OrderComparator<N>): N[] {
+  if (a.length === 0) return b.slice();
+  if (b.length === 0) return a.slice();
+  const out: N[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x === y) {
+      out.push(x);
+      i++;
+      j++;
+      continue;
+    }
+    if (compare(x, y) < 0) {
+      out.push(x);
+      i++;
+    } else {
+      out.push(y);
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
+}
