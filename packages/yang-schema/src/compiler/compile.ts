@@ -1,0 +1,175 @@
+import type { ParsedModule } from '../parser/statement';
+import { subArg, subs } from '../parser/statement';
+import { freezeNode, type NodeImpl } from '../schema-node';
+import { SchemaTree } from '../schema-tree';
+import type {
+  SchemaAnnotation,
+  SchemaIdentity,
+  SchemaModule,
+  Status,
+  YangDataStructure,
+} from '../schema-types';
+import { applyAugments } from './augment';
+import { CompileContext, type FeatureSelection } from './context';
+import { applyDeviations } from './deviation';
+import { compileExtensions, type PendingStructure } from './extensions';
+import { finalizeTree } from './finalize';
+import { LeafrefResolver } from './leafref';
+import { buildModuleSet, type ModuleCtx } from './module-set';
+import { NodeBuilder } from './node-builder';
+import { TypeResolver } from './type-resolver';
+
+/** Options of {@link compileSchema}. */
+export interface CompileOptions {
+  /**
+   * Enabled features per module name. A module that is not listed has all its features enabled (as
+   * yanglint does for the modules it is given); list it with `[]` to disable all of them.
+   */
+  readonly features?: FeatureSelection;
+  /**
+   * Names (or `name@revision`) of the modules to implement. Default: every module given. Modules that an
+   * implemented module augments or deviates are implemented too (RFC 7950 5.6.5).
+   */
+  readonly implemented?: readonly string[];
+}
+
+/** Marks requested modules implemented, then the targets of their augments and deviations. */
+function markImplemented(all: readonly ModuleCtx[], requested: readonly string[] | undefined): void {
+  const newest = new Map<string, ModuleCtx>();
+  for (const m of all) {
+    const prev = newest.get(m.name);
+    if (!prev || (m.revision ?? '') > (prev.revision ?? '')) newest.set(m.name, m);
+  }
+  const queue: ModuleCtx[] = [];
+  const implement = (m: ModuleCtx | undefined) => {
+    if (!m || m.implemented) return;
+    if (all.some((o) => o.name === m.name && o.implemented)) return; // one revision per module
+    m.implemented = true;
+    queue.push(m);
+  };
+  if (requested) {
+    for (const r of requested) {
+      const at = r.indexOf('@');
+      implement(
+        at < 0 ? newest.get(r) : all.find((m) => m.name === r.slice(0, at) && m.revision === r.slice(at + 1)),
+      );
+    }
+  } else {
+    for (const m of newest.values()) implement(m);
+  }
+  for (let m = queue.shift(); m; m = queue.shift()) {
+    for (const unit of m.units) {
+      for (const s of unit.parsed.statement.substatements) {
+        if ((s.keyword !== 'augment' && s.keyword !== 'deviation') || s.prefix !== undefined) continue;
+        const first = (s.argument ?? '').split('/')[1] ?? '';
+        const colon = first.indexOf(':');
+        if (colon < 0) continue;
+        const name = unit.prefixes.get(first.slice(0, colon).trim());
+        if (name !== undefined && name !== m.name) implement(m.imports.get(name));
+      }
+    }
+  }
+}
+
+/**
+ * Compiles a set of parsed modules and submodules (every import and include must be in the set) into one
+ * immutable {@link SchemaTree}. Throws `YangCompileError` / `YangModuleNotFoundError` with locations.
+ */
+export function compileSchema(parsed: readonly ParsedModule[], options: CompileOptions = {}): SchemaTree {
+  const all = [...buildModuleSet(parsed).values()];
+  markImplemented(all, options.implemented);
+  const ctx = new CompileContext(all, options.features);
+  const types = new TypeResolver(ctx);
+  const builder = new NodeBuilder(ctx, types);
+
+  const roots = new Map<string, NodeImpl[]>();
+  for (const m of all) {
+    if (!m.implemented) continue;
+    const list: NodeImpl[] = [];
+    for (const unit of m.units)
+      builder.buildAll(unit.parsed.statement.substatements, undefined, ctx.topScope(unit), m, list);
+    roots.set(m.name, list);
+  }
+  applyAugments(ctx, builder, roots, all);
+  const deviatedBy = applyDeviations(ctx, builder, types, roots, all);
+
+  const structures: PendingStructure[] = [];
+  const annotations = new Map<string, SchemaAnnotation>();
+  for (const m of all) compileExtensions(ctx, builder, types, m, structures, annotations);
+
+  const top: NodeImpl[] = [];
+  for (const m of all) if (m.implemented) top.push(...(roots.get(m.name) ?? []));
+  finalizeTree(ctx, top, undefined);
+  for (const s of structures) finalizeTree(ctx, s.children, undefined);
+  const leafrefs = new LeafrefResolver(ctx, roots);
+  leafrefs.bindAll(top);
+  for (const s of structures) leafrefs.bindAll(s.children, s.children);
+  for (const n of top) freezeNode(n);
+
+  const yangData = new Map<string, YangDataStructure>();
+  for (const s of structures) {
+    for (const n of s.children) freezeNode(n);
+    const { module, name, extension } = s;
+    yangData.set(
+      `${module}:${name}`,
+      Object.freeze({ module, name, extension, children: Object.freeze(s.children) }),
+    );
+  }
+
+  const identities = new Map<string, SchemaIdentity>();
+  for (const m of all) {
+    for (const [name, [s, unit]] of ctx.defsOf(m).identities) {
+      if (!ctx.ifFeaturesHold(s, unit)) continue;
+      const id: { -readonly [K in keyof SchemaIdentity]: SchemaIdentity[K] } = {
+        module: m.name,
+        name,
+        qualifiedName: `${m.name}:${name}`,
+        bases: Object.freeze(subs(s, 'base').map((b) => ctx.identityName(unit, b.argument ?? '', b))),
+        status: (subArg(s, 'status') ?? 'current') as Status,
+      };
+      const d = subArg(s, 'description');
+      if (d !== undefined) id.description = d;
+      if (!identities.has(id.qualifiedName) || m.implemented)
+        identities.set(id.qualifiedName, Object.freeze(id));
+    }
+  }
+
+  const modules: SchemaModule[] = all.map((m) => {
+    const features = [...ctx.defsOf(m).features.keys()];
+    const info: { -readonly [K in keyof SchemaModule]: SchemaModule[K] } = {
+      name: m.name,
+      namespace: m.namespace,
+      prefix: m.prefix,
+      yangVersion: m.parsed.yangVersion,
+      implemented: m.implemented,
+      features: Object.freeze(features),
+      enabledFeatures: Object.freeze(features.filter((f) => ctx.featureEnabled(m, f))),
+      submodules: Object.freeze(
+        m.submodules.map((s) => {
+          const sm: { name: string; revision?: string; source: string; file?: string } = {
+            name: s.name,
+            source: s.source,
+          };
+          if (s.revision !== undefined) sm.revision = s.revision;
+          if (s.file !== undefined) sm.file = s.file;
+          return Object.freeze(sm);
+        }),
+      ),
+      deviatedBy: Object.freeze([...(deviatedBy.get(m.name) ?? [])]),
+      imports: Object.freeze(
+        [...m.imports.values()].map((i) =>
+          Object.freeze(
+            i.revision === undefined ? { module: i.name } : { module: i.name, revision: i.revision },
+          ),
+        ),
+      ),
+      children: Object.freeze(m.implemented ? [...(roots.get(m.name) ?? [])] : []),
+      source: m.parsed.source,
+    };
+    if (m.revision !== undefined) info.revision = m.revision;
+    if (m.parsed.file !== undefined) info.file = m.parsed.file;
+    return Object.freeze(info);
+  });
+
+  return new SchemaTree({ modules, roots: top, identities, yangData, annotations });
+}

@@ -1,0 +1,57 @@
+import type { NodeImpl } from '../schema-node';
+import { isTransparent } from '../schema-node';
+import type { CompileContext } from './context';
+
+/**
+ * Computes what depends on the final tree shape: config inheritance (RFC 7950 7.21.1), operation
+ * membership, list keys (7.8.2), schema and data paths. Runs after augments and deviations.
+ */
+export function finalizeTree(
+  ctx: CompileContext,
+  nodes: readonly NodeImpl[],
+  parent: NodeImpl | undefined,
+): void {
+  for (const n of nodes) finalizeNode(ctx, n, parent);
+}
+
+function finalizeNode(ctx: CompileContext, n: NodeImpl, parent: NodeImpl | undefined): void {
+  n.parent = parent;
+  if (n.kind === 'rpc' || n.kind === 'action' || n.kind === 'notification' || parent?.isOperation) {
+    n.isOperation = true;
+    n.config = false;
+  } else {
+    const inherited = parent ? parent.config : true;
+    if (n.explicitConfig === true && !inherited) {
+      ctx.failAt(
+        `"${n.name}" has config true under a config false node (RFC 7950 7.21.1)`,
+        n.location,
+        n.module,
+      );
+    }
+    n.config = n.explicitConfig ?? inherited;
+  }
+  const step = `${n.prefix}:${n.name}`;
+  n.schemaPath = `${parent ? parent.schemaPath : ''}/${step}`;
+  n.dataPath = parent
+    ? `${parent.dataPath}/${parent.module === n.module ? '' : `${n.module}:`}${n.name}`
+    : `/${n.module}:${n.name}`;
+  for (const c of n.children) finalizeNode(ctx, c, n);
+  if (n.kind === 'list') {
+    n.keyNodes = n.keys.map((k) => {
+      const leaf = n.children.find((c) => c.kind === 'leaf' && c.name === k);
+      if (!leaf) return ctx.failAt(`list "${n.dataPath}" has no key leaf "${k}"`, n.location, n.module);
+      leaf.isKey = true;
+      return leaf;
+    });
+    if (n.keys.length === 0 && n.config && !n.isOperation) {
+      ctx.failAt(`configuration list "${n.dataPath}" has no key (RFC 7950 7.8.2)`, n.location, n.module);
+    }
+  }
+  if (n.kind === 'choice' && n.default !== undefined && !n.children.some((c) => c.name === n.default)) {
+    const d = n.default;
+    // The default may also name a shorthand case by its node's name, which is the same name.
+    if (!n.children.some((c) => isTransparent(c.kind) && c.children.some((x) => x.name === d))) {
+      ctx.failAt(`choice "${n.dataPath}" has no default case "${d}"`, n.location, n.module);
+    }
+  }
+}

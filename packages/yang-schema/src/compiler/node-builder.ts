@@ -1,0 +1,346 @@
+import type { YangStatement } from '../parser/statement';
+import { sub, subArg, subs } from '../parser/statement';
+import { NodeImpl } from '../schema-node';
+import type { MustConstraint, SchemaNodeKind, Status, WhenCondition } from '../schema-types';
+import type { CompileContext, Scope } from './context';
+import type { ModuleCtx, Unit } from './module-set';
+import { applyRefine, findRelative } from './refine';
+import type { TypeResolver } from './type-resolver';
+
+/** Keywords that create schema nodes (RFC 7950 7.x data definition and operation statements). */
+const NODE_KEYWORDS: ReadonlySet<string> = new Set([
+  'container',
+  'list',
+  'leaf',
+  'leaf-list',
+  'choice',
+  'case',
+  'anydata',
+  'anyxml',
+  'rpc',
+  'action',
+  'notification',
+  'input',
+  'output',
+  'uses',
+]);
+
+/** Keywords that may appear as a shorthand case directly under a choice (RFC 7950 7.9.2). */
+const SHORTHAND: ReadonlySet<string> = new Set([
+  'container',
+  'list',
+  'leaf',
+  'leaf-list',
+  'anydata',
+  'anyxml',
+  'choice',
+]);
+
+const MAX_USES_DEPTH = 96;
+
+/** Kinds an augment may target (RFC 7950 7.17). */
+const AUGMENTABLE: ReadonlySet<SchemaNodeKind> = new Set([
+  'container',
+  'list',
+  'choice',
+  'case',
+  'input',
+  'output',
+  'notification',
+]);
+
+/** Turns data definition statements into compiled nodes: uses expanded, refined and augmented in place. */
+export class NodeBuilder {
+  private readonly expanding = new Set<YangStatement>();
+  private usesDepth = 0;
+
+  constructor(
+    private readonly ctx: CompileContext,
+    private readonly types: TypeResolver,
+  ) {}
+
+  /** Builds every node-creating substatement of `statements` under `parent` into `out`. */
+  buildAll(
+    statements: readonly YangStatement[],
+    parent: NodeImpl | undefined,
+    scope: Scope,
+    ns: ModuleCtx,
+    out: NodeImpl[],
+  ): void {
+    for (const s of statements) {
+      if (s.prefix === undefined && NODE_KEYWORDS.has(s.keyword)) this.build(s, parent, scope, ns, out);
+    }
+  }
+
+  /** Builds one statement (a uses may yield several nodes) and appends the result to `out`. */
+  build(s: YangStatement, parent: NodeImpl | undefined, scope: Scope, ns: ModuleCtx, out: NodeImpl[]): void {
+    const unit = scope.unit;
+    if (!this.ctx.ifFeaturesHold(s, unit)) return;
+    if (s.keyword === 'uses') {
+      this.uses(s, parent, scope, ns, out);
+      return;
+    }
+    if (parent?.kind === 'choice' && s.keyword !== 'case') {
+      if (!SHORTHAND.has(s.keyword)) this.ctx.fail(`"${s.keyword}" is not allowed in a choice`, s, unit);
+      // RFC 7950 7.9.2: a shorthand case is an implicit case with the child's name.
+      const c = this.node('case', s, parent, ns);
+      c.location = s.location;
+      out.push(c);
+      this.build(s, c, scope, ns, c.children);
+      return;
+    }
+    const kind = s.keyword as SchemaNodeKind;
+    const node = this.node(kind, s, parent, ns);
+    this.common(node, s, unit);
+    const inner = this.ctx.enter(scope, s);
+    switch (kind) {
+      case 'leaf':
+      case 'leaf-list':
+        this.leafLike(node, s, inner);
+        break;
+      case 'list': {
+        const key = subArg(s, 'key');
+        if (key !== undefined)
+          node.keys = key
+            .split(/\s+/)
+            .filter((k) => k.length > 0)
+            .map(localName);
+        node.unique = subs(s, 'unique').map((u) =>
+          (u.argument ?? '').split(/\s+/).filter((x) => x.length > 0),
+        );
+        this.elements(node, s);
+        break;
+      }
+      case 'container': {
+        const p = subArg(s, 'presence');
+        if (p !== undefined) node.presence = p;
+        break;
+      }
+      case 'choice': {
+        const d = subArg(s, 'default');
+        if (d !== undefined) node.default = d;
+        node.mandatory = subArg(s, 'mandatory') === 'true';
+        break;
+      }
+      case 'anydata':
+      case 'anyxml':
+        node.mandatory = subArg(s, 'mandatory') === 'true';
+        break;
+      default:
+        break;
+    }
+    if (kind === 'rpc' || kind === 'action') {
+      // Every rpc and action has an input and an output, even when the module writes neither.
+      for (const k of ['input', 'output'] as const) {
+        const io = sub(s, k);
+        const n = this.node(k, io ?? s, node, ns);
+        if (io) {
+          this.common(n, io, unit);
+          this.buildAll(io.substatements, n, this.ctx.enter(inner, io), ns, n.children);
+        }
+        node.children.push(n);
+      }
+      this.buildAll(
+        s.substatements.filter((x) => x.keyword !== 'input' && x.keyword !== 'output'),
+        node,
+        inner,
+        ns,
+        node.children,
+      );
+    } else if (kind !== 'leaf' && kind !== 'leaf-list' && kind !== 'anydata' && kind !== 'anyxml') {
+      this.buildAll(s.substatements, node, inner, ns, node.children);
+    }
+    out.push(node);
+  }
+
+  private node(
+    kind: SchemaNodeKind,
+    s: YangStatement,
+    parent: NodeImpl | undefined,
+    ns: ModuleCtx,
+  ): NodeImpl {
+    const name = kind === 'input' || kind === 'output' ? kind : (s.argument ?? '');
+    const n = new NodeImpl(kind, name, ns.name, ns.namespace, ns.prefix);
+    n.parent = parent;
+    n.location = s.location;
+    return n;
+  }
+
+  private common(node: NodeImpl, s: YangStatement, unit: Unit): void {
+    for (const x of s.substatements) {
+      if (x.prefix !== undefined) {
+        const m = this.ctx.extensionModule(unit, x);
+        const ext = { module: m?.name ?? x.prefix, name: x.keyword };
+        node.extensions.push(x.argument === undefined ? ext : { ...ext, argument: x.argument });
+        continue;
+      }
+      switch (x.keyword) {
+        case 'description':
+          node.description = x.argument ?? '';
+          break;
+        case 'reference':
+          node.reference = x.argument ?? '';
+          break;
+        case 'status':
+          node.status = (x.argument ?? 'current') as Status;
+          break;
+        case 'config':
+          node.explicitConfig = x.argument === 'true';
+          break;
+        case 'must':
+          node.must.push(this.must(x, unit));
+          break;
+        case 'when':
+          node.when.push(this.when(x, unit, 'node', node));
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  /** A `must` with the prefix map of the unit it was written in. */
+  must(x: YangStatement, unit: Unit): MustConstraint {
+    const m: { -readonly [K in keyof MustConstraint]: MustConstraint[K] } = {
+      expression: x.argument ?? '',
+      prefixes: unit.prefixes,
+      module: unit.module.name,
+    };
+    const em = subArg(x, 'error-message');
+    const tag = subArg(x, 'error-app-tag');
+    const d = subArg(x, 'description');
+    if (em !== undefined) m.errorMessage = em;
+    if (tag !== undefined) m.errorAppTag = tag;
+    if (d !== undefined) m.description = d;
+    return m;
+  }
+
+  /** A `when` with its context node (RFC 7950 7.21.5). */
+  when(
+    x: YangStatement,
+    unit: Unit,
+    origin: WhenCondition['origin'],
+    contextNode: NodeImpl | undefined,
+  ): WhenCondition {
+    return {
+      expression: x.argument ?? '',
+      prefixes: unit.prefixes,
+      module: unit.module.name,
+      origin,
+      contextNode,
+    };
+  }
+
+  private leafLike(node: NodeImpl, s: YangStatement, scope: Scope): void {
+    const t = sub(s, 'type');
+    if (!t) this.ctx.fail(`${node.kind} "${node.name}" has no type`, s, scope.unit);
+    const r = this.types.resolve(t, scope);
+    node.type = r.type;
+    const units = subArg(s, 'units') ?? r.units;
+    if (units !== undefined) node.units = units;
+    if (node.kind === 'leaf') {
+      node.mandatory = subArg(s, 'mandatory') === 'true';
+      const d = subArg(s, 'default') ?? (node.mandatory ? undefined : r.default);
+      if (d !== undefined) {
+        node.default = d;
+        node.defaults = [d];
+      }
+    } else {
+      this.elements(node, s);
+      const own = subs(s, 'default').map((d) => d.argument ?? '');
+      node.defaults =
+        own.length > 0 ? own : r.default !== undefined && node.minElements === 0 ? [r.default] : [];
+    }
+  }
+
+  private elements(node: NodeImpl, s: YangStatement): void {
+    const min = subArg(s, 'min-elements');
+    const max = subArg(s, 'max-elements');
+    if (min !== undefined) node.minElements = Number(min);
+    if (max !== undefined && max !== 'unbounded') node.maxElements = Number(max);
+    if (subArg(s, 'ordered-by') === 'user') node.orderedBy = 'user';
+  }
+
+  /** RFC 7950 7.13: copies the grouping's nodes, then applies refine and augment. */
+  private uses(
+    s: YangStatement,
+    parent: NodeImpl | undefined,
+    scope: Scope,
+    ns: ModuleCtx,
+    out: NodeImpl[],
+  ): void {
+    const unit = scope.unit;
+    const def = this.ctx.lookup('groupings', scope, s.argument ?? '', s);
+    if (!def) this.ctx.fail(`unknown grouping "${s.argument}"`, s, unit);
+    if (this.expanding.has(def.statement) || this.usesDepth >= MAX_USES_DEPTH) {
+      this.ctx.fail(`grouping "${s.argument}" uses itself`, s, unit, 'YANG_CYCLE');
+    }
+    this.expanding.add(def.statement);
+    this.usesDepth++;
+    const created: NodeImpl[] = [];
+    try {
+      this.buildAll(
+        def.statement.substatements,
+        parent,
+        this.ctx.enter(def.scope, def.statement),
+        ns,
+        created,
+      );
+    } finally {
+      this.expanding.delete(def.statement);
+      this.usesDepth--;
+    }
+    const when = sub(s, 'when');
+    if (when) {
+      const w = this.when(when, unit, 'uses', parent);
+      for (const n of created) n.when.unshift(w);
+    }
+    for (const x of s.substatements) {
+      if (x.prefix !== undefined) continue;
+      if (x.keyword === 'refine') applyRefine(this.ctx, this, x, created, unit);
+      else if (x.keyword === 'augment') {
+        if (!this.ctx.ifFeaturesHold(x, unit)) continue;
+        const target = findRelative(created, x.argument ?? '');
+        if (!target) {
+          this.ctx.fail(
+            `augment target "${x.argument}" not found in grouping "${s.argument}"`,
+            x,
+            unit,
+            'YANG_AUGMENT',
+          );
+        }
+        this.augmentInto(target, x, scope, ns);
+      }
+    }
+    for (const n of created) out.push(n);
+  }
+
+  /** Adds an augment's nodes to its target (RFC 7950 7.17); their `when` gets the target as context. */
+  augmentInto(target: NodeImpl, s: YangStatement, scope: Scope, ns: ModuleCtx): void {
+    if (!AUGMENTABLE.has(target.kind)) {
+      this.ctx.fail(`augment target "${s.argument}" is a ${target.kind}`, s, scope.unit, 'YANG_AUGMENT');
+    }
+    const added: NodeImpl[] = [];
+    this.buildAll(s.substatements, target, this.ctx.enter(scope, s), ns, added);
+    const when = sub(s, 'when');
+    const w = when ? this.when(when, scope.unit, 'augment', target) : undefined;
+    for (const n of added) {
+      if (w) n.when.unshift(w);
+      if (target.children.some((c) => c.name === n.name && c.module === n.module)) {
+        this.ctx.fail(
+          `augment adds "${n.name}", which already exists in "${s.argument}"`,
+          s,
+          scope.unit,
+          'YANG_AUGMENT',
+        );
+      }
+      target.children.push(n);
+    }
+  }
+}
+
+/** The local part of a possibly prefixed name. */
+export function localName(ref: string): string {
+  const colon = ref.indexOf(':');
+  return colon < 0 ? ref : ref.slice(colon + 1);
+}

@@ -1,0 +1,114 @@
+import type { SourceLocation } from './errors';
+import type {
+  ExtensionInstance,
+  MustConstraint,
+  SchemaNode,
+  SchemaNodeKind,
+  Status,
+  WhenCondition,
+} from './schema-types';
+import type { YangType } from './types/yang-type';
+
+const TRANSPARENT: ReadonlySet<SchemaNodeKind> = new Set(['choice', 'case', 'input', 'output']);
+
+/**
+ * The compiler's node: mutable while the module set is compiled, frozen (with its arrays) by
+ * {@link freezeNode} before the tree is handed out.
+ */
+export class NodeImpl implements SchemaNode {
+  parent: NodeImpl | undefined;
+  children: NodeImpl[] = [];
+  config = true;
+  /** `config` as written on this node, before inheritance. */
+  explicitConfig: boolean | undefined;
+  isOperation = false;
+  mandatory = false;
+  presence?: string;
+  keys: string[] = [];
+  keyNodes: NodeImpl[] = [];
+  isKey = false;
+  minElements = 0;
+  maxElements = Number.POSITIVE_INFINITY;
+  orderedBy: 'system' | 'user' = 'system';
+  unique: string[][] = [];
+  default?: string;
+  defaults: string[] = [];
+  type?: YangType;
+  units?: string;
+  must: MustConstraint[] = [];
+  when: WhenCondition[] = [];
+  status: Status = 'current';
+  extensions: ExtensionInstance[] = [];
+  description?: string;
+  reference?: string;
+  schemaPath = '';
+  dataPath = '';
+  location?: SourceLocation;
+  /** Data-child lookup table, built when the node is frozen. */
+  dataIndex: Map<string, NodeImpl> | undefined;
+
+  constructor(
+    readonly kind: SchemaNodeKind,
+    readonly name: string,
+    readonly module: string,
+    readonly namespace: string,
+    readonly prefix: string,
+  ) {}
+
+  dataChildren(): readonly NodeImpl[] {
+    const out: NodeImpl[] = [];
+    collectData(this, out);
+    return out;
+  }
+
+  dataChild(module: string, name: string): NodeImpl | undefined {
+    if (this.dataIndex) return this.dataIndex.get(`${module}:${name}`);
+    return findData(this, module, name);
+  }
+
+  child(module: string, name: string): NodeImpl | undefined {
+    for (const c of this.children) if (c.name === name && c.module === module) return c;
+    return undefined;
+  }
+}
+
+function collectData(node: NodeImpl, out: NodeImpl[]): void {
+  for (const c of node.children) {
+    if (TRANSPARENT.has(c.kind)) collectData(c, out);
+    else out.push(c);
+  }
+}
+
+function findData(node: NodeImpl, module: string, name: string): NodeImpl | undefined {
+  for (const c of node.children) {
+    if (TRANSPARENT.has(c.kind)) {
+      const found = findData(c, module, name);
+      if (found) return found;
+    } else if (c.name === name && c.module === module) return c;
+  }
+  return undefined;
+}
+
+/** True for kinds that are not data nodes in instance data (choice, case, input, output). */
+export function isTransparent(kind: SchemaNodeKind): boolean {
+  return TRANSPARENT.has(kind);
+}
+
+/** Freezes a node and its arrays recursively, after building its data-child index. */
+export function freezeNode(node: NodeImpl): void {
+  for (const c of node.children) freezeNode(c);
+  Object.freeze(node.children);
+  Object.freeze(node.keys);
+  Object.freeze(node.keyNodes);
+  for (const u of node.unique) Object.freeze(u);
+  Object.freeze(node.unique);
+  Object.freeze(node.defaults);
+  Object.freeze(node.must);
+  Object.freeze(node.when);
+  Object.freeze(node.extensions);
+  const index = new Map<string, NodeImpl>();
+  for (const c of node.dataChildren())
+    if (!index.has(`${c.module}:${c.name}`)) index.set(`${c.module}:${c.name}`, c);
+  node.dataIndex = index;
+  Object.freeze(node);
+}
