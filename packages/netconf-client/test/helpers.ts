@@ -1,0 +1,102 @@
+import { Duplex } from 'node:stream';
+import { createFramer, encodeMessage, type FramingMode } from '../src/framing.js';
+import { parseXml, type XmlElement } from '../src/xml.js';
+
+/** One end of an in-memory byte pipe; ending or destroying it ends the peer's readable side. */
+class PipeEnd extends Duplex {
+  peer!: PipeEnd;
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.peer.push(chunk);
+    callback();
+  }
+  override _read(): void {}
+  override _final(callback: (error?: Error | null) => void): void {
+    this.peer.push(null);
+    callback();
+  }
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    if (!this.peer.readableEnded) this.peer.push(null);
+    callback(error);
+  }
+}
+
+/** Two connected duplex streams, like a socket pair. */
+export function duplexPair(): [Duplex, Duplex] {
+  const a = new PipeEnd();
+  const b = new PipeEnd();
+  a.peer = b;
+  b.peer = a;
+  return [a, b];
+}
+
+export const BASE = 'urn:ietf:params:xml:ns:netconf:base:1.0';
+
+/** What the scripted server answers to one `<rpc>`: reply content XML, or `undefined` for silence. */
+export type RpcHandler = (operation: XmlElement, messageId: string, server: FakeServer) => string | undefined;
+
+export interface FakeServer {
+  stream: Duplex;
+  /** Messages the server received after the client hello, as text. */
+  received: string[];
+  clientHello?: XmlElement;
+  send(xml: string): void;
+  mode(): FramingMode;
+}
+
+/**
+ * A scripted NETCONF server on the other end of a duplex pair, built on the same framer the
+ * client uses: it sends its hello, switches to chunked framing when both peers offer base:1.1,
+ * and answers each rpc through `handler`.
+ */
+export function fakeServer(
+  options: { capabilities?: string[]; sessionId?: number | null; handler?: RpcHandler; hello?: string } = {},
+): { client: Duplex; server: FakeServer } {
+  const [client, serverStream] = duplexPair();
+  const capabilities = options.capabilities ?? [
+    'urn:ietf:params:netconf:base:1.0',
+    'urn:ietf:params:netconf:base:1.1',
+  ];
+  let mode: FramingMode = 'eom';
+  const server: FakeServer = {
+    stream: serverStream,
+    received: [],
+    send: (xml) => serverStream.write(encodeMessage(xml, mode)),
+    mode: () => mode,
+  };
+  const framer = createFramer({
+    onMessage(text) {
+      const el = parseXml(text);
+      if (el.local === 'hello') {
+        server.clientHello = el;
+        const offers11 = text.includes('urn:ietf:params:netconf:base:1.1');
+        if (offers11 && capabilities.includes('urn:ietf:params:netconf:base:1.1')) {
+          mode = 'chunked';
+          framer.setMode('chunked');
+        }
+        return;
+      }
+      server.received.push(text);
+      const messageId = el.attributes.find((a) => a.local === 'message-id')?.value ?? '';
+      const operation = el.children.find((c): c is XmlElement => c.type === 'element');
+      if (!operation) return;
+      const reply = (options.handler ?? (() => '<ok/>'))(operation, messageId, server);
+      if (reply !== undefined)
+        server.send(`<rpc-reply xmlns="${BASE}" message-id="${messageId}">${reply}</rpc-reply>`);
+    },
+    onError(error) {
+      serverStream.destroy(error);
+    },
+  });
+  serverStream.on('data', (chunk: Buffer) => framer.feed(chunk));
+  serverStream.on('error', () => {});
+  const sessionId = options.sessionId === undefined ? 7 : options.sessionId;
+  const caps = capabilities.map((c) => `<capability>${c}</capability>`).join('');
+  const idXml = sessionId === null ? '' : `<session-id>${sessionId}</session-id>`;
+  serverStream.write(
+    encodeMessage(
+      options.hello ?? `<hello xmlns="${BASE}"><capabilities>${caps}</capabilities>${idXml}</hello>`,
+      'eom',
+    ),
+  );
+  return { client, server };
+}
