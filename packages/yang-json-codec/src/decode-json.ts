@@ -1,0 +1,406 @@
+import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import { type DecodeOptions, DecodeContext, attach } from './decoder';
+import { type DocumentTarget, resolveDocument } from './document';
+import { CodecError } from './errors';
+import type { AnyElement, Annotation, ChildMap, DataNode, InstanceTree } from './instance';
+import { createNode } from './instance';
+import { type NodeInfo, nodeInfo, topLevelInfo } from './schema-view';
+import { valueFromJson } from './values';
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Decodes RFC 7951 JSON (text or an already parsed value) into an instance tree, checking names against
+ * the schema (module-qualified as RFC 7951 section 4 requires, or bare names with `simpleNames`), JSON
+ * types and values against the YANG types (RFC 7951 section 6) and list keys. RFC 7952 metadata is read
+ * from `@` members (containers, list entries) and `@name` siblings (leafs, leaf-lists, anydata).
+ * Accepted shapes: data/config `{ "mod:top": ... }` or `{ "ietf-restconf:data": { ... } }`; resource
+ * `{ "mod:node": ... }`; rpc/action `{ "mod:input": { ... } }` / `{ "mod:output": { ... } }`; notification
+ * `{ "ietf-restconf:notification": { "eventTime": ..., "mod:event": { ... } } }`; yang-data
+ * `{ "ietf-restconf:errors": { ... } }`.
+ */
+export function decodeJson(schema: SchemaTree, json: string | unknown, options: DecodeOptions = {}): InstanceTree {
+  const ctx = new DecodeContext(schema, options);
+  const maxSize = options.maxSize ?? 256 * 1024 * 1024;
+  let value = json;
+  if (typeof json === 'string') {
+    if (json.length > maxSize) {
+      throw new CodecError('LIMIT_EXCEEDED', `JSON input of ${json.length} characters exceeds the limit of ${maxSize}`, {
+        errorTag: 'too-big',
+      });
+    }
+    try {
+      value = JSON.parse(json);
+    } catch (cause) {
+      throw new CodecError('JSON_MALFORMED', `malformed JSON: ${(cause as Error).message}`, {
+        errorTag: 'malformed-message',
+        cause,
+      });
+    }
+  }
+  const target = resolveDocument(schema, options);
+  return new JsonDecoder(ctx, options.simpleNames ?? false).document(value, target);
+}
+
+class JsonDecoder {
+  private readonly ctx: DecodeContext;
+  private readonly tree: SchemaTree;
+  private readonly simpleNames: boolean;
+
+  constructor(ctx: DecodeContext, simpleNames: boolean) {
+    this.ctx = ctx;
+    this.tree = ctx.tree;
+    this.simpleNames = simpleNames;
+  }
+
+  private structure(message: string): CodecError {
+    return this.ctx.error('BAD_ELEMENT', 'bad-element', message, { json: '/', xml: '/' });
+  }
+
+  document(value: unknown, target: DocumentTarget): InstanceTree {
+    if (!isObject(value)) throw this.structure('a YANG JSON document is a JSON object');
+    const children: ChildMap = new Map();
+    const doc: InstanceTree = {
+      schema: this.tree,
+      kind: target.kind,
+      parent: target.parent,
+      operation: target.operation,
+      eventTime: undefined,
+      children,
+      annotations: undefined,
+    };
+    const keys = Object.keys(value);
+    switch (target.kind) {
+      case 'data':
+      case 'config': {
+        let content = value;
+        if (keys.length === 1 && keys[0] === 'ietf-restconf:data') {
+          const inner = value['ietf-restconf:data'];
+          if (!isObject(inner)) throw this.structure('"ietf-restconf:data" must be a JSON object');
+          content = inner;
+        }
+        this.members(content, undefined, topLevelInfo(this.tree), undefined, children, 0, true);
+        if (isObject(content['@'])) doc.annotations = this.annotationObject(content['@'], undefined, undefined);
+        break;
+      }
+      case 'resource': {
+        const info = target.parent === undefined ? topLevelInfo(this.tree) : nodeInfo(target.parent);
+        this.members(value, target.parent, info, undefined, children, 0, target.parent === undefined);
+        break;
+      }
+      case 'yang-data': {
+        const structure = target.structure ?? [];
+        const info: NodeInfo = {
+          byQName: new Map(structure.map((s) => [`${s.module}:${s.name}`, s])),
+          byName: new Map(structure.map((s) => [s.name, [s]])),
+          ordered: structure,
+          index: new Map(structure.map((s, i) => [s, i])),
+          keyNodes: [],
+        };
+        this.members(value, undefined, info, undefined, children, 0, true);
+        break;
+      }
+      case 'notification':
+        this.notification(value, doc);
+        break;
+      default:
+        this.operation(value, target, children);
+    }
+    return doc;
+  }
+
+  private notification(value: JsonObject, doc: InstanceTree): void {
+    const keys = Object.keys(value);
+    const body = value['ietf-restconf:notification'];
+    if (keys.length !== 1 || !isObject(body)) {
+      throw this.structure('a JSON notification is one "ietf-restconf:notification" object');
+    }
+    const eventTime = body.eventTime;
+    if (typeof eventTime !== 'string') throw this.structure('"ietf-restconf:notification" lacks "eventTime"');
+    doc.eventTime = eventTime;
+    const rest: JsonObject = {};
+    for (const k of Object.keys(body)) if (k !== 'eventTime') rest[k] = body[k];
+    // Notifications are top-level statements or sit inside data nodes (RFC 7950 7.16).
+    const info = topLevelInfo(this.tree);
+    for (const k of Object.keys(rest)) {
+      const [module, name] = splitName(k);
+      const top = module === undefined ? undefined : this.tree.topLevel(module, name);
+      const n = top?.kind === 'notification' ? top : undefined;
+      if (n !== undefined) {
+        const node = createNode(n, undefined);
+        attach(doc.children, node);
+        const v = rest[k];
+        if (!isObject(v)) throw this.structure(`notification "${name}" must be a JSON object`);
+        this.members(v, n, nodeInfo(n), node, node.children!, 1, false);
+        delete rest[k];
+      }
+    }
+    if (Object.keys(rest).length > 0) this.members(rest, undefined, info, undefined, doc.children, 0, true, true);
+  }
+
+  private operation(value: JsonObject, target: DocumentTarget, children: ChildMap): void {
+    const part = target.part!;
+    const op = target.operation!;
+    const keys = Object.keys(value);
+    const node = createNode(part, undefined);
+    attach(children, node);
+    if (keys.length === 0) return;
+    const [module, name] = splitName(keys[0]!);
+    if (keys.length !== 1 || name !== part.kind || (module !== undefined && module !== op.module)) {
+      throw this.structure(`${op.kind} ${part.kind} is one "${op.module}:${part.kind}" member`);
+    }
+    const body = value[keys[0]!];
+    if (!isObject(body)) throw this.structure(`"${keys[0]}" must be a JSON object`);
+    this.members(body, part, nodeInfo(part), node, node.children!, 1, false);
+  }
+
+  /** Resolves a member name: `module:name`, or a bare name in the parent's module (RFC 7951 section 4). */
+  private resolve(
+    key: string,
+    info: NodeInfo,
+    schemaParent: SchemaNode | undefined,
+    parent: DataNode | undefined,
+    topLevel: boolean,
+  ): SchemaNode | undefined {
+    const [module, name] = splitName(key);
+    if (module !== undefined) {
+      const found = info.byQName.get(key);
+      if (found !== undefined) return found;
+      if (!this.ctx.strict) return undefined;
+      if (this.tree.moduleByName(module) === undefined) {
+        const path = this.ctx.childPath(parent, { module: undefined, name });
+        throw this.ctx.error('UNKNOWN_NAMESPACE', 'unknown-namespace', `member "${key}" names module "${module}" that the schema does not have (${path.json})`, path, {
+          errorInfo: { 'bad-element': name, 'bad-namespace': module },
+        });
+      }
+      throw this.ctx.unknown(parent, module, name, `in ${describe(parent)}`);
+    }
+    if (!topLevel && schemaParent !== undefined) {
+      const found = info.byQName.get(`${schemaParent.module}:${name}`);
+      if (found !== undefined) return found;
+    }
+    if (this.simpleNames) {
+      const candidates = info.byName.get(name);
+      if (candidates?.length === 1) return candidates[0];
+      if (candidates !== undefined && candidates.length > 1) {
+        const path = this.ctx.childPath(parent, { module: undefined, name });
+        throw this.ctx.error('BAD_ELEMENT', 'bad-element', `member "${name}" is ambiguous without a module name (${path.json})`, path, {
+          errorInfo: { 'bad-element': name },
+        });
+      }
+    }
+    if (!this.ctx.strict) return undefined;
+    if (topLevel && info.byName.has(name)) {
+      const path = this.ctx.childPath(parent, { module: undefined, name });
+      throw this.ctx.error('UNKNOWN_NAMESPACE', 'unknown-namespace', `top-level member "${name}" must carry its module name (RFC 7951 section 4)`, path, {
+        errorInfo: { 'bad-element': name },
+      });
+    }
+    throw this.ctx.unknown(parent, schemaParent?.module, name, `in ${describe(parent)}`);
+  }
+
+  /** Decodes the members of a JSON object under `parent`. */
+  private members(
+    obj: JsonObject,
+    schemaParent: SchemaNode | undefined,
+    info: NodeInfo,
+    parent: DataNode | undefined,
+    into: ChildMap,
+    depth: number,
+    topLevel: boolean,
+    notifications?: boolean,
+  ): void {
+    if (depth > this.ctx.maxDepth) throw this.structure(`nesting deeper than ${this.ctx.maxDepth}`);
+    let metaMembers: string[] | undefined;
+    let seen: Map<SchemaNode, Set<string>> | undefined;
+    for (const key in obj) {
+      if (key.charCodeAt(0) === 0x40 /* @ */) {
+        (metaMembers ??= []).push(key);
+        continue;
+      }
+      let schema = this.resolveMaybeNotification(key, info, schemaParent, parent, topLevel, notifications === true);
+      if (schema === undefined) continue;
+      this.ctx.checkConfig(parent, schema);
+      if (into.has(schema)) throw this.ctx.duplicate(parent, schema);
+      const value = obj[key];
+      switch (schema.kind) {
+        case 'list': {
+          if (!Array.isArray(value)) throw this.shape(parent, schema, 'a JSON array of entries');
+          const entries: DataNode[] = [];
+          into.set(schema, entries);
+          for (const item of value) {
+            if (!isObject(item)) throw this.shape(parent, schema, 'JSON objects as entries');
+            const entry = createNode(schema, parent);
+            entries.push(entry);
+            this.members(item, schema, nodeInfo(schema), entry, entry.children!, depth + 1, false, notifications);
+            if (isObject(item['@'])) entry.annotations = this.annotationObject(item['@'], entry, undefined);
+            this.ctx.checkListEntry(entry, (seen ??= new Map()));
+          }
+          break;
+        }
+        case 'leaf-list': {
+          if (!Array.isArray(value)) throw this.shape(parent, schema, 'a JSON array of values');
+          const entries: DataNode[] = [];
+          into.set(schema, entries);
+          for (const item of value) {
+            const n = this.leaf(schema, parent, item);
+            entries.push(n);
+            this.ctx.checkLeafListValue(n, (seen ??= new Map()));
+          }
+          break;
+        }
+        case 'leaf':
+          into.set(schema, [this.leaf(schema, parent, value)]);
+          break;
+        case 'anydata':
+        case 'anyxml': {
+          const n = createNode(schema, parent);
+          n.any = this.anyValue(value, schema.module, depth + 1, parent, schema);
+          into.set(schema, [n]);
+          break;
+        }
+        default: {
+          if (!isObject(value)) throw this.shape(parent, schema, 'a JSON object');
+          const n = createNode(schema, parent);
+          into.set(schema, [n]);
+          this.members(value, schema, nodeInfo(schema), n, n.children!, depth + 1, false, notifications);
+          if (isObject(value['@'])) n.annotations = this.annotationObject(value['@'], n, undefined);
+        }
+      }
+      schema = undefined;
+    }
+    if (metaMembers !== undefined) this.siblingMetadata(obj, metaMembers, info, schemaParent, parent, into, topLevel);
+  }
+
+  private resolveMaybeNotification(
+    key: string,
+    info: NodeInfo,
+    schemaParent: SchemaNode | undefined,
+    parent: DataNode | undefined,
+    topLevel: boolean,
+    notifications: boolean,
+  ): SchemaNode | undefined {
+    if (notifications && schemaParent !== undefined) {
+      const [module, name] = splitName(key);
+      const n = schemaParent.dataChild(module ?? schemaParent.module, name);
+      if (n?.kind === 'notification') return n;
+    }
+    return this.resolve(key, info, schemaParent, parent, topLevel);
+  }
+
+  private shape(parent: DataNode | undefined, schema: SchemaNode, expected: string): CodecError {
+    const path = this.ctx.childPath(parent, schema);
+    return this.ctx.error('BAD_ELEMENT', 'bad-element', `${schema.kind} "${schema.name}" must be ${expected} (${path.json})`, path, {
+      errorInfo: { 'bad-element': schema.name },
+    });
+  }
+
+  private leaf(schema: SchemaNode, parent: DataNode | undefined, value: unknown): DataNode {
+    const node = createNode(schema, parent);
+    const r = valueFromJson(this.tree, schema.type!, value, schema.module);
+    if (!r.ok) throw this.ctx.badValue(parent, schema, r, JSON.stringify(value) ?? String(value));
+    node.value = r.value;
+    node.member = r.member;
+    return node;
+  }
+
+  /** `@name` members: metadata of the sibling leaf, leaf-list entries (aligned array) or anydata. */
+  private siblingMetadata(
+    obj: JsonObject,
+    metaMembers: string[],
+    info: NodeInfo,
+    schemaParent: SchemaNode | undefined,
+    parent: DataNode | undefined,
+    into: ChildMap,
+    topLevel: boolean,
+  ): void {
+    for (const key of metaMembers) {
+      if (key === '@') continue; // the enclosing node's own metadata, read by the caller
+      const target = key.slice(1);
+      const schema = this.resolve(target, info, schemaParent, parent, topLevel);
+      if (schema === undefined) continue;
+      const nodes = into.get(schema);
+      const meta = obj[key];
+      if (nodes === undefined) {
+        if (!this.ctx.strict) continue;
+        throw this.ctx.unknown(parent, schema.module, key, `(metadata of a member that is absent) in ${describe(parent)}`);
+      }
+      if (schema.kind === 'leaf-list') {
+        if (!Array.isArray(meta)) throw this.shape(parent, schema, 'given metadata as an array aligned with its values');
+        meta.forEach((m, i) => {
+          const n = nodes[i];
+          if (m !== null && n !== undefined) {
+            if (!isObject(m)) throw this.shape(parent, schema, 'given metadata objects');
+            n.annotations = this.annotationObject(m, n, schema);
+          }
+        });
+      } else if (isObject(meta)) {
+        nodes[0]!.annotations = this.annotationObject(meta, nodes[0], schema);
+      } else throw this.shape(parent, schema, 'given metadata as a JSON object');
+    }
+  }
+
+  /** Reads an RFC 7952 section 5.2 metadata object: module-qualified names. */
+  private annotationObject(meta: JsonObject, owner: DataNode | undefined, leafSchema: SchemaNode | undefined): Annotation[] | undefined {
+    let out: Annotation[] | undefined;
+    for (const key of Object.keys(meta)) {
+      const [module, name] = splitName(key);
+      if (module === undefined) {
+        if (!this.ctx.strict) continue;
+        const path = this.ctx.nodePath(owner);
+        throw this.ctx.error('UNKNOWN_ATTRIBUTE', 'unknown-attribute', `metadata "${key}" must carry its module name (RFC 7952 5.2.1)`, path, {
+          errorInfo: { 'bad-attribute': key },
+        });
+      }
+      const ann = this.ctx.annotation(leafSchema ? owner?.parent : owner, leafSchema, module, name, meta[key], undefined);
+      if (ann !== undefined) (out ??= []).push(ann);
+    }
+    return out;
+  }
+
+  /** anydata/anyxml content (RFC 7951 section 5.5): names qualified when their module differs. */
+  private anyValue(value: unknown, module: string, depth: number, parent: DataNode | undefined, schema: SchemaNode): AnyElement[] {
+    if (depth > this.ctx.maxDepth) throw this.structure(`nesting deeper than ${this.ctx.maxDepth}`);
+    if (!isObject(value)) {
+      if (schema.kind === 'anydata') throw this.shape(parent, schema, 'a JSON object');
+      return [scalar('', module, this.tree, value)];
+    }
+    const out: AnyElement[] = [];
+    for (const key of Object.keys(value)) {
+      if (key.startsWith('@')) continue;
+      const [m, name] = splitName(key);
+      const mod = m ?? module;
+      const v = value[key];
+      const items = Array.isArray(v) && !(v.length === 1 && v[0] === null) ? v : [v];
+      for (const item of items) {
+        if (isObject(item)) {
+          out.push({ name, module: mod, ns: this.tree.moduleByName(mod)?.namespace ?? '', children: this.anyValue(item, mod, depth + 1, parent, schema), text: undefined });
+        } else out.push(scalar(name, mod, this.tree, item));
+      }
+    }
+    return out;
+  }
+}
+
+function scalar(name: string, module: string, tree: SchemaTree, v: unknown): AnyElement {
+  const ns = tree.moduleByName(module)?.namespace ?? '';
+  if (Array.isArray(v) && v.length === 1 && v[0] === null) return { name, module, ns, children: undefined, text: '', json: 'empty' };
+  if (v === null) return { name, module, ns, children: undefined, text: '', json: 'null' };
+  if (typeof v === 'number') return { name, module, ns, children: undefined, text: String(v), json: 'number' };
+  if (typeof v === 'boolean') return { name, module, ns, children: undefined, text: String(v), json: 'boolean' };
+  return { name, module, ns, children: undefined, text: typeof v === 'string' ? v : JSON.stringify(v) };
+}
+
+/** Splits `module:name` (module undefined when absent). */
+export function splitName(key: string): [string | undefined, string] {
+  const colon = key.indexOf(':');
+  return colon < 0 ? [undefined, key] : [key.slice(0, colon), key.slice(colon + 1)];
+}
+
+function describe(parent: DataNode | undefined): string {
+  return parent === undefined ? 'the document' : `${parent.schema.kind} "${parent.schema.name}"`;
+}

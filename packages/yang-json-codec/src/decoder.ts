@@ -1,0 +1,205 @@
+import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import { CodecError, type CodecErrorCode, type ErrorPath, type ErrorTag } from './errors';
+import type { Annotation, ChildMap, DataNode, DocumentKind } from './instance';
+import { pathOfChild, pathOfNode } from './paths';
+import type { ValueError } from './values';
+import { valueFromJson, valueFromXml } from './values';
+
+/** Options of {@link decodeXml} and {@link decodeJson}. */
+export interface DecodeOptions {
+  /** What the document holds (default 'data'). */
+  readonly kind?: DocumentKind;
+  /**
+   * rpc-*: the rpc as `module:name`; action-*: the action as a schema path (`/ex:a/b/reset`);
+   * notification: optional, the expected notification. A SchemaNode is accepted too.
+   */
+  readonly operation?: string | SchemaNode;
+  /** resource: the schema parent of the resource (undefined = a top-level node). */
+  readonly parent?: SchemaNode;
+  /** yang-data: the structure as `module:name` (e.g. `ietf-restconf:yang-errors`); found by content if absent. */
+  readonly yangData?: string;
+  /** Unknown elements, members and metadata are errors (default true); when false they are skipped. */
+  readonly strict?: boolean;
+  /** JSON: accept member names without module (the `--simple-json-names` form). */
+  readonly simpleNames?: boolean;
+  /** Largest accepted text in UTF-16 code units (default 256 MiB). */
+  readonly maxSize?: number;
+  /** Deepest accepted nesting (default 256). */
+  readonly maxDepth?: number;
+}
+
+/** State of one decode run shared by the XML and JSON readers: limits, error builders, key indexes. */
+export class DecodeContext {
+  readonly tree: SchemaTree;
+  readonly strict: boolean;
+  /** 'config' kind: config false nodes are errors (RFC 8040 4.4.1: a config body has no state data). */
+  readonly configOnly: boolean;
+  readonly maxDepth: number;
+
+  constructor(tree: SchemaTree, options: DecodeOptions) {
+    this.tree = tree;
+    this.strict = options.strict ?? true;
+    this.configOnly = options.kind === 'config';
+    this.maxDepth = options.maxDepth ?? 256;
+  }
+
+  /** Builds the error for a node that already exists (or its parent). */
+  error(
+    code: CodecErrorCode,
+    errorTag: ErrorTag,
+    message: string,
+    path: ErrorPath,
+    extra: { errorAppTag?: string | undefined; errorInfo?: Record<string, string> } = {},
+  ): CodecError {
+    return new CodecError(code, message, {
+      errorTag,
+      errorAppTag: extra.errorAppTag,
+      errorPath: path,
+      errorInfo: extra.errorInfo,
+    });
+  }
+
+  /** The path of a (possibly not yet created) child of `parent`. */
+  childPath(parent: DataNode | undefined, child: SchemaNode | { module: string | undefined; name: string }): ErrorPath {
+    return pathOfChild(this.tree, parent, child);
+  }
+
+  nodePath(node: DataNode | undefined): ErrorPath {
+    return pathOfNode(this.tree, node);
+  }
+
+  /** An element or member that names no schema node here. */
+  unknown(parent: DataNode | undefined, module: string | undefined, name: string, where: string): CodecError {
+    const path = this.childPath(parent, { module, name });
+    return this.error('UNKNOWN_ELEMENT', 'unknown-element', `unknown node "${name}" ${where} (${path.json})`, path, {
+      errorInfo: { 'bad-element': name },
+    });
+  }
+
+  /** A value its type refuses. */
+  badValue(parent: DataNode | undefined, schema: SchemaNode, r: ValueError, shown: string): CodecError {
+    const path = this.childPath(parent, schema);
+    const message = r.errorMessage ?? `invalid value for ${schema.kind} "${schema.name}" (${path.json}): ${r.message}`;
+    return this.error('INVALID_VALUE', 'invalid-value', message, path, {
+      errorAppTag: r.errorAppTag,
+      errorInfo: { 'bad-value': shown.length > 256 ? `${shown.slice(0, 253)}...` : shown },
+    });
+  }
+
+  /** Refuses state data in a configuration body. */
+  checkConfig(parent: DataNode | undefined, schema: SchemaNode): void {
+    if (this.configOnly && !schema.config) {
+      const path = this.childPath(parent, schema);
+      throw this.error(
+        'CONFIG_FALSE',
+        'invalid-value',
+        `${schema.kind} "${schema.name}" is state data (config false) and cannot appear in a configuration body (${path.json})`,
+        path,
+        { errorInfo: { 'bad-element': schema.name } },
+      );
+    }
+  }
+
+  /** A leaf (or container) that appears twice where one instance is allowed. */
+  duplicate(parent: DataNode | undefined, schema: SchemaNode): CodecError {
+    const path = this.childPath(parent, schema);
+    return this.error('BAD_ELEMENT', 'bad-element', `${schema.kind} "${schema.name}" appears more than once (${path.json})`, path, {
+      errorInfo: { 'bad-element': schema.name },
+    });
+  }
+
+  /**
+   * Checks a finished list entry: every key present (RFC 7950 7.8.2) and no other entry with the same keys
+   * (7.8.2: key values are unique). `seen` is the per-parent index for this list, so the check is O(1).
+   */
+  checkListEntry(entry: DataNode, seen: Map<SchemaNode, Set<string>>): void {
+    const schema = entry.schema;
+    const keyNodes = schema.keyNodes;
+    if (keyNodes.length === 0) return;
+    let key = '';
+    for (let i = 0; i < keyNodes.length; i++) {
+      const k = keyNodes[i]!;
+      const v = entry.children!.get(k)?.[0]?.value;
+      if (v === undefined) {
+        const path = this.childPath(entry, k);
+        throw this.error(
+          'MISSING_ELEMENT',
+          'missing-element',
+          `list "${schema.name}" entry lacks its key leaf "${k.name}" (${path.json})`,
+          path,
+          { errorInfo: { 'bad-element': k.name } },
+        );
+      }
+      key = i === 0 ? v : `${key}\u0000${v}`;
+    }
+    let set = seen.get(schema);
+    if (set === undefined) seen.set(schema, (set = new Set()));
+    if (set.has(key)) {
+      const path = this.nodePath(entry);
+      throw this.error('DATA_EXISTS', 'data-exists', `list "${schema.name}" has two entries with the same keys (${path.json})`, path, {
+        errorInfo: { 'bad-element': schema.name },
+      });
+    }
+    set.add(key);
+  }
+
+  /** RFC 7950 7.7: the values of a configuration leaf-list are unique. */
+  checkLeafListValue(node: DataNode, seen: Map<SchemaNode, Set<string>>): void {
+    if (!node.schema.config) return;
+    let set = seen.get(node.schema);
+    if (set === undefined) seen.set(node.schema, (set = new Set()));
+    if (set.has(node.value!)) {
+      const path = this.nodePath(node);
+      throw this.error(
+        'DATA_EXISTS',
+        'data-exists',
+        `leaf-list "${node.schema.name}" has the value "${node.value}" twice (${path.json})`,
+        path,
+        { errorInfo: { 'bad-element': node.schema.name } },
+      );
+    }
+    set.add(node.value!);
+  }
+
+  /** Decodes an annotation value through its md:annotation type; unknown annotations of known modules stay text. */
+  annotation(
+    owner: DataNode | undefined,
+    ownerSchema: SchemaNode | undefined,
+    module: string,
+    name: string,
+    value: unknown,
+    lookupNamespace: ((prefix: string) => string | undefined) | undefined,
+  ): Annotation | undefined {
+    const def = this.tree.annotations.get(`${module}:${name}`);
+    const path = ownerSchema === undefined ? this.nodePath(owner) : this.childPath(owner?.parent, ownerSchema);
+    if (def === undefined) {
+      if (this.tree.moduleByName(module) === undefined || typeof value !== 'string') {
+        if (!this.strict) return undefined;
+        throw this.error('UNKNOWN_ATTRIBUTE', 'unknown-attribute', `unknown metadata "${module}:${name}" (${path.json})`, path, {
+          errorInfo: { 'bad-attribute': `${module}:${name}` },
+        });
+      }
+      return { module, name, value };
+    }
+    const r = lookupNamespace
+      ? valueFromXml(this.tree, def.type, value as string, lookupNamespace)
+      : valueFromJson(this.tree, def.type, value, module);
+    if (!r.ok) {
+      throw this.error(
+        'INVALID_VALUE',
+        'invalid-value',
+        `invalid value of metadata "${module}:${name}" (${path.json}): ${r.message}`,
+        path,
+        { errorAppTag: r.errorAppTag, errorInfo: { 'bad-attribute': `${module}:${name}` } },
+      );
+    }
+    return { module, name, value: r.value };
+  }
+}
+
+/** Adds `node` to its parent's child map. */
+export function attach(children: ChildMap, node: DataNode): void {
+  const list = children.get(node.schema);
+  if (list === undefined) children.set(node.schema, [node]);
+  else list.push(node);
+}

@@ -1,0 +1,99 @@
+import type { SchemaNode } from '@yangkit/yang-schema';
+import type { ChildHolder, DataNode } from './instance';
+import { orderedChildren } from './instance';
+import { resolveLeafref } from './values';
+
+/** Options both encoders share. */
+export interface EncodeOptions {
+  /**
+   * Spaces of indentation per level (the server's `--message-indent`); 0 or negative writes everything on
+   * one line (default -1).
+   */
+  readonly indent?: number;
+  /** Write empty non-presence containers (`return-empty-npcontainers`, default true). */
+  readonly returnEmptyNpContainers?: boolean;
+  /** Sort entries of `ordered-by system` lists by key and leaf-lists by value (`--system-sorted`, default false). */
+  readonly sortSystemOrdered?: boolean;
+  /** Write RFC 7952 metadata (default true; `--with-json-metadata`). */
+  readonly metadata?: boolean;
+  /** data/config kinds: wrap the top-level nodes in `ietf-restconf:data` (default false). */
+  readonly wrapper?: boolean;
+}
+
+/** Largest piece a chunked encoder buffers before it yields. */
+export const CHUNK_SIZE = 64 * 1024;
+
+/** The indentation strings of each depth, computed once per run. */
+export class Indenter {
+  private readonly unit: string;
+  private readonly cache: string[] = [];
+  readonly pretty: boolean;
+
+  constructor(indent: number | undefined) {
+    this.pretty = indent !== undefined && indent > 0;
+    this.unit = this.pretty ? ' '.repeat(indent!) : '';
+  }
+
+  /** Newline plus indentation for `depth`, or '' when compact. */
+  at(depth: number): string {
+    if (!this.pretty) return '';
+    let s = this.cache[depth];
+    if (s === undefined) this.cache[depth] = s = `\n${this.unit.repeat(depth)}`;
+    return s;
+  }
+}
+
+/** True for a non-presence container with nothing worth writing below it. */
+export function isEmptyNp(node: DataNode): boolean {
+  if (node.schema.kind !== 'container' || node.schema.presence !== undefined) return false;
+  if (node.annotations !== undefined && node.annotations.length > 0) return false;
+  if (node.children === undefined) return true;
+  for (const nodes of node.children.values()) {
+    for (const n of nodes) if (!isEmptyNp(n)) return false;
+  }
+  return true;
+}
+
+function isNumeric(schema: SchemaNode): boolean {
+  const t = schema.type === undefined ? undefined : resolveLeafref(schema.type);
+  return t !== undefined && /^(u?int\d+|decimal64)$/.test(t.base);
+}
+
+function compareValues(a: string, b: string, numeric: boolean): number {
+  if (numeric) {
+    const d = Number(a) - Number(b);
+    if (d !== 0 && !Number.isNaN(d)) return d;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Entries of a group in output order: as decoded, or sorted for system-ordered lists when asked. */
+export function entriesInOrder(schema: SchemaNode, nodes: DataNode[], sort: boolean): DataNode[] {
+  if (!sort || schema.orderedBy === 'user' || nodes.length < 2) return nodes;
+  if (schema.kind === 'leaf-list') {
+    const numeric = isNumeric(schema);
+    return [...nodes].sort((a, b) => compareValues(a.value ?? '', b.value ?? '', numeric));
+  }
+  if (schema.kind !== 'list' || schema.keyNodes.length === 0) return nodes;
+  const keys = schema.keyNodes;
+  const numeric = keys.map(isNumeric);
+  return [...nodes].sort((a, b) => {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const c = compareValues(a.children?.get(k)?.[0]?.value ?? '', b.children?.get(k)?.[0]?.value ?? '', numeric[i]!);
+      if (c !== 0) return c;
+    }
+    return 0;
+  });
+}
+
+/** Child groups to write: schema order, empty NP containers dropped unless asked for. */
+export function groupsToWrite(
+  holder: ChildHolder,
+  schemaParent: SchemaNode | undefined,
+  keepEmptyNp: boolean,
+): [SchemaNode, DataNode[]][] {
+  const groups = orderedChildren(holder, schemaParent);
+  if (keepEmptyNp) return groups;
+  return groups.filter(([s, nodes]) => s.kind !== 'container' || !nodes.every(isEmptyNp));
+}

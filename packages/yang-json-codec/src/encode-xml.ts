@@ -1,0 +1,257 @@
+import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import { NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
+import { CHUNK_SIZE, type EncodeOptions, entriesInOrder, groupsToWrite, Indenter } from './encode-options';
+import type { AnyElement, Annotation, ChildHolder, DataNode, InstanceTree } from './instance';
+import { prefixOfModule } from './schema-view';
+import { valueToXml } from './values';
+
+/** Options of {@link encodeXml}. */
+export interface EncodeXmlOptions extends EncodeOptions {
+  /**
+   * rpc/action kinds: name the parameters' wrapper after the operation (`<reboot xmlns=...>`, the NETCONF
+   * `<rpc>` content) instead of `<input>`/`<output>` (the RESTCONF form, default).
+   */
+  readonly operationElement?: boolean;
+}
+
+/** Escapes text content (XML 1.0 section 2.4). */
+export function escapeText(s: string): string {
+  return /[&<>\r]/.test(s) ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;') : s;
+}
+
+/** Escapes an attribute value in double quotes (XML 1.0 section 3.3.3 keeps literal tabs/newlines otherwise). */
+export function escapeAttribute(s: string): string {
+  return /[&<"\t\n\r]/.test(s)
+    ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;')
+    : s;
+}
+
+const GENERATOR_DEPTH = 3;
+
+/**
+ * NETCONF XML (RFC 7950 section 7 encoding) of an instance tree as chunks of about 64 KiB: a default
+ * namespace on each top element and wherever the namespace changes, list keys first, identityref and
+ * instance-identifier prefixes declared on the element that uses them, RFC 7952 metadata as
+ * namespace-qualified attributes (section 5.1).
+ */
+export function* encodeXmlChunks(tree: InstanceTree, options: EncodeXmlOptions = {}): Generator<string> {
+  const w = new XmlWriter(tree.schema, options);
+  yield* w.document(tree);
+  if (w.parts.length > 0) yield w.take();
+}
+
+/** NETCONF XML of an instance tree as one string (see {@link encodeXmlChunks}). */
+export function encodeXml(tree: InstanceTree, options: EncodeXmlOptions = {}): string {
+  let out = '';
+  for (const chunk of encodeXmlChunks(tree, options)) out += chunk;
+  return out;
+}
+
+class XmlWriter {
+  parts: string[] = [];
+  private size = 0;
+  private readonly schema: SchemaTree;
+  private readonly ind: Indenter;
+  private readonly keepEmptyNp: boolean;
+  private readonly sort: boolean;
+  private readonly metadata: boolean;
+  private readonly wrapper: boolean;
+  private readonly operationElement: boolean;
+  private first = true;
+  private readonly annotationTypes: SchemaTree['annotations'];
+
+  constructor(schema: SchemaTree, options: EncodeXmlOptions) {
+    this.schema = schema;
+    this.ind = new Indenter(options.indent);
+    this.keepEmptyNp = options.returnEmptyNpContainers ?? true;
+    this.sort = options.sortSystemOrdered ?? false;
+    this.metadata = options.metadata ?? true;
+    this.wrapper = options.wrapper ?? false;
+    this.operationElement = options.operationElement ?? false;
+    this.annotationTypes = schema.annotations;
+  }
+
+  take(): string {
+    const s = this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    return s;
+  }
+
+  private w(s: string): void {
+    this.parts.push(s);
+    this.size += s.length;
+  }
+
+  /** Newline and indentation before an element, none before the very first. */
+  private nl(depth: number): string {
+    if (this.first) {
+      this.first = false;
+      return '';
+    }
+    return this.ind.pretty ? this.ind.at(depth) : '';
+  }
+
+  *document(tree: InstanceTree): Generator<string> {
+    const kind = tree.kind;
+    if (kind === 'notification') {
+      this.w(`${this.nl(0)}<notification xmlns="${NOTIFICATION_NS}">`);
+      this.w(`${this.nl(1)}<eventTime>${escapeText(tree.eventTime ?? '')}</eventTime>`);
+      yield* this.groups(tree, undefined, NOTIFICATION_NS, 1);
+      this.w(`${this.nl(0)}</notification>`);
+      return;
+    }
+    if (kind.endsWith('input') || kind.endsWith('output')) {
+      const op = tree.operation!;
+      const [part, nodes] = [...tree.children][0] ?? [];
+      const name = this.operationElement ? op.name : (part?.kind ?? 'input');
+      const node = nodes?.[0];
+      if (node === undefined || node.children === undefined || node.children.size === 0) {
+        this.w(`${this.nl(0)}<${name} xmlns="${op.namespace}"/>`);
+        return;
+      }
+      this.w(`${this.nl(0)}<${name} xmlns="${op.namespace}">`);
+      yield* this.groups(node, part, op.namespace, 1);
+      this.w(`${this.nl(0)}</${name}>`);
+      return;
+    }
+    if ((kind === 'data' || kind === 'config') && this.wrapper) {
+      const attrs = this.metadata && tree.annotations ? this.attributes(tree.annotations, RESTCONF_NS, new Map()) : '';
+      const groups = groupsToWrite(tree, undefined, this.keepEmptyNp);
+      if (groups.length === 0) {
+        this.w(`${this.nl(0)}<data xmlns="${RESTCONF_NS}"${attrs}/>`);
+        return;
+      }
+      this.w(`${this.nl(0)}<data xmlns="${RESTCONF_NS}"${attrs}>`);
+      yield* this.groups(tree, undefined, RESTCONF_NS, 1);
+      this.w(`${this.nl(0)}</data>`);
+      return;
+    }
+    yield* this.groups(tree, tree.parent, '', 0);
+  }
+
+  private *groups(holder: ChildHolder, schemaParent: SchemaNode | undefined, parentNs: string, depth: number): Generator<string> {
+    for (const [schema, nodes] of groupsToWrite(holder, schemaParent, this.keepEmptyNp)) {
+      const entries = entriesInOrder(schema, nodes, this.sort);
+      for (const n of entries) {
+        if (depth < GENERATOR_DEPTH && n.children !== undefined) yield* this.innerGen(n, parentNs, depth);
+        else this.node(n, parentNs, depth);
+        if (this.size >= CHUNK_SIZE) yield this.take();
+      }
+    }
+  }
+
+  private open(n: DataNode, parentNs: string, extra: string): string {
+    const s = n.schema;
+    const xmlns = s.namespace === parentNs ? '' : ` xmlns="${s.namespace}"`;
+    const attrs = this.metadata && n.annotations ? this.attributes(n.annotations, s.namespace, new Map()) : '';
+    return `<${s.name}${xmlns}${extra}${attrs}`;
+  }
+
+  private *innerGen(n: DataNode, parentNs: string, depth: number): Generator<string> {
+    const head = this.open(n, parentNs, '');
+    const groups = groupsToWrite(n, n.schema, this.keepEmptyNp);
+    if (groups.length === 0) {
+      this.w(`${this.nl(depth)}${head}/>`);
+      return;
+    }
+    this.w(`${this.nl(depth)}${head}>`);
+    yield* this.groups(n, n.schema, n.schema.namespace, depth + 1);
+    this.w(`${this.nl(depth)}</${n.schema.name}>`);
+  }
+
+  /** One instance, written without yielding. */
+  private node(n: DataNode, parentNs: string, depth: number): void {
+    const s = n.schema;
+    switch (s.kind) {
+      case 'leaf':
+      case 'leaf-list': {
+        const decls = new Map<string, string>();
+        const text = valueToXml(this.schema, s.type!, n.member, n.value ?? '', (p, ns) => {
+          if (!decls.has(p)) decls.set(p, ns);
+        });
+        let extra = '';
+        for (const [p, ns] of decls) extra += ` xmlns:${p}="${escapeAttribute(ns)}"`;
+        const head = this.open(n, parentNs, extra);
+        this.w(text === '' ? `${this.nl(depth)}${head}/>` : `${this.nl(depth)}${head}>${escapeText(text)}</${s.name}>`);
+        return;
+      }
+      case 'anydata':
+      case 'anyxml': {
+        const head = this.open(n, parentNs, '');
+        const items = n.any ?? [];
+        if (items.length === 0) {
+          this.w(`${this.nl(depth)}${head}/>`);
+          return;
+        }
+        const only = items[0]!;
+        if (items.length === 1 && only.name === '') {
+          this.w(`${this.nl(depth)}${head}>${escapeText(only.text ?? '')}</${s.name}>`);
+          return;
+        }
+        this.w(`${this.nl(depth)}${head}>`);
+        for (const it of items) this.anyElement(it, s.namespace, depth + 1);
+        this.w(`${this.nl(depth)}</${s.name}>`);
+        return;
+      }
+      default: {
+        const head = this.open(n, parentNs, '');
+        const groups = groupsToWrite(n, s, this.keepEmptyNp);
+        if (groups.length === 0) {
+          this.w(`${this.nl(depth)}${head}/>`);
+          return;
+        }
+        this.w(`${this.nl(depth)}${head}>`);
+        for (const [cs, nodes] of groups) {
+          for (const c of entriesInOrder(cs, nodes, this.sort)) this.node(c, s.namespace, depth + 1);
+        }
+        this.w(`${this.nl(depth)}</${s.name}>`);
+      }
+    }
+  }
+
+  /** anydata/anyxml content: a default namespace wherever it differs from the enclosing element's. */
+  private anyElement(e: AnyElement, parentNs: string, depth: number): void {
+    const xmlns = e.ns === parentNs || e.ns === '' ? '' : ` xmlns="${escapeAttribute(e.ns)}"`;
+    const attrs = this.metadata && e.annotations ? this.attributes(e.annotations, e.ns, new Map()) : '';
+    const head = `<${e.name}${xmlns}${attrs}`;
+    if (e.children === undefined) {
+      const t = e.text ?? '';
+      this.w(t === '' ? `${this.nl(depth)}${head}/>` : `${this.nl(depth)}${head}>${escapeText(t)}</${e.name}>`);
+      return;
+    }
+    if (e.children.length === 0) {
+      this.w(`${this.nl(depth)}${head}/>`);
+      return;
+    }
+    this.w(`${this.nl(depth)}${head}>`);
+    for (const c of e.children) this.anyElement(c, e.ns === '' ? parentNs : e.ns, depth + 1);
+    this.w(`${this.nl(depth)}</${e.name}>`);
+  }
+
+  /** RFC 7952 5.1: each annotation an attribute in its module's namespace, the prefix declared alongside. */
+  private attributes(anns: readonly Annotation[], _ns: string, declared: Map<string, string>): string {
+    let out = '';
+    for (const a of anns) {
+      const ns = this.schema.moduleByName(a.module)?.namespace;
+      if (ns === undefined) continue;
+      const prefix = prefixOfModule(this.schema, a.module);
+      if (!declared.has(prefix)) {
+        declared.set(prefix, ns);
+        out += ` xmlns:${prefix}="${escapeAttribute(ns)}"`;
+      }
+      const def = this.annotationTypes.get(`${a.module}:${a.name}`);
+      const value =
+        def === undefined
+          ? a.value
+          : valueToXml(this.schema, def.type, undefined, a.value, (p, u) => {
+              if (!declared.has(p)) {
+                declared.set(p, u);
+                out += ` xmlns:${p}="${escapeAttribute(u)}"`;
+              }
+            });
+      out += ` ${prefix}:${a.name}="${escapeAttribute(value)}"`;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,158 @@
+import type { SchemaNode, SchemaTree, YangType } from '@yangkit/yang-schema';
+import { nodeInfo } from './schema-view';
+
+/**
+ * An RFC 7952 metadata annotation on one instance: `module:name` names the `md:annotation` (for example
+ * `ietf-netconf-with-defaults:default`, `ietf-origin:origin`); `value` is its canonical text.
+ */
+export interface Annotation {
+  readonly module: string;
+  readonly name: string;
+  readonly value: string;
+}
+
+/**
+ * Content of anydata/anyxml (RFC 7950 7.10, RFC 7951 section 5.5): a schema-less element tree. `module` is
+ * the module whose namespace the element is in (undefined for a namespace no module of the schema has;
+ * `ns` keeps the URI). Leaf-like elements have `text`; `json` remembers the JSON kind of a scalar read from
+ * JSON so that numbers and booleans survive a JSON round trip.
+ */
+export interface AnyElement {
+  readonly name: string;
+  readonly module: string | undefined;
+  readonly ns: string;
+  readonly children: AnyElement[] | undefined;
+  readonly text: string | undefined;
+  readonly json?: 'number' | 'boolean' | 'null' | 'empty';
+  readonly annotations?: Annotation[];
+}
+
+/** Children of an inner node or of a document: instances grouped per schema node, entries in order. */
+export type ChildMap = Map<SchemaNode, DataNode[]>;
+
+/**
+ * One instance of a data node (libyang `lyd_node`): a container, one list entry, a leaf, one leaf-list
+ * entry, anydata/anyxml, or an operation's input/output or a notification. Every node points to its schema.
+ */
+export interface DataNode {
+  readonly schema: SchemaNode;
+  parent: DataNode | undefined;
+  /** Leaf and leaf-list value in canonical form; identityref as `module:identity`, instance-identifier in
+   *  RFC 7951 form. */
+  value: string | undefined;
+  /** The union member type the value matched, for unions (its base decides the JSON encoding). */
+  member: YangType | undefined;
+  /** anydata/anyxml content. */
+  any: AnyElement[] | undefined;
+  /** Child instances of containers, list entries, input/output and notifications. */
+  children: ChildMap | undefined;
+  annotations: Annotation[] | undefined;
+}
+
+/** What a document holds (see the package README for each kind's XML and JSON shape). */
+export type DocumentKind =
+  | 'data'
+  | 'config'
+  | 'resource'
+  | 'rpc-input'
+  | 'rpc-output'
+  | 'action-input'
+  | 'action-output'
+  | 'notification'
+  | 'yang-data';
+
+/** A decoded document: its top-level instances plus what the document kind adds. */
+export interface InstanceTree {
+  readonly schema: SchemaTree;
+  readonly kind: DocumentKind;
+  /** For 'resource': the schema parent of the top-level instances (undefined = datastore top level). */
+  readonly parent: SchemaNode | undefined;
+  /** For rpc/action kinds: the rpc or action; for notifications: the notification schema node. */
+  readonly operation: SchemaNode | undefined;
+  /** Notification `eventTime` (RFC 5277 / RFC 8040 section 6.4), canonical date-and-time text. */
+  eventTime: string | undefined;
+  /** Top-level instances (for rpc/action kinds: the input or output node; for notifications: the event). */
+  readonly children: ChildMap;
+  /** Annotations on the document itself (JSON `@` of `ietf-restconf:data`). */
+  annotations: Annotation[] | undefined;
+}
+
+/** Anything that holds children: a document or an inner instance. */
+export interface ChildHolder {
+  readonly children: ChildMap | undefined;
+}
+
+/** Creates an instance node (children map only for inner nodes). */
+export function createNode(schema: SchemaNode, parent: DataNode | undefined): DataNode {
+  const inner = schema.kind !== 'leaf' && schema.kind !== 'leaf-list' && schema.kind !== 'anydata' && schema.kind !== 'anyxml';
+  return {
+    schema,
+    parent,
+    value: undefined,
+    member: undefined,
+    any: undefined,
+    children: inner ? new Map() : undefined,
+    annotations: undefined,
+  };
+}
+
+/** Appends `child` under `holder`, keeping instances of one schema node together in order. */
+export function appendChild(children: ChildMap, child: DataNode): void {
+  const list = children.get(child.schema);
+  if (list === undefined) children.set(child.schema, [child]);
+  else list.push(child);
+}
+
+/** The instances of the data child `module:name` of `holder` (empty when none). */
+export function childrenNamed(holder: ChildHolder, module: string, name: string): readonly DataNode[] {
+  if (holder.children === undefined) return [];
+  for (const [schema, nodes] of holder.children) {
+    if (schema.name === name && schema.module === module) return nodes;
+  }
+  return [];
+}
+
+/** The first instance of the data child `module:name` (a container or leaf), or undefined. */
+export function child(node: DataNode, module: string, name: string): DataNode | undefined {
+  const schema = nodeInfo(node.schema).byQName.get(`${module}:${name}`);
+  return schema === undefined ? undefined : node.children?.get(schema)?.[0];
+}
+
+/** The value of leaf child `name` of the node's own module (e.g. a list key), or undefined. */
+export function leafValue(node: DataNode, name: string, module: string = node.schema.module): string | undefined {
+  return child(node, module, name)?.value;
+}
+
+/** Child groups of `holder` in schema order (the order both encoders write). */
+export function orderedChildren(holder: ChildHolder, schemaParent: SchemaNode | undefined): [SchemaNode, DataNode[]][] {
+  const children = holder.children;
+  if (children === undefined || children.size === 0) return [];
+  const groups = [...children];
+  if (groups.length === 1 || schemaParent === undefined) return groups;
+  const index = nodeInfo(schemaParent).index;
+  let sorted = true;
+  let last = -1;
+  for (const [s] of groups) {
+    const i = index.get(s) ?? Number.MAX_SAFE_INTEGER;
+    if (i < last) {
+      sorted = false;
+      break;
+    }
+    last = i;
+  }
+  if (!sorted) {
+    groups.sort((a, b) => (index.get(a[0]) ?? Number.MAX_SAFE_INTEGER) - (index.get(b[0]) ?? Number.MAX_SAFE_INTEGER));
+  }
+  return groups;
+}
+
+/** Visits every instance below `holder` depth first (document order within each group). */
+export function* walk(holder: ChildHolder): Generator<DataNode> {
+  if (holder.children === undefined) return;
+  for (const nodes of holder.children.values()) {
+    for (const n of nodes) {
+      yield n;
+      yield* walk(n);
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import type { ErrorPath } from './errors';
+import type { DataNode } from './instance';
+import { nodeInfo, prefixOfModule } from './schema-view';
+
+/** Quotes a predicate value as instance-identifiers write it (RFC 7950 9.13.2: either quote style). */
+export function quoteValue(value: string): string {
+  return value.includes("'") ? `"${value}"` : `'${value}'`;
+}
+
+/** The instance-identifier of `node` in RFC 7951 (module names) and XML (schema prefixes) form. */
+export function pathOfNode(tree: SchemaTree, node: DataNode | undefined): ErrorPath {
+  const chain: { s: SchemaNode; n: DataNode }[] = [];
+  for (let n = node; n !== undefined; n = n.parent) {
+    // An operation's input or output appears in paths as the operation itself, as libyang writes them.
+    const s = (n.schema.kind === 'input' || n.schema.kind === 'output') && n.schema.parent ? n.schema.parent : n.schema;
+    chain.push({ s, n });
+  }
+  chain.reverse();
+  let json = '';
+  let xml = '';
+  let parentModule = '';
+  for (const { s, n } of chain) {
+    const prefix = prefixOfModule(tree, s.module);
+    json += s.module === parentModule ? `/${s.name}` : `/${s.module}:${s.name}`;
+    xml += `/${prefix}:${s.name}`;
+    if (s.kind === 'list') {
+      for (const k of nodeInfo(s).keyNodes) {
+        const v = n.children?.get(k)?.[0]?.value;
+        if (v === undefined) continue;
+        json += `[${k.name}=${quoteValue(v)}]`;
+        xml += `[${prefix}:${k.name}=${quoteValue(v)}]`;
+      }
+    } else if (s.kind === 'leaf-list' && n.value !== undefined) {
+      json += `[.=${quoteValue(n.value)}]`;
+      xml += `[.=${quoteValue(n.value)}]`;
+    }
+    parentModule = s.module;
+  }
+  return { json: json === '' ? '/' : json, xml: xml === '' ? '/' : xml };
+}
+
+/** The path of a child named `module:name` (schema node or raw name) below `parent`. */
+export function pathOfChild(
+  tree: SchemaTree,
+  parent: DataNode | undefined,
+  child: SchemaNode | { readonly module: string | undefined; readonly name: string },
+): ErrorPath {
+  const base = pathOfNode(tree, parent);
+  const parentModule = parent === undefined ? undefined : parent.schema.module;
+  const module = child.module;
+  const jsonStep = module === undefined || module === parentModule ? child.name : `${module}:${child.name}`;
+  const xmlStep = module === undefined ? child.name : `${prefixOfModule(tree, module)}:${child.name}`;
+  return {
+    json: `${base.json === '/' ? '' : base.json}/${jsonStep}`,
+    xml: `${base.xml === '/' ? '' : base.xml}/${xmlStep}`,
+  };
+}

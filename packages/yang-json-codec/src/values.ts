@@ -1,0 +1,227 @@
+import { checkValue, type SchemaNode, type SchemaTree, type ValueContext, type YangType } from '@yangkit/yang-schema';
+import { instanceIdFromJson, instanceIdFromXml, instanceIdToXml } from './instance-identifier';
+import { prefixOfModule } from './schema-view';
+
+/**
+ * Leaf values between XML text, RFC 7951 JSON and the tree's canonical form (RFC 7950 section 9, RFC 7951
+ * section 6). The tree keeps the canonical lexical form; identityref values as `module:identity`;
+ * instance-identifier values in RFC 7951 form. The union member that matched decides the JSON encoding.
+ */
+
+/** A decoded value. */
+export interface ValueOk {
+  readonly ok: true;
+  readonly value: string;
+  readonly member: YangType | undefined;
+}
+
+/** A rejected value: `message` names the rule; error-app-tag/error-message come from the YANG restriction. */
+export interface ValueError {
+  readonly ok: false;
+  readonly message: string;
+  readonly errorAppTag?: string | undefined;
+  readonly errorMessage?: string | undefined;
+}
+
+const MAX_TYPE_DEPTH = 32;
+
+/** The type a leafref stands for (its target's), following chains. */
+export function resolveLeafref(type: YangType): YangType {
+  let t = type;
+  for (let i = 0; t.base === 'leafref' && i < MAX_TYPE_DEPTH; i++) {
+    const target = t.leafrefTarget as SchemaNode | undefined;
+    if (target?.type === undefined) break;
+    t = target.type;
+  }
+  return t;
+}
+
+function contextFor(tree: SchemaTree, resolveModule: (prefix: string) => string | undefined): ValueContext {
+  return {
+    resolveIdentity(prefixed) {
+      const colon = prefixed.indexOf(':');
+      const module = resolveModule(colon < 0 ? '' : prefixed.slice(0, colon));
+      if (module === undefined) return undefined;
+      const qname = `${module}:${colon < 0 ? prefixed : prefixed.slice(colon + 1)}`;
+      return tree.identity(qname) === undefined ? undefined : qname;
+    },
+    isDerivedFrom: (identity, base) => tree.isDerivedFrom(identity, base),
+    typeOf: (target) => (target as SchemaNode).type,
+  };
+}
+
+/** The base that decides the encoding: the matched member, through leafrefs. */
+function effectiveType(type: YangType, member: YangType | undefined): YangType {
+  return resolveLeafref(member ?? type);
+}
+
+function finish(
+  tree: SchemaTree,
+  type: YangType,
+  result: { canonical: string; member?: YangType; identity?: string },
+  instanceId: (text: string) => string | undefined,
+): ValueOk | ValueError {
+  const member = result.member;
+  const eff = effectiveType(type, member);
+  if (eff.base === 'identityref') {
+    return { ok: true, value: result.identity ?? result.canonical, member };
+  }
+  if (eff.base === 'instance-identifier') {
+    const id = instanceId(result.canonical);
+    if (id === undefined) {
+      return { ok: false, message: `"${result.canonical}" names no node of the schema (instance-identifier)` };
+    }
+    return { ok: true, value: id, member };
+  }
+  void tree;
+  return { ok: true, value: result.canonical, member };
+}
+
+function fail(r: { message: string; errorAppTag?: string; errorMessage?: string }): ValueError {
+  return { ok: false, message: r.message, errorAppTag: r.errorAppTag, errorMessage: r.errorMessage };
+}
+
+/**
+ * Decodes XML text of a leaf of type `type`; `lookupNamespace` resolves prefixes in scope on the element
+ * (identityref and instance-identifier values use them, RFC 7950 9.10.3 and 9.13.2).
+ */
+export function valueFromXml(
+  tree: SchemaTree,
+  type: YangType,
+  text: string,
+  lookupNamespace: (prefix: string) => string | undefined,
+): ValueOk | ValueError {
+  const resolveModule = (prefix: string) => {
+    const ns = lookupNamespace(prefix);
+    return ns === undefined ? undefined : tree.moduleByNamespace(ns)?.name;
+  };
+  const context = contextFor(tree, resolveModule);
+  let r = checkValue(type, text, context);
+  if (!r.ok && text.trim() !== text && type.base !== 'string') {
+    // Numbers, enums and the like do not keep surrounding whitespace; pretty-printed XML adds it.
+    r = checkValue(type, text.trim(), context);
+  }
+  if (!r.ok) return fail(r);
+  return finish(tree, type, r, (t) => instanceIdFromXml(tree, t, lookupNamespace));
+}
+
+/** The lexical text a JSON value stands for when `type` is the member tried, or undefined on a JSON type mismatch. */
+function jsonToText(base: string, json: unknown): string | undefined {
+  switch (base) {
+    case 'int8':
+    case 'int16':
+    case 'int32':
+    case 'uint8':
+    case 'uint16':
+    case 'uint32':
+      return typeof json === 'number' ? String(json) : undefined;
+    case 'boolean':
+      return typeof json === 'boolean' ? String(json) : undefined;
+    case 'empty':
+      return Array.isArray(json) && json.length === 1 && json[0] === null ? '' : undefined;
+    default:
+      // int64, uint64, decimal64 and every other type are JSON strings (RFC 7951 6.1-6.12).
+      return typeof json === 'string' ? json : undefined;
+  }
+}
+
+function describeJson(json: unknown): string {
+  const s = JSON.stringify(json) ?? String(json);
+  return s.length > 64 ? `${s.slice(0, 61)}...` : s;
+}
+
+/**
+ * Decodes an RFC 7951 JSON value of a leaf of type `type` in module `leafModule`: the JSON type must be the
+ * one RFC 7951 section 6 gives the type; union members are tried in order, each only with a value of its
+ * JSON type (RFC 7951 6.10).
+ */
+export function valueFromJson(
+  tree: SchemaTree,
+  type: YangType,
+  json: unknown,
+  leafModule: string,
+): ValueOk | ValueError {
+  const resolveModule = (prefix: string) =>
+    prefix === '' ? leafModule : tree.moduleByName(prefix) === undefined ? undefined : prefix;
+  const context = contextFor(tree, resolveModule);
+  const r = fromJson(type, json, context, 0);
+  if (!r.ok) return fail(r);
+  return finish(tree, type, r, (t) => instanceIdFromJson(tree, t));
+}
+
+type Checked =
+  | { ok: true; canonical: string; member?: YangType; identity?: string }
+  | { ok: false; message: string; errorAppTag?: string; errorMessage?: string };
+
+function fromJson(type: YangType, json: unknown, context: ValueContext, depth: number): Checked {
+  if (depth > MAX_TYPE_DEPTH) return { ok: false, message: 'type nesting too deep' };
+  const t = resolveLeafref(type);
+  if (t.base === 'union') {
+    const reasons: string[] = [];
+    for (const m of t.members ?? []) {
+      const r = fromJson(m, json, context, depth + 1);
+      if (r.ok) return r.member === undefined ? { ...r, member: m } : r;
+      reasons.push(r.message);
+    }
+    return {
+      ok: false,
+      message: `${describeJson(json)} matches no member of union type ${t.name}: ${reasons.join('; ')}`,
+    };
+  }
+  const text = jsonToText(t.base, json);
+  if (text === undefined) {
+    return { ok: false, message: `${describeJson(json)} is not the JSON encoding of type ${t.name} (RFC 7951 section 6)` };
+  }
+  const r = checkValue(t, text, context);
+  if (!r.ok) return r;
+  return r;
+}
+
+/** The RFC 7951 JSON text of a canonical value of a leaf in `leafModule`. */
+export function valueToJson(type: YangType, member: YangType | undefined, value: string, leafModule: string): string {
+  switch (effectiveType(type, member).base) {
+    case 'int8':
+    case 'int16':
+    case 'int32':
+    case 'uint8':
+    case 'uint16':
+    case 'uint32':
+    case 'boolean':
+      return value;
+    case 'empty':
+      return '[null]';
+    case 'identityref': {
+      // RFC 7951 6.8: the module name is left out when the identity is in the leaf's own module.
+      const colon = value.indexOf(':');
+      return JSON.stringify(colon >= 0 && value.slice(0, colon) === leafModule ? value.slice(colon + 1) : value);
+    }
+    default:
+      return JSON.stringify(value);
+  }
+}
+
+/**
+ * The XML text (not yet escaped) of a canonical value; `declare` receives every prefix/namespace binding the
+ * text relies on (identityref, instance-identifier), to be declared on the element.
+ */
+export function valueToXml(
+  tree: SchemaTree,
+  type: YangType,
+  member: YangType | undefined,
+  value: string,
+  declare: (prefix: string, namespace: string) => void,
+): string {
+  const base = effectiveType(type, member).base;
+  if (base === 'identityref') {
+    const colon = value.indexOf(':');
+    if (colon < 0) return value;
+    const module = value.slice(0, colon);
+    const ns = tree.moduleByName(module)?.namespace;
+    if (ns === undefined) return value;
+    const prefix = prefixOfModule(tree, module);
+    declare(prefix, ns);
+    return `${prefix}:${value.slice(colon + 1)}`;
+  }
+  if (base === 'instance-identifier') return instanceIdToXml(tree, value, declare);
+  return value;
+}
