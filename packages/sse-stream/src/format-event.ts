@@ -6,8 +6,6 @@ export const KEEPALIVE_COMMENT = 'SSE keepalive';
 
 // A line break in the event stream format (WHATWG HTML, "Parsing an event stream"): CRLF, LF or CR.
 const LINE_BREAK = /\r\n|\r|\n/;
-const HAS_LINE_BREAK = /[\r\n]/;
-const HAS_LINE_BREAK_OR_NUL = /[\r\n\0]/;
 
 /**
  * Formats one event as `text/event-stream` text, ready to write.
@@ -33,13 +31,13 @@ const HAS_LINE_BREAK_OR_NUL = /[\r\n\0]/;
 export function formatEvent(event: SseEvent): string {
   let head = '';
   if (event.event !== undefined) {
-    if (HAS_LINE_BREAK.test(event.event)) {
+    if (hasLineBreak(event.event)) {
       throw new SseFormatError('event', 'The event type must not contain CR or LF');
     }
     head += field('event', event.event);
   }
   if (event.id !== undefined) {
-    if (HAS_LINE_BREAK_OR_NUL.test(event.id)) {
+    if (hasLineBreak(event.id) || event.id.includes('\0')) {
       throw new SseFormatError('id', 'The event id must not contain CR, LF or NUL');
     }
     head += field('id', event.id);
@@ -49,7 +47,7 @@ export function formatEvent(event: SseEvent): string {
   }
   const { data } = event;
   // Fast path: most payloads (compact JSON notifications) are a single line.
-  if (!HAS_LINE_BREAK.test(data)) {
+  if (!hasLineBreak(data)) {
     return `${head}${field('data', data)}\n`;
   }
   let body = '';
@@ -65,7 +63,7 @@ export function formatEvent(event: SseEvent): string {
  * Comments dispatch nothing; clients ignore them, which keeps idle connections open.
  */
 export function formatComment(text: string): string {
-  if (!HAS_LINE_BREAK.test(text)) {
+  if (!hasLineBreak(text)) {
     return `:${text}\n`;
   }
   let out = '';
@@ -86,6 +84,11 @@ export function formatRetry(ms: number): string {
     throw new SseFormatError('retry', 'The retry time must be a non-negative integer of milliseconds');
   }
   return String(ms);
+}
+
+// indexOf is a vectorised scan in V8, several times faster than a character-class regex on large data.
+function hasLineBreak(value: string): boolean {
+  return value.indexOf('\n') !== -1 || value.indexOf('\r') !== -1;
 }
 
 /** One field line; an empty value is written without the space, leaving no trailing blank. */
