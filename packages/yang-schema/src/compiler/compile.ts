@@ -1,3 +1,4 @@
+import { YangCompileError } from '../errors';
 import type { ParsedModule } from '../parser/statement';
 import { subArg, subs } from '../parser/statement';
 import { freezeNode, type NodeImpl } from '../schema-node';
@@ -34,7 +35,11 @@ export interface CompileOptions {
 }
 
 /** Marks requested modules implemented, then the targets of their augments and deviations. */
-function markImplemented(all: readonly ModuleCtx[], requested: readonly string[] | undefined): void {
+function markImplemented(
+  all: readonly ModuleCtx[],
+  requested: readonly string[] | undefined,
+  extra: ReadonlySet<string>,
+): void {
   const newest = new Map<string, ModuleCtx>();
   for (const m of all) {
     const prev = newest.get(m.name);
@@ -57,15 +62,18 @@ function markImplemented(all: readonly ModuleCtx[], requested: readonly string[]
   } else {
     for (const m of newest.values()) implement(m);
   }
+  for (const name of extra) implement(newest.get(name));
   for (let m = queue.shift(); m; m = queue.shift()) {
     for (const unit of m.units) {
       for (const s of unit.parsed.statement.substatements) {
         if ((s.keyword !== 'augment' && s.keyword !== 'deviation') || s.prefix !== undefined) continue;
-        const first = (s.argument ?? '').split('/')[1] ?? '';
-        const colon = first.indexOf(':');
-        if (colon < 0) continue;
-        const name = unit.prefixes.get(first.slice(0, colon).trim());
-        if (name !== undefined && name !== m.name) implement(m.imports.get(name));
+        // Every module a target path passes through must be implemented, as libyang does.
+        for (const step of (s.argument ?? '').split('/')) {
+          const colon = step.indexOf(':');
+          if (colon < 0) continue;
+          const name = unit.prefixes.get(step.slice(0, colon).trim());
+          if (name !== undefined && name !== m.name) implement(m.imports.get(name));
+        }
       }
     }
   }
@@ -76,8 +84,34 @@ function markImplemented(all: readonly ModuleCtx[], requested: readonly string[]
  * immutable {@link SchemaTree}. Throws `YangCompileError` / `YangModuleNotFoundError` with locations.
  */
 export function compileSchema(parsed: readonly ParsedModule[], options: CompileOptions = {}): SchemaTree {
+  // Leafref targets in import-only modules make those modules implemented (as libyang does); that is
+  // found only while binding leafrefs, so compilation restarts with the larger set.
+  const extra = new Set<string>();
+  for (;;) {
+    const missing = new Set<string>();
+    const tree = compileOnce(parsed, options, extra, missing);
+    if (tree) return tree;
+    const before = extra.size;
+    for (const m of missing) extra.add(m);
+    if (extra.size === before) {
+      throw new YangCompileError(
+        `leafref paths name nodes of modules that cannot be implemented: ${[...missing].join(', ')}`,
+        {
+          code: 'YANG_LEAFREF',
+        },
+      );
+    }
+  }
+}
+
+function compileOnce(
+  parsed: readonly ParsedModule[],
+  options: CompileOptions,
+  extra: ReadonlySet<string>,
+  missing: Set<string>,
+): SchemaTree | undefined {
   const all = [...buildModuleSet(parsed).values()];
-  markImplemented(all, options.implemented);
+  markImplemented(all, options.implemented, extra);
   const ctx = new CompileContext(all, options.features);
   const types = new TypeResolver(ctx);
   const builder = new NodeBuilder(ctx, types);
@@ -100,10 +134,11 @@ export function compileSchema(parsed: readonly ParsedModule[], options: CompileO
   const top: NodeImpl[] = [];
   for (const m of all) if (m.implemented) top.push(...(roots.get(m.name) ?? []));
   finalizeTree(ctx, top, undefined);
-  for (const s of structures) finalizeTree(ctx, s.children, undefined);
-  const leafrefs = new LeafrefResolver(ctx, roots);
+  for (const s of structures) finalizeTree(ctx, s.children, undefined, true);
+  const leafrefs = new LeafrefResolver(ctx, roots, missing);
   leafrefs.bindAll(top);
   for (const s of structures) leafrefs.bindAll(s.children, s.children);
+  if (missing.size > 0) return undefined;
   for (const n of top) freezeNode(n);
 
   const yangData = new Map<string, YangDataStructure>();

@@ -10,11 +10,18 @@ export function finalizeTree(
   ctx: CompileContext,
   nodes: readonly NodeImpl[],
   parent: NodeImpl | undefined,
+  structure = false,
 ): void {
-  for (const n of nodes) finalizeNode(ctx, n, parent);
+  for (const n of nodes) finalizeNode(ctx, n, parent, structure);
 }
 
-function finalizeNode(ctx: CompileContext, n: NodeImpl, parent: NodeImpl | undefined): void {
+/** `structure`: inside rc:yang-data / sx:structure, where lists need no key (RFC 8791 section 3). */
+function finalizeNode(
+  ctx: CompileContext,
+  n: NodeImpl,
+  parent: NodeImpl | undefined,
+  structure: boolean,
+): void {
   n.parent = parent;
   if (n.kind === 'rpc' || n.kind === 'action' || n.kind === 'notification' || parent?.isOperation) {
     n.isOperation = true;
@@ -35,7 +42,7 @@ function finalizeNode(ctx: CompileContext, n: NodeImpl, parent: NodeImpl | undef
   n.dataPath = parent
     ? `${parent.dataPath}/${parent.module === n.module ? '' : `${n.module}:`}${n.name}`
     : `/${n.module}:${n.name}`;
-  for (const c of n.children) finalizeNode(ctx, c, n);
+  for (const c of n.children) finalizeNode(ctx, c, n, structure);
   if (n.kind === 'list') {
     n.keyNodes = n.keys.map((k) => {
       const leaf = n.children.find((c) => c.kind === 'leaf' && c.name === k);
@@ -43,7 +50,7 @@ function finalizeNode(ctx: CompileContext, n: NodeImpl, parent: NodeImpl | undef
       leaf.isKey = true;
       return leaf;
     });
-    if (n.keys.length === 0 && n.config && !n.isOperation) {
+    if (n.keys.length === 0 && n.config && !n.isOperation && !structure) {
       ctx.failAt(`configuration list "${n.dataPath}" has no key (RFC 7950 7.8.2)`, n.location, n.module);
     }
   }

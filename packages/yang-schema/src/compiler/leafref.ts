@@ -31,6 +31,8 @@ export class LeafrefResolver {
   constructor(
     private readonly ctx: CompileContext,
     private readonly roots: ReadonlyMap<string, readonly NodeImpl[]>,
+    /** Collects import-only modules that a path enters; the caller implements them and recompiles. */
+    private readonly notImplemented: Set<string>,
   ) {}
 
   /** Binds the leafrefs of every leaf and leaf-list in the trees below `nodes`. */
@@ -105,6 +107,13 @@ export class LeafrefResolver {
           ? cur.dataChild(m, step.name)
           : (findInList(this.roots.get(m) ?? [], m, step.name) ?? findInList(structureRoots, m, step.name));
         if (found) break;
+      }
+      if (!found) {
+        const target = modules.find((m) => !this.roots.has(m) && this.ctx.byName.has(m));
+        if (target !== undefined) {
+          this.notImplemented.add(target);
+          return node;
+        }
       }
       if (!found) return fail(`no schema node "${step.prefix ? `${step.prefix}:` : ''}${step.name}"`);
       cur = found;

@@ -1,6 +1,6 @@
 import type { ValueCheck, ValueContext } from './value';
 import { describe, invalid, quote, valid } from './value-result';
-import type { YangType } from './yang-type';
+import type { BitItem, EnumItem, YangType } from './yang-type';
 
 /** boolean (RFC 7950 9.5): exactly "true" or "false". */
 export function checkBoolean(type: YangType, text: string): ValueCheck {
@@ -14,14 +14,24 @@ export function checkEmpty(type: YangType, text: string): ValueCheck {
   return invalid(`${describe(type)} takes no value, got ${quote(text)}`);
 }
 
+/** Enum names per type, built once: enumerations such as iana-if-type hold hundreds of names. */
+const enumNames = new WeakMap<readonly EnumItem[], ReadonlySet<string>>();
+/** Bit positions by name per type. */
+const bitPositions = new WeakMap<readonly BitItem[], ReadonlyMap<string, number>>();
+
 /** enumeration (RFC 7950 9.6): one of the assigned names, exactly as written. */
 export function checkEnumeration(type: YangType, text: string): ValueCheck {
   const enums = type.enums ?? [];
-  if (enums.some((e) => e.name === text)) return valid(text);
-  const names = enums.slice(0, 16).map((e) => e.name);
-  const more = enums.length > names.length ? ', ...' : '';
+  let names = enumNames.get(enums);
+  if (!names) {
+    names = new Set(enums.map((e) => e.name));
+    enumNames.set(enums, names);
+  }
+  if (names.has(text)) return valid(text);
+  const shown = enums.slice(0, 16).map((e) => e.name);
+  const more = enums.length > shown.length ? ', ...' : '';
   return invalid(
-    `${quote(text)} is not an enum of ${describe(type)} (expected one of: ${names.join(', ')}${more})`,
+    `${quote(text)} is not an enum of ${describe(type)} (expected one of: ${shown.join(', ')}${more})`,
   );
 }
 
@@ -31,7 +41,11 @@ export function checkEnumeration(type: YangType, text: string): ValueCheck {
  */
 export function checkBits(type: YangType, text: string): ValueCheck {
   const bits = type.bits ?? [];
-  const positions = new Map(bits.map((b) => [b.name, b.position]));
+  let positions = bitPositions.get(bits);
+  if (!positions) {
+    positions = new Map(bits.map((b) => [b.name, b.position]));
+    bitPositions.set(bits, positions);
+  }
   const seen = new Set<string>();
   for (const name of text.split(/[ \t\n\r]+/)) {
     if (name === '') continue;
@@ -39,7 +53,8 @@ export function checkBits(type: YangType, text: string): ValueCheck {
     if (seen.has(name)) return invalid(`bit ${quote(name)} is set more than once in ${describe(type)} value`);
     seen.add(name);
   }
-  const canonical = [...seen].sort((a, b) => positions.get(a)! - positions.get(b)!).join(' ');
+  const order = positions;
+  const canonical = [...seen].sort((a, b) => order.get(a)! - order.get(b)!).join(' ');
   return valid(canonical);
 }
 

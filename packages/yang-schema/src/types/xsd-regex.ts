@@ -158,6 +158,8 @@ class Translator {
       set.negated = true;
     }
     let items = 0;
+    // After a multi-character escape a '-' cannot start a range, so it is read as a literal ("[\w-.]").
+    let afterSet = false;
     for (;;) {
       const c = this.next();
       if (c === undefined) this.fail('missing "]"');
@@ -178,14 +180,20 @@ class Translator {
       let start: number;
       if (c === '\\') {
         const esc = this.escape(true);
+        afterSet = typeof esc !== 'number';
         if (typeof esc !== 'number') {
           mergeInto(set, esc);
           continue;
         }
         start = esc;
+      } else if (c === '-' && afterSet) {
+        afterSet = false;
+        set.pos += cp(0x2d);
+        continue;
       } else {
         start = c!.codePointAt(0)!;
       }
+      afterSet = false;
       // seRange ::= charOrEsc '-' charOrEsc; a '-' before ']' or '[' is a literal or a subtraction.
       if (
         this.peek() === '-' &&
@@ -206,7 +214,7 @@ class Translator {
           end = e.codePointAt(0)!;
         }
         if (end < start) this.fail(`character range ${show(start)}-${show(end)} is out of order`);
-        set.pos += `${cp(start)}-${cp(end)}`;
+        set.pos += span(start, end);
       } else {
         set.pos += cp(start);
       }
@@ -270,7 +278,7 @@ class Translator {
     if (name.startsWith('Is')) {
       const ranges = XSD_BLOCKS.get(name.slice(2));
       if (!ranges) this.fail(`"\\p{${clip(name)}}" names an unknown Unicode block`);
-      const text = ranges!.map(([lo, hi]) => `${cp(lo)}-${cp(hi)}`).join('');
+      const text = ranges!.map(([lo, hi]) => span(lo, hi)).join('');
       return complement ? { pos: '', negs: [text], negated: false } : { pos: text, negs: [], negated: false };
     }
     if (!XSD_CATEGORIES.has(name)) this.fail(`"\\p{${clip(name)}}" names an unknown general category`);
@@ -322,8 +330,13 @@ function mergeInto(target: CharSet, esc: CharSet): void {
   target.negs.push(...esc.negs);
 }
 
-const NAME_START = NAME_START_RANGES.map(([lo, hi]) => `${cp(lo)}-${cp(hi)}`).join('');
-const NAME_CHAR = NAME_START + NAME_CHAR_EXTRA_RANGES.map(([lo, hi]) => `${cp(lo)}-${cp(hi)}`).join('');
+const NAME_START = NAME_START_RANGES.map(([lo, hi]) => span(lo, hi)).join('');
+const NAME_CHAR = NAME_START + NAME_CHAR_EXTRA_RANGES.map(([lo, hi]) => span(lo, hi)).join('');
+
+/** JS class contents for the inclusive range lo..hi. */
+function span(lo: number, hi: number): string {
+  return lo === hi ? cp(lo) : `${cp(lo)}-${cp(hi)}`;
+}
 
 /** A code point spelled so it is literal both inside and outside a JS class under the 'u' flag. */
 function cp(code: number): string {
