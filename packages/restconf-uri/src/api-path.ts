@@ -86,6 +86,14 @@ export function parseApiPath(text: string, options: ParseApiPathOptions = {}): A
   return { segments };
 }
 
+const EQUALS = 0x3d;
+const COMMA = 0x2c;
+const PERCENT = 0x25;
+const QUESTION = 0x3f;
+const HASH = 0x23;
+
+// One pass over the segment: '=' splits name from keys, ',' splits keys; values are decoded
+// only when they hold a '%' (the common case has none).
 function parseSegment(
   text: string,
   start: number,
@@ -103,47 +111,67 @@ function parseSegment(
       },
     );
   }
-  const raw = text.slice(start, end);
-  const bad = raw.search(/[?#]/);
-  if (bad !== -1) {
-    throw new RestconfUriError(
-      'URI_UNESCAPED_CHARACTER',
-      `api-path segment '${raw}' holds a raw '${raw[bad]}' at offset ${base + start + bad}; it must be percent-encoded`,
-      { offset: base + start + bad, badValue: raw },
-    );
+  let eq = -1;
+  let encoded = false;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === EQUALS) {
+      eq = i;
+      break;
+    }
+    if (c === PERCENT) encoded = true;
+    else if (c === QUESTION || c === HASH) throw unescaped(text, start, end, i, base);
   }
-  const eq = raw.indexOf('=');
-  const identText = eq === -1 ? raw : raw.slice(0, eq);
-  const ident = percentDecode(identText, `api-path segment '${raw}'`, base + start);
+  const identEnd = eq === -1 ? end : eq;
+  let ident = text.slice(start, identEnd);
+  if (encoded) ident = percentDecode(ident, `api-path segment '${text.slice(start, end)}'`, base + start);
   const colon = ident.indexOf(':');
   const module = colon === -1 ? undefined : ident.slice(0, colon);
   const name = colon === -1 ? ident : ident.slice(colon + 1);
   if ((module !== undefined && !isIdentifier(module)) || !isIdentifier(name)) {
+    const identText = text.slice(start, identEnd);
     const what = identText === '' ? 'an empty node name' : `'${identText}', not [module:]identifier`;
     throw new RestconfUriError(
       'URI_BAD_IDENTIFIER',
-      `api-path segment '${raw}' at offset ${base + start} has ${what}`,
+      `api-path segment '${text.slice(start, end)}' at offset ${base + start} has ${what}`,
       { offset: base + start, badValue: identText },
     );
   }
   if (eq === -1) return module === undefined ? { name } : { module, name };
   const keys: string[] = [];
-  let keyStart = start + eq + 1;
-  for (;;) {
-    let comma = text.indexOf(',', keyStart);
-    if (comma === -1 || comma > end) comma = end;
-    if (keys.length === maxKeys) {
-      throw new RestconfUriError(
-        'URI_TOO_LONG',
-        `api-path segment '${raw}' has more than ${maxKeys} key values`,
-        { offset: base + keyStart, badValue: raw },
+  let keyStart = eq + 1;
+  encoded = false;
+  for (let i = keyStart; i <= end; i++) {
+    const c = i === end ? COMMA : text.charCodeAt(i);
+    if (c === COMMA) {
+      if (keys.length === maxKeys) {
+        throw new RestconfUriError(
+          'URI_TOO_LONG',
+          `api-path segment '${text.slice(start, end)}' has more than ${maxKeys} key values`,
+          { offset: base + keyStart, badValue: text.slice(start, end) },
+        );
+      }
+      const raw = text.slice(keyStart, i);
+      keys.push(
+        encoded
+          ? percentDecode(raw, `key value in segment '${text.slice(start, end)}'`, base + keyStart)
+          : raw,
       );
-    }
-    keys.push(percentDecode(text.slice(keyStart, comma), `key value in segment '${raw}'`, base + keyStart));
-    if (comma === end) break;
-    keyStart = comma + 1;
+      keyStart = i + 1;
+      encoded = false;
+    } else if (c === PERCENT) encoded = true;
+    else if (c === QUESTION || c === HASH) throw unescaped(text, start, end, i, base);
   }
   return module === undefined ? { name, keys } : { module, name, keys };
+}
+
+function unescaped(text: string, start: number, end: number, at: number, base: number): RestconfUriError {
+  const raw = text.slice(start, end);
+  return new RestconfUriError(
+    'URI_UNESCAPED_CHARACTER',
+    `api-path segment '${raw}' holds a raw '${text[at]}' at offset ${base + at}; it must be percent-encoded`,
+    { offset: base + at, badValue: raw },
+  );
 }
 
 /**
