@@ -14,6 +14,7 @@
  * | `TYPE` | {@link XPathEvaluationError} | a node-set was required (path step, filter, `count()`) and another type was given |
  * | `UNKNOWN_PREFIX` | {@link XPathEvaluationError} | `derived-from()` got an identity string whose prefix is not in the prefix map |
  * | `INVALID_XML` | {@link XmlInputError} | `parseXmlForXPath()` got input that is not well-formed, has a DOCTYPE, or exceeds a limit |
+ * | `NO_SCHEMA_NODE` | {@link XPathSchemaError} | `checkSchemaPaths()`: a step names no node of the schema tree |
  * | `FUNCTION_FAILED` | {@link XPathEvaluationError} | an extension function threw; `cause` holds what it threw |
  * | `MISSING_SCHEMA_INFO` | {@link XPathEvaluationError} | a YANG function needs type information the navigator does not give |
  */
@@ -29,7 +30,8 @@ export type XPathErrorCode =
   | 'INVALID_REGEX'
   | 'MISSING_SCHEMA_INFO'
   | 'FUNCTION_FAILED'
-  | 'INVALID_XML';
+  | 'INVALID_XML'
+  | 'NO_SCHEMA_NODE';
 
 const marker = Symbol.for('@yangkit/yang-xpath.error');
 
@@ -98,5 +100,18 @@ export class XmlInputError extends XPathError {
   constructor(message: string) {
     super('INVALID_XML', message);
     this.name = 'XmlInputError';
+  }
+}
+
+/** A location step names no schema node (reported by `checkSchemaPaths`, with the step's position). */
+export class XPathSchemaError extends XPathError {
+  declare readonly position: number;
+  /** The offending step as written, e.g. `jbox:artst`. */
+  readonly step: string;
+
+  constructor(message: string, position: number, step: string) {
+    super('NO_SCHEMA_NODE', message, position);
+    this.name = 'XPathSchemaError';
+    this.step = step;
   }
 }

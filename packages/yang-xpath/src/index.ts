@@ -21,6 +21,7 @@ export {
   XPathError,
   type XPathErrorCode,
   XPathEvaluationError,
+  XPathSchemaError,
   XPathSyntaxError,
 } from './errors.js';
 export type {
@@ -31,6 +32,8 @@ export type {
   YangNodeInfo,
 } from './navigator.js';
 export { type ParseOptions, parseXPath } from './parser.js';
+export { printXPath } from './printer.js';
+export { checkSchemaPaths, type SchemaCheckOptions, type SchemaNavigator } from './schema-check.js';
 export { numberToString, stringToNumber, type XPathValue } from './values.js';
 export {
   appendChild,
