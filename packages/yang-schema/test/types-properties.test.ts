@@ -49,8 +49,9 @@ const xsdish = fc
 
 /** Valid XSD regular expressions generated from the Appendix F grammar. */
 const xsdRegex = fc.letrec((tie) => ({
+  // Depth stays small: nested unbounded quantifiers backtrack exponentially in any backtracking engine.
   atom: fc.oneof(
-    { depthSize: 'small' },
+    { depthSize: 'small', maxDepth: 2 },
     fc.constantFrom(
       'a',
       'b',
@@ -97,7 +98,7 @@ describe('translateXsdRegex properties', () => {
 
   test('never produces a RegExp that throws when used', () => {
     fc.assert(
-      fc.property(xsdish, fc.string({ unit: 'binary', maxLength: 12 }), (source, input) => {
+      fc.property(xsdish, fc.string({ unit: 'binary', maxLength: 8 }), (source, input) => {
         let re: RegExp;
         try {
           re = translateXsdRegex(source);
@@ -113,7 +114,7 @@ describe('translateXsdRegex properties', () => {
 
   test('translates every expression the XSD grammar generates', () => {
     fc.assert(
-      fc.property(xsdRegex, fc.string({ unit: 'binary', maxLength: 8 }), (source, input) => {
+      fc.property(xsdRegex, fc.string({ unit: 'binary', maxLength: 4 }), (source, input) => {
         expect(typeof translateXsdRegex(source).test(input)).toBe('boolean');
       }),
       { numRuns: 1000 },

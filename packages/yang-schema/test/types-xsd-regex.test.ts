@@ -66,6 +66,15 @@ describe('translateXsdRegex', () => {
     expect(matches('[+-]', ',')).toBe(false);
   });
 
+  test('reads a dash after a multi-character escape as a literal', () => {
+    expect(matches('[\\d-a]+', '5-a')).toBe(true);
+    expect(matches('[\\d-a]', 'b')).toBe(false);
+  });
+
+  test('merges single-character ranges', () => {
+    expect(translateXsdRegex('[a-a]').source).toBe('^(?:[a])$');
+  });
+
   test('supports \\s and \\S', () => {
     expect(matches('\\s+', ' \t\r\n')).toBe(true);
     expect(matches('\\s', '\u00a0')).toBe(false);
