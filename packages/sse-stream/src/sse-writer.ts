@@ -15,8 +15,11 @@ import {
 export interface SseSink {
   write(chunk: string): boolean;
   end(): unknown;
-  on(event: 'drain' | 'close' | 'error', listener: (...args: never[]) => void): unknown;
-  removeListener(event: 'drain' | 'close' | 'error', listener: (...args: never[]) => void): unknown;
+  on(event: 'drain' | 'finish' | 'close' | 'error', listener: (...args: never[]) => void): unknown;
+  removeListener(
+    event: 'drain' | 'finish' | 'close' | 'error',
+    listener: (...args: never[]) => void,
+  ): unknown;
   readonly destroyed?: boolean;
   readonly writableEnded?: boolean;
 }
@@ -47,7 +50,8 @@ export interface SseWriter {
   comment(text: string): boolean;
   /**
    * Ends the stream after what is queued, stops the keepalive and calls `onClose` with reason
-   * `end`. Later calls return the same promise.
+   * `end`. The promise settles at once (with {@link SseWriter.closed}), not when the client has
+   * received the rest. Later calls return the same promise.
    */
   close(): Promise<SseCloseInfo>;
   /** Resolves when the queue is empty and the response accepts writes again, or the writer closed. */
@@ -98,6 +102,7 @@ class EventStreamWriter implements SseWriter {
       this.#resolveClosed = resolve;
     });
     sink.on('drain', this.#onDrain);
+    sink.on('finish', this.#onSinkFinish);
     sink.on('close', this.#onSinkClose);
     sink.on('error', this.#onSinkError);
     if (sink.destroyed === true || sink.writableEnded === true) {
@@ -152,6 +157,11 @@ class EventStreamWriter implements SseWriter {
   }
 
   #push(text: string): boolean {
+    if (this.#sink.writableEnded === true) {
+      // Ended behind the writer's back; 'finish' may still be pending.
+      this.#finish({ reason: 'end' });
+      return false;
+    }
     if (!this.#needDrain) {
       this.#write(text, 1);
       return true;
@@ -217,6 +227,11 @@ class EventStreamWriter implements SseWriter {
     this.#write(KEEPALIVE_LINE, 0);
   };
 
+  // The response was ended by someone else (for example the application calling res.end()).
+  #onSinkFinish = (): void => {
+    this.#finish({ reason: 'end' });
+  };
+
   #onSinkClose = (): void => {
     this.#finish({ reason: 'disconnect' });
   };
@@ -242,6 +257,7 @@ class EventStreamWriter implements SseWriter {
     this.#queueSizes = [];
     this.#queuedBytes = 0;
     this.#sink.removeListener('drain', this.#onDrain);
+    this.#sink.removeListener('finish', this.#onSinkFinish);
     this.#sink.removeListener('close', this.#onSinkClose);
     this.#releaseDrainWaiters();
     this.#resolveClosed(info);

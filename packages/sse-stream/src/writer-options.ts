@@ -5,7 +5,7 @@ export type SseOverflowPolicy = 'drop-oldest' | 'close';
 
 /** Why an event stream writer closed. */
 export type SseCloseReason =
-  /** `close()` was called: the stream was ended normally. */
+  /** `close()` was called, or the response was ended directly: the stream ended normally. */
   | 'end'
   /** The client went away (the response or its connection closed before the end). */
   | 'disconnect'

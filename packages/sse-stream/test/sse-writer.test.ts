@@ -268,6 +268,15 @@ describe('closing', () => {
     expect(writer.isClosed).toBe(true);
   });
 
+  test('notices a response that the application ended directly', () => {
+    const { sink } = recordingSink();
+    const onClose = vi.fn();
+    const writer = createSseWriter(sink, { onClose });
+    sink.end();
+    expect(writer.send({ data: 'x' })).toBe(false);
+    expect(onClose).toHaveBeenCalledExactlyOnceWith({ reason: 'end' });
+  });
+
   test('makes sends and comments after close no-ops returning false', async () => {
     const { sink, text } = recordingSink();
     const writer = createSseWriter(sink);
