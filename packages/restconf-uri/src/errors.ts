@@ -24,6 +24,7 @@
  * | `PATH_KEY_MISMATCH` | invalid-value | 400 | wrong number of key values, keys on a non-list, keys missing |
  * | `PATH_NOT_TRAVERSABLE` | invalid-value | 400 | a segment below a leaf, leaf-list, anydata, anyxml or action |
  * | `PATH_NOT_DATA` | invalid-value | 400 | an rpc or notification inside a data resource path |
+ * | `PATH_NOT_OPERATION` | invalid-value | 400 | an operation resource naming a data node or notification |
  * | `FORMAT_UNREPRESENTABLE` | invalid-value | 400 | a value cannot be written in the requested output form |
  */
 export type RestconfUriErrorCode =
@@ -44,6 +45,7 @@ export type RestconfUriErrorCode =
   | 'PATH_KEY_MISMATCH'
   | 'PATH_NOT_TRAVERSABLE'
   | 'PATH_NOT_DATA'
+  | 'PATH_NOT_OPERATION'
   | 'FORMAT_UNREPRESENTABLE';
 
 /** The RESTCONF `error-tag` values this package produces (RFC 8040 section 7). */

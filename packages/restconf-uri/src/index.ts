@@ -16,6 +16,7 @@ export {
   type RestconfUriErrorTag,
 } from './errors.js';
 export { type FieldsLimits, type FieldsNode, formatFields, parseFields } from './fields.js';
+export { formatQuery } from './format-query.js';
 export {
   type InstanceIdentifierOptions,
   type NamespaceDeclaration,
@@ -24,6 +25,7 @@ export {
   type XmlInstanceIdentifier,
   xpathLiteral,
 } from './instance-identifier.js';
+export { type OperationName, resolveOperation } from './operation.js';
 export { percentDecode, percentEncode } from './percent-encoding.js';
 export { type ParseQueryOptions, parseQuery, type QueryLimits, type QueryParameters } from './query.js';
 export {
