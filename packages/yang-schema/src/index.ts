@@ -5,6 +5,8 @@ export type { SourceLocation, YangSchemaErrorCode } from './errors';
 export { YangCompileError, YangModuleNotFoundError, YangSchemaError, YangSyntaxError } from './errors';
 export type { LoadOptions, ModuleFetcher } from './loader';
 export { loadModules, loadSchema } from './loader';
+export { pathLine, printPaths } from './output/paths';
+export { printTreeDiagram } from './output/tree-diagram';
 export type { ParseOptions } from './parser/parse-module';
 export { PARSE_LIMITS, parseModule } from './parser/parse-module';
 export type { ParsedImport, ParsedInclude, ParsedModule, YangStatement } from './parser/statement';
