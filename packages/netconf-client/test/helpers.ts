@@ -48,10 +48,21 @@ export interface FakeServer {
  * client uses: it sends its hello, switches to chunked framing when both peers offer base:1.1,
  * and answers each rpc through `handler`.
  */
-export function fakeServer(
-  options: { capabilities?: string[]; sessionId?: number | null; handler?: RpcHandler; hello?: string } = {},
-): { client: Duplex; server: FakeServer } {
+export function fakeServer(options: FakeServerOptions = {}): { client: Duplex; server: FakeServer } {
   const [client, serverStream] = duplexPair();
+  return { client, server: attachFakeServer(serverStream, options) };
+}
+
+/** Options of the scripted server. */
+export interface FakeServerOptions {
+  capabilities?: string[];
+  sessionId?: number | null;
+  handler?: RpcHandler;
+  hello?: string;
+}
+
+/** Runs the scripted server on the given stream (an in-memory pipe end or an SSH channel). */
+export function attachFakeServer(serverStream: Duplex, options: FakeServerOptions = {}): FakeServer {
   const capabilities = options.capabilities ?? [
     'urn:ietf:params:netconf:base:1.0',
     'urn:ietf:params:netconf:base:1.1',
@@ -98,5 +109,5 @@ export function fakeServer(
       'eom',
     ),
   );
-  return { client, server };
+  return server;
 }

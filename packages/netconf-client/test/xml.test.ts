@@ -140,7 +140,8 @@ interface Tree {
   children: Tree[];
 }
 function treeOfDepth(depth: number): fc.Arbitrary<Tree> {
-  const children: fc.Arbitrary<Tree[]> = depth === 0 ? fc.constant([]) : fc.array(treeOfDepth(depth - 1), { maxLength: 3 });
+  const children: fc.Arbitrary<Tree[]> =
+    depth === 0 ? fc.constant([]) : fc.array(treeOfDepth(depth - 1), { maxLength: 3 });
   return fc.record({ name: nameArb, text: textArb, attr: textArb, children });
 }
 const treeArb = treeOfDepth(3);
