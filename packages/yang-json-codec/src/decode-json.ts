@@ -1,8 +1,8 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { type DecodeOptions, DecodeContext, attach } from './decoder';
+import { attach, DecodeContext, type DecodeOptions } from './decoder';
 import { type DocumentTarget, resolveDocument } from './document';
 import { CodecError } from './errors';
-import type { AnyElement, Annotation, ChildMap, DataNode, InstanceTree } from './instance';
+import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
 import { createNode } from './instance';
 import { type NodeInfo, nodeInfo, topLevelInfo } from './schema-view';
 import { valueFromJson } from './values';
@@ -23,15 +23,23 @@ function isObject(v: unknown): v is JsonObject {
  * `{ "ietf-restconf:notification": { "eventTime": ..., "mod:event": { ... } } }`; yang-data
  * `{ "ietf-restconf:errors": { ... } }`.
  */
-export function decodeJson(schema: SchemaTree, json: string | unknown, options: DecodeOptions = {}): InstanceTree {
+export function decodeJson(
+  schema: SchemaTree,
+  json: string | unknown,
+  options: DecodeOptions = {},
+): InstanceTree {
   const ctx = new DecodeContext(schema, options);
   const maxSize = options.maxSize ?? 256 * 1024 * 1024;
   let value = json;
   if (typeof json === 'string') {
     if (json.length > maxSize) {
-      throw new CodecError('LIMIT_EXCEEDED', `JSON input of ${json.length} characters exceeds the limit of ${maxSize}`, {
-        errorTag: 'too-big',
-      });
+      throw new CodecError(
+        'LIMIT_EXCEEDED',
+        `JSON input of ${json.length} characters exceeds the limit of ${maxSize}`,
+        {
+          errorTag: 'too-big',
+        },
+      );
     }
     try {
       value = JSON.parse(json);
@@ -84,7 +92,8 @@ class JsonDecoder {
           content = inner;
         }
         this.members(content, undefined, topLevelInfo(this.tree), undefined, children, 0, true);
-        if (isObject(content['@'])) doc.annotations = this.annotationObject(content['@'], undefined, undefined);
+        if (isObject(content['@']))
+          doc.annotations = this.annotationObject(content['@'], undefined, undefined);
         break;
       }
       case 'resource': {
@@ -139,7 +148,8 @@ class JsonDecoder {
         delete rest[k];
       }
     }
-    if (Object.keys(rest).length > 0) this.members(rest, undefined, info, undefined, doc.children, 0, true, true);
+    if (Object.keys(rest).length > 0)
+      this.members(rest, undefined, info, undefined, doc.children, 0, true, true);
   }
 
   private operation(value: JsonObject, target: DocumentTarget, children: ChildMap): void {
@@ -173,9 +183,15 @@ class JsonDecoder {
       if (!this.ctx.strict) return undefined;
       if (this.tree.moduleByName(module) === undefined) {
         const path = this.ctx.childPath(parent, { module: undefined, name });
-        throw this.ctx.error('UNKNOWN_NAMESPACE', 'unknown-namespace', `member "${key}" names module "${module}" that the schema does not have (${path.json})`, path, {
-          errorInfo: { 'bad-element': name, 'bad-namespace': module },
-        });
+        throw this.ctx.error(
+          'UNKNOWN_NAMESPACE',
+          'unknown-namespace',
+          `member "${key}" names module "${module}" that the schema does not have (${path.json})`,
+          path,
+          {
+            errorInfo: { 'bad-element': name, 'bad-namespace': module },
+          },
+        );
       }
       throw this.ctx.unknown(parent, module, name, `in ${describe(parent)}`);
     }
@@ -188,17 +204,29 @@ class JsonDecoder {
       if (candidates?.length === 1) return candidates[0];
       if (candidates !== undefined && candidates.length > 1) {
         const path = this.ctx.childPath(parent, { module: undefined, name });
-        throw this.ctx.error('BAD_ELEMENT', 'bad-element', `member "${name}" is ambiguous without a module name (${path.json})`, path, {
-          errorInfo: { 'bad-element': name },
-        });
+        throw this.ctx.error(
+          'BAD_ELEMENT',
+          'bad-element',
+          `member "${name}" is ambiguous without a module name (${path.json})`,
+          path,
+          {
+            errorInfo: { 'bad-element': name },
+          },
+        );
       }
     }
     if (!this.ctx.strict) return undefined;
     if (topLevel && info.byName.has(name)) {
       const path = this.ctx.childPath(parent, { module: undefined, name });
-      throw this.ctx.error('UNKNOWN_NAMESPACE', 'unknown-namespace', `top-level member "${name}" must carry its module name (RFC 7951 section 4)`, path, {
-        errorInfo: { 'bad-element': name },
-      });
+      throw this.ctx.error(
+        'UNKNOWN_NAMESPACE',
+        'unknown-namespace',
+        `top-level member "${name}" must carry its module name (RFC 7951 section 4)`,
+        path,
+        {
+          errorInfo: { 'bad-element': name },
+        },
+      );
     }
     throw this.ctx.unknown(parent, schemaParent?.module, name, `in ${describe(parent)}`);
   }
@@ -222,7 +250,14 @@ class JsonDecoder {
         (metaMembers ??= []).push(key);
         continue;
       }
-      let schema = this.resolveMaybeNotification(key, info, schemaParent, parent, topLevel, notifications === true);
+      let schema = this.resolveMaybeNotification(
+        key,
+        info,
+        schemaParent,
+        parent,
+        topLevel,
+        notifications === true,
+      );
       if (schema === undefined) continue;
       this.ctx.checkConfig(parent, schema);
       if (into.has(schema)) throw this.ctx.duplicate(parent, schema);
@@ -236,7 +271,16 @@ class JsonDecoder {
             if (!isObject(item)) throw this.shape(parent, schema, 'JSON objects as entries');
             const entry = createNode(schema, parent);
             entries.push(entry);
-            this.members(item, schema, nodeInfo(schema), entry, entry.children!, depth + 1, false, notifications);
+            this.members(
+              item,
+              schema,
+              nodeInfo(schema),
+              entry,
+              entry.children!,
+              depth + 1,
+              false,
+              notifications,
+            );
             if (isObject(item['@'])) entry.annotations = this.annotationObject(item['@'], entry, undefined);
             this.ctx.checkListEntry(entry, (seen ??= new Map()));
           }
@@ -273,7 +317,8 @@ class JsonDecoder {
       }
       schema = undefined;
     }
-    if (metaMembers !== undefined) this.siblingMetadata(obj, metaMembers, info, schemaParent, parent, into, topLevel);
+    if (metaMembers !== undefined)
+      this.siblingMetadata(obj, metaMembers, info, schemaParent, parent, into, topLevel);
   }
 
   private resolveMaybeNotification(
@@ -294,9 +339,15 @@ class JsonDecoder {
 
   private shape(parent: DataNode | undefined, schema: SchemaNode, expected: string): CodecError {
     const path = this.ctx.childPath(parent, schema);
-    return this.ctx.error('BAD_ELEMENT', 'bad-element', `${schema.kind} "${schema.name}" must be ${expected} (${path.json})`, path, {
-      errorInfo: { 'bad-element': schema.name },
-    });
+    return this.ctx.error(
+      'BAD_ELEMENT',
+      'bad-element',
+      `${schema.kind} "${schema.name}" must be ${expected} (${path.json})`,
+      path,
+      {
+        errorInfo: { 'bad-element': schema.name },
+      },
+    );
   }
 
   private leaf(schema: SchemaNode, parent: DataNode | undefined, value: unknown): DataNode {
@@ -327,10 +378,16 @@ class JsonDecoder {
       const meta = obj[key];
       if (nodes === undefined) {
         if (!this.ctx.strict) continue;
-        throw this.ctx.unknown(parent, schema.module, key, `(metadata of a member that is absent) in ${describe(parent)}`);
+        throw this.ctx.unknown(
+          parent,
+          schema.module,
+          key,
+          `(metadata of a member that is absent) in ${describe(parent)}`,
+        );
       }
       if (schema.kind === 'leaf-list') {
-        if (!Array.isArray(meta)) throw this.shape(parent, schema, 'given metadata as an array aligned with its values');
+        if (!Array.isArray(meta))
+          throw this.shape(parent, schema, 'given metadata as an array aligned with its values');
         meta.forEach((m, i) => {
           const n = nodes[i];
           if (m !== null && n !== undefined) {
@@ -345,25 +402,48 @@ class JsonDecoder {
   }
 
   /** Reads an RFC 7952 section 5.2 metadata object: module-qualified names. */
-  private annotationObject(meta: JsonObject, owner: DataNode | undefined, leafSchema: SchemaNode | undefined): Annotation[] | undefined {
+  private annotationObject(
+    meta: JsonObject,
+    owner: DataNode | undefined,
+    leafSchema: SchemaNode | undefined,
+  ): Annotation[] | undefined {
     let out: Annotation[] | undefined;
     for (const key of Object.keys(meta)) {
       const [module, name] = splitName(key);
       if (module === undefined) {
         if (!this.ctx.strict) continue;
         const path = this.ctx.nodePath(owner);
-        throw this.ctx.error('UNKNOWN_ATTRIBUTE', 'unknown-attribute', `metadata "${key}" must carry its module name (RFC 7952 5.2.1)`, path, {
-          errorInfo: { 'bad-attribute': key },
-        });
+        throw this.ctx.error(
+          'UNKNOWN_ATTRIBUTE',
+          'unknown-attribute',
+          `metadata "${key}" must carry its module name (RFC 7952 5.2.1)`,
+          path,
+          {
+            errorInfo: { 'bad-attribute': key },
+          },
+        );
       }
-      const ann = this.ctx.annotation(leafSchema ? owner?.parent : owner, leafSchema, module, name, meta[key], undefined);
+      const ann = this.ctx.annotation(
+        leafSchema ? owner?.parent : owner,
+        leafSchema,
+        module,
+        name,
+        meta[key],
+        undefined,
+      );
       if (ann !== undefined) (out ??= []).push(ann);
     }
     return out;
   }
 
   /** anydata/anyxml content (RFC 7951 section 5.5): names qualified when their module differs. */
-  private anyValue(value: unknown, module: string, depth: number, parent: DataNode | undefined, schema: SchemaNode): AnyElement[] {
+  private anyValue(
+    value: unknown,
+    module: string,
+    depth: number,
+    parent: DataNode | undefined,
+    schema: SchemaNode,
+  ): AnyElement[] {
     if (depth > this.ctx.maxDepth) throw this.structure(`nesting deeper than ${this.ctx.maxDepth}`);
     if (!isObject(value)) {
       if (schema.kind === 'anydata') throw this.shape(parent, schema, 'a JSON object');
@@ -378,7 +458,13 @@ class JsonDecoder {
       const items = Array.isArray(v) && !(v.length === 1 && v[0] === null) ? v : [v];
       for (const item of items) {
         if (isObject(item)) {
-          out.push({ name, module: mod, ns: this.tree.moduleByName(mod)?.namespace ?? '', children: this.anyValue(item, mod, depth + 1, parent, schema), text: undefined });
+          out.push({
+            name,
+            module: mod,
+            ns: this.tree.moduleByName(mod)?.namespace ?? '',
+            children: this.anyValue(item, mod, depth + 1, parent, schema),
+            text: undefined,
+          });
         } else out.push(scalar(name, mod, this.tree, item));
       }
     }
@@ -388,10 +474,13 @@ class JsonDecoder {
 
 function scalar(name: string, module: string, tree: SchemaTree, v: unknown): AnyElement {
   const ns = tree.moduleByName(module)?.namespace ?? '';
-  if (Array.isArray(v) && v.length === 1 && v[0] === null) return { name, module, ns, children: undefined, text: '', json: 'empty' };
+  if (Array.isArray(v) && v.length === 1 && v[0] === null)
+    return { name, module, ns, children: undefined, text: '', json: 'empty' };
   if (v === null) return { name, module, ns, children: undefined, text: '', json: 'null' };
-  if (typeof v === 'number') return { name, module, ns, children: undefined, text: String(v), json: 'number' };
-  if (typeof v === 'boolean') return { name, module, ns, children: undefined, text: String(v), json: 'boolean' };
+  if (typeof v === 'number')
+    return { name, module, ns, children: undefined, text: String(v), json: 'number' };
+  if (typeof v === 'boolean')
+    return { name, module, ns, children: undefined, text: String(v), json: 'boolean' };
   return { name, module, ns, children: undefined, text: typeof v === 'string' ? v : JSON.stringify(v) };
 }
 

@@ -1,8 +1,9 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { type DecodeOptions, DecodeContext, attach } from './decoder';
-import { resolveDocument, type DocumentTarget } from './document';
-import type { AnyElement, Annotation, ChildMap, DataNode, InstanceTree } from './instance';
+import { attach, DecodeContext, type DecodeOptions } from './decoder';
+import { type DocumentTarget, resolveDocument } from './document';
+import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
 import { createNode } from './instance';
+import { knownXmlAnnotation } from './known-annotations';
 import { nodeInfo, topLevelInfo } from './schema-view';
 import { valueFromXml } from './values';
 import { readXml, type XmlElement } from './xml-reader';
@@ -26,7 +27,9 @@ export const RESTCONF_NS = 'urn:ietf:params:xml:ns:yang:ietf-restconf';
  */
 export function decodeXml(schema: SchemaTree, xml: string, options: DecodeOptions = {}): InstanceTree {
   const ctx = new DecodeContext(schema, options);
-  const elements = readXml(xml, { maxSize: options.maxSize, maxDepth: options.maxDepth } as { maxSize?: number });
+  const elements = readXml(xml, { maxSize: options.maxSize, maxDepth: options.maxDepth } as {
+    maxSize?: number;
+  });
   const target = resolveDocument(schema, options);
   return new XmlDecoder(ctx).document(elements, target);
 }
@@ -66,7 +69,11 @@ class XmlDecoder {
       case 'config': {
         let content = elements;
         const only = elements[0];
-        if (elements.length === 1 && only!.local === 'data' && (only!.ns === RESTCONF_NS || only!.ns === NETCONF_NS)) {
+        if (
+          elements.length === 1 &&
+          only!.local === 'data' &&
+          (only!.ns === RESTCONF_NS || only!.ns === NETCONF_NS)
+        ) {
           content = only!.children.filter((c): c is XmlElement => typeof c !== 'string');
           doc.annotations = this.annotations(only!, undefined, undefined);
         }
@@ -106,10 +113,12 @@ class XmlDecoder {
     const part = target.part!;
     let content: XmlElement[] = elements;
     const opModule = op.module;
-    const strip = (el: XmlElement): XmlElement[] => el.children.filter((c): c is XmlElement => typeof c !== 'string');
+    const strip = (el: XmlElement): XmlElement[] =>
+      el.children.filter((c): c is XmlElement => typeof c !== 'string');
     const first = elements[0];
     if (elements.length === 1 && first !== undefined) {
-      if ((first.local === 'rpc' || first.local === 'rpc-reply') && first.ns === NETCONF_NS) content = strip(first);
+      if ((first.local === 'rpc' || first.local === 'rpc-reply') && first.ns === NETCONF_NS)
+        content = strip(first);
     }
     const one = content[0];
     if (content.length === 1 && one !== undefined && this.moduleOf(one.ns) === opModule) {
@@ -131,13 +140,19 @@ class XmlDecoder {
     notifications?: boolean,
   ): void {
     if (depth > this.ctx.maxDepth) throw this.structure(`nesting deeper than ${this.ctx.maxDepth}`);
-    const info = schemaParent === undefined ? (structure ? undefined : topLevelInfo(this.tree)) : nodeInfo(schemaParent);
+    const info =
+      schemaParent === undefined ? (structure ? undefined : topLevelInfo(this.tree)) : nodeInfo(schemaParent);
     let keysSeen: Map<SchemaNode, Set<string>> | undefined;
     for (const el of elements) {
       if (typeof el === 'string') {
         if (el.trim() !== '') {
           const path = this.ctx.nodePath(parent);
-          throw this.ctx.error('BAD_ELEMENT', 'bad-element', `unexpected text inside ${describe(parent)} (${path.json})`, path);
+          throw this.ctx.error(
+            'BAD_ELEMENT',
+            'bad-element',
+            `unexpected text inside ${describe(parent)} (${path.json})`,
+            path,
+          );
         }
         continue;
       }
@@ -156,7 +171,8 @@ class XmlDecoder {
       let schema: SchemaNode | undefined;
       if (info !== undefined) schema = info.byQName.get(`${module}:${el.local}`);
       else schema = structure?.find((s) => s.name === el.local && s.module === module);
-      if (schema === undefined && notifications) schema = this.notificationStep(schemaParent, module, el.local);
+      if (schema === undefined && notifications)
+        schema = this.notificationStep(schemaParent, module, el.local);
       if (schema === undefined) {
         if (!this.ctx.strict) continue;
         const sameName = info?.byName.get(el.local);
@@ -175,7 +191,13 @@ class XmlDecoder {
       this.ctx.checkConfig(parent, schema);
       const node = this.node(el, schema, parent, depth + 1, notifications === true);
       const existing = into.get(schema);
-      if (existing !== undefined && (schema.kind === 'leaf' || schema.kind === 'container' || schema.kind === 'anydata' || schema.kind === 'anyxml')) {
+      if (
+        existing !== undefined &&
+        (schema.kind === 'leaf' ||
+          schema.kind === 'container' ||
+          schema.kind === 'anydata' ||
+          schema.kind === 'anyxml')
+      ) {
         throw this.ctx.duplicate(parent, schema);
       }
       if (existing === undefined) into.set(schema, [node]);
@@ -186,7 +208,11 @@ class XmlDecoder {
   }
 
   /** Inside a notification document, data nodes on the way to a nested notification (RFC 7950 7.16.2). */
-  private notificationStep(schemaParent: SchemaNode | undefined, module: string, name: string): SchemaNode | undefined {
+  private notificationStep(
+    schemaParent: SchemaNode | undefined,
+    module: string,
+    name: string,
+  ): SchemaNode | undefined {
     if (schemaParent === undefined) {
       const n = this.tree.topLevel(module, name);
       return n?.kind === 'notification' ? n : undefined;
@@ -195,7 +221,13 @@ class XmlDecoder {
     return c?.kind === 'notification' ? c : undefined;
   }
 
-  private node(el: XmlElement, schema: SchemaNode, parent: DataNode | undefined, depth: number, notifications: boolean): DataNode {
+  private node(
+    el: XmlElement,
+    schema: SchemaNode,
+    parent: DataNode | undefined,
+    depth: number,
+    notifications: boolean,
+  ): DataNode {
     const node = createNode(schema, parent);
     if (el.attributes.length > 0) node.annotations = this.annotations(el, node, schema);
     switch (schema.kind) {
@@ -250,13 +282,19 @@ class XmlDecoder {
   }
 
   /** RFC 7952 section 5.1: annotations are namespace-qualified XML attributes. */
-  private annotations(el: XmlElement, node: DataNode | undefined, schema: SchemaNode | undefined): Annotation[] | undefined {
+  private annotations(
+    el: XmlElement,
+    node: DataNode | undefined,
+    schema: SchemaNode | undefined,
+  ): Annotation[] | undefined {
     let out: Annotation[] | undefined;
     for (const a of el.attributes) {
-      const module = a.ns === '' ? undefined : this.moduleOf(a.ns);
+      const known = a.ns === '' ? undefined : knownXmlAnnotation(a.ns, a.local);
+      const module = a.ns === '' ? undefined : (known?.module ?? this.moduleOf(a.ns));
       if (module === undefined) {
         if (!this.ctx.strict) continue;
-        const path = schema === undefined ? this.ctx.nodePath(node) : this.ctx.childPath(node?.parent, schema);
+        const path =
+          schema === undefined ? this.ctx.nodePath(node) : this.ctx.childPath(node?.parent, schema);
         throw this.ctx.error(
           'UNKNOWN_ATTRIBUTE',
           'unknown-attribute',
@@ -265,14 +303,22 @@ class XmlDecoder {
           { errorInfo: { 'bad-attribute': a.local, 'bad-element': el.local } },
         );
       }
-      const ann = this.ctx.annotation(node?.parent, schema, module, a.local, a.value, (p) => el.scope.lookup(p));
+      const ann = this.ctx.annotation(node?.parent, schema, module, a.local, a.value, (p) =>
+        el.scope.lookup(p),
+      );
       if (ann !== undefined) (out ??= []).push(ann);
     }
     return out;
   }
 
   private structure(message: string, element?: string) {
-    return this.ctx.error('BAD_ELEMENT', 'bad-element', message, { json: '/', xml: '/' }, element ? { errorInfo: { 'bad-element': element } } : {});
+    return this.ctx.error(
+      'BAD_ELEMENT',
+      'bad-element',
+      message,
+      { json: '/', xml: '/' },
+      element ? { errorInfo: { 'bad-element': element } } : {},
+    );
   }
 }
 

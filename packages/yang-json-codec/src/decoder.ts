@@ -1,6 +1,7 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { CodecError, type CodecErrorCode, type ErrorPath, type ErrorTag } from './errors';
 import type { Annotation, ChildMap, DataNode, DocumentKind } from './instance';
+import { knownAnnotation } from './known-annotations';
 import { pathOfChild, pathOfNode } from './paths';
 import type { ValueError } from './values';
 import { valueFromJson, valueFromXml } from './values';
@@ -60,7 +61,10 @@ export class DecodeContext {
   }
 
   /** The path of a (possibly not yet created) child of `parent`. */
-  childPath(parent: DataNode | undefined, child: SchemaNode | { module: string | undefined; name: string }): ErrorPath {
+  childPath(
+    parent: DataNode | undefined,
+    child: SchemaNode | { module: string | undefined; name: string },
+  ): ErrorPath {
     return pathOfChild(this.tree, parent, child);
   }
 
@@ -71,15 +75,22 @@ export class DecodeContext {
   /** An element or member that names no schema node here. */
   unknown(parent: DataNode | undefined, module: string | undefined, name: string, where: string): CodecError {
     const path = this.childPath(parent, { module, name });
-    return this.error('UNKNOWN_ELEMENT', 'unknown-element', `unknown node "${name}" ${where} (${path.json})`, path, {
-      errorInfo: { 'bad-element': name },
-    });
+    return this.error(
+      'UNKNOWN_ELEMENT',
+      'unknown-element',
+      `unknown node "${name}" ${where} (${path.json})`,
+      path,
+      {
+        errorInfo: { 'bad-element': name },
+      },
+    );
   }
 
   /** A value its type refuses. */
   badValue(parent: DataNode | undefined, schema: SchemaNode, r: ValueError, shown: string): CodecError {
     const path = this.childPath(parent, schema);
-    const message = r.errorMessage ?? `invalid value for ${schema.kind} "${schema.name}" (${path.json}): ${r.message}`;
+    const message =
+      r.errorMessage ?? `invalid value for ${schema.kind} "${schema.name}" (${path.json}): ${r.message}`;
     return this.error('INVALID_VALUE', 'invalid-value', message, path, {
       errorAppTag: r.errorAppTag,
       errorInfo: { 'bad-value': shown.length > 256 ? `${shown.slice(0, 253)}...` : shown },
@@ -103,9 +114,15 @@ export class DecodeContext {
   /** A leaf (or container) that appears twice where one instance is allowed. */
   duplicate(parent: DataNode | undefined, schema: SchemaNode): CodecError {
     const path = this.childPath(parent, schema);
-    return this.error('BAD_ELEMENT', 'bad-element', `${schema.kind} "${schema.name}" appears more than once (${path.json})`, path, {
-      errorInfo: { 'bad-element': schema.name },
-    });
+    return this.error(
+      'BAD_ELEMENT',
+      'bad-element',
+      `${schema.kind} "${schema.name}" appears more than once (${path.json})`,
+      path,
+      {
+        errorInfo: { 'bad-element': schema.name },
+      },
+    );
   }
 
   /**
@@ -136,9 +153,15 @@ export class DecodeContext {
     if (set === undefined) seen.set(schema, (set = new Set()));
     if (set.has(key)) {
       const path = this.nodePath(entry);
-      throw this.error('DATA_EXISTS', 'data-exists', `list "${schema.name}" has two entries with the same keys (${path.json})`, path, {
-        errorInfo: { 'bad-element': schema.name },
-      });
+      throw this.error(
+        'DATA_EXISTS',
+        'data-exists',
+        `list "${schema.name}" has two entries with the same keys (${path.json})`,
+        path,
+        {
+          errorInfo: { 'bad-element': schema.name },
+        },
+      );
     }
     set.add(key);
   }
@@ -171,13 +194,42 @@ export class DecodeContext {
     lookupNamespace: ((prefix: string) => string | undefined) | undefined,
   ): Annotation | undefined {
     const def = this.tree.annotations.get(`${module}:${name}`);
-    const path = ownerSchema === undefined ? this.nodePath(owner) : this.childPath(owner?.parent, ownerSchema);
+    const path =
+      ownerSchema === undefined ? this.nodePath(owner) : this.childPath(owner?.parent, ownerSchema);
+    const known = def === undefined ? knownAnnotation(module, name) : undefined;
+    if (known !== undefined) {
+      const text = typeof value === 'boolean' && known.json === 'boolean' ? String(value) : value;
+      const ok =
+        known.json === 'boolean'
+          ? lookupNamespace
+            ? text === 'true' || text === 'false'
+            : typeof value === 'boolean'
+          : typeof value === 'string';
+      if (!ok) {
+        throw this.error(
+          'INVALID_VALUE',
+          'invalid-value',
+          `invalid value of metadata "${module}:${name}" (${path.json}): expected a ${known.json}`,
+          path,
+          {
+            errorInfo: { 'bad-attribute': `${module}:${name}` },
+          },
+        );
+      }
+      return { module, name, value: String(text) };
+    }
     if (def === undefined) {
       if (this.tree.moduleByName(module) === undefined || typeof value !== 'string') {
         if (!this.strict) return undefined;
-        throw this.error('UNKNOWN_ATTRIBUTE', 'unknown-attribute', `unknown metadata "${module}:${name}" (${path.json})`, path, {
-          errorInfo: { 'bad-attribute': `${module}:${name}` },
-        });
+        throw this.error(
+          'UNKNOWN_ATTRIBUTE',
+          'unknown-attribute',
+          `unknown metadata "${module}:${name}" (${path.json})`,
+          path,
+          {
+            errorInfo: { 'bad-attribute': `${module}:${name}` },
+          },
+        );
       }
       return { module, name, value };
     }

@@ -41,7 +41,8 @@ export function resolveDocument(tree: SchemaTree, options: DecodeOptions): Docum
     case 'action-output': {
       const op = operationNode(tree, options.operation, kind.startsWith('rpc') ? 'rpc' : 'action');
       const part = operationPart(op, kind.endsWith('input') ? 'input' : 'output');
-      if (part === undefined) throw badOption(`${op.kind} "${op.name}" has no ${kind.endsWith('input') ? 'input' : 'output'}`);
+      if (part === undefined)
+        throw badOption(`${op.kind} "${op.name}" has no ${kind.endsWith('input') ? 'input' : 'output'}`);
       return { ...base, operation: op, part };
     }
     default:
@@ -50,14 +51,20 @@ export function resolveDocument(tree: SchemaTree, options: DecodeOptions): Docum
 }
 
 /** Finds an rpc (`module:name`) or action (schema path) named by an option. */
-export function operationNode(tree: SchemaTree, operation: string | SchemaNode | undefined, kind: 'rpc' | 'action'): SchemaNode {
+export function operationNode(
+  tree: SchemaTree,
+  operation: string | SchemaNode | undefined,
+  kind: 'rpc' | 'action',
+): SchemaNode {
   if (operation === undefined) throw badOption(`the ${kind} must be named (option "operation")`);
   const node =
     typeof operation !== 'string'
       ? operation
       : findSchemaNode(tree, operation.startsWith('/') ? operation : `/${operation}`);
   if (node === undefined || node.kind !== kind) {
-    throw badOption(`"${typeof operation === 'string' ? operation : operation.name}" names no ${kind} of the schema`);
+    throw badOption(
+      `"${typeof operation === 'string' ? operation : operation.name}" names no ${kind} of the schema`,
+    );
   }
   return node;
 }

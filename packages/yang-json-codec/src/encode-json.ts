@@ -1,6 +1,14 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { CHUNK_SIZE, type EncodeOptions, entriesInOrder, groupsToWrite, Indenter, isEmptyNp } from './encode-options';
-import type { AnyElement, Annotation, ChildHolder, DataNode, InstanceTree } from './instance';
+import {
+  CHUNK_SIZE,
+  type EncodeOptions,
+  entriesInOrder,
+  groupsToWrite,
+  Indenter,
+  isEmptyNp,
+} from './encode-options';
+import type { Annotation, AnyElement, ChildHolder, DataNode, InstanceTree } from './instance';
+import { knownAnnotation } from './known-annotations';
 import { valueToJson } from './values';
 
 /** Options of {@link encodeJson}. */
@@ -68,15 +76,19 @@ class JsonWriter {
   }
 
   private name(schema: SchemaNode, parentModule: string | undefined): string {
-    return this.simple || schema.module === parentModule ? `"${schema.name}"` : `"${schema.module}:${schema.name}"`;
+    return this.simple || schema.module === parentModule
+      ? `"${schema.name}"`
+      : `"${schema.module}:${schema.name}"`;
   }
 
   *document(tree: InstanceTree): Generator<string> {
     const ind = this.ind;
     const kind = tree.kind;
     if (kind === 'notification') {
-      this.w(`{${ind.at(1)}"ietf-restconf:notification"${this.colon}{${ind.at(2)}"eventTime"${this.colon}${JSON.stringify(tree.eventTime ?? '')}`);
-      yield* this.members(tree, undefined, undefined, 2, true);
+      this.w(
+        `{${ind.at(1)}"ietf-restconf:notification"${this.colon}{${ind.at(2)}"eventTime"${this.colon}${JSON.stringify(tree.eventTime ?? '')}`,
+      );
+      yield* this.members(tree, undefined, undefined, 2, false);
       this.w(`${ind.at(1)}}${ind.at(0)}}`);
       return;
     }
@@ -90,7 +102,7 @@ class JsonWriter {
         return;
       }
       this.w(`{${ind.at(1)}"${name}"${this.colon}{`);
-      yield* this.members(node, part, op.module, 2, false);
+      yield* this.members(node, part, op.module, 2, true);
       this.w(`${ind.at(1)}}${ind.at(0)}}`);
       return;
     }
@@ -193,7 +205,9 @@ class JsonWriter {
         this.w('[');
         for (let i = 0; i < entries.length; i++) {
           const n = entries[i]!;
-          this.w(`${i > 0 ? ',' : ''}${this.ind.at(depth + 1)}${valueToJson(schema.type!, n.member, n.value ?? '', schema.module)}`);
+          this.w(
+            `${i > 0 ? ',' : ''}${this.ind.at(depth + 1)}${valueToJson(schema.type!, n.member, n.value ?? '', schema.module)}`,
+          );
         }
         this.w(`${this.ind.at(depth)}]`);
         return;
@@ -242,12 +256,18 @@ class JsonWriter {
   }
 
   /** `@name` metadata of a leaf, leaf-list (aligned array) or anydata (RFC 7952 5.2.2-5.2.3). */
-  private metaSibling(schema: SchemaNode, entries: DataNode[], parentModule: string | undefined, depth: number): void {
+  private metaSibling(
+    schema: SchemaNode,
+    entries: DataNode[],
+    parentModule: string | undefined,
+    depth: number,
+  ): void {
     if (!this.metadata) return;
     const k = schema.kind;
     if (k !== 'leaf' && k !== 'leaf-list' && k !== 'anydata' && k !== 'anyxml') return;
     if (!entries.some((e) => e.annotations !== undefined)) return;
-    const name = this.simple || schema.module === parentModule ? schema.name : `${schema.module}:${schema.name}`;
+    const name =
+      this.simple || schema.module === parentModule ? schema.name : `${schema.module}:${schema.name}`;
     this.w(`,${this.ind.at(depth)}"@${name}"${this.colon}`);
     if (k === 'leaf-list') {
       const items = entries.map((e) =>
@@ -260,7 +280,12 @@ class JsonWriter {
   private annotationObject(anns: readonly Annotation[], depth: number): string {
     const parts = anns.map((a) => {
       const def = this.annotationTypes.get(`${a.module}:${a.name}`);
-      const value = def === undefined ? JSON.stringify(a.value) : valueToJson(def.type, undefined, a.value, '');
+      const value =
+        def !== undefined
+          ? valueToJson(def.type, undefined, a.value, '')
+          : knownAnnotation(a.module, a.name)?.json === 'boolean'
+            ? a.value
+            : JSON.stringify(a.value);
       return `${this.ind.at(depth + 1)}"${a.module}:${a.name}"${this.colon}${value}`;
     });
     return `{${parts.join(',')}${this.ind.at(depth)}}`;
@@ -288,7 +313,8 @@ class JsonWriter {
     let first = true;
     for (const g of groups.values()) {
       const it = g[0]!;
-      const name = this.simple || it.module === module || it.module === undefined ? it.name : `${it.module}:${it.name}`;
+      const name =
+        this.simple || it.module === module || it.module === undefined ? it.name : `${it.module}:${it.name}`;
       this.w(`${first ? '' : ','}${this.ind.at(depth + 1)}"${name}"${this.colon}`);
       first = false;
       if (g.length > 1) {

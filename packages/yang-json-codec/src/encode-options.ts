@@ -80,7 +80,11 @@ export function entriesInOrder(schema: SchemaNode, nodes: DataNode[], sort: bool
   return [...nodes].sort((a, b) => {
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
-      const c = compareValues(a.children?.get(k)?.[0]?.value ?? '', b.children?.get(k)?.[0]?.value ?? '', numeric[i]!);
+      const c = compareValues(
+        a.children?.get(k)?.[0]?.value ?? '',
+        b.children?.get(k)?.[0]?.value ?? '',
+        numeric[i]!,
+      );
       if (c !== 0) return c;
     }
     return 0;

@@ -1,7 +1,8 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
 import { CHUNK_SIZE, type EncodeOptions, entriesInOrder, groupsToWrite, Indenter } from './encode-options';
-import type { AnyElement, Annotation, ChildHolder, DataNode, InstanceTree } from './instance';
+import type { Annotation, AnyElement, ChildHolder, DataNode, InstanceTree } from './instance';
+import { knownAnnotation } from './known-annotations';
 import { prefixOfModule } from './schema-view';
 import { valueToXml } from './values';
 
@@ -16,13 +17,21 @@ export interface EncodeXmlOptions extends EncodeOptions {
 
 /** Escapes text content (XML 1.0 section 2.4). */
 export function escapeText(s: string): string {
-  return /[&<>\r]/.test(s) ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;') : s;
+  return /[&<>\r]/.test(s)
+    ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;')
+    : s;
 }
 
 /** Escapes an attribute value in double quotes (XML 1.0 section 3.3.3 keeps literal tabs/newlines otherwise). */
 export function escapeAttribute(s: string): string {
   return /[&<"\t\n\r]/.test(s)
-    ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;')
+    ? s
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/"/g, '&quot;')
+        .replace(/\t/g, '&#9;')
+        .replace(/\n/g, '&#10;')
+        .replace(/\r/g, '&#13;')
     : s;
 }
 
@@ -116,7 +125,8 @@ class XmlWriter {
       return;
     }
     if ((kind === 'data' || kind === 'config') && this.wrapper) {
-      const attrs = this.metadata && tree.annotations ? this.attributes(tree.annotations, RESTCONF_NS, new Map()) : '';
+      const attrs =
+        this.metadata && tree.annotations ? this.attributes(tree.annotations, RESTCONF_NS, new Map()) : '';
       const groups = groupsToWrite(tree, undefined, this.keepEmptyNp);
       if (groups.length === 0) {
         this.w(`${this.nl(0)}<data xmlns="${RESTCONF_NS}"${attrs}/>`);
@@ -130,7 +140,12 @@ class XmlWriter {
     yield* this.groups(tree, tree.parent, '', 0);
   }
 
-  private *groups(holder: ChildHolder, schemaParent: SchemaNode | undefined, parentNs: string, depth: number): Generator<string> {
+  private *groups(
+    holder: ChildHolder,
+    schemaParent: SchemaNode | undefined,
+    parentNs: string,
+    depth: number,
+  ): Generator<string> {
     for (const [schema, nodes] of groupsToWrite(holder, schemaParent, this.keepEmptyNp)) {
       const entries = entriesInOrder(schema, nodes, this.sort);
       for (const n of entries) {
@@ -144,7 +159,8 @@ class XmlWriter {
   private open(n: DataNode, parentNs: string, extra: string): string {
     const s = n.schema;
     const xmlns = s.namespace === parentNs ? '' : ` xmlns="${s.namespace}"`;
-    const attrs = this.metadata && n.annotations ? this.attributes(n.annotations, s.namespace, new Map()) : '';
+    const attrs =
+      this.metadata && n.annotations ? this.attributes(n.annotations, s.namespace, new Map()) : '';
     return `<${s.name}${xmlns}${extra}${attrs}`;
   }
 
@@ -173,7 +189,11 @@ class XmlWriter {
         let extra = '';
         for (const [p, ns] of decls) extra += ` xmlns:${p}="${escapeAttribute(ns)}"`;
         const head = this.open(n, parentNs, extra);
-        this.w(text === '' ? `${this.nl(depth)}${head}/>` : `${this.nl(depth)}${head}>${escapeText(text)}</${s.name}>`);
+        this.w(
+          text === ''
+            ? `${this.nl(depth)}${head}/>`
+            : `${this.nl(depth)}${head}>${escapeText(text)}</${s.name}>`,
+        );
         return;
       }
       case 'anydata':
@@ -217,7 +237,9 @@ class XmlWriter {
     const head = `<${e.name}${xmlns}${attrs}`;
     if (e.children === undefined) {
       const t = e.text ?? '';
-      this.w(t === '' ? `${this.nl(depth)}${head}/>` : `${this.nl(depth)}${head}>${escapeText(t)}</${e.name}>`);
+      this.w(
+        t === '' ? `${this.nl(depth)}${head}/>` : `${this.nl(depth)}${head}>${escapeText(t)}</${e.name}>`,
+      );
       return;
     }
     if (e.children.length === 0) {
@@ -233,9 +255,10 @@ class XmlWriter {
   private attributes(anns: readonly Annotation[], _ns: string, declared: Map<string, string>): string {
     let out = '';
     for (const a of anns) {
-      const ns = this.schema.moduleByName(a.module)?.namespace;
+      const known = knownAnnotation(a.module, a.name);
+      const ns = known?.namespace ?? this.schema.moduleByName(a.module)?.namespace;
       if (ns === undefined) continue;
-      const prefix = prefixOfModule(this.schema, a.module);
+      const prefix = known?.prefix ?? prefixOfModule(this.schema, a.module);
       if (!declared.has(prefix)) {
         declared.set(prefix, ns);
         out += ` xmlns:${prefix}="${escapeAttribute(ns)}"`;

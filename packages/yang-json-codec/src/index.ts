@@ -1,14 +1,22 @@
-export type { DecodeOptions } from './decoder';
 export { decodeJson } from './decode-json';
 export { decodeXml, NETCONF_NS, NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
-export type { EncodeOptions } from './encode-options';
+export type { DecodeOptions } from './decoder';
 export type { EncodeJsonOptions } from './encode-json';
 export { encodeJson, encodeJsonChunks } from './encode-json';
+export type { EncodeOptions } from './encode-options';
 export type { EncodeXmlOptions } from './encode-xml';
 export { encodeXml, encodeXmlChunks } from './encode-xml';
 export type { CodecErrorCode, CodecErrorInit, ErrorPath, ErrorTag } from './errors';
 export { CodecError } from './errors';
-export type { AnyElement, Annotation, ChildHolder, ChildMap, DataNode, DocumentKind, InstanceTree } from './instance';
+export type {
+  Annotation,
+  AnyElement,
+  ChildHolder,
+  ChildMap,
+  DataNode,
+  DocumentKind,
+  InstanceTree,
+} from './instance';
 export { child, childrenNamed, leafValue, walk } from './instance';
 export type { XmlAttribute, XmlElement, XmlLimits } from './xml-reader';
 export { NamespaceScope, readXml } from './xml-reader';

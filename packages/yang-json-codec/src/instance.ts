@@ -84,7 +84,11 @@ export interface ChildHolder {
 
 /** Creates an instance node (children map only for inner nodes). */
 export function createNode(schema: SchemaNode, parent: DataNode | undefined): DataNode {
-  const inner = schema.kind !== 'leaf' && schema.kind !== 'leaf-list' && schema.kind !== 'anydata' && schema.kind !== 'anyxml';
+  const inner =
+    schema.kind !== 'leaf' &&
+    schema.kind !== 'leaf-list' &&
+    schema.kind !== 'anydata' &&
+    schema.kind !== 'anyxml';
   return {
     schema,
     parent,
@@ -119,12 +123,19 @@ export function child(node: DataNode, module: string, name: string): DataNode | 
 }
 
 /** The value of leaf child `name` of the node's own module (e.g. a list key), or undefined. */
-export function leafValue(node: DataNode, name: string, module: string = node.schema.module): string | undefined {
+export function leafValue(
+  node: DataNode,
+  name: string,
+  module: string = node.schema.module,
+): string | undefined {
   return child(node, module, name)?.value;
 }
 
 /** Child groups of `holder` in schema order (the order both encoders write). */
-export function orderedChildren(holder: ChildHolder, schemaParent: SchemaNode | undefined): [SchemaNode, DataNode[]][] {
+export function orderedChildren(
+  holder: ChildHolder,
+  schemaParent: SchemaNode | undefined,
+): [SchemaNode, DataNode[]][] {
   const children = holder.children;
   if (children === undefined || children.size === 0) return [];
   const groups = [...children];
@@ -141,7 +152,9 @@ export function orderedChildren(holder: ChildHolder, schemaParent: SchemaNode | 
     last = i;
   }
   if (!sorted) {
-    groups.sort((a, b) => (index.get(a[0]) ?? Number.MAX_SAFE_INTEGER) - (index.get(b[0]) ?? Number.MAX_SAFE_INTEGER));
+    groups.sort(
+      (a, b) => (index.get(a[0]) ?? Number.MAX_SAFE_INTEGER) - (index.get(b[0]) ?? Number.MAX_SAFE_INTEGER),
+    );
   }
   return groups;
 }

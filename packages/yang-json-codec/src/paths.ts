@@ -13,7 +13,10 @@ export function pathOfNode(tree: SchemaTree, node: DataNode | undefined): ErrorP
   const chain: { s: SchemaNode; n: DataNode }[] = [];
   for (let n = node; n !== undefined; n = n.parent) {
     // An operation's input or output appears in paths as the operation itself, as libyang writes them.
-    const s = (n.schema.kind === 'input' || n.schema.kind === 'output') && n.schema.parent ? n.schema.parent : n.schema;
+    const s =
+      (n.schema.kind === 'input' || n.schema.kind === 'output') && n.schema.parent
+        ? n.schema.parent
+        : n.schema;
     chain.push({ s, n });
   }
   chain.reverse();

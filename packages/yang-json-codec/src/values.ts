@@ -1,4 +1,10 @@
-import { checkValue, type SchemaNode, type SchemaTree, type ValueContext, type YangType } from '@yangkit/yang-schema';
+import {
+  checkValue,
+  type SchemaNode,
+  type SchemaTree,
+  type ValueContext,
+  type YangType,
+} from '@yangkit/yang-schema';
 import { instanceIdFromJson, instanceIdFromXml, instanceIdToXml } from './instance-identifier';
 import { prefixOfModule } from './schema-view';
 
@@ -69,7 +75,10 @@ function finish(
   if (eff.base === 'instance-identifier') {
     const id = instanceId(result.canonical);
     if (id === undefined) {
-      return { ok: false, message: `"${result.canonical}" names no node of the schema (instance-identifier)` };
+      return {
+        ok: false,
+        message: `"${result.canonical}" names no node of the schema (instance-identifier)`,
+      };
     }
     return { ok: true, value: id, member };
   }
@@ -170,7 +179,10 @@ function fromJson(type: YangType, json: unknown, context: ValueContext, depth: n
   }
   const text = jsonToText(t.base, json);
   if (text === undefined) {
-    return { ok: false, message: `${describeJson(json)} is not the JSON encoding of type ${t.name} (RFC 7951 section 6)` };
+    return {
+      ok: false,
+      message: `${describeJson(json)} is not the JSON encoding of type ${t.name} (RFC 7951 section 6)`,
+    };
   }
   const r = checkValue(t, text, context);
   if (!r.ok) return r;
@@ -178,7 +190,12 @@ function fromJson(type: YangType, json: unknown, context: ValueContext, depth: n
 }
 
 /** The RFC 7951 JSON text of a canonical value of a leaf in `leafModule`. */
-export function valueToJson(type: YangType, member: YangType | undefined, value: string, leafModule: string): string {
+export function valueToJson(
+  type: YangType,
+  member: YangType | undefined,
+  value: string,
+  leafModule: string,
+): string {
   switch (effectiveType(type, member).base) {
     case 'int8':
     case 'int16':
@@ -193,7 +210,9 @@ export function valueToJson(type: YangType, member: YangType | undefined, value:
     case 'identityref': {
       // RFC 7951 6.8: the module name is left out when the identity is in the leaf's own module.
       const colon = value.indexOf(':');
-      return JSON.stringify(colon >= 0 && value.slice(0, colon) === leafModule ? value.slice(colon + 1) : value);
+      return JSON.stringify(
+        colon >= 0 && value.slice(0, colon) === leafModule ? value.slice(colon + 1) : value,
+      );
     }
     default:
       return JSON.stringify(value);

@@ -99,18 +99,30 @@ export function readXml(text: string, limits: XmlLimits = {}): XmlElement[] {
     throw new CodecError('XML_MALFORMED', 'XML input must be a string', { errorTag: 'malformed-message' });
   }
   if (text.length > maxSize) {
-    throw new CodecError('LIMIT_EXCEEDED', `XML input of ${text.length} characters exceeds the limit of ${maxSize}`, {
-      errorTag: 'too-big',
-    });
+    throw new CodecError(
+      'LIMIT_EXCEEDED',
+      `XML input of ${text.length} characters exceeds the limit of ${maxSize}`,
+      {
+        errorTag: 'too-big',
+      },
+    );
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   refuseMarkupDeclarations(text);
   checkDepth(text, maxDepth);
-  const valid = XMLValidator.validate(text);
+  // A NETCONF <data> body has several top-level elements; the validator wants one root, so it sees the
+  // content inside a synthetic one (after the XML declaration, which must stay first).
+  const decl = /^[ \t\r\n]*<\?xml[\s\S]*?\?>/.exec(text);
+  const body = decl === null ? text : text.slice(decl[0].length);
+  const valid = XMLValidator.validate(`<_>${body}</_>`);
   if (valid !== true) {
-    throw new CodecError('XML_MALFORMED', `malformed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`, {
-      errorTag: 'malformed-message',
-    });
+    throw new CodecError(
+      'XML_MALFORMED',
+      `malformed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`,
+      {
+        errorTag: 'malformed-message',
+      },
+    );
   }
   let raw: FxpNode[];
   try {
@@ -127,7 +139,9 @@ export function readXml(text: string, limits: XmlLimits = {}): XmlElement[] {
     const el = convert(item, root);
     if (typeof el === 'string') {
       if (el.trim() !== '') {
-        throw new CodecError('XML_MALFORMED', 'text outside the document element', { errorTag: 'malformed-message' });
+        throw new CodecError('XML_MALFORMED', 'text outside the document element', {
+          errorTag: 'malformed-message',
+        });
       }
     } else out.push(el);
   }
@@ -151,7 +165,11 @@ function refuseMarkupDeclarations(text: string): void {
       const end = text.indexOf(']]>', i + 9);
       if (end < 0) break;
       re.lastIndex = end + 3;
-    } else if (text.startsWith('<?xml', i) && /^[ \t\r\n]*$/.test(text.slice(0, i)) && /[\s?]/.test(text[i + 5] ?? '')) {
+    } else if (
+      text.startsWith('<?xml', i) &&
+      /^[ \t\r\n]*$/.test(text.slice(0, i)) &&
+      /[\s?]/.test(text[i + 5] ?? '')
+    ) {
       const end = text.indexOf('?>', i);
       if (end < 0) break;
       re.lastIndex = end + 2;
@@ -160,7 +178,9 @@ function refuseMarkupDeclarations(text: string): void {
         errorTag: 'malformed-message',
       });
     } else {
-      throw new CodecError('XML_FORBIDDEN', 'processing instructions are not allowed', { errorTag: 'malformed-message' });
+      throw new CodecError('XML_FORBIDDEN', 'processing instructions are not allowed', {
+        errorTag: 'malformed-message',
+      });
     }
   }
 }
@@ -170,6 +190,7 @@ function checkDepth(text: string, maxDepth: number): void {
   let depth = 0;
   const len = text.length;
   let i = text.indexOf('<');
+  outsideText(text, 0, i < 0 ? len : i);
   while (i >= 0 && i < len) {
     const c = text.charCodeAt(i + 1);
     if (c === 0x21 /* ! */) {
@@ -195,6 +216,19 @@ function checkDepth(text: string, maxDepth: number): void {
       }
     }
     i = text.indexOf('<', gt);
+    if (depth === 0) outsideText(text, gt + 1, i < 0 ? len : i);
+  }
+}
+
+/** Only whitespace may stand between top-level elements (XML 1.0 section 2.1, "Misc"). */
+function outsideText(text: string, from: number, to: number): void {
+  for (let j = from; j < to; j++) {
+    const c = text.charCodeAt(j);
+    if (c !== 0x20 && c !== 0x9 && c !== 0xa && c !== 0xd) {
+      throw new CodecError('XML_MALFORMED', 'text outside the document element', {
+        errorTag: 'malformed-message',
+      });
+    }
   }
 }
 
@@ -300,7 +334,9 @@ export function decodeEntities(text: string): string {
     if (/^#x[0-9a-fA-F]{1,6}$/.test(ref)) code = Number.parseInt(ref.slice(2), 16);
     else if (/^#[0-9]{1,7}$/.test(ref)) code = Number.parseInt(ref.slice(1), 10);
     else {
-      throw new CodecError('XML_FORBIDDEN', `undeclared entity "&${ref};"`, { errorTag: 'malformed-message' });
+      throw new CodecError('XML_FORBIDDEN', `undeclared entity "&${ref};"`, {
+        errorTag: 'malformed-message',
+      });
     }
     if (!isXmlChar(code)) {
       throw new CodecError('XML_MALFORMED', `character reference "&${ref};" is not an XML character`, {

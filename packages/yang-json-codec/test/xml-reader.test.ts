@@ -85,13 +85,39 @@ describe('readXml', () => {
   });
 
   test('never throws anything but CodecError on arbitrary input', () => {
-    const piece = fc.constantFrom('<a>', '</a>', '<b x="1">', '</b>', '<p:c xmlns:p="u"/>', '&amp;', '&x;', '<!--', '-->',
-      '<![CDATA[', ']]>', '<?x?>', '<!DOCTYPE', 'text', '"', "'", '=', '&#0;', '&#x41;', ' ');
+    const piece = fc.constantFrom(
+      '<a>',
+      '</a>',
+      '<b x="1">',
+      '</b>',
+      '<p:c xmlns:p="u"/>',
+      '&amp;',
+      '&x;',
+      '<!--',
+      '-->',
+      '<![CDATA[',
+      ']]>',
+      '<?x?>',
+      '<!DOCTYPE',
+      'text',
+      '"',
+      "'",
+      '=',
+      '&#0;',
+      '&#x41;',
+      ' ',
+    );
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.array(piece).map((p) => p.join(''))), (s) => {
-        const code = codeOf(() => readXml(s, { maxDepth: 8 }));
-        expect(code === undefined || !code.startsWith('foreign')).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.array(piece).map((p) => p.join('')),
+        ),
+        (s) => {
+          const code = codeOf(() => readXml(s, { maxDepth: 8 }));
+          expect(code === undefined || !code.startsWith('foreign')).toBe(true);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

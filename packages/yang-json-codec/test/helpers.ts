@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
+import { CodecError } from '../src/errors';
+
+/** ../shared beside the repository root. */
+export const SHARED_YANG = path.resolve(__dirname, '../../../../shared/yang');
+/** The codec's own test modules. */
+export const TEST_YANG = path.resolve(__dirname, 'fixtures/yang');
+export const FIXTURES = path.resolve(__dirname, 'fixtures');
+
+/** Modules of the schema every test shares. */
+export const TEST_MODULES = [
+  'ietf-interfaces',
+  'ietf-ip',
+  'iana-if-type',
+  'example-jukebox',
+  'example-ops',
+  'example-actions',
+  'example-mod',
+  'example-events',
+  'example-foomod',
+  'example-barmod',
+  'codec-types',
+  'codec-aug',
+  'ietf-restconf',
+  'ietf-yang-patch',
+  'ietf-origin',
+  'ietf-netconf-with-defaults',
+];
+
+let schema: Promise<SchemaTree> | undefined;
+
+/** The compiled test schema (compiled once per test file). */
+export function testSchema(): Promise<SchemaTree> {
+  schema ??= loadSchema({ paths: [TEST_YANG, SHARED_YANG], modules: TEST_MODULES });
+  return schema;
+}
+
+/** Runs `fn` and returns the CodecError it throws (fails on anything else). */
+export function codecError(fn: () => unknown): CodecError {
+  try {
+    fn();
+  } catch (e) {
+    if (CodecError.isInstance(e)) return e;
+    throw e;
+  }
+  throw new Error('expected a CodecError');
+}
