@@ -4,7 +4,7 @@ import {
   INTEGER_BOUNDS,
   inIntervals,
   parseDecimalLexical,
-  parseIntegerLexical,
+  parseIntegerFast,
 } from './numbers';
 import { isFractionDigits } from './restrictions';
 import type { ValueCheck } from './value';
@@ -16,7 +16,7 @@ import type { YangType } from './yang-type';
  * octal forms); canonical without '+' and leading zeros (9.2.2); then the range restriction (9.2.4).
  */
 export function checkInteger(type: YangType, text: string): ValueCheck {
-  const value = parseIntegerLexical(text);
+  const value = parseIntegerFast(text);
   if (value === undefined) {
     return invalid(
       `${quote(text)} is not a valid ${describe(type)} value: expected an optional sign and decimal digits`,

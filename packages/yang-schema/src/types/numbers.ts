@@ -43,6 +43,17 @@ export function parseIntegerLexical(text: string): bigint | undefined {
 }
 
 /**
+ * Like parseIntegerLexical, but short values come back as a number: up to 15 digits a double holds every
+ * integer exactly, and parsing it is several times cheaper than BigInt.
+ */
+export function parseIntegerFast(text: string): bigint | number | undefined {
+  if (text.length > 15) return parseIntegerLexical(text);
+  if (!INTEGER_LEXICAL.test(text)) return undefined;
+  // Number('-0') is -0; `+ 0` makes it 0 so the canonical text has no sign.
+  return Number(text) + 0;
+}
+
+/**
  * Parses the decimal64 lexical form of RFC 7950 9.3.1 ("-1.50", "+2", "3.0") into a value scaled by
  * 10^fractionDigits. Returns undefined when the form is wrong or the value needs more fraction digits than
  * allowed (trailing zeros beyond the limit are harmless: "1.500" is 150n at fraction-digits 2).
@@ -96,8 +107,8 @@ export function formatIntervals(
     .join(' | ');
 }
 
-/** True when `value` lies in one of the closed intervals. */
-export function inIntervals(intervals: readonly Interval[], value: bigint): boolean {
+/** True when `value` lies in one of the closed intervals (a number compares exactly against bigint bounds). */
+export function inIntervals(intervals: readonly Interval[], value: bigint | number): boolean {
   for (const i of intervals) if (value >= i.min && value <= i.max) return true;
   return false;
 }

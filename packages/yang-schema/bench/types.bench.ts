@@ -1,0 +1,107 @@
+import { bench, describe } from 'vitest';
+import { checkValue, createPattern, parseRange, translateXsdRegex, type YangType } from '../src/types/index';
+
+// Each group pairs checkValue with the bare operation it is built on, so vitest reports the ratio.
+
+const IPV4 =
+  '(([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])\\.){3}' +
+  '([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])(%[\\p{N}\\p{L}]+)?';
+const ipv4: YangType = {
+  base: 'string',
+  name: 'ietf-inet-types:ipv4-address',
+  patterns: [createPattern(IPV4)],
+};
+const ipv4Regex = translateXsdRegex(IPV4);
+const addresses = ['192.0.2.1', '10.0.0.255', '172.16.254.1%eth0', '256.1.1.1'];
+
+describe('string with the ietf-inet-types ipv4-address pattern', () => {
+  let i = 0;
+  bench('baseline: RegExp.test of the translated pattern', () => {
+    ipv4Regex.test(addresses[i++ & 3]!);
+  });
+  bench('checkValue', () => {
+    checkValue(ipv4, addresses[i++ & 3]!);
+  });
+});
+
+const int32: YangType = {
+  base: 'int32',
+  name: 'int32',
+  range: parseRange('-1000..1000 | 5000..max', 'int32', undefined, undefined),
+};
+const ints = ['42', '-999', '+0017', '70000'];
+
+describe('int32 with a range', () => {
+  let i = 0;
+  bench('baseline: Number() and a bounds check', () => {
+    const n = Number(ints[i++ & 3]!);
+    if (!(Number.isInteger(n) && n >= -2147483648 && n <= 2147483647)) throw new Error('unreachable');
+  });
+  bench('checkValue', () => {
+    checkValue(int32, ints[i++ & 3]!);
+  });
+});
+
+const dec: YangType = { base: 'decimal64', name: 'decimal64', fractionDigits: 3 };
+const decimals = ['3.14', '-0.5', '100', '12.250'];
+
+describe('decimal64 fraction-digits 3', () => {
+  let i = 0;
+  bench('baseline: Number() parse', () => {
+    Number(decimals[i++ & 3]!);
+  });
+  bench('checkValue', () => {
+    checkValue(dec, decimals[i++ & 3]!);
+  });
+});
+
+const names = Array.from({ length: 300 }, (_, k) => `ifType${k}`);
+const enumeration: YangType = {
+  base: 'enumeration',
+  name: 'enumeration',
+  enums: names.map((name, value) => ({ name, value })),
+};
+const nameSet = new Set(names);
+const picks = ['ifType0', 'ifType150', 'ifType299', 'unknown'];
+
+describe('enumeration with 300 enums', () => {
+  let i = 0;
+  bench('baseline: Set.has', () => {
+    nameSet.has(picks[i++ & 3]!);
+  });
+  bench('checkValue', () => {
+    checkValue(enumeration, picks[i++ & 3]!);
+  });
+});
+
+const union: YangType = {
+  base: 'union',
+  name: 'union',
+  members: [
+    { base: 'int8', name: 'int8' },
+    { base: 'string', name: 'string' },
+  ],
+};
+const unionValues = ['12', 'x', '-128', 'interface'];
+
+describe('union { int8; string }', () => {
+  let i = 0;
+  bench('baseline: Number() then fall back to the string', () => {
+    const s = unionValues[i++ & 3]!;
+    const n = Number(s);
+    if (Number.isNaN(n)) s.toString();
+  });
+  bench('checkValue', () => {
+    checkValue(union, unionValues[i++ & 3]!);
+  });
+});
+
+describe('compiling the ipv4-address pattern', () => {
+  const translated = ipv4Regex.source;
+  bench('baseline: new RegExp of the already translated source', () => {
+    new RegExp(translated, 'u');
+  });
+  bench('translateXsdRegex', () => {
+    translateXsdRegex(IPV4);
+  });
+});
