@@ -128,7 +128,7 @@ export function parseQuery(search: string, options: ParseQueryOptions): QueryPar
         if (!isQueryParameterAllowed(name, options.method, options.resource)) {
           throw new RestconfUriError(
             'QUERY_PARAMETER_NOT_ALLOWED',
-            `query parameter '${name}' is not allowed with ${options.method.toUpperCase()} on a ${kind} resource ` +
+            `query parameter '${name}' is not allowed with ${options.method.toUpperCase()} on ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} resource ` +
               `(allowed: ${describeRule(name)})`,
             { badElement: name },
           );
