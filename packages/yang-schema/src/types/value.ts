@@ -113,7 +113,8 @@ function checkLeafref(
   const target = type.leafrefTarget !== undefined ? context?.typeOf?.(type.leafrefTarget) : undefined;
   if (!target) return checkString({ base: 'string', name: 'string' }, text);
   const result = check(target, text, context, depth + 1);
-  if (result.ok) return result;
+  // A chain of leafrefs names only the path nearest the failing type, so the message stays short.
+  if (result.ok || target.base === 'leafref') return result;
   return { ...result, message: `${describe(type)} path ${quote(type.path ?? '')}: ${result.message}` };
 }
 
