@@ -17,6 +17,7 @@ export {
 } from './errors.js';
 export { type FieldsLimits, type FieldsNode, formatFields, parseFields } from './fields.js';
 export { formatQuery } from './format-query.js';
+export { type FormatTargetOptions, formatTarget } from './format-target.js';
 export {
   type InstanceIdentifierOptions,
   type NamespaceDeclaration,
