@@ -28,6 +28,8 @@ export function compileExtensions(
   structures: PendingStructure[],
   annotations: Map<string, SchemaAnnotation>,
 ): void {
+  const wd = withDefaultsAnnotation(m);
+  if (wd) annotations.set(`${m.name}:${wd.name}`, wd);
   for (const unit of m.units) {
     for (const s of unit.parsed.statement.substatements) {
       if (s.prefix === undefined) continue;
@@ -54,6 +56,21 @@ export function compileExtensions(
       }
     }
   }
+}
+
+/**
+ * RFC 6243 section 6 defines the `default` attribute before RFC 7952 existed, so ietf-netconf-with-defaults
+ * has no md:annotation statement; RFC 8040 section 4.8.9 still encodes it as the metadata annotation
+ * `ietf-netconf-with-defaults:default` of type boolean. It is added whenever that module is in the set.
+ */
+export function withDefaultsAnnotation(m: ModuleCtx): SchemaAnnotation | undefined {
+  if (m.name !== 'ietf-netconf-with-defaults') return undefined;
+  return Object.freeze({
+    module: m.name,
+    name: 'default',
+    type: Object.freeze({ base: 'boolean', name: 'boolean' }),
+    description: 'Marks a value that is the schema default (RFC 6243 section 6, RFC 8040 section 4.8.9).',
+  });
 }
 
 function yangData(
