@@ -1,0 +1,127 @@
+import { describe, expect, test } from 'vitest';
+import {
+  compileSchema,
+  loadSchema,
+  parseModule,
+  YangCompileError,
+  YangModuleNotFoundError,
+  YangSchemaError,
+  YangSyntaxError,
+} from '../src/index';
+
+const mod = (name: string, body: string) =>
+  parseModule(
+    `module ${name} {\n  yang-version 1.1;\n  namespace "urn:${name}";\n  prefix ${name};\n${body}\n}`,
+    {
+      file: `${name}.yang`,
+    },
+  );
+
+function caught(run: () => unknown): YangSchemaError {
+  try {
+    run();
+  } catch (e) {
+    if (YangSchemaError.isInstance(e)) return e;
+    throw e;
+  }
+  throw new Error('expected an error');
+}
+
+describe('compile errors', () => {
+  test('rejects a cyclic import chain and names the cycle', () => {
+    const a = mod('a', '  import b { prefix b; }');
+    const b = mod('b', '  import c { prefix c; }');
+    const c = mod('c', '  import a { prefix a; }');
+    const e = caught(() => compileSchema([a, b, c]));
+    expect(e.code).toBe('YANG_CYCLE');
+    expect(e.detail).toContain('a -> b -> c -> a');
+  });
+
+  test('names a missing import and the module that imports it', () => {
+    const e = caught(() => compileSchema([mod('a', '  import nowhere { prefix n; }')]));
+    expect(e).toBeInstanceOf(YangModuleNotFoundError);
+    expect(e).toMatchObject({ code: 'YANG_MODULE_MISSING', missing: 'nowhere', importedBy: 'a' });
+    expect(e.location).toMatchObject({ file: 'a.yang', line: 5 });
+  });
+
+  test('names a missing module found by the loader and its importer', async () => {
+    const text = 'module a { namespace "urn:a"; prefix a; import missing-one { prefix m; } }';
+    await expect(loadSchema({ modules: ['a'], texts: [text], standardModules: false })).rejects.toMatchObject(
+      {
+        code: 'YANG_MODULE_MISSING',
+        missing: 'missing-one',
+        importedBy: 'a',
+      },
+    );
+  });
+
+  test('reports bad syntax with file, line and column', () => {
+    const e = caught(() => mod('a', '  leaf x {\n    type string\n  }'));
+    expect(e).toBeInstanceOf(YangSyntaxError);
+    expect(e.location).toEqual({ file: 'a.yang', line: 7, column: 3 });
+  });
+
+  test('rejects a leafref whose path names nothing, at the path statement', () => {
+    const e = caught(() => compileSchema([mod('a', '  leaf x { type leafref { path "../nothing"; } }')]));
+    expect(e.code).toBe('YANG_LEAFREF');
+    expect(e.location).toMatchObject({ file: 'a.yang', line: 5 });
+    expect(e.detail).toContain('nothing');
+  });
+
+  test('rejects an augment of a missing node', () => {
+    const a = mod('a', '  container c;');
+    const b = mod('b', '  import a { prefix a; }\n  augment "/a:c/a:missing" { leaf x { type string; } }');
+    const e = caught(() => compileSchema([a, b]));
+    expect(e).toBeInstanceOf(YangCompileError);
+    expect(e.code).toBe('YANG_AUGMENT');
+    expect(e.location).toMatchObject({ file: 'b.yang', line: 6, column: 3 });
+  });
+
+  test('rejects a deviation of a missing node', () => {
+    const a = mod('a', '  container c;');
+    const b = mod('b', '  import a { prefix a; }\n  deviation "/a:c/a:gone" { deviate not-supported; }');
+    expect(caught(() => compileSchema([a, b])).code).toBe('YANG_AUGMENT');
+  });
+
+  test('rejects an unknown type and an unknown grouping', () => {
+    expect(caught(() => compileSchema([mod('a', '  leaf x { type no-such; }')])).detail).toContain(
+      'unknown type',
+    );
+    expect(caught(() => compileSchema([mod('a', '  uses no-such;')])).detail).toContain('unknown grouping');
+  });
+
+  test('rejects a grouping that uses itself', () => {
+    const e = caught(() => compileSchema([mod('a', '  grouping g { container c { uses g; } }\n  uses g;')]));
+    expect(e.code).toBe('YANG_CYCLE');
+  });
+
+  test('rejects a typedef that refers to itself', () => {
+    const e = caught(() => compileSchema([mod('a', '  typedef t { type t; }\n  leaf x { type t; }')]));
+    expect(e.code).toBe('YANG_CYCLE');
+  });
+
+  test('rejects a range that widens the base type', () => {
+    const e = caught(() => compileSchema([mod('a', '  leaf x { type int8 { range "0..300"; } }')]));
+    expect(e.code).toBe('YANG_TYPE');
+    expect(e.location).toMatchObject({ line: 5 });
+  });
+
+  test('rejects a configuration list without a key', () => {
+    expect(caught(() => compileSchema([mod('a', '  list l { leaf x { type string; } }')])).detail).toContain(
+      'no key',
+    );
+  });
+
+  test('rejects config true under config false', () => {
+    const e = caught(() =>
+      compileSchema([mod('a', '  container s { config false; leaf x { config true; type string; } }')]),
+    );
+    expect(e.detail).toContain('config true');
+  });
+
+  test('rejects an if-feature naming an unknown feature', () => {
+    expect(
+      caught(() => compileSchema([mod('a', '  leaf x { if-feature nope; type string; }')])).detail,
+    ).toContain('unknown feature');
+  });
+});
