@@ -18,5 +18,7 @@ export type {
   InstanceTree,
 } from './instance';
 export { child, childrenNamed, leafValue, walk } from './instance';
+export type { ValidateOptions } from './validate';
+export { validate } from './validate';
 export type { XmlAttribute, XmlElement, XmlLimits } from './xml-reader';
 export { NamespaceScope, readXml } from './xml-reader';

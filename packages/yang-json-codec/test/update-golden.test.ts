@@ -4,7 +4,8 @@ import { test } from 'vitest';
 import { decodeJson, decodeXml, encodeJson, encodeXml } from '../src/index';
 import { FIXTURES, testSchema } from './helpers';
 
-test('generate', async () => {
+/** Rewrites the expected files from the current encoders: run on purpose with UPDATE_GOLDEN=1 and review the diff. */
+test.runIf(process.env.UPDATE_GOLDEN === '1')('rewrites the golden expected files', async () => {
   const schema = await testSchema();
   const casesDir = path.join(FIXTURES, 'cases');
   for (const name of readdirSync(casesDir).sort()) {
@@ -30,9 +31,8 @@ test('generate', async () => {
             ? encodeJson(tree, { indent: 2, ...o.encode })
             : encodeXml(tree, { indent: 2, ...o.encode });
         writeFileSync(path.join(dir, out), `${text}\n`);
-        console.log(`== ${name}/${out}\n${text}`);
       } catch (e) {
-        console.log(`!! ${name}/${inp}: ${(e as Error).message}`);
+        throw new Error(`${name}/${inp}: ${(e as Error).message}`);
       }
     }
   }

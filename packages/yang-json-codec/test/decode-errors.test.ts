@@ -1,0 +1,251 @@
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { decodeJson, decodeXml } from '../src/index';
+import { codecError, testSchema } from './helpers';
+
+let schema: SchemaTree;
+beforeAll(async () => {
+  schema = await testSchema();
+});
+
+const CT = 'urn:example:codec-types';
+const xmlTypes = (inner: string) => `<types xmlns="${CT}">${inner}</types>`;
+const jsonTypes = (inner: Record<string, unknown>) => ({ 'codec-types:types': inner });
+
+describe('decoding errors name the node and the rule', () => {
+  test('rejects an integer out of its type range in XML', () => {
+    const e = codecError(() => decodeXml(schema, xmlTypes('<u8>256</u8>')));
+    expect([e.code, e.errorTag, e.errorPath?.json]).toEqual([
+      'INVALID_VALUE',
+      'invalid-value',
+      '/codec-types:types/u8',
+    ]);
+    expect(e.message).toContain('"u8"');
+    expect(e.errorInfo).toEqual({ 'bad-value': '256' });
+  });
+
+  test('gives the XML form of the error path with schema prefixes', () => {
+    const e = codecError(() => decodeXml(schema, xmlTypes('<u8>x</u8>')));
+    expect(e.errorPath?.xml).toBe('/ct:types/ct:u8');
+  });
+
+  test('rejects a typedef range violation', () => {
+    const e = codecError(() => decodeJson(schema, jsonTypes({ pct: 101 })));
+    expect(e.code).toBe('INVALID_VALUE');
+    expect(e.message).toContain('"pct"');
+  });
+
+  test('rejects a length violation', () => {
+    const e = codecError(() => decodeJson(schema, jsonTypes({ code: 'ABCDE' })));
+    expect([e.code, e.errorPath?.json]).toEqual(['INVALID_VALUE', '/codec-types:types/code']);
+  });
+
+  test('reports the error-message and error-app-tag of a failing pattern', () => {
+    const e = codecError(() => decodeJson(schema, jsonTypes({ code: 'ab' })));
+    expect(e.errorAppTag).toBe('bad-code');
+    expect(e.message).toBe('code must be upper-case letters');
+  });
+
+  test('rejects a JSON string where RFC 7951 wants a number', () => {
+    const e = codecError(() => decodeJson(schema, jsonTypes({ u8: '5' })));
+    expect(e.code).toBe('INVALID_VALUE');
+    expect(e.message).toContain('RFC 7951');
+  });
+
+  test('rejects a JSON number for an int64 leaf, which RFC 7951 writes as a string', () => {
+    const e = codecError(() => decodeJson(schema, jsonTypes({ i64: 5 })));
+    expect(e.errorPath?.json).toBe('/codec-types:types/i64');
+  });
+
+  test('rejects an empty leaf that is not [null]', () => {
+    const e = codecError(() => decodeJson(schema, jsonTypes({ flag: null })));
+    expect(e.message).toContain('"flag"');
+  });
+
+  test('rejects an identity not derived from the base', () => {
+    const e = codecError(() => decodeJson(schema, jsonTypes({ pet: 'codec-types:animal' })));
+    expect(e.code).toBe('INVALID_VALUE');
+    expect(e.message).toContain('"pet"');
+  });
+
+  test('rejects an identityref whose prefix is unbound in XML', () => {
+    const e = codecError(() => decodeXml(schema, xmlTypes('<pet>zz:cat</pet>')));
+    expect(e.code).toBe('INVALID_VALUE');
+  });
+
+  test('rejects an instance-identifier naming no schema node', () => {
+    const e = codecError(() => decodeJson(schema, jsonTypes({ target: '/codec-types:nothing' })));
+    expect([e.code, e.errorPath?.json]).toEqual(['INVALID_VALUE', '/codec-types:types/target']);
+  });
+
+  test('rejects an unknown element with unknown-element', () => {
+    const e = codecError(() => decodeXml(schema, xmlTypes('<nope>1</nope>')));
+    expect([e.code, e.errorTag, e.errorPath?.json]).toEqual([
+      'UNKNOWN_ELEMENT',
+      'unknown-element',
+      '/codec-types:types/nope',
+    ]);
+    expect(e.errorInfo).toEqual({ 'bad-element': 'nope' });
+  });
+
+  test('rejects an unknown JSON member', () => {
+    const e = codecError(() => decodeJson(schema, jsonTypes({ nope: 1 })));
+    expect([e.code, e.errorPath?.json]).toEqual(['UNKNOWN_ELEMENT', '/codec-types:types/nope']);
+  });
+
+  test('rejects an element in a namespace no module has', () => {
+    const e = codecError(() => decodeXml(schema, '<types xmlns="urn:nowhere"/>'));
+    expect([e.code, e.errorTag]).toEqual(['UNKNOWN_NAMESPACE', 'unknown-namespace']);
+    expect(e.errorInfo?.['bad-namespace']).toBe('urn:nowhere');
+  });
+
+  test('rejects a known name in the wrong module namespace', () => {
+    const e = codecError(() => decodeXml(schema, xmlTypes('<u8 xmlns="http://example.com/foomod">1</u8>')));
+    expect([e.code, e.errorTag]).toEqual(['UNKNOWN_NAMESPACE', 'unknown-namespace']);
+  });
+
+  test('rejects a JSON member naming an unknown module', () => {
+    const e = codecError(() => decodeJson(schema, { 'no-such-module:x': {} }));
+    expect(e.code).toBe('UNKNOWN_NAMESPACE');
+  });
+
+  test('rejects a top-level JSON member without its module name', () => {
+    const e = codecError(() => decodeJson(schema, { types: {} }));
+    expect(e.code).toBe('UNKNOWN_NAMESPACE');
+    expect(e.message).toContain('RFC 7951');
+  });
+
+  test('rejects a list entry without its key', () => {
+    const e = codecError(() =>
+      decodeXml(schema, `<entry xmlns="${CT}"><id>1</id><weight>1</weight></entry>`),
+    );
+    expect([e.code, e.errorTag, e.errorPath?.json]).toEqual([
+      'MISSING_ELEMENT',
+      'missing-element',
+      "/codec-types:entry[id='1']/region",
+    ]);
+  });
+
+  test('rejects two list entries with the same keys', () => {
+    const entry = { id: 1, region: 'eu', weight: 1 };
+    const e = codecError(() => decodeJson(schema, { 'codec-types:entry': [entry, entry] }));
+    expect([e.code, e.errorTag, e.errorPath?.json]).toEqual([
+      'DATA_EXISTS',
+      'data-exists',
+      "/codec-types:entry[region='eu'][id='1']",
+    ]);
+  });
+
+  test('rejects a duplicate value in a configuration leaf-list', () => {
+    const e = codecError(() => decodeJson(schema, jsonTypes({ tags: ['a', 'a'] })));
+    expect([e.code, e.errorPath?.json]).toEqual(['DATA_EXISTS', "/codec-types:types/tags[.='a']"]);
+  });
+
+  test('rejects a leaf given twice', () => {
+    const e = codecError(() => decodeXml(schema, xmlTypes('<u8>1</u8><u8>2</u8>')));
+    expect([e.code, e.errorTag]).toEqual(['BAD_ELEMENT', 'bad-element']);
+  });
+
+  test('rejects a JSON object where a list array belongs', () => {
+    const e = codecError(() => decodeJson(schema, { 'codec-types:entry': { id: 1 } }));
+    expect([e.code, e.errorPath?.json]).toEqual(['BAD_ELEMENT', '/codec-types:entry']);
+  });
+
+  test('rejects an element inside a leaf', () => {
+    const e = codecError(() => decodeXml(schema, xmlTypes('<str><b/></str>')));
+    expect(e.code).toBe('BAD_ELEMENT');
+  });
+
+  test('rejects state data in a configuration body', () => {
+    const e = codecError(() =>
+      decodeJson(schema, { 'codec-types:settings': { 'state-counter': 1 } }, { kind: 'config' }),
+    );
+    expect([e.code, e.errorTag, e.errorPath?.json]).toEqual([
+      'CONFIG_FALSE',
+      'invalid-value',
+      '/codec-types:settings/state-counter',
+    ]);
+  });
+
+  test('accepts state data in a data body', () => {
+    const tree = decodeJson(schema, { 'codec-types:settings': { 'state-counter': 1 } });
+    expect(tree.children.size).toBe(1);
+  });
+
+  test('rejects metadata from a namespace no module has', () => {
+    const e = codecError(() => decodeXml(schema, `<types xmlns="${CT}" xmlns:q="urn:q" q:x="1"/>`));
+    expect(e.code).toBe('UNKNOWN_ATTRIBUTE');
+  });
+
+  test('rejects an unqualified XML attribute', () => {
+    const e = codecError(() => decodeXml(schema, `<types xmlns="${CT}" x="1"/>`));
+    expect([e.code, e.errorTag]).toEqual(['UNKNOWN_ATTRIBUTE', 'unknown-attribute']);
+  });
+
+  test('rejects a with-defaults annotation that is not a boolean', () => {
+    const e = codecError(() =>
+      decodeJson(schema, {
+        'codec-types:settings': { mode: 'x', '@mode': { 'ietf-netconf-with-defaults:default': 'yes' } },
+      }),
+    );
+    expect(e.code).toBe('INVALID_VALUE');
+  });
+
+  test('skips unknown nodes when not strict', () => {
+    const tree = decodeXml(schema, xmlTypes('<nope/><u8>1</u8>'), { strict: false });
+    expect([...tree.children.values()][0]![0]!.children!.size).toBe(1);
+  });
+
+  test('rejects malformed JSON with JSON_MALFORMED', () => {
+    expect(codecError(() => decodeJson(schema, '{"a":')).code).toBe('JSON_MALFORMED');
+  });
+
+  test('rejects JSON over the size limit', () => {
+    expect(codecError(() => decodeJson(schema, '{}'.padEnd(100), { maxSize: 10 })).code).toBe(
+      'LIMIT_EXCEEDED',
+    );
+  });
+
+  test('rejects anydata nesting deeper than the depth limit', () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 50; i++) deep = { a: deep };
+    const e = codecError(() => decodeJson(schema, jsonTypes({ extra: deep }), { maxDepth: 20 }));
+    expect(e.code).toBe('BAD_ELEMENT');
+  });
+
+  test('rejects a DOCTYPE in a data body', () => {
+    const e = codecError(() =>
+      decodeXml(schema, `<!DOCTYPE types [<!ENTITY a "b">]>${xmlTypes('<str>&a;</str>')}`),
+    );
+    expect(e.code).toBe('XML_FORBIDDEN');
+  });
+
+  test('names an unknown rpc option with BAD_OPTION', () => {
+    const e = codecError(() =>
+      decodeJson(schema, {}, { kind: 'rpc-input', operation: 'example-ops:nothing' }),
+    );
+    expect(e.code).toBe('BAD_OPTION');
+  });
+
+  test('rejects an rpc input member named after another module', () => {
+    const e = codecError(() =>
+      decodeJson(
+        schema,
+        { 'example-jukebox:input': {} },
+        { kind: 'rpc-input', operation: 'example-ops:reboot' },
+      ),
+    );
+    expect(e.code).toBe('BAD_ELEMENT');
+  });
+
+  test('rejects an unknown rpc input parameter with its path', () => {
+    const e = codecError(() =>
+      decodeJson(
+        schema,
+        { 'example-ops:input': { nope: 1 } },
+        { kind: 'rpc-input', operation: 'example-ops:reboot' },
+      ),
+    );
+    expect([e.code, e.errorPath?.json]).toEqual(['UNKNOWN_ELEMENT', '/example-ops:reboot/nope']);
+  });
+});

@@ -1,0 +1,98 @@
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { decodeJson, validate } from '../src/index';
+import { testSchema } from './helpers';
+
+let schema: SchemaTree;
+beforeAll(async () => {
+  schema = await testSchema();
+});
+
+const entry = (id: number, extra: Record<string, unknown> = {}) => ({
+  id,
+  region: 'eu',
+  weight: 1,
+  ...extra,
+});
+
+describe('validate', () => {
+  test('accepts a valid document', () => {
+    const tree = decodeJson(schema, {
+      'codec-types:entry': [entry(1, { label: 'a' }), entry(2, { ref: 'a' })],
+    });
+    expect(validate(tree)).toEqual([]);
+  });
+
+  test('reports a missing mandatory leaf with missing-element', () => {
+    const tree = decodeJson(schema, { 'codec-types:entry': [{ id: 1, region: 'eu' }] });
+    const [e] = validate(tree);
+    expect([e?.code, e?.errorTag, e?.errorPath?.json]).toEqual([
+      'MANDATORY_MISSING',
+      'missing-element',
+      "/codec-types:entry[region='eu'][id='1']/weight",
+    ]);
+    expect(e?.message).toContain('"weight"');
+  });
+
+  test('reports more entries than max-elements with too-many-elements', () => {
+    const tree = decodeJson(schema, { 'codec-types:entry': [1, 2, 3, 4, 5].map((i) => entry(i)) });
+    const errors = validate(tree, { complete: true });
+    const e = errors.find((x) => x.code === 'TOO_MANY_ELEMENTS');
+    expect([e?.errorTag, e?.errorAppTag, e?.errorPath?.json]).toEqual([
+      'operation-failed',
+      'too-many-elements',
+      '/codec-types:entry',
+    ]);
+  });
+
+  test('reports a leaf-list above max-elements', () => {
+    const tree = decodeJson(schema, { 'codec-types:settings': { names: ['a', 'b', 'c', 'd'] } });
+    const [e] = validate(tree);
+    expect([e?.code, e?.errorPath?.json]).toEqual(['TOO_MANY_ELEMENTS', '/codec-types:settings/names']);
+  });
+
+  test('reports entries sharing a unique value with data-not-unique', () => {
+    const tree = decodeJson(schema, {
+      'codec-types:entry': [entry(1, { label: 'x' }), entry(2, { label: 'x' })],
+    });
+    const errors = validate(tree);
+    expect(errors.map((e) => [e.code, e.errorAppTag])).toEqual([['UNIQUE_VIOLATION', 'data-not-unique']]);
+    expect(errors[0]?.message).toContain('"label"');
+  });
+
+  test('reports a leafref without its target instance as instance-required', () => {
+    const tree = decodeJson(schema, { 'codec-types:entry': [entry(1, { label: 'a', ref: 'zzz' })] });
+    const [e] = validate(tree);
+    expect([e?.code, e?.errorTag, e?.errorAppTag, e?.errorInfo]).toEqual([
+      'DATA_MISSING',
+      'data-missing',
+      'instance-required',
+      { 'bad-value': 'zzz' },
+    ]);
+    expect(e?.errorPath?.json).toBe("/codec-types:entry[region='eu'][id='1']/ref");
+  });
+
+  test('leaves a leafref alone when its target subtree is not in the document', () => {
+    const tree = decodeJson(
+      schema,
+      { 'ietf-interfaces:interfaces': { interface: [] }, 'codec-types:types': {} },
+      {},
+    );
+    expect(validate(tree)).toEqual([]);
+  });
+
+  test('reports a missing mandatory rpc input parameter', () => {
+    const tree = decodeJson(
+      schema,
+      { 'codec-types:input': { count: 2 } },
+      { kind: 'rpc-input', operation: 'codec-types:ping' },
+    );
+    const [e] = validate(tree);
+    expect([e?.code, e?.errorPath?.json]).toEqual(['MANDATORY_MISSING', '/codec-types:ping/host']);
+  });
+
+  test('checks configuration leaf-lists when validating configuration', () => {
+    const tree = decodeJson(schema, { 'codec-types:settings': { names: ['a', 'b', 'c', 'd'] } });
+    expect(validate(tree, { config: true })).toHaveLength(1);
+  });
+});
