@@ -23,18 +23,27 @@ const chunks: Uint8Array[] = [];
 for (let i = 0; i < bytes.length; i += 16 * 1024) chunks.push(bytes.subarray(i, i + 16 * 1024));
 
 let sink = 0;
+const options = { time: 1000, warmupTime: 200 };
 
 describe('1000 JSON events in 16 KiB chunks', () => {
-  bench('baseline: TextDecoder + eventsource-parser', () => {
-    const decoder = new TextDecoder();
-    const parser = createParser({ onEvent: (event) => (sink += event.data.length) });
-    for (const chunk of chunks) parser.feed(decoder.decode(chunk, { stream: true }));
-  });
-  bench('createSseParser', () => {
-    const parser = createSseParser({ onEvent: (event) => (sink += event.data.length) });
-    for (const chunk of chunks) parser.feed(chunk);
-    parser.end();
-  });
+  bench(
+    'baseline: TextDecoder + eventsource-parser',
+    () => {
+      const decoder = new TextDecoder();
+      const parser = createParser({ onEvent: (event) => (sink += event.data.length) });
+      for (const chunk of chunks) parser.feed(decoder.decode(chunk, { stream: true }));
+    },
+    options,
+  );
+  bench(
+    'createSseParser',
+    () => {
+      const parser = createSseParser({ onEvent: (event) => (sink += event.data.length) });
+      for (const chunk of chunks) parser.feed(chunk);
+      parser.end();
+    },
+    options,
+  );
 });
 
 export { sink };

@@ -47,6 +47,12 @@ describe('formatEvent', () => {
     expect(formatEvent({ data: 'x', retry: 0 })).toBe('retry: 0\ndata: x\n\n');
   });
 
+  test('formats the README example as the README says', () => {
+    expect(formatEvent({ event: 'notification', id: '7', data: '<a>\n  <b/>\n</a>' })).toBe(
+      'event: notification\nid: 7\ndata: <a>\ndata:   <b/>\ndata: </a>\n\n',
+    );
+  });
+
   test('keeps an empty event type as an empty field', () => {
     expect(formatEvent({ data: 'x', event: '' })).toBe('event:\ndata: x\n\n');
   });
