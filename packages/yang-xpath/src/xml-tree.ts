@@ -149,7 +149,12 @@ export function parseXmlForXPath(xml: string, options: ParseXmlOptions = {}): Xm
     trimValues: false,
     processEntities: true,
   });
-  const items = parser.parse(xml) as Ordered[];
+  let items: Ordered[];
+  try {
+    items = parser.parse(xml) as Ordered[];
+  } catch (error) {
+    throw new XmlInputError(`not well-formed XML: ${error instanceof Error ? error.message : String(error)}`);
+  }
   const root = node('root', '', '');
   const scope = new Map<string, string>([['xml', XML_NAMESPACE]]);
   build(root, items, scope, 0, maxDepth);
