@@ -91,6 +91,16 @@ const COMMA = 0x2c;
 const PERCENT = 0x25;
 const QUESTION = 0x3f;
 const HASH = 0x23;
+const COLON = 0x3a;
+
+// ASCII classes of the identifier grammar: first character, then any later character.
+const ID_START = new Uint8Array(128);
+const ID_CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  ID_START[c] = /[A-Za-z_]/.test(ch) ? 1 : 0;
+  ID_CHAR[c] = /[A-Za-z0-9_.-]/.test(ch) ? 1 : 0;
+}
 
 // One pass over the segment: '=' splits name from keys, ',' splits keys; values are decoded
 // only when they hold a '%' (the common case has none).
@@ -111,31 +121,49 @@ function parseSegment(
       },
     );
   }
+  // Scan the name part, validating `[module ":"] identifier` on the way; an encoded or
+  // invalid name takes the slow path below, which decodes it and reports the exact problem.
   let eq = -1;
   let encoded = false;
+  let colon = -1;
+  let partStart = start;
+  let valid = true;
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c === EQUALS) {
       eq = i;
       break;
     }
+    if (c === QUESTION || c === HASH) throw unescaped(text, start, end, i, base);
     if (c === PERCENT) encoded = true;
-    else if (c === QUESTION || c === HASH) throw unescaped(text, start, end, i, base);
+    else if (c === COLON && colon === -1) {
+      if (i === partStart) valid = false;
+      colon = i;
+      partStart = i + 1;
+    } else if (c >= 128 || (i === partStart ? ID_START[c] !== 1 : ID_CHAR[c] !== 1)) valid = false;
   }
   const identEnd = eq === -1 ? end : eq;
-  let ident = text.slice(start, identEnd);
-  if (encoded) ident = percentDecode(ident, `api-path segment '${text.slice(start, end)}'`, base + start);
-  const colon = ident.indexOf(':');
-  const module = colon === -1 ? undefined : ident.slice(0, colon);
-  const name = colon === -1 ? ident : ident.slice(colon + 1);
-  if ((module !== undefined && !isIdentifier(module)) || !isIdentifier(name)) {
+  let module: string | undefined;
+  let name: string;
+  if (!encoded && valid && partStart < identEnd) {
+    module = colon === -1 ? undefined : text.slice(start, colon);
+    name = text.slice(partStart, identEnd);
+  } else {
     const identText = text.slice(start, identEnd);
-    const what = identText === '' ? 'an empty node name' : `'${identText}', not [module:]identifier`;
-    throw new RestconfUriError(
-      'URI_BAD_IDENTIFIER',
-      `api-path segment '${text.slice(start, end)}' at offset ${base + start} has ${what}`,
-      { offset: base + start, badValue: identText },
-    );
+    const ident = encoded
+      ? percentDecode(identText, `api-path segment '${text.slice(start, end)}'`, base + start)
+      : identText;
+    const at = ident.indexOf(':');
+    module = at === -1 ? undefined : ident.slice(0, at);
+    name = at === -1 ? ident : ident.slice(at + 1);
+    if ((module !== undefined && !isIdentifier(module)) || !isIdentifier(name)) {
+      const what = identText === '' ? 'an empty node name' : `'${identText}', not [module:]identifier`;
+      throw new RestconfUriError(
+        'URI_BAD_IDENTIFIER',
+        `api-path segment '${text.slice(start, end)}' at offset ${base + start} has ${what}`,
+        { offset: base + start, badValue: identText },
+      );
+    }
   }
   if (eq === -1) return module === undefined ? { name } : { module, name };
   const keys: string[] = [];
