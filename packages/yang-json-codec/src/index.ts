@@ -1,6 +1,7 @@
 export { decodeJson } from './decode-json';
 export { decodeXml, NETCONF_NS, NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
 export type { DecodeOptions } from './decoder';
+export { applyDepth } from './depth';
 export type { EncodeJsonOptions } from './encode-json';
 export { encodeJson, encodeJsonChunks } from './encode-json';
 export type { EncodeOptions } from './encode-options';
@@ -8,6 +9,8 @@ export type { EncodeXmlOptions } from './encode-xml';
 export { encodeXml, encodeXmlChunks } from './encode-xml';
 export type { CodecErrorCode, CodecErrorInit, ErrorPath, ErrorTag } from './errors';
 export { CodecError } from './errors';
+export type { FieldSelection } from './fields';
+export { applyFields, parseFields } from './fields';
 export type {
   Annotation,
   AnyElement,
@@ -20,5 +23,7 @@ export type {
 export { child, childrenNamed, leafValue, walk } from './instance';
 export type { ValidateOptions } from './validate';
 export { validate } from './validate';
+export type { WithDefaultsMode } from './with-defaults';
+export { applyWithDefaults } from './with-defaults';
 export type { XmlAttribute, XmlElement, XmlLimits } from './xml-reader';
 export { NamespaceScope, readXml } from './xml-reader';

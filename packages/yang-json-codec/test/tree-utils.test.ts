@@ -1,0 +1,119 @@
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { beforeAll, describe, expect, test } from 'vitest';
+import {
+  applyDepth,
+  applyFields,
+  applyWithDefaults,
+  decodeJson,
+  encodeJson,
+  parseFields,
+} from '../src/index';
+import { codecError, testSchema } from './helpers';
+
+let schema: SchemaTree;
+beforeAll(async () => {
+  schema = await testSchema();
+});
+
+const jukebox = {
+  'example-jukebox:jukebox': {
+    library: {
+      artist: [{ name: 'Foo Fighters', album: [{ name: 'Wasting Light', year: 2011 }] }],
+      'artist-count': 42,
+    },
+    playlist: [
+      {
+        name: 'Foo-One',
+        description: 'example playlist 1',
+        song: [{ index: 1, id: '/example-jukebox:jukebox' }],
+      },
+    ],
+    player: { gap: '0.5' },
+  },
+};
+
+const json = (tree: Parameters<typeof encodeJson>[0]) => JSON.parse(encodeJson(tree));
+const resource = () => decodeJson(schema, jukebox, { kind: 'resource' });
+
+describe('applyDepth', () => {
+  test('keeps only the target as an empty node at depth 1 (RFC 8040 B.3.2)', () => {
+    expect(json(applyDepth(resource(), 1))).toEqual({ 'example-jukebox:jukebox': {} });
+  });
+
+  test('keeps leafs but not containers or entries at the last level (RFC 8040 B.3.2 depth=3)', () => {
+    expect(json(applyDepth(resource(), 3))).toEqual({
+      'example-jukebox:jukebox': {
+        library: { 'artist-count': 42 },
+        playlist: [{ name: 'Foo-One', description: 'example playlist 1' }],
+        player: { gap: '0.5' },
+      },
+    });
+  });
+
+  test('counts the datastore as level 1 for a data document', () => {
+    const tree = decodeJson(schema, jukebox);
+    expect(json(applyDepth(tree, 1))).toEqual({});
+  });
+
+  test('changes nothing when unbounded', () => {
+    expect(json(applyDepth(resource(), 'unbounded'))).toEqual(json(resource()));
+  });
+});
+
+describe('applyFields', () => {
+  test('parses nested selections and paths', () => {
+    const sel = parseFields('library(artist/name;artist-count);player');
+    expect([...sel.keys()]).toEqual(['library', 'player']);
+    expect([...sel.get('library')!.get('artist')!.keys()]).toEqual(['name']);
+  });
+
+  test('keeps only the selected descendants of the target', () => {
+    expect(json(applyFields(resource(), 'library(artist/name);player/gap'))).toEqual({
+      'example-jukebox:jukebox': { library: { artist: [{ name: 'Foo Fighters' }] }, player: { gap: '0.5' } },
+    });
+  });
+
+  test('accepts module-qualified names', () => {
+    const tree = decodeJson(schema, jukebox);
+    expect(Object.keys(json(applyFields(tree, 'example-jukebox:jukebox/player')))).toEqual([
+      'example-jukebox:jukebox',
+    ]);
+  });
+
+  test('rejects a malformed expression', () => {
+    expect(codecError(() => parseFields('a(b')).code).toBe('BAD_OPTION');
+    expect(codecError(() => parseFields('a;;b')).code).toBe('BAD_OPTION');
+  });
+});
+
+describe('applyWithDefaults', () => {
+  const settings = () => decodeJson(schema, { 'codec-types:settings': { mode: 'auto', retries: 5 } });
+
+  test('trim removes values equal to their default', () => {
+    expect(json(applyWithDefaults(settings(), 'trim'))).toEqual({ 'codec-types:settings': { retries: 5 } });
+  });
+
+  test('report-all adds defaults, through non-presence containers and the default case', () => {
+    expect(json(applyWithDefaults(settings(), 'report-all'))).toEqual({
+      'codec-types:settings': { mode: 'auto', retries: 5, timers: { hello: 10 }, 'tcp-port': 830 },
+    });
+  });
+
+  test('report-all follows the selected case instead of the default one', () => {
+    const tree = decodeJson(schema, { 'codec-types:settings': { 'tls-port': 6513 } });
+    const out = json(applyWithDefaults(tree, 'report-all'))['codec-types:settings'];
+    expect(out['tcp-port']).toBeUndefined();
+    expect(out['tls-port']).toBe(6513);
+  });
+
+  test('report-all-tagged marks default values with the with-defaults annotation', () => {
+    const out = json(applyWithDefaults(settings(), 'report-all-tagged'))['codec-types:settings'];
+    expect(out['@mode']).toEqual({ 'ietf-netconf-with-defaults:default': true });
+    expect(out['@retries']).toBeUndefined();
+    expect(out.timers['@hello']).toEqual({ 'ietf-netconf-with-defaults:default': true });
+  });
+
+  test('explicit leaves the tree as it is', () => {
+    expect(json(applyWithDefaults(settings(), 'explicit'))).toEqual(json(settings()));
+  });
+});
