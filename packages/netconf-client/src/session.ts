@@ -118,17 +118,12 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
     stream.on('data', (chunk: Buffer | string) => {
       if (this.#end === undefined) this.#framer.feed(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     });
-    const lost = (cause?: unknown) =>
-      this.#finish(
-        this.#closing ? 'closed' : 'transport-closed',
-        new NetconfError(
-          'SESSION_CLOSED',
-          cause instanceof Error ? `transport error: ${cause.message}` : 'transport closed',
-          {
-            cause,
-          },
-        ),
-      );
+    const lost = (cause?: unknown) => {
+      // After <close-session> the server drops the transport: that is the expected end.
+      if (this.#closing) return this.#finish('closed');
+      const message = cause instanceof Error ? `transport error: ${cause.message}` : 'transport closed';
+      this.#finish('transport-closed', new NetconfError('SESSION_CLOSED', message, { cause }));
+    };
     stream.on('error', lost);
     stream.on('end', () => lost());
     stream.on('close', () => lost());
@@ -224,9 +219,13 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
     return this.closed;
   }
 
-  /** Ends the session at once without `<close-session>`; in-flight RPCs fail with `SESSION_CLOSED`. */
-  destroy(error?: NetconfError): void {
-    this.#finish('destroyed', error);
+  /**
+   * Ends the session at once without `<close-session>`; in-flight RPCs fail with `SESSION_CLOSED`.
+   * `reason` is what `endReason` reports: a transport that knows its connection died passes
+   * `transport-closed`.
+   */
+  destroy(error?: NetconfError, reason: 'destroyed' | 'transport-closed' = 'destroyed'): void {
+    this.#finish(reason, error);
   }
 
   /**

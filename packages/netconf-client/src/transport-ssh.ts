@@ -178,7 +178,8 @@ export class SshConnection extends EventEmitter<SshConnectionEvents> {
       ? undefined
       : new NetconfError('SESSION_CLOSED', 'the SSH connection was lost', { cause: error });
     // In-flight RPCs fail at once rather than waiting for their timeouts.
-    for (const session of this.#sessions) session.destroy(failure);
+    for (const session of this.#sessions)
+      session.destroy(failure, onPurpose ? 'destroyed' : 'transport-closed');
     this.emit('close', failure);
   }
 }
