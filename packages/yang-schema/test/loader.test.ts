@@ -72,10 +72,10 @@ describe('yangLibrary', () => {
   test('describes implemented and import-only modules (RFC 8525 and RFC 7895)', async () => {
     const tree = await loadSchema({ paths: [corpusDir], modules: ['ietf-ip'], standardModules: false });
     const lib = tree.yangLibrary();
-    const set = (lib['ietf-yang-library:yang-library']['module-set'] as Record<string, unknown>[])[0];
-    const names = (set?.module as { name: string }[]).map((m) => m.name);
+    const set = (lib['ietf-yang-library:yang-library']['module-set'] as Record<string, unknown>[])[0] ?? {};
+    const names = (set.module as { name: string }[]).map((m) => m.name);
     expect(names).toEqual(expect.arrayContaining(['ietf-ip', 'ietf-interfaces']));
-    const imports = (set?.['import-only-module'] as { name: string }[]).map((m) => m.name);
+    const imports = (set['import-only-module'] as { name: string }[]).map((m) => m.name);
     expect(imports).toContain('ietf-inet-types');
     const state = lib['ietf-yang-library:modules-state'].module as Record<string, unknown>[];
     expect(state.find((m) => m.name === 'ietf-inet-types')).toMatchObject({
