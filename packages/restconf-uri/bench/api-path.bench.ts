@@ -27,23 +27,41 @@ const PATHS = [
 const FULL = PATHS.map((p) => `/restconf/data${p}`);
 const PARSED = PATHS.map((p) => parseApiPath(p));
 const BASE = 'http://localhost';
+/** Longer runs than the default keep the ratios steady on a busy machine. */
+const OPTIONS = { time: 2000, warmupTime: 500 };
 
 describe('api-path parsing (20 paths per iteration)', () => {
-  bench('baseline: new URL() on the same strings', () => {
-    for (const p of PATHS) new URL(p, BASE);
-  });
+  bench(
+    'baseline: new URL() on the same strings',
+    () => {
+      for (const p of PATHS) new URL(p, BASE);
+    },
+    OPTIONS,
+  );
 
-  bench('parseApiPath', () => {
-    for (const p of PATHS) parseApiPath(p);
-  });
+  bench(
+    'parseApiPath',
+    () => {
+      for (const p of PATHS) parseApiPath(p);
+    },
+    OPTIONS,
+  );
 
-  bench('classifyTarget on /restconf/data + path', () => {
-    for (const p of FULL) classifyTarget(p);
-  });
+  bench(
+    'classifyTarget on /restconf/data + path',
+    () => {
+      for (const p of FULL) classifyTarget(p);
+    },
+    OPTIONS,
+  );
 
-  bench('formatApiPath', () => {
-    for (const p of PARSED) formatApiPath(p);
-  });
+  bench(
+    'formatApiPath',
+    () => {
+      for (const p of PARSED) formatApiPath(p);
+    },
+    OPTIONS,
+  );
 });
 
 const QUERIES = [
@@ -55,11 +73,19 @@ const QUERIES = [
 ];
 
 describe('query parsing (5 queries per iteration)', () => {
-  bench('baseline: new URLSearchParams() on the same strings', () => {
-    for (const q of QUERIES) new URLSearchParams(q).forEach(() => {});
-  });
+  bench(
+    'baseline: new URLSearchParams() on the same strings',
+    () => {
+      for (const q of QUERIES) new URLSearchParams(q).forEach(() => {});
+    },
+    OPTIONS,
+  );
 
-  bench('parseQuery (GET on a data resource)', () => {
-    for (const q of QUERIES) parseQuery(q, { method: 'GET', resource: 'data' });
-  });
+  bench(
+    'parseQuery (GET on a data resource)',
+    () => {
+      for (const q of QUERIES) parseQuery(q, { method: 'GET', resource: 'data' });
+    },
+    OPTIONS,
+  );
 });
