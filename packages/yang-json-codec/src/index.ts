@@ -21,6 +21,8 @@ export type {
   InstanceTree,
 } from './instance';
 export { child, childrenNamed, leafValue, walk } from './instance';
+export type { JsonSchema, JsonSchemaOptions } from './json-schema';
+export { toJsonSchema } from './json-schema';
 export type { ValidateOptions } from './validate';
 export { validate } from './validate';
 export type { WithDefaultsMode } from './with-defaults';
