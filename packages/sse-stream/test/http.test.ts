@@ -89,3 +89,42 @@ test('a client that disconnects mid-stream releases the upstream and the keepali
   expect(keepaliveTimer).toBeDefined();
   expect(clearTimeoutSpy).toHaveBeenCalledWith(keepaliveTimer);
 });
+
+test('a client that stops reading is disconnected by the close policy instead of being buffered for', async () => {
+  const payload = 'x'.repeat(64 * 1024);
+  let resolveClosed!: (result: { info: SseCloseInfo; sent: number; maxQueued: number }) => void;
+  const closed = new Promise<{ info: SseCloseInfo; sent: number; maxQueued: number }>((resolve) => {
+    resolveClosed = resolve;
+  });
+  server = http.createServer((_req, res) => {
+    let sent = 0;
+    let maxQueued = 0;
+    const writer = createSseWriter(res, {
+      maxQueuedEvents: 4,
+      overflow: 'close',
+      onClose: (info) => resolveClosed({ info, sent, maxQueued }),
+    });
+    // A producer faster than the client: one 64 KiB event per turn of the event loop.
+    const produce = (): void => {
+      if (!writer.send({ data: payload })) return;
+      sent++;
+      maxQueued = Math.max(maxQueued, writer.stats.queuedBytes);
+      setImmediate(produce);
+    };
+    produce();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+
+  const request = http.get(`http://127.0.0.1:${port}/`);
+  const [response] = (await once(request, 'response')) as [http.IncomingMessage];
+  response.pause(); // the client never reads
+
+  const { info, sent, maxQueued } = await closed;
+  expect(info).toEqual({ reason: 'overflow' });
+  expect(maxQueued).toBeLessThanOrEqual(4 * (payload.length + 8));
+  // The kernel's socket buffers take some megabytes; the writer's queue never took more than four events.
+  expect(sent).toBeGreaterThan(4);
+  request.destroy();
+});
