@@ -1,5 +1,5 @@
 import { type ApiPath, parseApiPath } from './api-path.js';
-import { type DateAndTime, parseDateAndTime } from './date-time.js';
+import type { DateAndTime } from './date-time.js';
 import { RestconfUriError } from './errors.js';
 import { type FieldsNode, parseFields } from './fields.js';
 import { isIdentifier } from './identifier.js';
@@ -10,6 +10,7 @@ import {
   isQueryParameterName,
   type QueryParameterName,
 } from './query-rules.js';
+import { dateTime, flag, integer, invalid, oneOf, required, wrap } from './query-values.js';
 import type { RequestTarget, TargetKind } from './request-target.js';
 
 /** Typed RESTCONF query parameters; a member is present only when the request carried it. */
@@ -151,59 +152,6 @@ export function parseQuery(search: string, options: ParseQueryOptions): QueryPar
 function isVendorName(name: string): boolean {
   const colon = name.indexOf(':');
   return colon !== -1 && isIdentifier(name.slice(0, colon)) && isIdentifier(name.slice(colon + 1));
-}
-
-function invalid(name: string, value: string | undefined, why: string): RestconfUriError {
-  const shown = value === undefined ? 'no value' : `'${value}'`;
-  return new RestconfUriError('QUERY_INVALID_VALUE', `query parameter '${name}' has ${shown}: ${why}`, {
-    badElement: name,
-    ...(value === undefined ? {} : { badValue: value }),
-  });
-}
-
-function required(name: string, value: string | undefined): string {
-  if (value === undefined || value === '') throw invalid(name, value, 'a value is required');
-  return value;
-}
-
-function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T {
-  const v = required(name, value);
-  if (!(allowed as readonly string[]).includes(v))
-    throw invalid(name, v, `expected one of ${allowed.join(', ')}`);
-  return v as T;
-}
-
-function flag(name: string, value: string | undefined): true {
-  if (value !== undefined && value !== '') throw invalid(name, value, 'it takes no value');
-  return true;
-}
-
-function integer(name: string, value: string | undefined, max: number, why: string): number {
-  const v = required(name, value);
-  const n = /^[1-9]\d{0,9}$/.test(v) ? Number(v) : Number.NaN;
-  if (!(n <= max)) throw invalid(name, v, why);
-  return n;
-}
-
-function dateTime(name: string, value: string | undefined): DateAndTime {
-  const v = required(name, value);
-  const parsed = parseDateAndTime(v);
-  if (parsed === undefined)
-    throw invalid(name, v, 'expected an RFC 3339 date-and-time like 2016-07-01T00:00:00Z');
-  return parsed;
-}
-
-function wrap<T>(name: string, value: string, parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    if (!RestconfUriError.isInstance(error)) throw error;
-    throw new RestconfUriError(
-      error.code === 'FIELDS_SYNTAX' ? 'FIELDS_SYNTAX' : 'QUERY_INVALID_VALUE',
-      `query parameter '${name}' has '${value}': ${error.message}`,
-      { badElement: name, badValue: value, cause: error },
-    );
-  }
 }
 
 function setParameter(
