@@ -302,6 +302,11 @@ export function compileExpr(expr: Expr, scope: Scope): Evaluator {
     case 'FunctionCall':
       return compileCall(expr, scope);
     case 'Path': {
+      const only = expr.steps[0];
+      if (!expr.absolute && expr.steps.length === 1 && only!.axis === 'self' && only!.test.kind === 'node') {
+        // `.` is the commonest path in must expressions: no step machinery needed
+        if (only!.predicates.length === 0) return (ctx) => [ctx.node];
+      }
       const steps = compileSteps(expr.steps, scope);
       if (expr.absolute) return (ctx) => applySteps([ctx.env.nav.root(ctx.node)], true, steps, ctx.env);
       return (ctx) => applySteps([ctx.node], true, steps, ctx.env);
