@@ -114,6 +114,8 @@ export class SshConnection extends EventEmitter<SshConnectionEvents> {
       client.once('ready', onReady);
       try {
         client.connect(config);
+        // Small NETCONF messages must not wait for Nagle's algorithm and the peer's delayed ACK.
+        client.setNoDelay(true);
       } catch (error) {
         onError(error as Error);
       }
