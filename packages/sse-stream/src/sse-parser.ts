@@ -90,6 +90,7 @@ export function createSseParser(options: SseParserOptions): SseParser {
     ...(onComment ? { onComment } : {}),
     maxBufferSize: maxEventSize,
   });
+  disarmLatin1Bom();
 
   function feedText(text: string): void {
     if (text === '') return;
@@ -133,8 +134,17 @@ export function createSseParser(options: SseParserOptions): SseParser {
     reset,
   };
 
+  // eventsource-parser strips the three characters U+00EF U+00BB U+00BF (a BOM's bytes read as
+  // Latin-1) from its first chunk only. The BOM is handled above on decoded text, so that check
+  // would only eat real characters, and only when they happen to arrive in the first chunk; an
+  // empty first feed turns it off.
+  function disarmLatin1Bom(): void {
+    parser.feed('');
+  }
+
   function reset(): void {
     parser.reset();
+    disarmLatin1Bom();
     decoder = new TextDecoder('utf-8', { ignoreBOM: true });
     started = false;
     endsWithCR = false;

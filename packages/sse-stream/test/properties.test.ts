@@ -71,6 +71,58 @@ describe('properties', () => {
     );
   });
 
+  test('any split of arbitrary text, well-formed or not, gives the same result as one whole chunk', () => {
+    const piece = fc.constantFrom(
+      'data:',
+      'data: ',
+      'event:',
+      'id:',
+      'retry:',
+      'retry: 12',
+      ':',
+      ' ',
+      'x',
+      '\r',
+      '\n',
+      '\r\n',
+      '\ufeff',
+      '\u00ef\u00bb\u00bf',
+      '\0',
+      '😀',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 30 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (pieces, offsets) => {
+          const text = pieces.join('');
+          const cuts = [...new Set(offsets.map((o) => o % (text.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...cuts].map((start, i) => text.slice(start, cuts[i] ?? text.length));
+          expect(parseChunks(chunks)).toEqual(parseChunks([text]));
+        },
+      ),
+    );
+  });
+
+  test('any split of random bytes gives the same result as one whole chunk', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 200 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (bytes, offsets) => {
+          expect(
+            parseChunks(
+              splitAt(
+                bytes,
+                offsets.map((o) => o % (bytes.length + 1)),
+              ),
+            ),
+          ).toEqual(parseChunks([bytes]));
+        },
+      ),
+    );
+  });
+
   test('feeding one byte at a time gives the same events as one whole chunk', () => {
     fc.assert(
       fc.property(streamArb, (bytes) => {

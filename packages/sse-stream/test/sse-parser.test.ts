@@ -59,6 +59,12 @@ describe('byte order mark', () => {
     expect(parseChunks(['data: a\n\n', '\ufeffdata: b\n\n']).events).toEqual([{ data: 'a' }]);
   });
 
+  test('keeps the characters of a BOM misread as Latin-1, whatever the chunking', () => {
+    const text = '\u00ef\u00bb\u00bfdata: x\n\ndata: y\n\n';
+    expect(parseChunks([text]).events).toEqual([{ data: 'y' }]);
+    expect(parseChunks(['\u00ef', text.slice(1)]).events).toEqual([{ data: 'y' }]);
+  });
+
   test('skips only one BOM', () => {
     expect(parseChunks(['\ufeff\ufeffdata: x\n\ndata: y\n\n']).events).toEqual([{ data: 'y' }]);
   });
