@@ -51,5 +51,6 @@ export {
   type ResolvedStep,
   resolveApiPath,
 } from './resolve.js';
+export { type ResolvedFieldsNode, resolveFields } from './resolve-fields.js';
 export type { PathSchema, PathSchemaNode } from './schema.js';
 export { toSubtreeFilter } from './subtree-filter.js';
