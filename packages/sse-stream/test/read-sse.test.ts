@@ -118,6 +118,19 @@ describe('readSse', () => {
     });
   });
 
+  test('yields the events before a source error, then passes the error through unchanged', async () => {
+    const failure = new TypeError('terminated');
+    async function* chunks() {
+      yield 'data: before\n\n';
+      throw failure;
+    }
+    const events: SseEvent[] = [];
+    const error = await (async () => {
+      for await (const event of readSse(chunks())) events.push(event);
+    })().catch((e: unknown) => e);
+    expect({ events, error }).toEqual({ events: [{ data: 'before' }], error: failure });
+  });
+
   test('rejects a source that is neither a stream nor an async iterable', async () => {
     await expect(collect(readSse({} as AsyncIterable<string>))).rejects.toThrowError(SseReadError);
   });
