@@ -265,6 +265,7 @@ class JsonDecoder {
       switch (schema.kind) {
         case 'list': {
           if (!Array.isArray(value)) throw this.shape(parent, schema, 'a JSON array of entries');
+          if (value.length === 0) break; // no entries: RFC 7951 5.4 arrays only carry instances
           const entries: DataNode[] = [];
           into.set(schema, entries);
           for (const item of value) {
@@ -288,6 +289,7 @@ class JsonDecoder {
         }
         case 'leaf-list': {
           if (!Array.isArray(value)) throw this.shape(parent, schema, 'a JSON array of values');
+          if (value.length === 0) break;
           const entries: DataNode[] = [];
           into.set(schema, entries);
           for (const item of value) {

@@ -98,6 +98,9 @@ export function groupsToWrite(
   keepEmptyNp: boolean,
 ): [SchemaNode, DataNode[]][] {
   const groups = orderedChildren(holder, schemaParent);
-  if (keepEmptyNp) return groups;
-  return groups.filter(([s, nodes]) => s.kind !== 'container' || !nodes.every(isEmptyNp));
+  if (keepEmptyNp)
+    return groups.some((g) => g[1].length === 0) ? groups.filter((g) => g[1].length > 0) : groups;
+  return groups.filter(
+    ([s, nodes]) => nodes.length > 0 && (s.kind !== 'container' || !nodes.every(isEmptyNp)),
+  );
 }
