@@ -277,6 +277,13 @@ describe('closing', () => {
     expect(onClose).toHaveBeenCalledExactlyOnceWith({ reason: 'end' });
   });
 
+  test('closes when a response ended directly finishes, without waiting for a send', async () => {
+    const { sink } = recordingSink();
+    const writer = createSseWriter(sink, { keepaliveSeconds: 5 });
+    sink.end();
+    await expect(writer.closed).resolves.toEqual({ reason: 'end' });
+  });
+
   test('makes sends and comments after close no-ops returning false', async () => {
     const { sink, text } = recordingSink();
     const writer = createSseWriter(sink);
