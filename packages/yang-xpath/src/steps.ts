@@ -61,8 +61,11 @@ function keyValues(key: KeyPredicate, node: AnyNode, env: EvalEnv): string[] | u
 function buildIndex(step: CompiledStep, key: KeyPredicate, node: AnyNode, env: EvalEnv): KeyIndex {
   const index: KeyIndex = new Map();
   const nav = env.nav;
+  const accept = key.keyMatcher.accept;
   for (const entry of axisNodes('child', node, nav, step.matcher)) {
-    for (const k of axisNodes('child', entry, nav, key.keyMatcher)) {
+    // keys are few per entry: test them in place rather than collect them
+    for (const k of nav.children(entry)) {
+      if (!accept(k, nav)) continue;
       const v = nav.stringValue(k);
       let list = index.get(v);
       if (list === undefined) index.set(v, (list = []));
@@ -93,9 +96,10 @@ function keyedSelect(step: CompiledStep, key: KeyPredicate, node: AnyNode, env: 
   const wanted = new Set(values);
   const nav = env.nav;
   const out: AnyNode[] = [];
+  const accept = key.keyMatcher.accept;
   for (const entry of axisNodes('child', node, nav, step.matcher)) {
-    for (const k of axisNodes('child', entry, nav, key.keyMatcher)) {
-      if (wanted.has(nav.stringValue(k))) {
+    for (const k of nav.children(entry)) {
+      if (accept(k, nav) && wanted.has(nav.stringValue(k))) {
         out.push(entry);
         break;
       }
