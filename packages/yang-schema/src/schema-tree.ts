@@ -6,6 +6,7 @@ import type {
   SchemaNode,
   YangDataStructure,
 } from './schema-types';
+import type { ValueContext } from './types/value';
 import { buildYangLibrary, type YangLibraryData, type YangLibraryOptions } from './yang-library';
 
 /** Everything the compiler hands to {@link SchemaTree}. */
@@ -149,6 +150,26 @@ export class SchemaTree implements Iterable<SchemaNode> {
     }
     this.derivedCache.set(identity, out);
     return out;
+  }
+
+  /**
+   * A `ValueContext` for `checkValue` that resolves identityref values against this tree. Identity
+   * prefixes are looked up in `prefixes` (XML: the namespace prefixes in scope, mapped to module names);
+   * without a map, or for a prefix it lacks, the prefix is taken as a module name (RFC 7951 JSON form).
+   * Unprefixed identities belong to `defaultModule`, when given.
+   */
+  valueContext(prefixes?: ReadonlyMap<string, string>, defaultModule?: string): ValueContext {
+    return {
+      resolveIdentity: (prefixed) => {
+        const colon = prefixed.indexOf(':');
+        const module =
+          colon < 0 ? defaultModule : (prefixes?.get(prefixed.slice(0, colon)) ?? prefixed.slice(0, colon));
+        const qualified = `${module}:${prefixed.slice(colon + 1)}`;
+        return module !== undefined && this.identities.has(qualified) ? qualified : undefined;
+      },
+      isDerivedFrom: (identity, base) => this.isDerivedFrom(identity, base),
+      typeOf: (target) => (target as SchemaNode | undefined)?.type,
+    };
   }
 
   /** The RFC 8525 `yang-library` and RFC 7895 `modules-state` data describing this set, as RFC 7951 JSON. */
