@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { readTicks } from '../examples/read-ticks.js';
 import { createTickServer } from '../examples/tick-server.js';
 
@@ -16,6 +16,7 @@ test('the README shows the example files as they are', () => {
 });
 
 test('the example client reads the example server and the server stops its ticks when it leaves', async () => {
+  const clearIntervalSpy = vi.spyOn(globalThis, 'clearInterval');
   const server = createTickServer(5);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -28,8 +29,10 @@ test('the example client reads the example server and the server stops its ticks
       { event: 'tick', id: '2', data: '{"n":2}' },
     ]);
   } finally {
-    // close() only completes once every stream has ended, i.e. the writer saw the disconnect.
     server.close();
     await once(server, 'close');
   }
+  // The response's 'close' follows the server's by a tick or two.
+  await vi.waitFor(() => expect(clearIntervalSpy).toHaveBeenCalledTimes(1));
+  clearIntervalSpy.mockRestore();
 });
