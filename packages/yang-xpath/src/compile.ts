@@ -1,12 +1,11 @@
-import { isContextFree, isPositionFree } from './analysis.js';
-import { type Expr, type FunctionCallExpr, type NodeTest, REVERSE_AXES, type Step } from './ast.js';
-import type { NodeMatcher } from './axes.js';
+import type { Expr, FunctionCallExpr } from './ast.js';
+import { compileSteps, resolvePrefix } from './compile-steps.js';
 import type { AnyNavigator, AnyNode, AnyValue, EvalContext, Evaluator } from './context.js';
 import { mergeOrdered } from './document-order.js';
 import { XPathCompileError, XPathError, XPathEvaluationError } from './errors.js';
 import { CORE_FUNCTIONS, type FunctionDef, type StaticEnv } from './functions-core.js';
 import { resolveIdentity, YANG_FUNCTIONS } from './functions-yang.js';
-import { applySteps, type CompiledStep, filterByPredicate, type KeyPredicate } from './steps.js';
+import { applySteps, filterByPredicate } from './steps.js';
 import { type ComparisonOperator, compareValues, toBoolean, toNumber } from './values.js';
 import { compileXsdRegex } from './xsd-regex.js';
 
@@ -32,124 +31,6 @@ export interface Scope {
   /** Declared variables keyed by unprefixed name or `{namespace}name`. */
   readonly variables: ReadonlySet<string>;
   readonly compilePath: StaticEnv['compilePath'];
-}
-
-let nextStepId = 1;
-
-function resolvePrefix(prefix: string, scope: Scope, position: number): string {
-  const namespace = scope.prefixes.get(prefix);
-  if (namespace === undefined) {
-    throw new XPathCompileError(
-      'UNKNOWN_PREFIX',
-      `unknown prefix '${prefix}' at position ${position}`,
-      position,
-    );
-  }
-  return namespace;
-}
-
-function compileNodeTest(test: NodeTest, principal: 'element' | 'attribute', scope: Scope, position: number) {
-  switch (test.kind) {
-    case 'node':
-      return { accept: () => true, named: undefined };
-    case 'text':
-      return { accept: (n: AnyNode, nav: AnyNavigator) => nav.kind(n) === 'text', named: undefined };
-    case 'comment':
-    case 'processing-instruction':
-      // the navigator model has no comments or processing instructions
-      return { accept: () => false, named: undefined };
-    case 'name': {
-      const local = test.localName;
-      if (local === '*') {
-        if (test.prefix === undefined) {
-          return { accept: (n: AnyNode, nav: AnyNavigator) => nav.kind(n) === principal, named: undefined };
-        }
-        const ns = resolvePrefix(test.prefix, scope, position);
-        return {
-          accept: (n: AnyNode, nav: AnyNavigator) => nav.kind(n) === principal && nav.namespace(n) === ns,
-          named: undefined,
-        };
-      }
-      const ns =
-        test.prefix === undefined ? scope.defaultNamespace : resolvePrefix(test.prefix, scope, position);
-      return {
-        accept: (n: AnyNode, nav: AnyNavigator) =>
-          nav.localName(n) === local && nav.namespace(n) === ns && nav.kind(n) === principal,
-        named: principal === 'element' ? { namespace: ns, localName: local } : undefined,
-      };
-    }
-  }
-}
-
-function isKeyPath(expr: Expr): expr is Expr & { type: 'Path' } {
-  if (expr.type !== 'Path' || expr.absolute || expr.steps.length !== 1) return false;
-  const step = expr.steps[0]!;
-  return (
-    step.axis === 'child' &&
-    step.test.kind === 'name' &&
-    step.test.localName !== '*' &&
-    step.predicates.length === 0
-  );
-}
-
-function compileStep(step: Step, scope: Scope): CompiledStep {
-  const principal = step.axis === 'attribute' ? 'attribute' : 'element';
-  const matcher: NodeMatcher<AnyNode> = compileNodeTest(step.test, principal, scope, step.position);
-  const predicates = step.predicates.map((p) => compileExpr(p, scope));
-  let key: KeyPredicate | undefined;
-  const first = step.predicates[0];
-  if (
-    step.axis === 'child' &&
-    matcher.named !== undefined &&
-    first?.type === 'Binary' &&
-    first.operator === '='
-  ) {
-    for (const [keySide, valueSide] of [
-      [first.left, first.right],
-      [first.right, first.left],
-    ] as const) {
-      if (isKeyPath(keySide) && isContextFree(valueSide)) {
-        const keyStep = keySide.steps[0]!;
-        key = {
-          keyMatcher: compileNodeTest(keyStep.test, 'element', scope, keyStep.position),
-          value: compileExpr(valueSide, scope),
-          fallback: predicates[0]!,
-        };
-        break;
-      }
-    }
-  }
-  return {
-    id: nextStepId++,
-    axis: step.axis,
-    reverse: REVERSE_AXES.has(step.axis),
-    matcher,
-    key,
-    predicates: key === undefined ? predicates : predicates.slice(1),
-  };
-}
-
-/** Compiles steps; `//name[...]` without positional predicates becomes one descendant step. */
-export function compileSteps(steps: readonly Step[], scope: Scope): CompiledStep[] {
-  const out: CompiledStep[] = [];
-  for (let i = 0; i < steps.length; i++) {
-    const step = steps[i]!;
-    const next = steps[i + 1];
-    if (
-      step.axis === 'descendant-or-self' &&
-      step.test.kind === 'node' &&
-      step.predicates.length === 0 &&
-      next !== undefined &&
-      next.axis === 'child' &&
-      next.predicates.every(isPositionFree)
-    ) {
-      out.push(compileStep({ ...next, axis: 'descendant' }, scope));
-      i++;
-      continue;
-    }
-    out.push(compileStep(step, scope));
-  }
-  return out;
 }
 
 function requireNodeSet(value: AnyValue, what: string, position: number): AnyNode[] {
@@ -307,14 +188,14 @@ export function compileExpr(expr: Expr, scope: Scope): Evaluator {
         // `.` is the commonest path in must expressions: no step machinery needed
         if (only!.predicates.length === 0) return (ctx) => [ctx.node];
       }
-      const steps = compileSteps(expr.steps, scope);
+      const steps = compileSteps(expr.steps, scope, compileExpr);
       if (expr.absolute) return (ctx) => applySteps([ctx.env.nav.root(ctx.node)], true, steps, ctx.env);
       return (ctx) => applySteps([ctx.node], true, steps, ctx.env);
     }
     case 'Filter': {
       const primary = compileExpr(expr.primary, scope);
       const predicates = expr.predicates.map((p) => compileExpr(p, scope));
-      const steps = compileSteps(expr.steps, scope);
+      const steps = compileSteps(expr.steps, scope, compileExpr);
       const position = expr.position;
       return (ctx) => {
         let nodes = requireNodeSet(primary(ctx), 'a filter or path step', position);

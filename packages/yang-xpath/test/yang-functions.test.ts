@@ -255,3 +255,39 @@ describe('bit-is-set() (RFC 7950 section 10.6.1)', () => {
     expect(expr.evaluate(data, nav)).toBe(false);
   });
 });
+
+describe('must and when examples (RFC 7950 sections 7.5.5 and 7.17.5)', () => {
+  const opts = { defaultNamespace: EX };
+  const ethernetMtu = compileXPath('ifType != "ethernet" or ifMTU = 1500', opts);
+  const atmMtu = compileXPath('ifType != "atm" or (ifMTU <= 17966 and ifMTU >= 64)', opts);
+  const iface = (type: string, mtu: string) =>
+    parseXmlForXPath(`<interface xmlns="${EX}"><ifType>${type}</ifType><ifMTU>${mtu}</ifMTU></interface>`)
+      .children[0]!;
+
+  test('an Ethernet MTU must be 1500', () => {
+    expect(ethernetMtu.evaluateBoolean(iface('ethernet', '1500'), xmlNavigator)).toBe(true);
+    expect(ethernetMtu.evaluateBoolean(iface('ethernet', '9000'), xmlNavigator)).toBe(false);
+    expect(ethernetMtu.evaluateBoolean(iface('atm', '9000'), xmlNavigator)).toBe(true);
+  });
+
+  test('an ATM MTU must be 64 .. 17966', () => {
+    expect(atmMtu.evaluateBoolean(iface('atm', '64'), xmlNavigator)).toBe(true);
+    expect(atmMtu.evaluateBoolean(iface('atm', '17967'), xmlNavigator)).toBe(false);
+    expect(atmMtu.evaluateBoolean(iface('atm', 'x'), xmlNavigator)).toBe(false);
+    expect(atmMtu.evaluateBoolean(iface('ethernet', '1'), xmlNavigator)).toBe(true);
+  });
+
+  test("the augment's when \"if:ifType='ds0'\" holds only on ds0 entries", () => {
+    const data = parseXmlForXPath(`
+      <interfaces xmlns="${IF}">
+        <ifEntry><ifIndex>1</ifIndex><ifType>ds0</ifType></ifEntry>
+        <ifEntry><ifIndex>2</ifIndex><ifType>ethernetCsmacd</ifType></ifEntry>
+      </interfaces>`);
+    const when = compileXPath("if:ifType='ds0'", { prefixes: { if: IF } });
+    const entries = compileXPath('/if:interfaces/if:ifEntry', { prefixes: { if: IF } }).evaluateNodes(
+      data,
+      xmlNavigator,
+    );
+    expect(entries.map((e) => when.evaluateBoolean(e, xmlNavigator))).toEqual([true, false]);
+  });
+});
