@@ -18,6 +18,7 @@ export { createSseWriter, type SseSink, type SseWriter, type SseWriterStats } fr
 export type { SseEvent } from './types.js';
 export {
   SSE_HEADERS,
+  type SseHeaders,
   type SseResponseHead,
   type WriteSseHeadOptions,
   writeSseHead,

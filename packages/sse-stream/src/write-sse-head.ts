@@ -1,9 +1,10 @@
-import type { OutgoingHttpHeaders } from 'node:http';
+/** Response headers as Node's `OutgoingHttpHeaders` takes them, without depending on Node's types. */
+export type SseHeaders = Record<string, string | number | string[] | undefined>;
 
 /** The part of `http.ServerResponse` (or `http2.Http2ServerResponse`) that {@link writeSseHead} uses. */
 export interface SseResponseHead {
   readonly headersSent: boolean;
-  writeHead(statusCode: number, headers: OutgoingHttpHeaders): unknown;
+  writeHead(statusCode: number, headers: SseHeaders): unknown;
   flushHeaders?(): void;
 }
 
@@ -12,7 +13,7 @@ export interface WriteSseHeadOptions {
   /** HTTP status code; default 200. */
   status?: number;
   /** Extra response headers, merged over the defaults. */
-  headers?: OutgoingHttpHeaders;
+  headers?: SseHeaders;
 }
 
 /**
