@@ -96,6 +96,20 @@ describe('translateXsdRegex', () => {
     expect(matches('\\W', '.')).toBe(true);
   });
 
+  test('excludes digits and characters beyond the BMP from \\i, as XML 1.0 Appendix B does', () => {
+    expect(matches('\\i', '\u0663')).toBe(false);
+    expect(matches('\\i', '\u{1F600}')).toBe(false);
+    expect(matches('\\i', '\u00e9')).toBe(true);
+    expect(matches('\\c', '\u0663')).toBe(true);
+    expect(matches('\\c', '\u00b7')).toBe(true);
+    expect(matches('\\i', '\uf900')).toBe(false);
+  });
+
+  test('subtracts from \\i and \\c inside a class', () => {
+    expect(matches('[\\i-[:]][\\c-[:]]*', 'a.b-c')).toBe(true);
+    expect(matches('[\\i-[:]][\\c-[:]]*', 'a:b')).toBe(false);
+  });
+
   test('supports \\i and \\c as XML name characters', () => {
     expect(matches('\\i\\c*', 'ns:my-name.1')).toBe(true);
     expect(matches('\\i\\c*', '1abc')).toBe(false);
@@ -139,6 +153,16 @@ describe('translateXsdRegex', () => {
     expect(matches('\\n\\r\\t', '\n\r\t')).toBe(true);
   });
 
+  test('reads an escaped ASCII punctuation character outside the XSD list as itself', () => {
+    expect(matches('\\$\\/\\#\\@', '$/#@')).toBe(true);
+    expect(matches('[\\$\\/]+', '/$')).toBe(true);
+  });
+
+  test('reads a stray closing brace as itself', () => {
+    expect(matches('a}', 'a}')).toBe(true);
+    expect(matches('[}]', '}')).toBe(true);
+  });
+
   test('keeps characters that are special only in JavaScript literal', () => {
     expect(matches('a/b', 'a/b')).toBe(true);
     expect(matches('[$/]+', '$/$')).toBe(true);
@@ -174,6 +198,8 @@ describe('translateXsdRegex rejects what XSD does not have', () => {
     ['[z-a]', /out of order/],
     ['[a[b]]', /unescaped "\["/],
     ['a]', /unescaped "]"/],
+    ['\\u0041', /not an XSD escape/],
+    ['\\ ', /not an XSD escape/],
     ['\\p{Foo}', /unknown general category/],
     ['\\p{IsKlingon}', /unknown Unicode block/],
     ['\\p{Cs}', /unknown general category/],

@@ -105,38 +105,6 @@ export const XSD_BLOCKS: ReadonlyMap<string, readonly (readonly [number, number]
   ['PrivateUse', 0x100000, 0x10fffd],
 ]);
 
-/**
- * XML 1.0 (Fifth Edition) section 2.3 NameStartChar ranges, the set XSD's `\i` names ("initial name
- * characters"). The Fifth Edition ranges are used because they are a superset of the older Letter tables.
- */
-export const NAME_START_RANGES: readonly (readonly [number, number])[] = [
-  [0x3a, 0x3a],
-  [0x41, 0x5a],
-  [0x5f, 0x5f],
-  [0x61, 0x7a],
-  [0xc0, 0xd6],
-  [0xd8, 0xf6],
-  [0xf8, 0x2ff],
-  [0x370, 0x37d],
-  [0x37f, 0x1fff],
-  [0x200c, 0x200d],
-  [0x2070, 0x218f],
-  [0x2c00, 0x2fef],
-  [0x3001, 0xd7ff],
-  [0xf900, 0xfdcf],
-  [0xfdf0, 0xfffd],
-  [0x10000, 0xeffff],
-];
-
-/** XML 1.0 (Fifth Edition) NameChar: NameStartChar plus these ranges, the set XSD's `\c` names. */
-export const NAME_CHAR_EXTRA_RANGES: readonly (readonly [number, number])[] = [
-  [0x2d, 0x2e],
-  [0x30, 0x39],
-  [0xb7, 0xb7],
-  [0x300, 0x36f],
-  [0x203f, 0x2040],
-];
-
 /** General categories XSD accepts in `\p{..}` / `\P{..}` (XML Schema 1.0 Part 2, F.1.1); note: no "Cs". */
 export const XSD_CATEGORIES: ReadonlySet<string> = new Set([
   'L',

@@ -1,5 +1,5 @@
 import { YangTypeError } from './errors';
-import { NAME_CHAR_EXTRA_RANGES, NAME_START_RANGES, XSD_BLOCKS, XSD_CATEGORIES } from './xsd-blocks';
+import { XSD_BLOCKS, XSD_CATEGORIES } from './xsd-blocks';
 
 /** Longest pattern accepted (in code points); the longest in the IETF/OpenConfig corpus is ~1 KiB. */
 export const MAX_PATTERN_LENGTH = 16_384;
@@ -9,13 +9,13 @@ export const MAX_PATTERN_DEPTH = 64;
 export const MAX_QUANTIFIER = 10_000;
 
 /**
- * A set of characters during translation, as JS class contents: `pos` may be placed inside `[...]`, each
- * entry of `negs` is a set whose complement belongs to the class (`\S`, `\w`, `\I`, `\C`, `\P{IsBlock}`
- * have no in-class JS spelling under the 'u' flag), `negated` is `[^...]`, `minus` is XSD subtraction.
+ * A set of characters during translation: `pos` is JS class contents (placed inside `[...]`), each entry of
+ * `alts` is a JS expression matching one character of a set that has no in-class spelling under the 'u'
+ * flag (`\S`, `\w`, `\i`, `\P{IsBlock}`...); `negated` is `[^...]`, `minus` is XSD subtraction.
  */
 interface CharSet {
   pos: string;
-  negs: string[];
+  alts: string[];
   negated: boolean;
   minus?: CharSet;
 }
@@ -96,8 +96,10 @@ class Translator {
       case '{':
         return this.fail(`quantifier "{" at offset ${this.i - 1} has nothing to repeat`);
       case ']':
+        return this.fail(`unescaped "]" at offset ${this.i - 1}`);
       case '}':
-        return this.fail(`unescaped "${c}" at offset ${this.i - 1}`);
+        // Not a Char in XSD, but libxml2 and PCRE-based YANG tools read a stray '}' as itself.
+        return literal(c);
       default:
         return literal(c!);
     }
@@ -152,7 +154,7 @@ class Translator {
   /** charClassExpr ::= '[' charGroup ']'; the '[' is already consumed. */
   private charClassExpr(): CharSet {
     this.enter();
-    const set: CharSet = { pos: '', negs: [], negated: false };
+    const set: CharSet = { pos: '', alts: [], negated: false };
     if (this.peek() === '^') {
       this.i++;
       set.negated = true;
@@ -237,31 +239,34 @@ class Translator {
       case 't':
         return 0x09;
       case 's':
-        return { pos: ' \\t\\n\\r', negs: [], negated: false };
+        return plain(' \\t\\n\\r');
       case 'S':
-        return { pos: '', negs: [' \\t\\n\\r'], negated: false };
+        return other('[^ \\t\\n\\r]');
       case 'd':
-        return { pos: '\\p{Nd}', negs: [], negated: false };
+        return plain('\\p{Nd}');
       case 'D':
-        return { pos: '\\P{Nd}', negs: [], negated: false };
+        return plain('\\P{Nd}');
       // XSD F.1.1: \w is [#x0000-#x10FFFF]-[\p{P}\p{Z}\p{C}], \W its complement.
       case 'w':
-        return { pos: '', negs: ['\\p{P}\\p{Z}\\p{C}'], negated: false };
+        return other('[^\\p{P}\\p{Z}\\p{C}]');
       case 'W':
-        return { pos: '\\p{P}\\p{Z}\\p{C}', negs: [], negated: false };
+        return plain('\\p{P}\\p{Z}\\p{C}');
       case 'i':
-        return { pos: NAME_START, negs: [], negated: false };
+        return other(NAME_START);
       case 'I':
-        return { pos: '', negs: [NAME_START], negated: false };
+        return other(`(?:(?!${NAME_START})[^])`);
       case 'c':
-        return { pos: NAME_CHAR, negs: [], negated: false };
+        return other(NAME_CHAR);
       case 'C':
-        return { pos: '', negs: [NAME_CHAR], negated: false };
+        return other(`(?:(?!${NAME_CHAR})[^])`);
       case 'p':
       case 'P':
         return this.property(c === 'P');
       default:
         if (ESCAPABLE.has(c)) return c.codePointAt(0)!;
+        // An escaped ASCII punctuation character outside the XSD list ("\$", "\/") is read as itself, as
+        // libxml2 and PCRE-based YANG tools do; modules in the wild rely on it.
+        if (/^[!-/:-@[-`{-~]$/.test(c)) return c.codePointAt(0)!;
         if (c >= '0' && c <= '9') {
           return this.fail(`"\\${c}": backreferences do not exist in XSD regular expressions`);
         }
@@ -279,10 +284,10 @@ class Translator {
       const ranges = XSD_BLOCKS.get(name.slice(2));
       if (!ranges) this.fail(`"\\p{${clip(name)}}" names an unknown Unicode block`);
       const text = ranges!.map(([lo, hi]) => span(lo, hi)).join('');
-      return complement ? { pos: '', negs: [text], negated: false } : { pos: text, negs: [], negated: false };
+      return complement ? other(`[^${text}]`) : plain(text);
     }
     if (!XSD_CATEGORIES.has(name)) this.fail(`"\\p{${clip(name)}}" names an unknown general category`);
-    return { pos: `\\${complement ? 'P' : 'p'}{${name}}`, negs: [], negated: false };
+    return plain(`\\${complement ? 'P' : 'p'}{${name}}`);
   }
 
   /** A set used on its own outside brackets. */
@@ -292,10 +297,10 @@ class Translator {
 
   private classToJs(set: CharSet): string {
     let out: string;
-    if (set.negs.length === 0) {
+    if (set.alts.length === 0) {
       out = `[${set.negated ? '^' : ''}${set.pos}]`;
     } else {
-      const alternatives = set.negs.map((n) => `[^${n}]`);
+      const alternatives = [...set.alts];
       if (set.pos !== '') alternatives.unshift(`[${set.pos}]`);
       const union = alternatives.length === 1 ? alternatives[0]! : `(?:${alternatives.join('|')})`;
       out = set.negated ? `(?:(?!${union})[^])` : union;
@@ -327,11 +332,28 @@ class Translator {
 
 function mergeInto(target: CharSet, esc: CharSet): void {
   target.pos += esc.pos;
-  target.negs.push(...esc.negs);
+  target.alts.push(...esc.alts);
 }
 
-const NAME_START = NAME_START_RANGES.map(([lo, hi]) => span(lo, hi)).join('');
-const NAME_CHAR = NAME_START + NAME_CHAR_EXTRA_RANGES.map(([lo, hi]) => span(lo, hi)).join('');
+function plain(pos: string): CharSet {
+  return { pos, alts: [], negated: false };
+}
+
+function other(alt: string): CharSet {
+  return { pos: '', alts: [alt], negated: false };
+}
+
+/**
+ * XSD 1.0 defines `\i` as XML 1.0 `Letter | '_' | ':'` and `\c` as `NameChar`, whose tables XML 1.0
+ * Appendix B derives from Unicode categories: name start characters are Ll, Lu, Lo, Lt, Nl (plus
+ * U+02BB..U+02C1 and U+06E5..U+06E6), name characters add Mc, Me, Mn, Lm, Nd, '.', '-', U+00B7 and U+0387;
+ * the compatibility area U+F900..U+FFFE, U+20DD..U+20E0 and (as in Unicode 2.0) everything beyond the BMP
+ * are excluded. The rule is applied to the Unicode version of the JavaScript engine.
+ */
+const NAME_EXCLUDED = '\\u{f900}-\\u{fffe}\\u{10000}-\\u{10ffff}';
+const NAME_START_CLASS = '\\p{Ll}\\p{Lu}\\p{Lo}\\p{Lt}\\p{Nl}\\u{2bb}-\\u{2c1}\\u{6e5}\\u{6e6}_:';
+const NAME_START = `(?:(?![${NAME_EXCLUDED}])[${NAME_START_CLASS}])`;
+const NAME_CHAR = `(?:(?![${NAME_EXCLUDED}\\u{20dd}-\\u{20e0}])[${NAME_START_CLASS}\\p{Mc}\\p{Me}\\p{Mn}\\p{Lm}\\p{Nd}.\\-\\u{b7}\\u{387}])`;
 
 /** JS class contents for the inclusive range lo..hi. */
 function span(lo: number, hi: number): string {
