@@ -117,7 +117,8 @@ export function createSseParser(options: SseParserOptions): SseParser {
       if (failed) fail();
       if (typeof chunk === 'string') {
         feedText(chunk);
-      } else if (chunk instanceof Uint8Array) {
+      } else if (ArrayBuffer.isView(chunk)) {
+        // isView rather than instanceof: chunks may come from another realm (a vm context, a worker).
         feedText(decoder.decode(chunk, { stream: true }));
       } else {
         throw new SseReadError('INVALID_SOURCE', 'An event stream chunk must be a Uint8Array or a string');

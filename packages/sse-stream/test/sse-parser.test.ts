@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
 import { SseOptionError, SseReadError } from '../src/errors.js';
 import { createSseParser } from '../src/sse-parser.js';
@@ -79,6 +80,12 @@ describe('decoding', () => {
   test('replaces invalid UTF-8 with U+FFFD instead of failing', () => {
     const bytes = new Uint8Array([...utf8('data: a'), 0xff, 0xc3, ...utf8('\n\n')]);
     expect(parseChunks([bytes]).events).toEqual([{ data: 'a\ufffd\ufffd' }]);
+  });
+
+  test('accepts bytes from another realm', () => {
+    const foreign = runInNewContext('new Uint8Array([100, 97, 116, 97, 58, 120, 10, 10])') as Uint8Array;
+    expect(foreign instanceof Uint8Array).toBe(false);
+    expect(parseChunks([foreign]).events).toEqual([{ data: 'x' }]);
   });
 
   test('rejects a chunk that is neither bytes nor text', () => {
