@@ -56,8 +56,9 @@ function compileNodeTest(
           named: undefined,
         };
       }
-      const ns =
-        test.prefix === undefined ? scope.defaultNamespace : resolvePrefix(test.prefix, scope, position);
+      // unprefixed attribute names have no namespace (Namespaces in XML 1.0 section 6.2)
+      const unprefixed = principal === 'attribute' ? '' : scope.defaultNamespace;
+      const ns = test.prefix === undefined ? unprefixed : resolvePrefix(test.prefix, scope, position);
       return {
         accept: (n: AnyNode, nav: AnyNavigator) =>
           nav.localName(n) === local && nav.namespace(n) === ns && nav.kind(n) === principal,

@@ -261,3 +261,42 @@ describe('printing', () => {
     expect(expr.evaluate(xmlDocument([]), xmlNavigator)).toBe(`it's "x"`);
   });
 });
+
+describe('default namespace', () => {
+  test('applies to unprefixed element names but not to attribute names', () => {
+    const tree = xmlDocument([xmlElement('a', 'urn:m', [xmlElement('b', 'urn:m', 'v')], { id: '7' })]);
+    const expr = compileXPath('concat(/a/b, /a/@id, count(/*[local-name() = "a"]/@*))', {
+      defaultNamespace: 'urn:m',
+    });
+    expect(expr.evaluate(tree, xmlNavigator)).toBe('v71');
+    expect(compileXPath('count(/a)').evaluate(tree, xmlNavigator)).toBe(0);
+  });
+});
+
+describe('evaluation errors', () => {
+  const tree = xmlDocument([xmlElement('a', '', 'v')]);
+
+  test('a filter on a non-node-set is a TYPE error at the filter', () => {
+    expect(() => compileXPath('1 + (1)[1]').evaluate(tree, xmlNavigator)).toThrow(
+      expect.objectContaining({ name: 'XPathEvaluationError', code: 'TYPE', position: 4 }),
+    );
+  });
+
+  test('a union of non-node-sets is a TYPE error', () => {
+    expect(() => compileXPath('a | "b"').evaluate(tree, xmlNavigator)).toThrow(
+      expect.objectContaining({ code: 'TYPE' }),
+    );
+  });
+
+  test('count() of a string is a TYPE error at the call', () => {
+    expect(() => compileXPath('1 = count("a")').evaluate(tree, xmlNavigator)).toThrow(
+      expect.objectContaining({ code: 'TYPE', position: 4 }),
+    );
+  });
+
+  test('evaluateNodes() refuses a scalar result', () => {
+    expect(() => compileXPath('1').evaluateNodes(tree, xmlNavigator)).toThrow(
+      expect.objectContaining({ code: 'TYPE' }),
+    );
+  });
+});
