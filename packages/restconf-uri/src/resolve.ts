@@ -31,6 +31,12 @@ export interface ResolveApiPathOptions {
    * section 3.5.3 requires the module name on the first segment.
    */
   readonly allowUnqualifiedTopLevel?: boolean;
+  /**
+   * Resolve `path` relative to this already resolved path, as a YANG Patch edit `target` is
+   * relative to the request target (RFC 8072 section 2.4). The result holds the base steps
+   * followed by the new ones. Default: the datastore.
+   */
+  readonly base?: ResolvedApiPath;
 }
 
 const TRAVERSABLE = new Set<PathSchemaNode['kind']>(['container', 'list']);
@@ -55,8 +61,8 @@ export function resolveApiPath(
   schema: PathSchema,
   options: ResolveApiPathOptions = {},
 ): ResolvedApiPath {
-  const steps: ResolvedStep[] = [];
-  let parent: PathSchemaNode | undefined;
+  const steps: ResolvedStep[] = [...(options.base?.steps ?? [])];
+  let parent: PathSchemaNode | undefined = steps[steps.length - 1]?.node;
   path.segments.forEach((segment, index) => {
     const where = () => describe(path, index);
     if (parent !== undefined && !TRAVERSABLE.has(parent.kind)) {

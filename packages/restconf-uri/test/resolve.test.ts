@@ -56,6 +56,38 @@ describe('resolveApiPath', () => {
   });
 });
 
+describe('resolveApiPath relative to a base path', () => {
+  const base = resolve('/example-jukebox:jukebox/playlist=Foo-One');
+
+  test('continues from the base as a YANG Patch edit target does', () => {
+    const { steps } = resolveApiPath(parseApiPath('/song=5'), testSchema, { base });
+    expect(steps.map((s) => s.node.name)).toEqual(['jukebox', 'playlist', 'song']);
+    expect(steps[2]?.keys).toEqual([{ name: 'index', value: '5' }]);
+  });
+
+  test('gives the base itself for the empty path', () => {
+    expect(resolveApiPath(parseApiPath('/'), testSchema, { base })).toEqual(base);
+  });
+
+  test('resolves unqualified names in the module of the base node', () => {
+    expect(resolveApiPath(parseApiPath('name'), testSchema, { base }).steps[2]?.node.kind).toBe('leaf');
+  });
+
+  test('rejects a child below a base that ends in a leaf', () => {
+    const leafBase = resolve('/example-jukebox:jukebox/player/gap');
+    expect(errorOf(() => resolveApiPath(parseApiPath('/x'), testSchema, { base: leafBase })).code).toBe(
+      'PATH_NOT_TRAVERSABLE',
+    );
+  });
+
+  test('rejects a child below a base list given without keys', () => {
+    const listBase = resolve('/example-jukebox:jukebox/playlist');
+    expect(errorOf(() => resolveApiPath(parseApiPath('/name'), testSchema, { base: listBase })).code).toBe(
+      'PATH_KEY_MISMATCH',
+    );
+  });
+});
+
 describe('resolveApiPath errors', () => {
   test('rejects an unqualified first segment with 400 invalid-value and a hint', () => {
     const error = failure('/jukebox');
