@@ -3,7 +3,7 @@
  *
  * | code | class | meaning |
  * |---|---|---|
- * | `INVALID_FIELD` | {@link SseFormatError} | an `event` or `id` value holds a line break, an `id` holds NUL, or `retry` is not a non-negative integer |
+ * | `INVALID_FIELD` | {@link SseFormatError} | an `event` or `id` value holds a line break, an `id` holds NUL, `retry` is not a non-negative integer, or a field has the wrong type |
  * | `INVALID_OPTION` | {@link SseOptionError} | an option is out of range (e.g. `keepaliveSeconds` not 0 or 5..3600) |
  * | `INVALID_SOURCE` | {@link SseReadError} | the reader was given something that is neither a byte/string async iterable nor a `ReadableStream`, or a chunk of another type |
  * | `EVENT_TOO_LARGE` | {@link SseReadError} | one event (or one unterminated line) exceeded `maxEventSize` |
@@ -38,10 +38,10 @@ export class SseError extends Error {
 
 /** An event cannot be written as `text/event-stream` without changing its meaning. */
 export class SseFormatError extends SseError {
-  /** The offending field: `event`, `id` or `retry`. */
-  readonly field: 'event' | 'id' | 'retry';
+  /** The offending field. */
+  readonly field: 'data' | 'event' | 'id' | 'retry';
 
-  constructor(field: 'event' | 'id' | 'retry', message: string) {
+  constructor(field: 'data' | 'event' | 'id' | 'retry', message: string) {
     super('INVALID_FIELD', message);
     this.name = 'SseFormatError';
     this.field = field;

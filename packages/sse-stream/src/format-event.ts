@@ -25,20 +25,20 @@ const LINE_BREAK = /\r\n|\r|\n/;
  * data lines that start with a space, a colon or `data:` survive unchanged.
  *
  * @throws {SseFormatError} `INVALID_FIELD` when `event` or `id` holds CR or LF (it would end the
- *   field early and inject new fields), `id` holds NUL (readers ignore such an `id`), or `retry`
- *   is not a non-negative safe integer.
+ *   field early and inject new fields), `id` holds NUL (readers ignore such an `id`), `retry`
+ *   is not a non-negative safe integer, or a field is not a string at all.
  */
 export function formatEvent(event: SseEvent): string {
   let head = '';
   if (event.event !== undefined) {
-    if (hasLineBreak(event.event)) {
-      throw new SseFormatError('event', 'The event type must not contain CR or LF');
+    if (typeof event.event !== 'string' || hasLineBreak(event.event)) {
+      throw new SseFormatError('event', 'The event type must be a string without CR or LF');
     }
     head += field('event', event.event);
   }
   if (event.id !== undefined) {
-    if (hasLineBreak(event.id) || event.id.includes('\0')) {
-      throw new SseFormatError('id', 'The event id must not contain CR, LF or NUL');
+    if (typeof event.id !== 'string' || hasLineBreak(event.id) || event.id.includes('\0')) {
+      throw new SseFormatError('id', 'The event id must be a string without CR, LF or NUL');
     }
     head += field('id', event.id);
   }
@@ -46,6 +46,10 @@ export function formatEvent(event: SseEvent): string {
     head += field('retry', formatRetry(event.retry));
   }
   const { data } = event;
+  // Checked for callers without types: a number or object here would be written as garbage.
+  if (typeof data !== 'string') {
+    throw new SseFormatError('data', 'The event data must be a string');
+  }
   // Fast path: most payloads (compact JSON notifications) are a single line.
   if (!hasLineBreak(data)) {
     return `${head}${field('data', data)}\n`;

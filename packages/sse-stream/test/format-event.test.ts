@@ -43,6 +43,17 @@ describe('formatEvent', () => {
     });
   });
 
+  test.each([
+    ['data', { data: 42 }],
+    ['event', { data: 'x', event: null }],
+    ['id', { data: 'x', id: 7 }],
+  ])('rejects a %s that is not a string', (field, event) => {
+    expect(captureError(() => formatEvent(event as unknown as SseEvent))).toMatchObject({
+      code: 'INVALID_FIELD',
+      field,
+    });
+  });
+
   test('accepts retry 0', () => {
     expect(formatEvent({ data: 'x', retry: 0 })).toBe('retry: 0\ndata: x\n\n');
   });
