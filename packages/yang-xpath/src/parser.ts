@@ -196,6 +196,7 @@ class Parser {
       this.parseRelative(steps);
       return { type: 'Path', absolute: false, steps, position: token.position };
     }
+    const start = token.position; // a parenthesized primary starts at its '('
     const primary = this.parsePrimary();
     const predicates = this.parsePredicates();
     const steps: Step[] = [];
@@ -206,7 +207,7 @@ class Parser {
       this.parseRelative(steps);
     }
     if (predicates.length === 0 && steps.length === 0) return primary;
-    return { type: 'Filter', primary, predicates, steps, position: primary.position };
+    return { type: 'Filter', primary, predicates, steps, position: start };
   }
 
   private descendantOrSelf(position: number): Step {
