@@ -39,9 +39,9 @@ export class SseError extends Error {
 /** An event cannot be written as `text/event-stream` without changing its meaning. */
 export class SseFormatError extends SseError {
   /** The offending field. */
-  readonly field: 'data' | 'event' | 'id' | 'retry';
+  readonly field: 'data' | 'event' | 'id' | 'retry' | 'comment';
 
-  constructor(field: 'data' | 'event' | 'id' | 'retry', message: string) {
+  constructor(field: 'data' | 'event' | 'id' | 'retry' | 'comment', message: string) {
     super('INVALID_FIELD', message);
     this.name = 'SseFormatError';
     this.field = field;

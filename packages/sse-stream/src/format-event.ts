@@ -65,8 +65,13 @@ export function formatEvent(event: SseEvent): string {
  * Formats a comment: every line of `text` becomes a line starting with `:`, with nothing added
  * after the colon, so `formatComment(KEEPALIVE_COMMENT)` is exactly `:SSE keepalive\n`.
  * Comments dispatch nothing; clients ignore them, which keeps idle connections open.
+ *
+ * @throws {SseFormatError} `INVALID_FIELD` when `text` is not a string.
  */
 export function formatComment(text: string): string {
+  if (typeof text !== 'string') {
+    throw new SseFormatError('comment', 'A comment must be a string');
+  }
   if (!hasLineBreak(text)) {
     return `:${text}\n`;
   }
