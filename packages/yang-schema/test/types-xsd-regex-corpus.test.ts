@@ -187,3 +187,19 @@ describe('ietf-inet-types patterns (RFC 6991)', () => {
     (v) => expect(domain(v)).toBe(false),
   );
 });
+
+/**
+ * Samples classified by libxml2's XML Schema engine for each corpus pattern (plus a few feature patterns):
+ * the translation must agree on every one. Regenerate only on purpose.
+ */
+const golden = JSON.parse(
+  readFileSync(path.join(__dirname, 'fixtures/types-xsd-regex/libxml2-samples.json'), 'utf8'),
+) as { source: string; cases: { pattern: string; accept: string[]; reject: string[] }[] };
+
+describe(`agreement with ${golden.source}`, () => {
+  test.each(golden.cases.map((c) => ({ ...c })))('classifies the samples of $pattern the same way', (c) => {
+    const re = translateXsdRegex(c.pattern);
+    expect(c.accept.filter((s) => !re.test(s))).toEqual([]);
+    expect(c.reject.filter((s) => re.test(s))).toEqual([]);
+  });
+});

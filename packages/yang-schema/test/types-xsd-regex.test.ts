@@ -148,6 +148,12 @@ describe('translateXsdRegex', () => {
     expect(matches('\\p{IsPrivateUse}', '\u{100000}')).toBe(true);
   });
 
+  test('reads a range between two escaped characters (ietf-geo-location)', () => {
+    // libxml2 2.14 reads [\[-\^] as "[" alone; XSD F.1.1 makes it the range U+005B..U+005E.
+    expect(matches('[ -@\\[-\\^_-~]*', 'a\\b]^[')).toBe(true);
+    expect(matches('[ -@\\[-\\^_-~]*', '\u00e9')).toBe(false);
+  });
+
   test('supports single-character escapes', () => {
     expect(matches('\\.\\-\\^\\[\\]\\{\\}\\(\\)\\|\\\\\\?\\*\\+', '.-^[]{}()|\\?*+')).toBe(true);
     expect(matches('\\n\\r\\t', '\n\r\t')).toBe(true);
