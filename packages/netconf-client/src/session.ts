@@ -31,7 +31,21 @@ export interface SessionOptions {
   maxDepth?: number;
   /** Notifications one iterator may hold unread; beyond that it fails with `SESSION_CLOSED` (default 10 000). */
   maxQueuedNotifications?: number;
+  /**
+   * Some servers (yuma123 netconfd) leave an `<rpc>` that reaches them in the same read as the
+   * client `<hello>` unanswered until more input arrives, which happens when the transport
+   * delivers both late and together. When the first RPC of a session has no reply after this many
+   * milliseconds, one probe `<get>` selecting nothing is sent so the server reads on; its reply is
+   * dropped. Default 1000; `false` disables.
+   */
+  firstRpcProbe?: number | false;
 }
+
+// A <get> whose filter selects nothing on any server: session-id 0 is never assigned (RFC 6241 8.1).
+const PROBE_RPC = buildRpc(
+  'probe',
+  '<get><filter type="subtree"><netconf-state xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring"><sessions><session><session-id>0</session-id></session></sessions></netconf-state></filter></get>',
+);
 
 /** Per-call options of an RPC. */
 export interface RpcOptions {
@@ -200,6 +214,7 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
       };
       this.#pending.set(messageId, { resolve, reject, cleanup });
       this.#write(buildRpc(messageId, operationXml));
+      if (messageId === '1') this.#armProbe();
     });
   }
 
@@ -277,6 +292,15 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
         return this;
       },
     };
+  }
+
+  #armProbe(): void {
+    const delay = this.#options.firstRpcProbe ?? 1000;
+    if (delay === false) return;
+    const timer = setTimeout(() => {
+      if (this.#pending.has('1')) this.#write(PROBE_RPC);
+    }, delay);
+    timer.unref();
   }
 
   #requireHello(): { capabilities: Capabilities; sessionId: number } {

@@ -14,6 +14,7 @@ import {
   type NetconfRpcError,
   type NetconfSession,
 } from '../src/index.js';
+import type { SessionOptions } from '../src/session.js';
 import type { SshOptions } from '../src/transport-ssh.js';
 
 const env = process.env;
@@ -44,18 +45,19 @@ function names(xml: string): string[] {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.runIf(enabled)('interop with yuma123 netconfd', () => {
+describe.runIf(enabled)('interop with yuma123 netconfd', { timeout: 60_000 }, () => {
   let fingerprint = '';
   let keyBlob = Buffer.alloc(0);
   const sessions: NetconfSession[] = [];
-  const ssh = (): SshOptions => ({
+  const ssh = (): SshOptions & SessionOptions => ({
+    rpcTimeout: 30_000,
     host: env.NETCONF_HOST!,
     port: Number(env.NETCONF_PORT ?? 830),
     username: env.NETCONF_USER ?? 'netconf',
     password: env.NETCONF_PASSWORD ?? 'netconf',
     hostKey: { fingerprint },
   });
-  const open = async (extra: Partial<SshOptions> = {}) => {
+  const open = async (extra: Partial<SshOptions & SessionOptions> = {}) => {
     const session = await connectSsh({ ...ssh(), ...extra });
     sessions.push(session);
     return session;
@@ -100,7 +102,7 @@ describe.runIf(enabled)('interop with yuma123 netconfd', () => {
     });
 
     test('talks end-of-message framing when only base:1.0 is offered', async () => {
-      const s = await open({ baseVersions: ['1.0'] } as Partial<SshOptions>);
+      const s = await open({ baseVersions: ['1.0'] });
       expect(s.framing).toBe('eom');
       expect(
         await s.get({

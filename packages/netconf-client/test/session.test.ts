@@ -304,3 +304,39 @@ test('the shared framer reads what encodeMessage wrote', () => {
   framer.feed(encodeMessage('<x/>', 'chunked'));
   expect(messages).toEqual(['<x/>']);
 });
+
+describe('first rpc probe', () => {
+  /** A server that, like netconfd, answers the first rpc only once another message has arrived. */
+  function stallingServer() {
+    let held: string | undefined;
+    return fakeServer({
+      handler(op, id, server) {
+        if (id === '1') {
+          held = id;
+          return undefined;
+        }
+        if (held) {
+          server.send(`<rpc-reply xmlns="${BASE}" message-id="${held}"><ok/></rpc-reply>`);
+          held = undefined;
+        }
+        return op.local === 'get' ? '<data/>' : '<ok/>';
+      },
+    });
+  }
+
+  test('sends one probe get when the first rpc stays unanswered, then gets its reply', async () => {
+    const { client, server } = stallingServer();
+    const session = await connectStream(client, { firstRpcProbe: 20 });
+    expect((await session.commit()).ok).toBe(true);
+    expect(server.received).toHaveLength(2);
+    expect(server.received[1]).toContain('message-id="probe"');
+    expect(server.received[1]).toContain('<session-id>0</session-id>');
+  });
+
+  test('sends no probe when disabled', async () => {
+    const { client, server } = stallingServer();
+    const session = await connectStream(client, { firstRpcProbe: false });
+    await expect(session.commit({}, { timeout: 100 })).rejects.toMatchObject({ code: 'RPC_TIMEOUT' });
+    expect(server.received).toHaveLength(1);
+  });
+});
