@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import type { FeatureSelection } from './compiler/context';
 import { YangSchemaError } from './errors';
 import { loadSchema, moduleNameOfFile } from './loader';
 import { printPaths } from './output/paths';
@@ -22,7 +21,8 @@ Commands:
 Options:
   -p, --path DIR        search DIR recursively for imported modules (repeatable)
   -F, --features M:F,G  enable only features F and G of module M ("M:" enables none; repeatable);
-                        modules not named keep all their features enabled
+                        otherwise the named modules have all their features enabled and the
+                        modules they import none (as yanglint)
   -h, --help            print this help
 `;
 
@@ -96,10 +96,13 @@ export async function main(
     io.stderr(`yang-schema: ${args}\n`);
     return 2;
   }
+  const names = args.modules.map(moduleName);
   let tree: Awaited<ReturnType<typeof loadSchema>>;
   try {
-    const features: FeatureSelection = args.features;
-    tree = await loadSchema({ paths: args.paths, modules: args.modules, features });
+    // As yanglint: every feature of the named modules, none of the modules they import.
+    const features: Record<string, readonly string[] | '*'> = { ...args.features };
+    for (const name of names) features[name] ??= '*';
+    tree = await loadSchema({ paths: args.paths, modules: args.modules, features, unlistedFeatures: 'none' });
   } catch (e) {
     if (YangSchemaError.isInstance(e)) {
       io.stderr(`error: ${e.message}\n`);
@@ -112,7 +115,6 @@ export async function main(
     }
     throw e;
   }
-  const names = args.modules.map(moduleName);
   if (args.command === 'paths') io.stdout(printPaths(tree, names));
   else if (args.command === 'tree') io.stdout(names.map((n) => printTreeDiagram(tree, n)).join('\n'));
   return 0;

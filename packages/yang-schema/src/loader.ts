@@ -170,6 +170,7 @@ export async function loadSchema(options: LoadOptions): Promise<SchemaTree> {
   const { parsed, implemented } = await loadModules(options);
   const compile: { -readonly [K in keyof CompileOptions]: CompileOptions[K] } = { implemented };
   if (options.features) compile.features = options.features;
+  if (options.unlistedFeatures) compile.unlistedFeatures = options.unlistedFeatures;
   return compileSchema(parsed, compile);
 }
 

@@ -44,6 +44,8 @@ export class NodeImpl implements SchemaNode {
   schemaPath = '';
   dataPath = '';
   location?: SourceLocation;
+  /** Set while compiling for nodes under a false if-feature; they are pruned before finalizing. */
+  disabled = false;
   /** Data-child lookup table, built when the node is frozen. */
   dataIndex: Map<string, NodeImpl> | undefined;
 
@@ -87,6 +89,15 @@ function findData(node: NodeImpl, module: string, name: string): NodeImpl | unde
     } else if (c.name === name && c.module === module) return c;
   }
   return undefined;
+}
+
+/** Removes disabled nodes (and so their subtrees) from a node list, recursively and in place. */
+export function pruneDisabled(list: NodeImpl[]): void {
+  for (let i = list.length - 1; i >= 0; i--) {
+    const n = list[i]!;
+    if (n.disabled) list.splice(i, 1);
+    else pruneDisabled(n.children);
+  }
 }
 
 /** True for kinds that are not data nodes in instance data (choice, case, input, output). */

@@ -336,3 +336,26 @@ describe('RFC 8040 and RFC 7952 extensions', () => {
     expect(t.annotations.get('ietf-origin:origin')?.type.base).toBe('identityref');
   });
 });
+
+describe('nodes under a false if-feature', () => {
+  const a = mod('fa', 'feature f; container c { if-feature f; leaf x { type string; } }\n container d;');
+  const b = mod(
+    'fb',
+    `import fa { prefix a; }
+     augment "/a:c" { leaf y { type string; } }
+     deviation "/a:c/a:x" { deviate add { mandatory true; } }
+     augment "/a:d" { leaf z { type string; } }`,
+  );
+
+  test('still serve as augment and deviation targets, and are left out of the tree', () => {
+    const t = compileSchema([a, b], { features: { fa: [] } });
+    expect(t.find('/fa:c')).toBeUndefined();
+    expect(t.find('/fa:d/fb:z')?.kind).toBe('leaf');
+  });
+
+  test('enables none of the features of unlisted modules when asked to', () => {
+    const t = compileSchema([a, b], { features: { fb: '*' }, unlistedFeatures: 'none' });
+    expect(t.moduleByName('fa')?.enabledFeatures).toEqual([]);
+    expect(t.find('/fa:c')).toBeUndefined();
+  });
+});

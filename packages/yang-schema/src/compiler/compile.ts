@@ -1,7 +1,7 @@
 import { YangCompileError } from '../errors';
 import type { ParsedModule } from '../parser/statement';
 import { subArg, subs } from '../parser/statement';
-import { freezeNode, type NodeImpl } from '../schema-node';
+import { freezeNode, type NodeImpl, pruneDisabled } from '../schema-node';
 import { SchemaTree } from '../schema-tree';
 import type {
   SchemaAnnotation,
@@ -27,6 +27,11 @@ export interface CompileOptions {
    * yanglint does for the modules it is given); list it with `[]` to disable all of them.
    */
   readonly features?: FeatureSelection;
+  /**
+   * Features of modules that `features` does not list: all enabled (default) or none, which is what
+   * yanglint does for modules it was not asked to load (imports).
+   */
+  readonly unlistedFeatures?: 'all' | 'none';
   /**
    * Names (or `name@revision`) of the modules to implement. Default: every module given. Modules that an
    * implemented module augments or deviates are implemented too (RFC 7950 5.6.5).
@@ -112,7 +117,7 @@ function compileOnce(
 ): SchemaTree | undefined {
   const all = [...buildModuleSet(parsed).values()];
   markImplemented(all, options.implemented, extra);
-  const ctx = new CompileContext(all, options.features);
+  const ctx = new CompileContext(all, options.features, options.unlistedFeatures);
   const types = new TypeResolver(ctx);
   const builder = new NodeBuilder(ctx, types);
 
@@ -130,6 +135,8 @@ function compileOnce(
   const structures: PendingStructure[] = [];
   const annotations = new Map<string, SchemaAnnotation>();
   for (const m of all) compileExtensions(ctx, builder, types, m, structures, annotations);
+  for (const list of roots.values()) pruneDisabled(list);
+  for (const s of structures) pruneDisabled(s.children);
 
   const top: NodeImpl[] = [];
   for (const m of all) if (m.implemented) top.push(...(roots.get(m.name) ?? []));

@@ -32,8 +32,11 @@ export interface ModuleDefs {
   readonly extensions: Map<string, YangStatement>;
 }
 
-/** Which features the caller enables: module name -> feature names; absent modules get all. */
-export type FeatureSelection = Readonly<Record<string, readonly string[]>>;
+/**
+ * Which features the caller enables: module name -> feature names, or `'*'` for all of them. Modules not
+ * listed follow `CompileOptions.unlistedFeatures`.
+ */
+export type FeatureSelection = Readonly<Record<string, readonly string[] | '*'>>;
 
 /** Shared state of one compilation. */
 export class CompileContext {
@@ -44,6 +47,7 @@ export class CompileContext {
   constructor(
     readonly modules: readonly ModuleCtx[],
     private readonly features: FeatureSelection | undefined,
+    private readonly unlistedFeatures: 'all' | 'none' = 'all',
   ) {
     for (const m of modules) {
       const prev = this.byName.get(m.name);
@@ -175,7 +179,10 @@ export class CompileContext {
     const entry = this.defsOf(m).features.get(name);
     if (!entry) return false;
     const selection = this.features?.[m.name];
-    let enabled = selection === undefined || selection.includes(name);
+    let enabled =
+      selection === undefined
+        ? this.unlistedFeatures === 'all'
+        : selection === '*' || selection.includes(name);
     if (enabled) {
       this.featureState.set(k, 'busy');
       enabled = this.ifFeaturesHold(entry[0], entry[1]);

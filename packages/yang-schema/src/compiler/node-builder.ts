@@ -72,10 +72,27 @@ export class NodeBuilder {
     }
   }
 
-  /** Builds one statement (a uses may yield several nodes) and appends the result to `out`. */
+  /**
+   * Builds one statement (a uses may yield several nodes) and appends the result to `out`. Nodes whose
+   * if-feature is false are built too and marked disabled, so that augments, refines and deviations of
+   * them still find their target; they are pruned before the tree is finalized (as libyang does).
+   */
   build(s: YangStatement, parent: NodeImpl | undefined, scope: Scope, ns: ModuleCtx, out: NodeImpl[]): void {
+    const start = out.length;
+    this.buildNode(s, parent, scope, ns, out);
+    if (!this.ctx.ifFeaturesHold(s, scope.unit)) {
+      for (let i = start; i < out.length; i++) out[i]!.disabled = true;
+    }
+  }
+
+  private buildNode(
+    s: YangStatement,
+    parent: NodeImpl | undefined,
+    scope: Scope,
+    ns: ModuleCtx,
+    out: NodeImpl[],
+  ): void {
     const unit = scope.unit;
-    if (!this.ctx.ifFeaturesHold(s, unit)) return;
     if (s.keyword === 'uses') {
       this.uses(s, parent, scope, ns, out);
       return;

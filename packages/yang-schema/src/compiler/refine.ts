@@ -34,10 +34,8 @@ export function applyRefine(
   const target = findRelative(created, s.argument ?? '');
   if (!target) ctx.fail(`refine target "${s.argument}" not found`, s, unit, 'YANG_AUGMENT');
   if (!ctx.ifFeaturesHold(s, unit)) {
-    // YANG 1.1 allows refine to add if-feature: a disabled one removes the node.
-    const siblings = target.parent ? target.parent.children : created;
-    const i = siblings.indexOf(target);
-    if (i >= 0) siblings.splice(i, 1);
+    // YANG 1.1 allows refine to add if-feature: a false one disables the node.
+    target.disabled = true;
     return;
   }
   const defaults: string[] = [];

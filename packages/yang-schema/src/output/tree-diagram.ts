@@ -59,7 +59,7 @@ function labelOf(module: SchemaModule, n: SchemaNode): string {
     case 'choice':
       return `(${name})${n.mandatory ? '' : '?'}`;
     case 'case':
-      return `:(${name})`;
+      return `(${name})`;
     case 'container':
       return n.presence !== undefined ? `${name}!` : name;
     case 'list':
@@ -98,7 +98,8 @@ function printSiblings(
   nodes.forEach((n, i) => {
     const status = n.status === 'deprecated' ? 'x' : n.status === 'obsolete' ? 'o' : '+';
     const label = labelOf(module, n);
-    let line = `${indent}${status}--${flagsOf(n)} `;
+    // RFC 8340 section 2: a case line carries no flags, just "+--:(name)".
+    let line = n.kind === 'case' ? `${indent}${status}--:` : `${indent}${status}--${flagsOf(n)} `;
     const type = typeOf(tree, module, n);
     const keys = n.kind === 'list' && n.keys.length > 0 ? ` [${n.keys.join(' ')}]` : '';
     line += type ? `${label.padEnd(width)}   ${type}` : `${label}${keys}`;
