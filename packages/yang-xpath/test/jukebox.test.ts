@@ -278,6 +278,28 @@ describe('static checks against the jukebox schema', () => {
     expect(errors).toMatchObject([{ code: 'NO_SCHEMA_NODE', position: 3 }]);
   });
 
+  test('follows every axis the schema decides', () => {
+    const song = schemaNode('jukebox', 'library', 'artist', 'album', 'song');
+    const ok = [
+      'ancestor::jbox:artist/jbox:name',
+      'ancestor-or-self::jbox:song/jbox:location',
+      'descendant-or-self::jbox:song/descendant::jbox:length',
+      'self::jbox:song/following-sibling::jbox:admin/jbox:label',
+      'preceding-sibling::jbox:genre or -count(//jbox:index)',
+      '(../jbox:song)[1]/jbox:name',
+      'following::jbox:anything | @jbox:meta',
+    ];
+    for (const expression of ok) {
+      expect(checkSchemaPaths(parseXPath(expression), schemaNav, song, { prefixes }), expression).toEqual([]);
+    }
+    const bad = parseXPath(
+      'ancestor::jbox:playlist | self::jbox:album | descendant::jbox:year | (.)[jbox:x]',
+    );
+    expect(checkSchemaPaths(bad, schemaNav, song, { prefixes }).map((e) => e.position)).toEqual([
+      0, 26, 45, 73,
+    ]);
+  });
+
   test('reports a name in another namespace and an unknown prefix', () => {
     const errors = checkSchemaPaths(parseXPath('/other:jukebox | /jbox:jukebox/x:y'), schemaNav, schemaRoot, {
       prefixes: { ...prefixes, other: 'urn:other' },
