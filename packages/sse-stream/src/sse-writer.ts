@@ -1,3 +1,4 @@
+import { BoundedQueue } from './bounded-queue.js';
 import { formatComment, formatEvent, formatRetry, KEEPALIVE_COMMENT } from './format-event.js';
 import type { SseEvent } from './types.js';
 import { isUnsentResponse, writeSseHead } from './write-sse-head.js';
@@ -87,10 +88,7 @@ class EventStreamWriter implements SseWriter {
   #closeInfo: SseCloseInfo | undefined;
   #resolveClosed!: (info: SseCloseInfo) => void;
   #needDrain = false;
-  #queue: string[] = [];
-  #queueSizes: number[] = [];
-  #queuedBytes = 0;
-  #dropped = 0;
+  #queue: BoundedQueue;
   #sent = 0;
   #drainWaiters: Array<() => void> = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -98,6 +96,7 @@ class EventStreamWriter implements SseWriter {
   constructor(sink: SseSink, options: ResolvedWriterOptions) {
     this.#sink = sink;
     this.#options = options;
+    this.#queue = new BoundedQueue(options.maxQueuedBytes, options.maxQueuedEvents, options.overflow);
     this.closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
     });
@@ -124,9 +123,9 @@ class EventStreamWriter implements SseWriter {
 
   get stats(): SseWriterStats {
     return {
-      queuedBytes: this.#queuedBytes,
+      queuedBytes: this.#queue.bytes,
       queuedEvents: this.#queue.length,
-      droppedEvents: this.#dropped,
+      droppedEvents: this.#queue.dropped,
       sentEvents: this.#sent,
     };
   }
@@ -143,7 +142,7 @@ class EventStreamWriter implements SseWriter {
 
   close(): Promise<SseCloseInfo> {
     if (this.#closeInfo) return this.closed;
-    const rest = this.#queue.join('');
+    const rest = this.#queue.take().text;
     this.#finish({ reason: 'end' });
     // The queue is bounded, so handing it over in one piece ahead of end() stays bounded too.
     if (rest !== '') this.#sink.write(rest);
@@ -166,7 +165,9 @@ class EventStreamWriter implements SseWriter {
       this.#write(text, 1);
       return true;
     }
-    return this.#enqueue(text);
+    const outcome = this.#queue.push(text);
+    if (outcome === 'overflow') this.#overflowClose();
+    return outcome === 'queued';
   }
 
   /** Hands `text` to the response; `count` is how many events and comments it carries. */
@@ -177,41 +178,11 @@ class EventStreamWriter implements SseWriter {
     this.#timer?.refresh();
   }
 
-  #enqueue(text: string): boolean {
-    const { maxQueuedBytes, maxQueuedEvents, overflow } = this.#options;
-    const size = Buffer.byteLength(text);
-    const fits = (): boolean =>
-      this.#queue.length < maxQueuedEvents && this.#queuedBytes + size <= maxQueuedBytes;
-    if (!fits()) {
-      if (overflow === 'close') {
-        this.#overflowClose();
-        return false;
-      }
-      if (size > maxQueuedBytes) {
-        this.#dropped++;
-        return false;
-      }
-      while (!fits()) {
-        this.#queue.shift();
-        this.#queuedBytes -= this.#queueSizes.shift()!;
-        this.#dropped++;
-      }
-    }
-    this.#queue.push(text);
-    this.#queueSizes.push(size);
-    this.#queuedBytes += size;
-    return true;
-  }
-
   #onDrain = (): void => {
     if (this.#closeInfo) return;
     this.#needDrain = false;
     if (this.#queue.length > 0) {
-      const text = this.#queue.join('');
-      const count = this.#queue.length;
-      this.#queue = [];
-      this.#queueSizes = [];
-      this.#queuedBytes = 0;
+      const { text, count } = this.#queue.take();
       this.#write(text, count);
     }
     if (!this.#needDrain) this.#releaseDrainWaiters();
@@ -253,9 +224,7 @@ class EventStreamWriter implements SseWriter {
     this.#closeInfo = info;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#queue = [];
-    this.#queueSizes = [];
-    this.#queuedBytes = 0;
+    this.#queue.clear();
     this.#sink.removeListener('drain', this.#onDrain);
     this.#sink.removeListener('finish', this.#onSinkFinish);
     this.#sink.removeListener('close', this.#onSinkClose);

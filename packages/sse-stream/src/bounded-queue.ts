@@ -1,0 +1,84 @@
+import type { SseOverflowPolicy } from './writer-options.js';
+
+/** What became of a chunk offered to a {@link BoundedQueue}. */
+export type QueueOutcome =
+  /** Queued, possibly after dropping older chunks (`drop-oldest`). */
+  | 'queued'
+  /** Not queued: the chunk alone is larger than the byte bound (`drop-oldest`). */
+  | 'dropped'
+  /** Not queued: a bound was reached and the policy is `close`. */
+  | 'overflow';
+
+/**
+ * The chunks an event stream holds while its response waits for `drain`, bounded both in UTF-8
+ * bytes and in count, with the writer's overflow policy applied at the bounds.
+ */
+export class BoundedQueue {
+  #chunks: string[] = [];
+  #sizes: number[] = [];
+  #bytes = 0;
+  #dropped = 0;
+  readonly #maxBytes: number;
+  readonly #maxChunks: number;
+  readonly #policy: SseOverflowPolicy;
+
+  constructor(maxBytes: number, maxChunks: number, policy: SseOverflowPolicy) {
+    this.#maxBytes = maxBytes;
+    this.#maxChunks = maxChunks;
+    this.#policy = policy;
+  }
+
+  /** UTF-8 bytes held. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Chunks held. */
+  get length(): number {
+    return this.#chunks.length;
+  }
+
+  /** Chunks discarded so far by `drop-oldest`. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /** Offers one chunk (an event or a comment). */
+  push(chunk: string): QueueOutcome {
+    const size = Buffer.byteLength(chunk);
+    if (!this.#fits(size)) {
+      if (this.#policy === 'close') return 'overflow';
+      if (size > this.#maxBytes) {
+        this.#dropped++;
+        return 'dropped';
+      }
+      while (!this.#fits(size)) {
+        this.#chunks.shift();
+        this.#bytes -= this.#sizes.shift()!;
+        this.#dropped++;
+      }
+    }
+    this.#chunks.push(chunk);
+    this.#sizes.push(size);
+    this.#bytes += size;
+    return 'queued';
+  }
+
+  /** Empties the queue, returning its chunks joined in order and how many there were. */
+  take(): { text: string; count: number } {
+    const taken = { text: this.#chunks.join(''), count: this.#chunks.length };
+    this.clear();
+    return taken;
+  }
+
+  /** Forgets every chunk held (the drop counter stays). */
+  clear(): void {
+    this.#chunks = [];
+    this.#sizes = [];
+    this.#bytes = 0;
+  }
+
+  #fits(size: number): boolean {
+    return this.#chunks.length < this.#maxChunks && this.#bytes + size <= this.#maxBytes;
+  }
+}

@@ -1,0 +1,44 @@
+import { describe, expect, test } from 'vitest';
+import { BoundedQueue } from '../src/bounded-queue.js';
+
+describe('BoundedQueue', () => {
+  test('measures chunks in UTF-8 bytes', () => {
+    const queue = new BoundedQueue(100, 10, 'close');
+    queue.push('é😀');
+    expect({ bytes: queue.bytes, length: queue.length }).toEqual({ bytes: 6, length: 1 });
+  });
+
+  test('returns its chunks joined in order and empties itself', () => {
+    const queue = new BoundedQueue(100, 10, 'close');
+    queue.push('a');
+    queue.push('b');
+    expect(queue.take()).toEqual({ text: 'ab', count: 2 });
+    expect({ bytes: queue.bytes, length: queue.length }).toEqual({ bytes: 0, length: 0 });
+  });
+
+  test('reports overflow at the count bound under the close policy and keeps what it has', () => {
+    const queue = new BoundedQueue(100, 2, 'close');
+    expect([queue.push('a'), queue.push('b'), queue.push('c')]).toEqual(['queued', 'queued', 'overflow']);
+    expect(queue.take().text).toBe('ab');
+  });
+
+  test('reports overflow at the byte bound under the close policy', () => {
+    const queue = new BoundedQueue(3, 10, 'close');
+    expect([queue.push('ab'), queue.push('cd')]).toEqual(['queued', 'overflow']);
+  });
+
+  test('drops the oldest chunks until the new one fits under drop-oldest', () => {
+    const queue = new BoundedQueue(4, 10, 'drop-oldest');
+    queue.push('a');
+    queue.push('bb');
+    expect(queue.push('ccc')).toBe('queued');
+    expect({ text: queue.take().text, dropped: queue.dropped }).toEqual({ text: 'ccc', dropped: 2 });
+  });
+
+  test('drops a chunk larger than the byte bound itself under drop-oldest', () => {
+    const queue = new BoundedQueue(4, 10, 'drop-oldest');
+    queue.push('a');
+    expect(queue.push('eeeee')).toBe('dropped');
+    expect({ text: queue.take().text, dropped: queue.dropped }).toEqual({ text: 'a', dropped: 1 });
+  });
+});
