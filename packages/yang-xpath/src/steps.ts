@@ -58,11 +58,20 @@ function keyValues(key: KeyPredicate, node: AnyNode, env: EvalEnv): string[] | u
   return value.map((n) => env.nav.stringValue(n));
 }
 
+/** The children a child step's name test selects, without copying them into a new array. */
+function namedChildren(step: CompiledStep, node: AnyNode, env: EvalEnv): Iterable<AnyNode> {
+  const named = step.matcher.named;
+  const nav = env.nav;
+  if (named !== undefined && nav.childrenNamed)
+    return nav.childrenNamed(node, named.namespace, named.localName);
+  return axisNodes('child', node, nav, step.matcher);
+}
+
 function buildIndex(step: CompiledStep, key: KeyPredicate, node: AnyNode, env: EvalEnv): KeyIndex {
   const index: KeyIndex = new Map();
   const nav = env.nav;
   const accept = key.keyMatcher.accept;
-  for (const entry of axisNodes('child', node, nav, step.matcher)) {
+  for (const entry of namedChildren(step, node, env)) {
     // keys are few per entry: test them in place rather than collect them
     for (const k of nav.children(entry)) {
       if (!accept(k, nav)) continue;
@@ -97,7 +106,7 @@ function keyedSelect(step: CompiledStep, key: KeyPredicate, node: AnyNode, env: 
   const nav = env.nav;
   const out: AnyNode[] = [];
   const accept = key.keyMatcher.accept;
-  for (const entry of axisNodes('child', node, nav, step.matcher)) {
+  for (const entry of namedChildren(step, node, env)) {
     for (const k of nav.children(entry)) {
       if (accept(k, nav) && wanted.has(nav.stringValue(k))) {
         out.push(entry);
