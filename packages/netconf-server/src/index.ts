@@ -1,1 +1,25 @@
-export {};
+export type { DataNode, Slot, Step } from './data-tree.js';
+export { type Change, Datastore, type DatastoreName } from './datastore.js';
+export { duplexPair } from './duplex-pair.js';
+export {
+  type ErrorTag,
+  type ErrorType,
+  NetconfServerError,
+  type NetconfServerErrorCode,
+  RpcError,
+  type RpcErrorFields,
+  rpcError,
+} from './errors.js';
+export { loadServerSchema, SERVER_MODULES } from './schema.js';
+export {
+  type ActionHandler,
+  type CommitHook,
+  type HookContext,
+  NetconfServer,
+  type NetconfServerOptions,
+  type RpcHandler,
+  type StateProvider,
+  type ValidateHook,
+} from './server.js';
+export { ServerSession, type SessionInfo, type TerminationReason } from './session.js';
+export type { WithDefaultsMode } from './write-xml.js';

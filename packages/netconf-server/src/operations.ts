@@ -1,0 +1,687 @@
+import {
+  childElement,
+  childElements,
+  NETCONF_BASE_NS,
+  NOTIFICATION_NS,
+  textOf,
+  type XmlElement,
+} from '@yangkit/netconf-client';
+import type { SchemaNode } from '@yangkit/yang-schema';
+import { childAt, createRoot, type DataNode, joinKey } from './data-tree.js';
+import type { DatastoreName } from './datastore.js';
+import { applyEdit, type EditOperation, type ErrorOption } from './edit-config.js';
+import { RpcError, rpcError } from './errors.js';
+import { subtreeFilter, xpathFilter } from './filter.js';
+import { editData, getData, NMDA_NS } from './nmda.js';
+import type { EventFilter } from './notifications.js';
+import { parseData } from './parse-data.js';
+import type { NetconfServer } from './server.js';
+import { CLOSE_AFTER_REPLY, type ServerSession } from './session.js';
+import { Validator } from './validate.js';
+import { readValue } from './values.js';
+import { type Selected, selectAll, type WithDefaultsMode, writeSelection } from './write-xml.js';
+
+const MON_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring';
+const WD_MODULE_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults';
+const YANG_NS = 'urn:ietf:params:xml:ns:yang:1';
+
+type Handler = (server: NetconfServer, session: ServerSession, op: XmlElement) => Promise<string> | string;
+
+const base = (op: XmlElement, local: string): XmlElement | undefined =>
+  childElement(op, local, NETCONF_BASE_NS);
+
+function missing(op: XmlElement, local: string): RpcError {
+  return new RpcError({
+    errorType: 'protocol',
+    errorTag: 'missing-element',
+    errorMessage: `<${op.local}> needs <${local}>`,
+    errorInfo: { 'bad-element': local },
+  });
+}
+
+/** The datastore named inside `<source>`/`<target>` (RFC 6241 7.1); `<url>` is not supported. */
+function datastoreIn(
+  op: XmlElement,
+  local: 'source' | 'target',
+  allowConfig = false,
+): DatastoreName | XmlElement {
+  const el = base(op, local);
+  if (!el) throw missing(op, local);
+  const inner = childElements(el)[0];
+  if (!inner) throw missing(op, local);
+  if (allowConfig && inner.local === 'config' && inner.namespace === NETCONF_BASE_NS) return inner;
+  if (inner.local === 'url')
+    throw rpcError('operation-not-supported', 'the :url capability is not supported', {
+      errorType: 'protocol',
+    });
+  if (
+    inner.namespace === NETCONF_BASE_NS &&
+    (inner.local === 'running' || inner.local === 'candidate' || inner.local === 'startup')
+  )
+    return inner.local;
+  throw rpcError('invalid-value', `<${inner.local}> is not a datastore of this server`, {
+    errorType: 'protocol',
+    errorInfo: { 'bad-element': inner.local },
+  });
+}
+
+function withDefaultsOf(op: XmlElement): WithDefaultsMode | undefined {
+  const el = childElement(op, 'with-defaults', WD_MODULE_NS);
+  if (!el) return undefined;
+  const mode = textOf(el).trim();
+  if (mode === 'report-all' || mode === 'report-all-tagged' || mode === 'trim' || mode === 'explicit')
+    return mode;
+  throw rpcError('invalid-value', `with-defaults "${mode}" is not a retrieval mode`, {
+    errorType: 'protocol',
+    errorInfo: { 'bad-element': 'with-defaults' },
+  });
+}
+
+/** A parsed `<filter>` (RFC 6241 6.1, 8.9). */
+export type Filter =
+  | { readonly subtree: readonly XmlElement[] }
+  | { readonly xpath: string; readonly scope: ReadonlyMap<string, string> }
+  | undefined;
+
+export function filterOf(el: XmlElement | undefined): Filter {
+  if (!el) return undefined;
+  const type = el.attributes.find((a) => a.local === 'type' && a.namespace === undefined)?.value ?? 'subtree';
+  if (type === 'subtree') return { subtree: childElements(el) };
+  if (type === 'xpath') {
+    const select = el.attributes.find((a) => a.local === 'select')?.value;
+    if (select === undefined)
+      throw rpcError('missing-attribute', 'an xpath filter needs a select attribute', {
+        errorType: 'protocol',
+        errorInfo: { 'bad-attribute': 'select', 'bad-element': 'filter' },
+      });
+    return { xpath: select, scope: el.scope };
+  }
+  throw rpcError('bad-attribute', `filter type "${type}" is not subtree or xpath`, {
+    errorType: 'protocol',
+    errorInfo: { 'bad-attribute': 'type', 'bad-element': 'filter' },
+  });
+}
+
+/** Which top-level nodes a subtree filter can select, so unrelated state providers are skipped. */
+export function wantedTops(server: NetconfServer, filter: Filter): ((q: string) => boolean) | undefined {
+  if (!filter || !('subtree' in filter)) return undefined;
+  const names = new Set<string>();
+  const anyNs = new Set<string>();
+  for (const el of filter.subtree) {
+    if (el.namespace === undefined) anyNs.add(el.local);
+    else {
+      const m = server.schema.moduleByNamespace(el.namespace);
+      if (m) names.add(`${m.name}:${el.local}`);
+    }
+  }
+  return (q) => names.has(q) || anyNs.has(q.slice(q.indexOf(':') + 1));
+}
+
+export function select(server: NetconfServer, root: DataNode, filter: Filter): Selected[] {
+  if (!filter) return selectAll(root);
+  if ('subtree' in filter) return subtreeFilter(server.schema, root, filter.subtree);
+  return xpathFilter(server.schema, root, filter.xpath, filter.scope);
+}
+
+function data(
+  server: NetconfServer,
+  selection: Selected[],
+  withDefaults: WithDefaultsMode | undefined,
+): string {
+  const body = writeSelection(server.schema, selection, withDefaults === undefined ? {} : { withDefaults });
+  return body === '' ? '<data/>' : `<data>${body}</data>`;
+}
+
+function configOf(server: NetconfServer, el: XmlElement): DataNode {
+  return parseData(server.schema, childElements(el), { allowState: false });
+}
+
+const handlers: Record<string, Handler> = {
+  // RFC 6241 7.7
+  async [`${NETCONF_BASE_NS}|get`](server, session, op) {
+    const filter = filterOf(base(op, 'filter'));
+    const view = await server.operationalView(session, wantedTops(server, filter));
+    return data(server, select(server, view, filter), withDefaultsOf(op));
+  },
+  // RFC 6241 7.1
+  [`${NETCONF_BASE_NS}|get-config`](server, _session, op) {
+    const source = datastoreIn(op, 'source') as DatastoreName;
+    const root = server.datastore(source).root;
+    return data(server, select(server, root, filterOf(base(op, 'filter'))), withDefaultsOf(op));
+  },
+  // RFC 6241 7.2
+  [`${NETCONF_BASE_NS}|edit-config`](server, session, op) {
+    const target = datastoreIn(op, 'target') as DatastoreName;
+    if (target === 'startup' || (target === 'running' && !server.features.writableRunning)) {
+      throw rpcError('operation-not-supported', `the ${target} datastore cannot be edited directly`, {
+        errorType: 'protocol',
+        errorPath: '/nc:rpc/nc:edit-config/nc:target',
+        errorPathNamespaces: new Map([['nc', NETCONF_BASE_NS]]),
+      });
+    }
+    const ds = server.datastore(target);
+    server.checkLock(target, session);
+    const defaultOperation = (textOf(base(op, 'default-operation') ?? op).trim() || 'merge') as EditOperation;
+    if (base(op, 'default-operation') && !['merge', 'replace', 'none'].includes(defaultOperation)) {
+      throw rpcError(
+        'invalid-value',
+        `default-operation "${defaultOperation}" is not merge, replace or none`,
+        { errorType: 'protocol', errorInfo: { 'bad-element': 'default-operation' } },
+      );
+    }
+    const errorOption = (
+      base(op, 'error-option') ? textOf(base(op, 'error-option')!).trim() : 'stop-on-error'
+    ) as ErrorOption;
+    if (!['stop-on-error', 'continue-on-error', 'rollback-on-error'].includes(errorOption)) {
+      throw rpcError('invalid-value', `error-option "${errorOption}" is not known`, {
+        errorType: 'protocol',
+        errorInfo: { 'bad-element': 'error-option' },
+      });
+    }
+    const testOption = base(op, 'test-option') ? textOf(base(op, 'test-option')!).trim() : 'test-then-set';
+    if (!['test-then-set', 'set', 'test-only'].includes(testOption)) {
+      throw rpcError('invalid-value', `test-option "${testOption}" is not known`, {
+        errorType: 'protocol',
+        errorInfo: { 'bad-element': 'test-option' },
+      });
+    }
+    const config = base(op, 'config');
+    if (!config) {
+      if (base(op, 'url'))
+        throw rpcError('operation-not-supported', 'the :url capability is not supported', {
+          errorType: 'protocol',
+        });
+      throw missing(op, 'config');
+    }
+    const content = childElements(config);
+    // RFC 6241 7.2 default-operation replace: the config replaces the whole target.
+    const edit = (d: typeof ds): void => {
+      if (defaultOperation === 'replace') {
+        for (const c of [...childrenOfRoot(d.root)]) {
+          if (!content.some((el) => el.local === c.schema!.name && el.namespace === c.schema!.namespace))
+            d.remove(c);
+        }
+      }
+      applyEdit(server.schema, d, content, { defaultOperation, errorOption });
+    };
+    if (target === 'running') {
+      if (testOption === 'test-only') {
+        const mark = ds.mark();
+        try {
+          edit(ds);
+          const errors = server.validator.validateChanges(ds.root, ds.changesSince(mark));
+          if (errors.length > 0) throw new RpcError(errors[0]!, errors.slice(1));
+        } finally {
+          ds.undoTo(mark);
+        }
+        return '<ok/>';
+      }
+      // stop-on-error and continue-on-error keep what was applied before the error (RFC 6241 7.2).
+      let editError: RpcError | undefined;
+      try {
+        server.transact(
+          session,
+          (d) => {
+            try {
+              edit(d);
+            } catch (error) {
+              if (errorOption === 'rollback-on-error' || !(error instanceof RpcError)) throw error;
+              editError = error;
+            }
+          },
+          { validate: testOption === 'set' ? 'none' : 'changes' },
+        );
+      } catch (error) {
+        // The partial result did not validate either: nothing was applied; report the edit's errors first.
+        if (editError && error instanceof RpcError)
+          throw new RpcError(editError.fields, [...editError.errors.slice(1), ...error.errors]);
+        throw error;
+      }
+      if (editError) throw editError;
+      return '<ok/>';
+    }
+    const mark = ds.mark();
+    try {
+      edit(ds);
+    } catch (error) {
+      if (errorOption === 'rollback-on-error') ds.undoTo(mark);
+      throw error;
+    }
+    if (testOption === 'test-only') {
+      const errors = server.validator.validateChanges(ds.root, ds.changesSince(mark));
+      ds.undoTo(mark);
+      if (errors.length > 0) throw new RpcError(errors[0]!, errors.slice(1));
+    }
+    return '<ok/>';
+  },
+  // RFC 6241 7.3
+  [`${NETCONF_BASE_NS}|copy-config`](server, session, op) {
+    const target = datastoreIn(op, 'target') as DatastoreName;
+    const source = datastoreIn(op, 'source', true);
+    server.datastore(target);
+    if (source === target)
+      throw rpcError('invalid-value', 'source and target are the same datastore', { errorType: 'protocol' });
+    server.checkLock(target, session);
+    const root = typeof source === 'string' ? server.datastore(source).root : configOf(server, source);
+    if (target === 'running') {
+      if (!server.features.writableRunning)
+        throw rpcError('operation-not-supported', 'running cannot be written directly', {
+          errorType: 'protocol',
+        });
+      server.replaceRunning(session, root);
+    } else if (target === 'startup') {
+      const errors = new Validator(server.schema).validateAll(root);
+      if (errors.length > 0) throw new RpcError(errors[0]!, errors.slice(1));
+      server.replaceStartup(root);
+    } else {
+      server.replaceCandidate(root);
+    }
+    return '<ok/>';
+  },
+  // RFC 6241 7.4
+  [`${NETCONF_BASE_NS}|delete-config`](server, session, op) {
+    const target = datastoreIn(op, 'target') as DatastoreName;
+    if (target !== 'startup')
+      throw rpcError('operation-failed', `the ${target} datastore cannot be deleted`, {
+        errorType: 'protocol',
+      });
+    server.datastore(target);
+    server.checkLock(target, session);
+    server.replaceStartup(createRoot());
+    return '<ok/>';
+  },
+  // RFC 6241 7.5
+  [`${NETCONF_BASE_NS}|lock`](server, session, op) {
+    const target = datastoreIn(op, 'target') as DatastoreName;
+    server.datastore(target);
+    const lock = server.locks.get(target);
+    if (lock) {
+      throw rpcError('lock-denied', `the ${target} datastore is locked by session ${lock.session}`, {
+        errorType: 'protocol',
+        errorInfo: { 'session-id': String(lock.session) },
+      });
+    }
+    // RFC 6241 8.3.5.1: the candidate cannot be locked while it holds uncommitted changes.
+    if (target === 'candidate' && server.candidateModified) {
+      throw rpcError('lock-denied', 'the candidate holds uncommitted changes', {
+        errorType: 'protocol',
+        errorInfo: { 'session-id': '0' },
+      });
+    }
+    server.locks.set(target, { session: session.id, time: new Date() });
+    return '<ok/>';
+  },
+  // RFC 6241 7.6
+  [`${NETCONF_BASE_NS}|unlock`](server, session, op) {
+    const target = datastoreIn(op, 'target') as DatastoreName;
+    server.datastore(target);
+    const lock = server.locks.get(target);
+    if (!lock || lock.session !== session.id) {
+      throw rpcError(
+        'operation-failed',
+        lock
+          ? `the ${target} lock is held by session ${lock.session}`
+          : `the ${target} datastore is not locked`,
+        {
+          errorType: 'protocol',
+          ...(lock ? { errorInfo: { 'session-id': String(lock.session) } } : {}),
+        },
+      );
+    }
+    server.locks.delete(target);
+    if (target === 'candidate') server.discardChanges();
+    return '<ok/>';
+  },
+  // RFC 6241 7.8
+  [`${NETCONF_BASE_NS}|close-session`]() {
+    throw CLOSE_AFTER_REPLY;
+  },
+  // RFC 6241 7.9
+  [`${NETCONF_BASE_NS}|kill-session`](server, session, op) {
+    const el = base(op, 'session-id');
+    if (!el) throw missing(op, 'session-id');
+    const id = Number(textOf(el).trim());
+    if (!Number.isInteger(id) || id === session.id) {
+      throw rpcError(
+        'invalid-value',
+        id === session.id ? 'a session cannot kill itself; use close-session' : 'session-id is not a number',
+        { errorType: 'protocol', errorInfo: { 'bad-element': 'session-id' } },
+      );
+    }
+    server.killSession(id, session);
+    return '<ok/>';
+  },
+  // RFC 6241 8.3.4.1, 8.4
+  [`${NETCONF_BASE_NS}|commit`](server, session, op) {
+    server.datastore('candidate');
+    server.checkLock('running', session);
+    const confirmed = base(op, 'confirmed') !== undefined;
+    const timeoutEl = base(op, 'confirm-timeout');
+    const timeout = timeoutEl ? Number(textOf(timeoutEl).trim()) : 600;
+    if (!Number.isInteger(timeout) || timeout < 1 || timeout > 4294967295) {
+      throw rpcError('invalid-value', 'confirm-timeout must be 1..4294967295 seconds', {
+        errorType: 'protocol',
+        errorInfo: { 'bad-element': 'confirm-timeout' },
+      });
+    }
+    const persist = base(op, 'persist');
+    const persistId = base(op, 'persist-id');
+    server.confirmedCommit(session, {
+      confirmed,
+      timeout,
+      ...(persist ? { persist: textOf(persist) } : {}),
+      ...(persistId ? { persistId: textOf(persistId) } : {}),
+    });
+    return '<ok/>';
+  },
+  // RFC 6241 8.3.4.2
+  [`${NETCONF_BASE_NS}|discard-changes`](server, session) {
+    server.datastore('candidate');
+    server.checkLock('candidate', session);
+    server.discardChanges();
+    return '<ok/>';
+  },
+  // RFC 6241 8.4.4.1
+  [`${NETCONF_BASE_NS}|cancel-commit`](server, session, op) {
+    server.datastore('candidate');
+    const persistId = base(op, 'persist-id');
+    server.cancelCommit(session, persistId ? textOf(persistId) : undefined);
+    return '<ok/>';
+  },
+  // RFC 6241 8.6.4.1
+  [`${NETCONF_BASE_NS}|validate`](server, _session, op) {
+    const source = datastoreIn(op, 'source', true);
+    const root = typeof source === 'string' ? server.datastore(source).root : configOf(server, source);
+    const errors = server.validator.validateAll(root);
+    if (errors.length > 0) throw new RpcError(errors[0]!, errors.slice(1));
+    return '<ok/>';
+  },
+  // RFC 6022 3.1
+  [`${MON_NS}|get-schema`](server, _session, op) {
+    const idEl = childElement(op, 'identifier', MON_NS);
+    if (!idEl) throw missing(op, 'identifier');
+    const identifier = textOf(idEl).trim();
+    const version = childElement(op, 'version', MON_NS);
+    const format = childElement(op, 'format', MON_NS);
+    if (format) {
+      const f = textOf(format).trim();
+      const local = f.slice(f.indexOf(':') + 1);
+      if (local !== 'yang')
+        throw rpcError('invalid-value', `format "${f}" is not supported; only yang`, {
+          errorType: 'protocol',
+          errorInfo: { 'bad-element': 'format' },
+        });
+    }
+    const wanted = version ? textOf(version).trim() : '';
+    const texts: string[] = [];
+    for (const m of server.schema.modules) {
+      if (m.name === identifier && (wanted === '' || (m.revision ?? '') === wanted)) texts.push(m.source);
+      for (const sub of m.submodules)
+        if (sub.name === identifier && (wanted === '' || (sub.revision ?? '') === wanted))
+          texts.push(sub.source);
+    }
+    if (texts.length === 0)
+      throw rpcError('invalid-value', `no schema "${identifier}"${wanted ? ` revision ${wanted}` : ''}`, {
+        errorType: 'protocol',
+        errorInfo: { 'bad-element': 'identifier' },
+      });
+    if (texts.length > 1)
+      throw rpcError('operation-failed', `several revisions of "${identifier}"; give a version`, {
+        errorAppTag: 'data-not-unique',
+      });
+    return `<data xmlns="${MON_NS}">${escapeText(texts[0]!)}</data>`;
+  },
+  // RFC 5277 2.1.1
+  [`${NOTIFICATION_NS}|create-subscription`](server, session, op) {
+    const stream = childElement(op, 'stream', NOTIFICATION_NS);
+    if (stream && textOf(stream).trim() !== 'NETCONF') {
+      throw rpcError('invalid-value', `no stream "${textOf(stream).trim()}"; this server has NETCONF`, {
+        errorType: 'protocol',
+        errorInfo: { 'bad-element': 'stream' },
+      });
+    }
+    const filter = filterOf(childElement(op, 'filter', NOTIFICATION_NS));
+    const time = (local: string): number | undefined => {
+      const el = childElement(op, local, NOTIFICATION_NS);
+      if (!el) return undefined;
+      const ms = Date.parse(textOf(el).trim());
+      if (Number.isNaN(ms))
+        throw rpcError('bad-element', `${local} is not a date-and-time`, {
+          errorType: 'protocol',
+          errorInfo: { 'bad-element': local },
+        });
+      return ms;
+    };
+    const start = time('startTime');
+    const stop = time('stopTime');
+    if (stop !== undefined && start === undefined)
+      throw rpcError('missing-element', 'stopTime needs startTime', {
+        errorType: 'protocol',
+        errorInfo: { 'bad-element': 'startTime' },
+      });
+    if (start !== undefined && start > Date.now())
+      throw rpcError('bad-element', 'startTime is in the future', {
+        errorType: 'protocol',
+        errorInfo: { 'bad-element': 'startTime' },
+      });
+    if (start !== undefined && stop !== undefined && stop < start)
+      throw rpcError('bad-element', 'stopTime is before startTime', {
+        errorType: 'protocol',
+        errorInfo: { 'bad-element': 'stopTime' },
+      });
+    server.subscribe(session, filter as EventFilter | undefined, start, stop);
+    return '<ok/>';
+  },
+  [`${NMDA_NS}|get-data`]: (server, session, op) => getData(server, session, op),
+  [`${NMDA_NS}|edit-data`]: (server, session, op) => editData(server, session, op),
+  // RFC 7950 7.15.2
+  [`${YANG_NS}|action`]: (server, session, op) => action(server, session, op),
+};
+
+function escapeText(t: string): string {
+  return t.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+}
+
+function* childrenOfRoot(root: DataNode): Generator<DataNode> {
+  if (!root.kids) return;
+  for (const slot of root.kids.values()) {
+    if (slot instanceof Map) yield* slot.values();
+    else yield slot;
+  }
+}
+
+/**
+ * Runs one operation of a session: the base operations, then the schema's rpcs with their
+ * registered handlers (input checked against the schema first).
+ */
+export async function dispatchOperation(
+  server: NetconfServer,
+  session: ServerSession,
+  op: XmlElement,
+  _rpc: XmlElement,
+): Promise<string> {
+  const ns = op.namespace ?? '';
+  const handler = handlers[`${ns}|${op.local}`];
+  if (handler) return handler(server, session, op);
+  const module = server.schema.moduleByNamespace(ns);
+  if (!module) {
+    throw rpcError('unknown-namespace', `no module of the server has the namespace "${ns}"`, {
+      errorType: 'protocol',
+      errorInfo: { 'bad-element': op.local, 'bad-namespace': ns },
+    });
+  }
+  const rpc = server.schema.topLevel(module.name, op.local);
+  if (rpc?.kind !== 'rpc') {
+    throw rpcError(
+      'operation-not-supported',
+      `"${module.name}:${op.local}" is not an operation of this server`,
+      { errorType: 'protocol', errorInfo: { 'bad-element': op.local } },
+    );
+  }
+  const run = server.rpcHandlers.get(`${module.name}:${op.local}`);
+  if (!run)
+    throw rpcError(
+      'operation-not-supported',
+      `no handler is registered for rpc "${module.name}:${op.local}"`,
+      { errorType: 'protocol' },
+    );
+  checkInput(server, rpc, op);
+  const output = await run(op, { session, server });
+  return output ? output : '<ok/>';
+}
+
+/** Checks operation input against the schema: names, types, mandatory parameters (RFC 7950 7.14.2). */
+function checkInput(server: NetconfServer, operation: SchemaNode, el: XmlElement): void {
+  const input = operation.children.find((c) => c.kind === 'input');
+  const content = childElements(el);
+  if (!input) {
+    if (content.length > 0)
+      throw rpcError('unknown-element', `${operation.name} takes no input`, {
+        errorType: 'protocol',
+        errorInfo: { 'bad-element': content[0]!.local },
+      });
+    return;
+  }
+  const node: DataNode = {
+    schema: input,
+    parent: undefined,
+    key: '',
+    value: undefined,
+    xml: undefined,
+    kids: new Map(),
+  };
+  inputEdit(server, input, node, content);
+  for (const c of input.dataChildren()) {
+    if (c.mandatory && c.kind !== 'choice' && !node.kids!.has(c)) {
+      throw rpcError('missing-element', `mandatory input parameter "${c.name}" is missing`, {
+        errorType: 'protocol',
+        errorInfo: { 'bad-element': c.name },
+      });
+    }
+  }
+}
+
+function inputEdit(server: NetconfServer, input: SchemaNode, node: DataNode, content: XmlElement[]): void {
+  for (const el of content) {
+    const m = el.namespace ? server.schema.moduleByNamespace(el.namespace) : undefined;
+    const schema = m ? input.dataChild(m.name, el.local) : undefined;
+    if (!schema)
+      throw rpcError('unknown-element', `unknown input parameter "${el.local}"`, {
+        errorType: 'protocol',
+        errorInfo: { 'bad-element': el.local },
+      });
+    if (schema.kind === 'leaf' || schema.kind === 'leaf-list') {
+      const r = readValue(server.schema, schema, textOf(el), el.scope);
+      if (!r.ok)
+        throw rpcError(
+          'invalid-value',
+          r.errorMessage ?? `invalid value for "${schema.name}": ${r.message}`,
+          {
+            errorType: 'protocol',
+            errorAppTag: r.errorAppTag,
+            errorInfo: { 'bad-element': schema.name, 'bad-value': textOf(el) },
+          },
+        );
+      const leaf: DataNode = {
+        schema,
+        parent: node,
+        key: schema.kind === 'leaf-list' ? r.value : '',
+        value: r.value,
+        xml: undefined,
+        kids: undefined,
+      };
+      if (schema.kind === 'leaf-list') {
+        const map =
+          (node.kids!.get(schema) as Map<string, DataNode> | undefined) ?? new Map<string, DataNode>();
+        map.set(leaf.key, leaf);
+        node.kids!.set(schema, map);
+      } else node.kids!.set(schema, leaf);
+    } else if (schema.kind === 'container' || schema.kind === 'list') {
+      const child: DataNode = {
+        schema,
+        parent: node,
+        key: '',
+        value: undefined,
+        xml: undefined,
+        kids: new Map(),
+      };
+      inputEdit(server, schema, child, childElements(el));
+      if (schema.kind === 'list') {
+        const key = joinKey(
+          schema.keyNodes.map((k) => {
+            const s = child.kids!.get(k);
+            return s && !(s instanceof Map) ? (s.value ?? '') : '';
+          }),
+        );
+        const map =
+          (node.kids!.get(schema) as Map<string, DataNode> | undefined) ?? new Map<string, DataNode>();
+        map.set(key, { ...child, key });
+        node.kids!.set(schema, map);
+      } else node.kids!.set(schema, child);
+    }
+  }
+}
+
+/** RFC 7950 7.15.2 `<action>`: finds the target instance and the action, then runs its handler. */
+async function action(server: NetconfServer, session: ServerSession, op: XmlElement): Promise<string> {
+  const view = await server.operationalView(session);
+  let node: DataNode = view;
+  let parentSchema: SchemaNode | undefined;
+  let el: XmlElement | undefined = childElements(op)[0];
+  for (let depth = 0; el && depth < 64; depth++) {
+    const m = el.namespace ? server.schema.moduleByNamespace(el.namespace) : undefined;
+    const schema = m
+      ? parentSchema
+        ? parentSchema.dataChild(m.name, el.local)
+        : server.schema.topLevel(m.name, el.local)
+      : undefined;
+    if (!schema)
+      throw rpcError('unknown-element', `unknown element "${el.local}" in <action>`, {
+        errorType: 'protocol',
+        errorInfo: { 'bad-element': el.local },
+      });
+    if (schema.kind === 'action') {
+      const run = server.actionHandlers.get(schema.schemaPath);
+      if (!run)
+        throw rpcError('operation-not-supported', `no handler is registered for action "${schema.name}"`, {
+          errorType: 'protocol',
+        });
+      checkInput(server, schema, el);
+      const output = await run(el, node, { session, server });
+      return output ? output : '<ok/>';
+    }
+    let key = '';
+    if (schema.kind === 'list') {
+      key = joinKey(
+        schema.keyNodes.map((k) => {
+          const kel = childElement(el!, k.name, k.namespace);
+          if (!kel)
+            throw rpcError('missing-element', `list "${schema.name}" needs its key "${k.name}"`, {
+              errorType: 'protocol',
+              errorInfo: { 'bad-element': k.name },
+            });
+          const r = readValue(server.schema, k, textOf(kel), kel.scope);
+          return r.ok ? r.value : textOf(kel);
+        }),
+      );
+    }
+    const next = childAt(node, { schema, key });
+    if (!next)
+      throw rpcError('data-missing', `the instance the action "${op.local}" names does not exist`, {
+        errorAppTag: 'instance-required',
+      });
+    node = next;
+    parentSchema = schema;
+    el = childElements(el).find(
+      (c) =>
+        !(
+          schema.kind === 'list' &&
+          schema.keyNodes.some((k) => k.name === c.local && k.namespace === c.namespace)
+        ),
+    );
+  }
+  throw rpcError('missing-element', '<action> names no action', {
+    errorType: 'protocol',
+    errorInfo: { 'bad-element': 'action' },
+  });
+}

@@ -1,0 +1,30 @@
+import { type LoadOptions, loadSchema, type SchemaTree } from '@yangkit/yang-schema';
+
+/**
+ * The modules the server itself implements (from yang-schema's standard modules): the NETCONF
+ * protocol operations, monitoring and get-schema (RFC 6022), with-defaults (RFC 6243), the yang
+ * library (RFC 8525, with the deprecated modules-state), base notifications (RFC 6470), RFC 5277
+ * notifications, NMDA (RFC 8342, RFC 8526).
+ */
+export const SERVER_MODULES: readonly string[] = [
+  'ietf-netconf',
+  'ietf-netconf-monitoring',
+  'ietf-netconf-with-defaults',
+  'ietf-yang-library',
+  'ietf-netconf-notifications',
+  'notifications',
+  'nc-notifications',
+  'ietf-datastores',
+  'ietf-origin',
+  'ietf-netconf-nmda',
+];
+
+/**
+ * Loads and compiles the application's modules together with {@link SERVER_MODULES}, e.g.
+ * `loadServerSchema({ paths: ['yang'], modules: ['example-jukebox'] })`.
+ */
+export function loadServerSchema(options: LoadOptions): Promise<SchemaTree> {
+  const modules = [...options.modules];
+  for (const m of SERVER_MODULES) if (!modules.includes(m)) modules.push(m);
+  return loadSchema({ ...options, modules });
+}

@@ -1,0 +1,713 @@
+import type { Duplex } from 'node:stream';
+import type { XmlElement } from '@yangkit/netconf-client';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { cloneNode, type DataNode } from './data-tree.js';
+import { type Change, copyInto, Datastore, type DatastoreName, graft, replayChange } from './datastore.js';
+import { NetconfServerError, RpcError, type RpcErrorFields, rpcError } from './errors.js';
+import { monitoringState, serverCapabilities } from './monitoring.js';
+import {
+  type EventFilter,
+  EventLog,
+  eventTimeOf,
+  type LoggedEvent,
+  writeControlEvent,
+  writeEvent,
+} from './notifications.js';
+import { dispatchOperation } from './operations.js';
+import { overlay, parseData } from './parse-data.js';
+import { StartupStore } from './persistence.js';
+import { ServerSession, type SessionHost, type SessionInfo, type TerminationReason } from './session.js';
+import { Validator } from './validate.js';
+
+/** Context given to application hooks. */
+export interface HookContext {
+  /** The session that asked, if any. */
+  readonly session: ServerSession | undefined;
+  readonly server: NetconfServer;
+}
+
+/** Answers an rpc: resolves with the output elements as XML (empty or undefined for `<ok/>`). */
+export type RpcHandler = (
+  input: XmlElement,
+  context: HookContext,
+) => Promise<string | undefined> | string | undefined;
+
+/** Answers an action (RFC 7950 7.15): `target` is the instance the action runs on. */
+export type ActionHandler = (
+  input: XmlElement,
+  target: DataNode,
+  context: HookContext,
+) => Promise<string | undefined> | string | undefined;
+
+/** Provides operational state: XML of top-level elements, merged over running for `<get>`. */
+export interface StateProvider {
+  /** Qualified top-level names it provides (`module:name`); lets filtered gets skip it. */
+  readonly provides?: readonly string[];
+  readonly get: (running: DataNode, context: HookContext) => Promise<string> | string;
+}
+
+/** Checks a configuration about to be committed to running; throw an {@link RpcError} to refuse. */
+export type ValidateHook = (running: DataNode, changes: readonly Change[], context: HookContext) => void;
+
+/** Told about each change committed to running. */
+export type CommitHook = (running: DataNode, changes: readonly Change[], context: HookContext) => void;
+
+/** Options of {@link NetconfServer.create}. */
+export interface NetconfServerOptions {
+  /** The compiled schema (see `loadServerSchema`), holding the server's own modules. */
+  readonly schema: SchemaTree;
+  /** File that keeps the configuration across restarts (journal + snapshot). */
+  readonly startupFile?: string;
+  /**
+   * `auto` (default): every change committed to running is journaled, and running is loaded from the
+   * file on start. `explicit`: the `:startup` capability; only copy-config to startup writes the file.
+   */
+  readonly startupMode?: 'auto' | 'explicit';
+  /** Offer `:candidate` and `:confirmed-commit` (default true). */
+  readonly candidate?: boolean;
+  /** Offer `:writable-running` (default true). */
+  readonly writableRunning?: boolean;
+  /** Events kept for replay (default 1000). */
+  readonly replayLogSize?: number;
+  /** Largest accepted message in bytes (default 64 MiB). */
+  readonly maxMessageBytes?: number;
+  /** Journal size that triggers a background compaction (default 4 MiB). */
+  readonly compactBytes?: number;
+}
+
+interface PendingCommit {
+  readonly session: number;
+  persist: string | undefined;
+  timer: NodeJS.Timeout;
+  readonly changes: Change[];
+}
+
+interface Subscription {
+  filter: EventFilter | undefined;
+  stopTime: number | undefined;
+  timer: NodeJS.Timeout | undefined;
+  replaying: boolean;
+  queued: LoggedEvent[];
+}
+
+/**
+ * The NETCONF server engine: schema, datastores, locks, sessions, the notification log and
+ * subscriptions, and the application hooks. Sessions attach through {@link NetconfServer.connect}
+ * (any duplex stream) or the SSH transport (`startSshServer`).
+ */
+export class NetconfServer implements SessionHost {
+  readonly schema: SchemaTree;
+  readonly running = new Datastore();
+  readonly candidate = new Datastore();
+  readonly startup = new Datastore();
+  readonly validator: Validator;
+  readonly maxMessageBytes: number;
+  readonly startTime = new Date();
+  readonly features: {
+    readonly candidate: boolean;
+    readonly writableRunning: boolean;
+    readonly startup: boolean;
+  };
+  /** ietf-netconf-monitoring statistics. */
+  readonly statistics = { inBadHellos: 0, inSessions: 0, droppedSessions: 0 };
+  readonly sessions = new Map<number, ServerSession>();
+  readonly locks = new Map<DatastoreName, { session: number; time: Date }>();
+  readonly rpcHandlers = new Map<string, RpcHandler>();
+  readonly actionHandlers = new Map<string, ActionHandler>();
+  readonly stateProviders: StateProvider[] = [];
+  readonly events: EventLog;
+  private readonly validateHooks: ValidateHook[] = [];
+  private readonly commitHooks: CommitHook[] = [];
+  private readonly subscriptions = new Map<number, Subscription>();
+  private readonly store: StartupStore | undefined;
+  private readonly startupMode: 'auto' | 'explicit';
+  private nextSessionId = 1;
+  private candidateStale = false;
+  private committing = false;
+  private pending: PendingCommit | undefined;
+  private closed = false;
+
+  private constructor(options: NetconfServerOptions) {
+    this.schema = options.schema;
+    this.validator = new Validator(options.schema);
+    this.maxMessageBytes = options.maxMessageBytes ?? 64 * 1024 * 1024;
+    this.events = new EventLog(options.replayLogSize ?? 1000);
+    this.startupMode = options.startupMode ?? 'auto';
+    this.features = {
+      candidate: options.candidate ?? true,
+      writableRunning: options.writableRunning ?? true,
+      startup: this.startupMode === 'explicit',
+    };
+    if (options.startupFile !== undefined) {
+      this.store = new StartupStore(
+        options.startupFile,
+        options.schema,
+        options.compactBytes === undefined ? {} : { compactBytes: options.compactBytes },
+      );
+    }
+  }
+
+  /** Creates a server; with `startupFile` it loads the saved configuration into running (and startup). */
+  static async create(options: NetconfServerOptions): Promise<NetconfServer> {
+    const server = new NetconfServer(options);
+    if (server.store) {
+      const root = server.store.load();
+      if (server.startupMode === 'explicit') server.startup.replaceAll(root);
+      server.running.replaceAll(cloneNode(root));
+      server.candidate.replaceAll(cloneNode(root));
+    }
+    return server;
+  }
+
+  /** The capabilities sent in the server `<hello>`. */
+  capabilities(): readonly string[] {
+    return serverCapabilities(this);
+  }
+
+  /** Attaches a session to a duplex stream (in-process, a socket, an SSH channel). */
+  connect(stream: Duplex, info: SessionInfo = { username: 'local' }): ServerSession {
+    if (this.closed) throw new NetconfServerError('CLOSED', 'the server is closed');
+    const session = new ServerSession(this, this.nextSessionId++, info, {
+      write: (bytes) => {
+        if (!stream.destroyed && stream.writable) stream.write(bytes);
+      },
+      end: () => {
+        if (!stream.destroyed) stream.end();
+      },
+    });
+    this.sessions.set(session.id, session);
+    stream.on('data', (chunk: Buffer) => session.feed(chunk));
+    const gone = (): void => session.terminate('dropped');
+    stream.on('end', gone);
+    stream.on('close', gone);
+    stream.on('error', gone);
+    session.start();
+    return session;
+  }
+
+  /** Registers the handler of an rpc, by `module:name`. */
+  handleRpc(name: string, handler: RpcHandler): this {
+    this.rpcHandlers.set(name, handler);
+    return this;
+  }
+
+  /** Registers the handler of an action, by its schema path (`/example-actions:interfaces/interface/reset`). */
+  handleAction(path: string, handler: ActionHandler): this {
+    const node = this.schema.find(path);
+    if (node?.kind !== 'action')
+      throw new NetconfServerError('INVALID_OPTION', `${path} names no action of the schema`);
+    this.actionHandlers.set(node.schemaPath, handler);
+    return this;
+  }
+
+  /** Registers a provider of operational state. */
+  provideState(provider: StateProvider): this {
+    this.stateProviders.push(provider);
+    return this;
+  }
+
+  /** Registers a check run before each change of running is committed. */
+  onValidate(hook: ValidateHook): this {
+    this.validateHooks.push(hook);
+    return this;
+  }
+
+  /** Registers a listener told about each change committed to running. */
+  onCommit(hook: CommitHook): this {
+    this.commitHooks.push(hook);
+    return this;
+  }
+
+  // ---------------------------------------------------------------- session host
+
+  sessionStarted(session: ServerSession): void {
+    this.statistics.inSessions++;
+    this.publishEvent(
+      `<netconf-session-start xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-notifications">${sessionParams(session)}</netconf-session-start>`,
+    );
+  }
+
+  sessionEnded(session: ServerSession, reason: TerminationReason, killedBy?: number): void {
+    this.sessions.delete(session.id);
+    if (reason === 'bad-hello') this.statistics.inBadHellos++;
+    if (reason === 'dropped') this.statistics.droppedSessions++;
+    const sub = this.subscriptions.get(session.id);
+    if (sub?.timer) clearTimeout(sub.timer);
+    this.subscriptions.delete(session.id);
+    for (const [name, lock] of [...this.locks]) {
+      if (lock.session !== session.id) continue;
+      this.locks.delete(name);
+      // RFC 6241 8.3.5.2: a candidate lock released by the session's end discards its changes.
+      if (name === 'candidate') this.discardChanges();
+    }
+    // RFC 6241 8.4.1: a confirmed commit without persist is rolled back when its session ends.
+    if (this.pending && this.pending.session === session.id && this.pending.persist === undefined) {
+      this.rollbackPending('cancel', session);
+    }
+    if (reason === 'bad-hello') return;
+    const killed = killedBy === undefined ? '' : `<killed-by>${killedBy}</killed-by>`;
+    const termination =
+      reason === 'killed'
+        ? 'killed'
+        : reason === 'closed'
+          ? 'closed'
+          : reason === 'timeout'
+            ? 'timeout'
+            : reason === 'dropped'
+              ? 'dropped'
+              : 'other';
+    this.publishEvent(
+      `<netconf-session-end xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-notifications">${sessionParams(session)}${killed}<termination-reason>${termination}</termination-reason></netconf-session-end>`,
+    );
+  }
+
+  dispatch(session: ServerSession, operation: XmlElement, rpc: XmlElement): Promise<string> {
+    return dispatchOperation(this, session, operation, rpc);
+  }
+
+  // ---------------------------------------------------------------- datastores
+
+  /** The datastore of a name, checking it is offered. */
+  datastore(name: DatastoreName): Datastore {
+    if (name === 'candidate' && !this.features.candidate)
+      throw rpcError('invalid-value', 'the candidate datastore is not supported (no :candidate)', {
+        errorType: 'protocol',
+      });
+    if (name === 'startup' && !this.features.startup)
+      throw rpcError('invalid-value', 'the startup datastore is not supported (no :startup)', {
+        errorType: 'protocol',
+      });
+    return this[name];
+  }
+
+  /** Refuses a write when another session holds the lock (RFC 6241 7.5). */
+  checkLock(name: DatastoreName, session: ServerSession | undefined): void {
+    const lock = this.locks.get(name);
+    if (lock && lock.session !== session?.id) {
+      throw rpcError('in-use', `the ${name} datastore is locked by session ${lock.session}`, {
+        errorType: 'protocol',
+        errorInfo: { 'session-id': String(lock.session) },
+      });
+    }
+  }
+
+  /**
+   * Runs `edit` on running as one transaction: validation of what changed, application hooks, the
+   * journal (fsynced before returning), commit hooks and the config-change event. On any error every
+   * change is undone and the error rethrown.
+   */
+  transact(
+    session: ServerSession | undefined,
+    edit: (ds: Datastore) => void,
+    options: { validate?: 'changes' | 'all' | 'none' } = {},
+  ): Change[] {
+    const ds = this.running;
+    const mark = ds.mark();
+    try {
+      edit(ds);
+      const changes = ds.changesSince(mark);
+      if (changes.length > 0 && options.validate !== 'none') {
+        const errors =
+          options.validate === 'all'
+            ? this.validator.validateAll(ds.root)
+            : this.validator.validateChanges(ds.root, changes);
+        if (errors.length > 0) throw new RpcError(errors[0]!, errors.slice(1));
+        for (const hook of this.validateHooks) hook(ds.root, changes, { session, server: this });
+      }
+    } catch (error) {
+      ds.undoTo(mark);
+      throw error;
+    }
+    const changes = ds.takeChanges();
+    if (changes.length === 0) return changes;
+    if (this.store && this.startupMode === 'auto') {
+      this.store.append(changes);
+      if (this.store.needsCompaction) {
+        const store = this.store;
+        setImmediate(() => {
+          store.compact(this.running.root).catch(() => {
+            // A failed compaction leaves the journal in place; the next one retries.
+          });
+        });
+      }
+    }
+    this.pending?.changes.push(...changes);
+    this.syncCandidate(changes);
+    for (const hook of this.commitHooks) hook(ds.root, changes, { session, server: this });
+    this.configChanged(session, 'running', changes);
+    return changes;
+  }
+
+  /** Keeps an unmodified candidate equal to running (RFC 6241 8.3). */
+  private syncCandidate(changes: readonly Change[]): void {
+    if (!this.features.candidate || this.committing) return;
+    if (this.candidateModified) {
+      this.candidateStale = true;
+      return;
+    }
+    for (const c of changes) replayChange(this.candidate, c);
+    this.candidate.takeChanges();
+  }
+
+  /** RFC 6241 8.3.4.2 discard-changes: the candidate becomes running again. */
+  discardChanges(): void {
+    if (this.candidateStale) {
+      this.candidate.replaceAll(cloneNode(this.running.root));
+      this.candidateStale = false;
+    } else this.candidate.undoTo(0);
+  }
+
+  /** Whether the candidate holds uncommitted changes. */
+  get candidateModified(): boolean {
+    return this.candidate.mark() > 0 || this.candidateStale;
+  }
+
+  /** Replaces the candidate's content (copy-config to candidate); commit then copies it whole. */
+  replaceCandidate(root: DataNode): void {
+    this.candidate.replaceAll(cloneNode(root));
+    this.candidateStale = true;
+  }
+
+  /** RFC 6241 8.3.4.1 commit: candidate changes replayed on running, validated as a whole. */
+  commitCandidate(session: ServerSession | undefined): void {
+    const pendingChanges = this.candidate.changesSince(0);
+    this.committing = true;
+    try {
+      if (this.candidateStale) {
+        const root = cloneNode(this.candidate.root);
+        this.transact(session, (ds) => copyInto(ds, root), { validate: 'all' });
+        this.candidateStale = false;
+      } else {
+        this.transact(session, (ds) => {
+          for (const c of pendingChanges) replayChange(ds, c);
+        });
+      }
+    } finally {
+      this.committing = false;
+    }
+    this.candidate.takeChanges();
+  }
+
+  /** Replaces running by a copy of `root` (copy-config), validating the whole result. */
+  replaceRunning(session: ServerSession | undefined, root: DataNode): void {
+    this.transact(session, (ds) => copyInto(ds, root), { validate: 'all' });
+  }
+
+  /** Writes `root` to startup (copy-config to startup in explicit mode). */
+  replaceStartup(root: DataNode): void {
+    this.startup.replaceAll(cloneNode(root));
+    this.store?.replaceAll(this.startup.root);
+  }
+
+  /** Applies a confirmed-commit (RFC 6241 8.4) or confirms / extends a pending one. */
+  confirmedCommit(
+    session: ServerSession,
+    params: { confirmed: boolean; timeout: number; persist?: string; persistId?: string },
+  ): void {
+    const pending = this.pending;
+    if (pending) {
+      if (pending.persist !== undefined) {
+        if (params.persistId !== pending.persist) {
+          throw rpcError(
+            'invalid-value',
+            params.persistId === undefined
+              ? 'a confirmed commit with persist is pending; give its persist-id'
+              : 'persist-id does not match the pending confirmed commit',
+            {
+              errorType: 'protocol',
+              errorPath: '/nc:rpc/nc:commit/nc:persist-id',
+              errorPathNamespaces: new Map([['nc', 'urn:ietf:params:xml:ns:netconf:base:1.0']]),
+            },
+          );
+        }
+      } else if (pending.session !== session.id) {
+        throw rpcError('in-use', `a confirmed commit of session ${pending.session} is pending`, {
+          errorType: 'protocol',
+          errorInfo: { 'session-id': String(pending.session) },
+        });
+      }
+    } else if (params.persistId !== undefined) {
+      throw rpcError('invalid-value', 'no confirmed commit is pending for this persist-id', {
+        errorType: 'protocol',
+        errorPath: '/nc:rpc/nc:commit/nc:persist-id',
+        errorPathNamespaces: new Map([['nc', 'urn:ietf:params:xml:ns:netconf:base:1.0']]),
+      });
+    }
+    if (!pending && !params.confirmed) {
+      this.commitCandidate(session);
+      return;
+    }
+    if (!pending) {
+      // Start: record every change to running from now on, to undo them on timeout or cancel.
+      const record: PendingCommit = {
+        session: session.id,
+        persist: params.persist,
+        timer: this.pendingTimer(params.timeout),
+        changes: [],
+      };
+      this.pending = record;
+      try {
+        this.commitCandidate(session);
+      } catch (error) {
+        clearTimeout(record.timer);
+        this.pending = undefined;
+        throw error;
+      }
+      this.confirmEvent(session, 'start', params.timeout);
+      return;
+    }
+    this.commitCandidate(session);
+    clearTimeout(pending.timer);
+    if (params.confirmed) {
+      pending.timer = this.pendingTimer(params.timeout);
+      if (params.persist !== undefined) pending.persist = params.persist;
+      this.confirmEvent(session, 'extend', params.timeout);
+    } else {
+      this.pending = undefined;
+      this.confirmEvent(session, 'complete');
+    }
+  }
+
+  /** RFC 6241 8.4.4.1 cancel-commit. */
+  cancelCommit(session: ServerSession, persistId: string | undefined): void {
+    const pending = this.pending;
+    if (!pending)
+      throw rpcError('operation-failed', 'no confirmed commit is pending', { errorType: 'protocol' });
+    if (
+      pending.persist !== undefined
+        ? persistId !== pending.persist
+        : pending.session !== session.id || persistId !== undefined
+    ) {
+      throw rpcError(
+        'invalid-value',
+        "the pending confirmed commit is not this session's, or the persist-id does not match",
+        { errorType: 'protocol' },
+      );
+    }
+    this.rollbackPending('cancel', session);
+  }
+
+  /** Whether a confirmed commit is pending. */
+  get confirmedCommitPending(): boolean {
+    return this.pending !== undefined;
+  }
+
+  private pendingTimer(seconds: number): NodeJS.Timeout {
+    const t = setTimeout(() => this.rollbackPending('timeout', undefined), seconds * 1000);
+    t.unref();
+    return t;
+  }
+
+  private rollbackPending(event: 'cancel' | 'timeout', session: ServerSession | undefined): void {
+    const pending = this.pending;
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.pending = undefined;
+    const changes = pending.changes;
+    this.transact(
+      session,
+      (ds) => {
+        for (let i = changes.length - 1; i >= 0; i--) invert(ds, changes[i]!);
+      },
+      { validate: 'none' },
+    );
+    this.confirmEvent(session, event);
+  }
+
+  private confirmEvent(
+    session: ServerSession | undefined,
+    event: 'start' | 'cancel' | 'timeout' | 'extend' | 'complete',
+    timeout?: number,
+  ): void {
+    const who = event === 'timeout' || !session ? '' : sessionParams(session);
+    this.publishEvent(
+      `<netconf-confirmed-commit xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-notifications">${who}<confirm-event>${event}</confirm-event>${timeout !== undefined ? `<timeout>${timeout}</timeout>` : ''}</netconf-confirmed-commit>`,
+    );
+  }
+
+  private configChanged(
+    session: ServerSession | undefined,
+    datastore: string,
+    changes: readonly Change[],
+  ): void {
+    if (!this.schema.moduleByName('ietf-netconf-notifications')?.implemented) return;
+    const by = session
+      ? `<changed-by>${sessionParams(session)}</changed-by>`
+      : '<changed-by><server/></changed-by>';
+    void changes;
+    this.publishEvent(
+      `<netconf-config-change xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-notifications">${by}<datastore>${datastore}</datastore></netconf-config-change>`,
+    );
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** Running merged with operational state from the providers (the `<get>` view). */
+  async operationalView(
+    session: ServerSession | undefined,
+    wanted?: (qualifiedName: string) => boolean,
+  ): Promise<DataNode> {
+    let view = this.running.root;
+    const context: HookContext = { session, server: this };
+    const providers: StateProvider[] = [
+      { provides: MONITORING_TOPS, get: () => monitoringState(this) },
+      ...this.stateProviders,
+    ];
+    for (const p of providers) {
+      if (wanted && p.provides && !p.provides.some(wanted)) continue;
+      const xml = await p.get(this.running.root, context);
+      if (xml === '') continue;
+      view = overlay(view, parseData(this.schema, xml));
+    }
+    return view;
+  }
+
+  // ---------------------------------------------------------------- notifications
+
+  /**
+   * Publishes an event on the NETCONF stream: `xml` is the notification's element (for example
+   * `<event xmlns="https://example.com/ns/example-mod">...</event>`); checked against the schema,
+   * logged for replay and sent to every subscribed session.
+   */
+  publish(xml: string, time = Date.now()): void {
+    const root = parseData(this.schema, xml);
+    const event: LoggedEvent = { time, eventTime: eventTimeOf(time), root };
+    this.events.append(event);
+    for (const [id, sub] of this.subscriptions) {
+      const session = this.sessions.get(id);
+      if (!session) continue;
+      if (sub.stopTime !== undefined && time > sub.stopTime) continue;
+      if (sub.replaying) {
+        sub.queued.push(event);
+        continue;
+      }
+      const text = writeEvent(this.schema, event, sub.filter);
+      if (text) session.notify(text);
+    }
+  }
+
+  private publishEvent(xml: string): void {
+    if (!this.schema.moduleByName('ietf-netconf-notifications')?.implemented) return;
+    this.publish(xml);
+  }
+
+  /** RFC 5277 create-subscription for a session: replay from `startTime`, then live events. */
+  subscribe(
+    session: ServerSession,
+    filter: EventFilter | undefined,
+    startTime: number | undefined,
+    stopTime: number | undefined,
+  ): void {
+    if (this.subscriptions.has(session.id))
+      throw rpcError('in-use', 'this session already has a subscription', { errorType: 'protocol' });
+    const sub: Subscription = {
+      filter,
+      stopTime,
+      timer: undefined,
+      replaying: startTime !== undefined,
+      queued: [],
+    };
+    this.subscriptions.set(session.id, sub);
+    if (stopTime !== undefined) {
+      sub.timer = setTimeout(() => this.endSubscription(session.id), Math.max(0, stopTime - Date.now()));
+      sub.timer.unref();
+    }
+    if (startTime === undefined) return;
+    // Replay after the <ok/> reply has been written (RFC 5277 section 2.1.1).
+    setImmediate(() => {
+      if (!this.subscriptions.has(session.id)) return;
+      for (const e of this.events.between(startTime, stopTime ?? Number.POSITIVE_INFINITY)) {
+        const text = writeEvent(this.schema, e, filter);
+        if (text) session.notify(text);
+      }
+      session.notify(writeControlEvent('replayComplete'));
+      sub.replaying = false;
+      for (const e of sub.queued.splice(0)) {
+        const text = writeEvent(this.schema, e, filter);
+        if (text) session.notify(text);
+      }
+      if (stopTime !== undefined && stopTime <= Date.now()) this.endSubscription(session.id);
+    });
+  }
+
+  private endSubscription(id: number): void {
+    const sub = this.subscriptions.get(id);
+    if (!sub) return;
+    if (sub.timer) clearTimeout(sub.timer);
+    this.subscriptions.delete(id);
+    this.sessions.get(id)?.notify(writeControlEvent('notificationComplete'));
+  }
+
+  /** Whether a session has an RFC 5277 subscription. */
+  subscribed(session: ServerSession): boolean {
+    return this.subscriptions.has(session.id);
+  }
+
+  /** Ends a session from another one (kill-session) or from the application. */
+  killSession(id: number, by: ServerSession | undefined): void {
+    const victim = this.sessions.get(id);
+    if (!victim) throw rpcError('invalid-value', `no session ${id}`, { errorType: 'protocol' });
+    victim.terminate('killed', by?.id);
+  }
+
+  /** Ends every session, stops the timers and closes the journal. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const s of [...this.sessions.values()]) s.terminate('other');
+    if (this.pending) clearTimeout(this.pending.timer);
+    for (const sub of this.subscriptions.values()) if (sub.timer) clearTimeout(sub.timer);
+    this.store?.close();
+  }
+}
+
+const MONITORING_TOPS = [
+  'ietf-netconf-monitoring:netconf-state',
+  'ietf-yang-library:modules-state',
+  'ietf-yang-library:yang-library',
+  'nc-notifications:netconf',
+];
+
+/** ietf-netconf-notifications `common-session-parms`. */
+function sessionParams(session: ServerSession): string {
+  const host = session.info.sourceHost;
+  return `<username>${escapeText(session.info.username)}</username><session-id>${session.id}</session-id>${host ? `<source-host>${escapeText(host)}</source-host>` : ''}`;
+}
+
+function escapeText(v: string): string {
+  return v.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+}
+
+/** Applies the inverse of a change through the logged API (confirmed-commit rollback). */
+function invert(ds: Datastore, change: Change): void {
+  const inverse: Change | undefined =
+    change.op === 'create'
+      ? { op: 'remove', steps: change.steps, node: undefined as unknown as DataNode, prev: undefined }
+      : change.op === 'set'
+        ? {
+            op: 'set',
+            steps: change.steps,
+            before: change.after,
+            after: change.before,
+            beforeXml: change.afterXml,
+            afterXml: change.beforeXml,
+          }
+        : change.op === 'move'
+          ? change.prev === undefined
+            ? { op: 'move', steps: change.steps, where: 'first', anchor: undefined, prev: undefined }
+            : { op: 'move', steps: change.steps, where: 'after', anchor: change.prev, prev: undefined }
+          : undefined;
+  if (inverse) {
+    replayChange(ds, inverse);
+    return;
+  }
+  if (change.op === 'remove') {
+    let parent: DataNode | undefined = ds.root;
+    for (const step of change.steps.slice(0, -1)) {
+      const slot: DataNode | Map<string, DataNode> | undefined = parent?.kids?.get(step.schema);
+      parent = slot instanceof Map ? slot.get(step.key) : slot;
+    }
+    if (parent) graft(ds, parent, change.node);
+  }
+}
+
+export type { RpcErrorFields };

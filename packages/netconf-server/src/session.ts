@@ -1,0 +1,290 @@
+import {
+  BASE_1_0,
+  BASE_1_1,
+  childElement,
+  childElements,
+  createFramer,
+  encodeMessage,
+  escapeXmlAttribute,
+  type Framer,
+  NETCONF_BASE_NS,
+  type NetconfError,
+  parseXml,
+  textOf,
+  type XmlElement,
+} from '@yangkit/netconf-client';
+import { RpcError, type RpcErrorFields } from './errors.js';
+import { writeReply, writeRpcError } from './reply.js';
+
+/** Who is on the other end of a session (ietf-netconf-monitoring `session` entry). */
+export interface SessionInfo {
+  /** The authenticated user name (RFC 6241 section 9). */
+  readonly username: string;
+  /** The peer's address, when the transport has one. */
+  readonly sourceHost?: string;
+  /** ietf-netconf-monitoring transport identity, e.g. `netconf-ssh`; default `in-process`. */
+  readonly transport?: string;
+}
+
+/** How a session ended (ietf-netconf-notifications `termination-reason`). */
+export type TerminationReason = 'closed' | 'killed' | 'dropped' | 'timeout' | 'bad-hello' | 'other';
+
+/** What a session needs from the engine. */
+export interface SessionHost {
+  capabilities(): readonly string[];
+  /** Runs one operation; resolves with the reply content (`<ok/>`, `<data>...</data>`, output). */
+  dispatch(session: ServerSession, operation: XmlElement, rpc: XmlElement): Promise<string>;
+  sessionStarted(session: ServerSession): void;
+  sessionEnded(session: ServerSession, reason: TerminationReason, killedBy?: number): void;
+  readonly maxMessageBytes: number;
+}
+
+/** The byte sink of a session; the transport (a Duplex, an SSH channel) implements it. */
+export interface SessionIo {
+  write(bytes: Buffer): void;
+  /** Ends the transport. */
+  end(): void;
+}
+
+/** Counters of ietf-netconf-monitoring `sessions/session`. */
+export interface SessionCounters {
+  inRpcs: number;
+  inBadRpcs: number;
+  outRpcErrors: number;
+  outNotifications: number;
+}
+
+/** Thrown to end a session after its reply is sent (close-session). */
+export const CLOSE_AFTER_REPLY = Symbol('close-after-reply');
+
+/**
+ * One NETCONF session's protocol state machine (RFC 6241 section 8.1, RFC 6242): sends the server
+ * hello, reads the client hello, switches to chunked framing when both sides speak base:1.1, then
+ * answers each `<rpc>` in order. It does no I/O itself: bytes come in through {@link feed} and go
+ * out through the injected {@link SessionIo}.
+ */
+export class ServerSession {
+  readonly id: number;
+  readonly info: SessionInfo;
+  readonly loginTime = new Date();
+  readonly counters: SessionCounters = { inRpcs: 0, inBadRpcs: 0, outRpcErrors: 0, outNotifications: 0 };
+  /** Per-session state kept by the engine (subscriptions, pending confirmed commit). */
+  readonly data = new Map<string, unknown>();
+  private state: 'hello' | 'open' | 'closed' = 'hello';
+  private readonly framer: Framer;
+  private queue: Promise<void> = Promise.resolve();
+  private closeAfterReply = false;
+
+  constructor(
+    private readonly host: SessionHost,
+    id: number,
+    info: SessionInfo,
+    private readonly io: SessionIo,
+  ) {
+    this.id = id;
+    this.info = info;
+    this.framer = createFramer({
+      maxMessageBytes: host.maxMessageBytes,
+      onMessage: (m) => this.message(m),
+      onError: (e) => this.malformed(e),
+    });
+  }
+
+  /** True until the session ends. */
+  get open(): boolean {
+    return this.state !== 'closed';
+  }
+
+  /** True once the hello exchange is done. */
+  get established(): boolean {
+    return this.state === 'open';
+  }
+
+  /** Sends the server `<hello>` (RFC 6241 8.1): capabilities and session-id. */
+  start(): void {
+    const caps = this.host
+      .capabilities()
+      .map((c) => `<capability>${escapeXmlText(c)}</capability>`)
+      .join('');
+    this.send(
+      `<?xml version="1.0" encoding="UTF-8"?><hello xmlns="${NETCONF_BASE_NS}"><capabilities>${caps}</capabilities><session-id>${this.id}</session-id></hello>`,
+    );
+  }
+
+  /** Feeds transport bytes. */
+  feed(chunk: Uint8Array): void {
+    if (this.state !== 'closed') this.framer.feed(chunk);
+  }
+
+  /** Sends one framed message. */
+  send(xml: string): void {
+    if (this.state === 'closed') return;
+    this.io.write(encodeMessage(xml, this.framer.mode));
+  }
+
+  /** Sends a `<notification>` (RFC 5277 section 4). */
+  notify(xml: string): void {
+    if (this.state !== 'open') return;
+    this.counters.outNotifications++;
+    this.send(xml);
+  }
+
+  /** Ends the session (transport closed, killed, close-session). */
+  terminate(reason: TerminationReason, killedBy?: number): void {
+    if (this.state === 'closed') return;
+    const wasOpen = this.state === 'open';
+    this.state = 'closed';
+    this.framer.reset();
+    try {
+      this.io.end();
+    } finally {
+      if (wasOpen || reason !== 'dropped') this.host.sessionEnded(this, reason, killedBy);
+    }
+  }
+
+  private malformed(error: NetconfError): void {
+    // RFC 6242 section 4.2: a framing error is fatal; the session is closed.
+    this.counters.inBadRpcs++;
+    void error;
+    this.terminate(this.state === 'hello' ? 'bad-hello' : 'dropped');
+  }
+
+  private message(text: string): void {
+    if (this.state === 'hello') {
+      this.hello(text);
+      return;
+    }
+    this.queue = this.queue.then(() => this.rpc(text));
+  }
+
+  private hello(text: string): void {
+    let el: XmlElement;
+    try {
+      el = parseXml(text, { maxLength: this.host.maxMessageBytes });
+    } catch {
+      this.terminate('bad-hello');
+      return;
+    }
+    if (
+      el.local !== 'hello' ||
+      el.namespace !== NETCONF_BASE_NS ||
+      childElement(el, 'session-id', NETCONF_BASE_NS)
+    ) {
+      // RFC 6241 8.1: a client hello carrying a session-id is an error; the session is closed.
+      this.terminate('bad-hello');
+      return;
+    }
+    const capsEl = childElement(el, 'capabilities', NETCONF_BASE_NS);
+    const caps = capsEl
+      ? childElements(capsEl, 'capability', NETCONF_BASE_NS).map((c) => textOf(c).trim())
+      : [];
+    if (!caps.includes(BASE_1_0) && !caps.includes(BASE_1_1)) {
+      this.terminate('bad-hello');
+      return;
+    }
+    this.state = 'open';
+    // RFC 6242 4.1: chunked framing once both peers advertised base:1.1, right after the hello.
+    if (caps.includes(BASE_1_1)) this.framer.setMode('chunked');
+    this.host.sessionStarted(this);
+  }
+
+  private async rpc(text: string): Promise<void> {
+    if (this.state !== 'open') return;
+    let rpc: XmlElement;
+    try {
+      rpc = parseXml(text, { maxLength: this.host.maxMessageBytes });
+    } catch (error) {
+      this.counters.inBadRpcs++;
+      this.sendErrors('', [
+        {
+          errorType: 'rpc',
+          errorTag: 'malformed-message',
+          errorMessage: error instanceof Error ? error.message : 'malformed message',
+        },
+      ]);
+      return;
+    }
+    if (rpc.local !== 'rpc' || rpc.namespace !== NETCONF_BASE_NS) {
+      this.counters.inBadRpcs++;
+      this.sendErrors('', [
+        {
+          errorType: 'rpc',
+          errorTag: 'unknown-element',
+          errorMessage: `expected <rpc>, got <${rpc.local}>`,
+          errorInfo: { 'bad-element': rpc.local },
+        },
+      ]);
+      return;
+    }
+    const attrs =
+      rpc.attributes.map((a) => ` ${a.name}="${escapeXmlAttribute(a.value)}"`).join('') + declarations(rpc);
+    if (!rpc.attributes.some((a) => a.local === 'message-id' && a.namespace === undefined)) {
+      // RFC 6241 4.1: message-id is mandatory.
+      this.counters.inBadRpcs++;
+      this.sendErrors(attrs, [
+        {
+          errorType: 'rpc',
+          errorTag: 'missing-attribute',
+          errorMessage: 'the <rpc> has no message-id attribute',
+          errorInfo: { 'bad-attribute': 'message-id', 'bad-element': 'rpc' },
+        },
+      ]);
+      return;
+    }
+    const ops = childElements(rpc);
+    if (ops.length !== 1) {
+      this.counters.inBadRpcs++;
+      this.sendErrors(attrs, [
+        {
+          errorType: 'rpc',
+          errorTag: ops.length === 0 ? 'missing-element' : 'bad-element',
+          errorMessage: 'an <rpc> holds exactly one operation',
+          errorInfo: { 'bad-element': 'rpc' },
+        },
+      ]);
+      return;
+    }
+    this.counters.inRpcs++;
+    let content: string;
+    try {
+      content = await this.host.dispatch(this, ops[0]!, rpc);
+    } catch (error) {
+      if (error === CLOSE_AFTER_REPLY) {
+        this.closeAfterReply = true;
+        content = '<ok/>';
+      } else if (RpcError.isInstance(error) && error instanceof RpcError) {
+        this.sendErrors(attrs, error.errors);
+        return;
+      } else {
+        this.sendErrors(attrs, [
+          {
+            errorType: 'application',
+            errorTag: 'operation-failed',
+            errorMessage: error instanceof Error ? error.message : String(error),
+          },
+        ]);
+        return;
+      }
+    }
+    this.send(writeReply(attrs, content));
+    if (this.closeAfterReply) this.terminate('closed');
+  }
+
+  private sendErrors(attrs: string, errors: readonly RpcErrorFields[]): void {
+    this.counters.outRpcErrors++;
+    this.send(writeReply(attrs, errors.map(writeRpcError).join('')));
+  }
+}
+
+function declarations(rpc: XmlElement): string {
+  let s = '';
+  for (const [p, u] of rpc.declarations) {
+    if (p === '' && u === NETCONF_BASE_NS) continue;
+    s += p === '' ? '' : ` xmlns:${p}="${escapeXmlAttribute(u)}"`;
+  }
+  return s;
+}
+
+function escapeXmlText(v: string): string {
+  return v.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+}

@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { connectStream, type NetconfSession } from '@yangkit/netconf-client';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { duplexPair } from '../src/duplex-pair.js';
+import { loadServerSchema } from '../src/schema.js';
+import { NetconfServer, type NetconfServerOptions } from '../src/server.js';
+
+/** The shared example modules beside the repository. */
+export const YANG_DIR = path.resolve(__dirname, '../../../../shared/yang');
+
+let cached: Promise<SchemaTree> | undefined;
+
+/** example-jukebox, ietf-interfaces, ietf-ip, example-ops, example-actions plus the server's modules. */
+export function testSchema(): Promise<SchemaTree> {
+  cached ??= loadServerSchema({
+    paths: [YANG_DIR],
+    modules: [
+      'example-jukebox',
+      'ietf-interfaces',
+      'ietf-ip',
+      'iana-if-type',
+      'example-ops',
+      'example-actions',
+      'example-mod',
+    ],
+  });
+  return cached;
+}
+
+/** A server on the test schema. */
+export async function testServer(options: Partial<NetconfServerOptions> = {}): Promise<NetconfServer> {
+  return NetconfServer.create({ schema: await testSchema(), ...options });
+}
+
+/** A netconf-client session connected in-process. */
+export async function client(server: NetconfServer, username = 'tester'): Promise<NetconfSession> {
+  const [a, b] = duplexPair();
+  server.connect(a, { username });
+  return connectStream(b);
+}
+
+export const NC = 'urn:ietf:params:xml:ns:netconf:base:1.0';
+export const IF = 'urn:ietf:params:xml:ns:yang:ietf-interfaces';
+export const IANAIFT = 'urn:ietf:params:xml:ns:yang:iana-if-type';
+export const JB = 'http://example.com/ns/example-jukebox';
+
+/** An ietf-interfaces config with one interface. */
+export function iface(name: string, extra = '', op?: string): string {
+  const attr = op ? ` xmlns:nc="${NC}" nc:operation="${op}"` : '';
+  const body =
+    op === 'delete' || op === 'remove'
+      ? `<name>${name}</name>`
+      : `<name>${name}</name><type xmlns:ianaift="${IANAIFT}">ianaift:ethernetCsmacd</type>${extra}`;
+  return `<interfaces xmlns="${IF}"><interface${attr}>${body}</interface></interfaces>`;
+}
