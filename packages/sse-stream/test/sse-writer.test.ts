@@ -1,17 +1,11 @@
 import { Writable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { SseFormatError, SseOptionError } from '../src/errors.js';
 import { formatEvent } from '../src/format-event.js';
 import { createSseWriter } from '../src/sse-writer.js';
 import type { SseCloseInfo } from '../src/writer-options.js';
 import { parseChunks } from './helpers.js';
 import { recordingSink, slowSink } from './sinks.js';
-
-const KEEPALIVE = ':SSE keepalive\n';
-
-function count(text: string, part: string): number {
-  return text.split(part).length - 1;
-}
 
 describe('writing', () => {
   test('writes each event as formatEvent formats it', () => {
@@ -71,82 +65,6 @@ describe('options', () => {
     expect(() => createSseWriter(recordingSink().sink, options)).toThrowError(
       expect.objectContaining({ code: 'INVALID_OPTION' }),
     );
-  });
-});
-
-describe('keepalive', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  test('writes the keepalive comment after the stream was idle for the interval', () => {
-    const { sink, text } = recordingSink();
-    createSseWriter(sink, { keepaliveSeconds: 5 });
-    vi.advanceTimersByTime(4999);
-    expect(text()).toBe('');
-    vi.advanceTimersByTime(1);
-    expect(text()).toBe(KEEPALIVE);
-  });
-
-  test('repeats the keepalive while the stream stays idle', () => {
-    const { sink, text } = recordingSink();
-    createSseWriter(sink, { keepaliveSeconds: 5 });
-    vi.advanceTimersByTime(15_000);
-    expect(text()).toBe(KEEPALIVE.repeat(3));
-  });
-
-  test('restarts the interval on every write', () => {
-    const { sink, text } = recordingSink();
-    const writer = createSseWriter(sink, { keepaliveSeconds: 5 });
-    vi.advanceTimersByTime(4000);
-    writer.send({ data: 'x' });
-    vi.advanceTimersByTime(4000);
-    writer.comment('c');
-    vi.advanceTimersByTime(4999);
-    expect(count(text(), KEEPALIVE)).toBe(0);
-    vi.advanceTimersByTime(1);
-    expect(text()).toBe(`data: x\n\n:c\n${KEEPALIVE}`);
-  });
-
-  test('writes no keepalive when keepaliveSeconds is 0', () => {
-    const { sink, text } = recordingSink();
-    createSseWriter(sink, { keepaliveSeconds: 0 });
-    expect(vi.getTimerCount()).toBe(0);
-    vi.advanceTimersByTime(3_600_000);
-    expect(text()).toBe('');
-  });
-
-  test('keeps the keepalive out of the events a reader sees', () => {
-    const { sink, text } = recordingSink();
-    const writer = createSseWriter(sink, { keepaliveSeconds: 5 });
-    writer.send({ data: 'a' });
-    vi.advanceTimersByTime(10_000);
-    writer.send({ data: 'b' });
-    const parsed = parseChunks([text()]);
-    expect(parsed).toEqual({
-      events: [{ data: 'a' }, { data: 'b' }],
-      comments: ['SSE keepalive', 'SSE keepalive'],
-      retries: [],
-    });
-  });
-
-  test('stops its timer when the writer closes', async () => {
-    const { sink } = recordingSink();
-    const writer = createSseWriter(sink, { keepaliveSeconds: 5 });
-    expect(vi.getTimerCount()).toBe(1);
-    await writer.close();
-    expect(vi.getTimerCount()).toBe(0);
-  });
-
-  test('stops its timer when the client goes away', () => {
-    const { sink } = recordingSink();
-    createSseWriter(sink, { keepaliveSeconds: 5 });
-    sink.destroy();
-    sink.emit('close');
-    expect(vi.getTimerCount()).toBe(0);
   });
 });
 
@@ -230,19 +148,6 @@ describe('a slow consumer', () => {
     await release();
     await drained;
     expect(writer.stats.queuedEvents).toBe(0);
-  });
-
-  test('sends no keepalive while the response is backed up', () => {
-    vi.useFakeTimers();
-    try {
-      const { sink, text } = slowSink();
-      const writer = createSseWriter(sink, { keepaliveSeconds: 5 });
-      writer.send(event);
-      vi.advanceTimersByTime(60_000);
-      expect(count(text(), KEEPALIVE)).toBe(0);
-    } finally {
-      vi.useRealTimers();
-    }
   });
 
   test('close() hands the queue over before ending', async () => {
