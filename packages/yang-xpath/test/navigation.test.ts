@@ -232,4 +232,39 @@ describe('key predicates', () => {
     expect(expr.evaluate(root, xmlNavigator, { cache })).toBe(1);
     entries[0]!.children[0]!.value = 'n0';
   });
+
+  test('indexed and scanned key predicates agree on random lists', () => {
+    const entryArb = fc.array(fc.constantFrom('k1', 'k2', 'k3', ' k1', '1', '01'), { maxLength: 3 });
+    fc.assert(
+      fc.property(
+        fc.array(entryArb, { maxLength: 12 }),
+        fc.constantFrom("'k1'", "'1'", '1', 'true()', '$v', '/a:list/a:e[1]/a:k', 'current()/a:k'),
+        (entries, value) => {
+          const list = xmlElement(
+            'list',
+            'urn:a',
+            entries.map((keys) =>
+              xmlElement(
+                'e',
+                'urn:a',
+                keys.map((k) => xmlElement('k', 'urn:a', k)),
+              ),
+            ),
+          );
+          const tree = xmlDocument([list]);
+          const indexed = compileXPath(`/a:list/a:e[a:k = ${value}]`, { prefixes, variables: { v: 'k2' } });
+          const scanned = compileXPath(`/a:list/a:e[boolean(a:k = ${value})]`, {
+            prefixes,
+            variables: { v: 'k2' },
+          });
+          const current = list.children[0] ?? list;
+          const expected = scanned.evaluateNodes(tree, xmlNavigator, { current });
+          expect(indexed.evaluateNodes(tree, xmlNavigator, { current })).toEqual(expected);
+          const cache = createEvaluationCache();
+          expect(indexed.evaluateNodes(tree, xmlNavigator, { current, cache })).toEqual(expected);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
 });

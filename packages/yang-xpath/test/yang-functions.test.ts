@@ -256,7 +256,7 @@ describe('bit-is-set() (RFC 7950 section 10.6.1)', () => {
   });
 });
 
-describe('must and when examples (RFC 7950 sections 7.5.5 and 7.17.5)', () => {
+describe('the must and augment-when usage examples of RFC 7950', () => {
   const opts = { defaultNamespace: EX };
   const ethernetMtu = compileXPath('ifType != "ethernet" or ifMTU = 1500', opts);
   const atmMtu = compileXPath('ifType != "atm" or (ifMTU <= 17966 and ifMTU >= 64)', opts);
