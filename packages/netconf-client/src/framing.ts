@@ -43,8 +43,6 @@ export interface Framer {
 }
 
 const EOM = Buffer.from(']]>]]>');
-// KMP failure function of `]]>]]>`, so a marker split anywhere, or after stray `]`, is found.
-const EOM_FAILURE = [0, 1, 0, 1, 2, 3];
 const LF = 0x0a;
 const HASH = 0x23;
 const MAX_CHUNK_SIZE = 4294967295;
@@ -79,8 +77,9 @@ export function createFramer(options: FramerOptions): Framer {
   let parts: Uint8Array[] = [];
   let size = 0;
   let failed = false;
-  // eom: how many bytes of the marker ended the bytes seen so far (KMP state).
-  let eomMatched = 0;
+  // eom: the last bytes of the pending message (at most 5), where a split marker may begin.
+  const tail = new Uint8Array(EOM.length - 1);
+  let tailLength = 0;
   // chunked:
   let state: Chunked = Chunked.Lf;
   let chunkRemaining = 0;
@@ -90,7 +89,7 @@ export function createFramer(options: FramerOptions): Framer {
   function clear(): void {
     parts = [];
     size = 0;
-    eomMatched = 0;
+    tailLength = 0;
     state = Chunked.Lf;
     chunkRemaining = 0;
     chunkSizeDigits = '';
@@ -122,19 +121,40 @@ export function createFramer(options: FramerOptions): Framer {
     return text;
   }
 
+  /** Where a marker that began in the kept tail ends in `data`, or -1. */
+  function splitMarkerEnd(data: Uint8Array): number {
+    // Try the longest tail suffix first: the earliest marker start wins.
+    for (let k = Math.min(tailLength, EOM.length - 1); k >= 1; k--) {
+      const need = EOM.length - k;
+      if (data.length < need) continue;
+      let match = true;
+      for (let j = 0; j < k && match; j++) match = tail[tailLength - k + j] === EOM[j];
+      for (let j = 0; j < need && match; j++) match = data[j] === EOM[k + j];
+      if (match) return need;
+    }
+    return -1;
+  }
+
   /** Consumes EOM-framed bytes from `chunk[start..]`; returns the index after the last consumed byte. */
   function feedEom(chunk: Uint8Array, start: number): number {
-    for (let i = start; i < chunk.length; i++) {
-      const byte = chunk[i]!;
-      while (eomMatched > 0 && byte !== EOM[eomMatched]) eomMatched = EOM_FAILURE[eomMatched - 1]!;
-      if (byte === EOM[eomMatched]) eomMatched++;
-      if (eomMatched === EOM.length) {
-        if (!append(chunk.subarray(start, i + 1))) return chunk.length;
-        options.onMessage(take(EOM.length));
-        return i + 1;
-      }
+    const data = Buffer.from(chunk.buffer, chunk.byteOffset + start, chunk.length - start);
+    let end = tailLength > 0 ? splitMarkerEnd(data) : -1;
+    if (end === -1) {
+      const at = data.indexOf(EOM);
+      if (at !== -1) end = at + EOM.length;
     }
-    append(chunk.subarray(start));
+    if (end !== -1) {
+      if (!append(data.subarray(0, end))) return chunk.length;
+      options.onMessage(take(EOM.length));
+      return start + end;
+    }
+    if (!append(data)) return chunk.length;
+    // Keep the last (up to 5) bytes, where a marker split across feeds may begin.
+    for (const byte of data.length >= tail.length ? data.subarray(data.length - tail.length) : data) {
+      if (tailLength === tail.length) tail.copyWithin(0, 1);
+      else tailLength++;
+      tail[tailLength - 1] = byte;
+    }
     return chunk.length;
   }
 
