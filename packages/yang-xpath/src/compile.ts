@@ -63,17 +63,22 @@ function lookupFunction(expr: FunctionCallExpr, scope: Scope): FunctionDef {
     max: Number.POSITIVE_INFINITY,
     returns: 'any',
     contextual: true,
-    call: (ctx, args) =>
-      extension(
-        {
-          node: ctx.node,
-          position: ctx.position,
-          size: ctx.size,
-          current: ctx.env.current,
-          nav: ctx.env.nav,
-        },
-        ...args,
-      ),
+    call: (ctx, args, site) => {
+      const context = {
+        node: ctx.node,
+        position: ctx.position,
+        size: ctx.size,
+        current: ctx.env.current,
+        nav: ctx.env.nav,
+      };
+      try {
+        return extension(context, ...args);
+      } catch (error) {
+        if (XPathError.isInstance(error)) throw error;
+        const message = `${expr.localName}() failed: ${String(error)}`;
+        throw new XPathEvaluationError('FUNCTION_FAILED', message, site.position, { cause: error });
+      }
+    },
   };
 }
 
@@ -129,19 +134,7 @@ function compileCall(expr: FunctionCallExpr, scope: Scope): Evaluator {
   return (ctx) => {
     const values: AnyValue[] = new Array(args.length);
     for (let i = 0; i < args.length; i++) values[i] = args[i]!(ctx);
-    try {
-      return call(ctx, values, site);
-    } catch (error) {
-      if (error instanceof XPathError || XPathError.isInstance(error)) throw error;
-      throw new XPathEvaluationError(
-        'FUNCTION_FAILED',
-        `${expr.localName}() failed: ${String(error)}`,
-        expr.position,
-        {
-          cause: error,
-        },
-      );
-    }
+    return call(ctx, values, site);
   };
 }
 
