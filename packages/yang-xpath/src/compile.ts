@@ -71,13 +71,20 @@ function lookupFunction(expr: FunctionCallExpr, scope: Scope): FunctionDef {
         current: ctx.env.current,
         nav: ctx.env.nav,
       };
+      let result: unknown;
       try {
-        return extension(context, ...args);
+        result = extension(context, ...args);
       } catch (error) {
         if (XPathError.isInstance(error)) throw error;
         const message = `${expr.localName}() failed: ${String(error)}`;
         throw new XPathEvaluationError('FUNCTION_FAILED', message, site.position, { cause: error });
       }
+      const type = typeof result;
+      if (type !== 'number' && type !== 'string' && type !== 'boolean' && !Array.isArray(result)) {
+        const message = `${expr.localName}() returned a ${type}, not an XPath value`;
+        throw new XPathEvaluationError('FUNCTION_FAILED', message, site.position);
+      }
+      return result as AnyValue;
     },
   };
 }

@@ -240,6 +240,13 @@ describe('extension functions and variables', () => {
     );
   });
 
+  test('refuses an extension function result that is not an XPath value', () => {
+    const expr = compileXPath('nothing()', { functions: { nothing: () => undefined as unknown as string } });
+    expect(() => expr.evaluate(tree, xmlNavigator)).toThrow(
+      expect.objectContaining({ code: 'FUNCTION_FAILED' }),
+    );
+  });
+
   test('lets evaluate() override a declared variable', () => {
     const expr = compileXPath('/a/b[. = $want]', { variables: { want: '2' } });
     expect(expr.evaluateString(tree, xmlNavigator)).toBe('2');
