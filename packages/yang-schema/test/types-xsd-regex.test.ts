@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { YangSchemaError } from '../src/errors';
 import { translateXsdRegex, YangTypeError } from '../src/types/index';
 
 const matches = (pattern: string, value: string) => translateXsdRegex(pattern).test(value);
@@ -224,6 +225,7 @@ describe('translateXsdRegex rejects what XSD does not have', () => {
       expect(error).toBeInstanceOf(YangTypeError);
       expect((error as YangTypeError).code).toBe('YANG_TYPE');
       expect(YangTypeError.isInstance(error)).toBe(true);
+      expect(error).toBeInstanceOf(YangSchemaError);
     }
   });
 
