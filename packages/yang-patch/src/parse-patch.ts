@@ -1,0 +1,261 @@
+import { CodecError, type DataNode, decodeJson, decodeXml, walk } from '@yangkit/yang-json-codec';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { DEFAULT_PATCH_LIMITS, type PatchLimits, type RawEdit, type RawPatch, type RawValue } from './envelope.js';
+import { readJsonEnvelope } from './envelope-json.js';
+import { readXmlEnvelope } from './envelope-xml.js';
+import { YangPatchError } from './errors.js';
+import { dataParent, describePath, errorPathOf, resolvePath } from './paths.js';
+import {
+  EDIT_OPERATIONS,
+  EDIT_WHERES,
+  type EditOperation,
+  type EditWhere,
+  type PatchEdit,
+  type PathStep,
+  type YangPatch,
+} from './types.js';
+import { elementToXml } from './xml-text.js';
+
+/** Options of {@link parseYangPatch}. */
+export interface ParseYangPatchOptions extends PatchLimits {
+  /** `json` for application/yang-patch+json, `xml` for application/yang-patch+xml. */
+  readonly encoding: 'json' | 'xml';
+  /**
+   * The request target the edit targets are relative to (RFC 8072 section 2.1): an api-path such as
+   * `/example-jukebox:jukebox/playlist=Foo-One`, or resolved steps. Default: the datastore.
+   */
+  readonly target?: string | readonly PathStep[];
+}
+
+const NEEDS_VALUE = new Set<EditOperation>(['create', 'merge', 'replace', 'insert']);
+
+/**
+ * Parses and validates a YANG Patch body (RFC 8072 section 2.2): the envelope, every edit's operation,
+ * target (resolved against the schema relative to the request target), where/point for insert and move,
+ * and the value, decoded by the codec against the schema node the target names.
+ *
+ * @throws {YangPatchError} the first problem; `editId` names the edit it belongs to, `patchId` the patch
+ */
+export function parseYangPatch(schema: SchemaTree, body: string, options: ParseYangPatchOptions): YangPatch {
+  const limits: Required<PatchLimits> = {
+    maxSize: options.maxSize ?? DEFAULT_PATCH_LIMITS.maxSize,
+    maxEdits: options.maxEdits ?? DEFAULT_PATCH_LIMITS.maxEdits,
+    maxDepth: options.maxDepth ?? DEFAULT_PATCH_LIMITS.maxDepth,
+  };
+  if (typeof body !== 'string') throw new YangPatchError('BODY_MALFORMED', 'the body must be a string');
+  const raw: RawPatch = options.encoding === 'xml' ? readXmlEnvelope(body, limits) : readJsonEnvelope(body, limits);
+  const patchId = raw.patchId;
+  try {
+    if (patchId === undefined) {
+      throw new YangPatchError('PATCH_ID_MISSING', 'the yang-patch has no "patch-id" (it is mandatory)', {
+        errorInfo: { 'bad-element': 'patch-id' },
+      });
+    }
+    const requestTarget =
+      typeof options.target === 'string'
+        ? resolvePath(schema, options.target, [], 'TARGET_INVALID', 'the request target')
+        : [...(options.target ?? [])];
+    const seen = new Set<string>();
+    const edits = raw.edits.map((edit) => {
+      if (edit.editId === undefined) {
+        throw new YangPatchError('EDIT_ID_MISSING', `edit #${edit.position} has no "edit-id" (it is the list key)`, {
+          errorInfo: { 'bad-element': 'edit-id' },
+        });
+      }
+      if (seen.has(edit.editId)) {
+        throw new YangPatchError('EDIT_ID_DUPLICATE', `edit-id "${edit.editId}" is used by more than one edit`, {
+          editId: edit.editId,
+          errorInfo: { 'bad-element': 'edit-id' },
+        });
+      }
+      seen.add(edit.editId);
+      return checkEdit(schema, edit, edit.editId, requestTarget, limits.maxDepth);
+    });
+    return {
+      patchId,
+      ...(raw.comment === undefined ? {} : { comment: raw.comment }),
+      requestTarget,
+      edits,
+    };
+  } catch (e) {
+    if (YangPatchError.isInstance(e)) throw e.withContext({ patchId });
+    throw e;
+  }
+}
+
+function checkEdit(
+  schema: SchemaTree,
+  raw: RawEdit,
+  editId: string,
+  requestTarget: readonly PathStep[],
+  maxDepth: number,
+): PatchEdit {
+  const fail = (code: ConstructorParameters<typeof YangPatchError>[0], message: string, bad?: string) =>
+    new YangPatchError(code, `edit "${editId}": ${message}`, {
+      editId,
+      ...(bad === undefined ? {} : { errorInfo: { 'bad-element': bad } }),
+    });
+  if (raw.operation === undefined) throw fail('OPERATION_MISSING', 'no "operation" (it is mandatory)', 'operation');
+  const operation = raw.operation as EditOperation;
+  if (!EDIT_OPERATIONS.includes(operation)) {
+    throw fail(
+      'OPERATION_UNKNOWN',
+      `unknown operation "${raw.operation}" (expected one of ${EDIT_OPERATIONS.join(', ')})`,
+      'operation',
+    );
+  }
+  if (raw.target === undefined) throw fail('TARGET_MISSING', 'no "target" (it is mandatory)', 'target');
+  let target: PathStep[];
+  try {
+    target =
+      raw.target === '/'
+        ? [...requestTarget]
+        : resolvePath(schema, raw.target, requestTarget, 'TARGET_INVALID', 'target');
+  } catch (e) {
+    throw YangPatchError.isInstance(e) ? e.withContext({ editId }) : e;
+  }
+  if (target.length === 0 && operation !== 'merge') {
+    // RFC 8072 section 2.2: the target MUST be a data resource, not the datastore; a merge of "/" is
+    // accepted as the plain-PATCH equivalent (RFC 8040 section 4.6.1), as nothing is replaced or removed.
+    throw fail('TARGET_INVALID', `the datastore itself cannot be the target of "${operation}"`, 'target');
+  }
+  const last = target[target.length - 1];
+  let where: EditWhere | undefined;
+  let point: PathStep[] | undefined;
+  const reorders = operation === 'insert' || operation === 'move';
+  if (raw.where !== undefined) {
+    if (!reorders) throw fail('POINT_INVALID', `"where" applies only to insert and move, not ${operation}`, 'where');
+    if (!EDIT_WHERES.includes(raw.where as EditWhere)) {
+      throw fail('POINT_INVALID', `unknown where "${raw.where}" (expected ${EDIT_WHERES.join(', ')})`, 'where');
+    }
+    where = raw.where as EditWhere;
+  }
+  if (reorders) {
+    where ??= 'last';
+    const s = last?.schema;
+    if (s === undefined || (s.kind !== 'list' && s.kind !== 'leaf-list') || s.orderedBy !== 'user') {
+      throw fail(
+        'NOT_USER_ORDERED',
+        `${operation} needs a target in an "ordered-by user" list or leaf-list; ${describePath(target)} is not one`,
+        'target',
+      );
+    }
+    if (last!.keys === undefined && last!.value === undefined) {
+      throw fail('TARGET_INVALID', `${operation} needs the target to name one entry (${describePath(target)})`, 'target');
+    }
+  }
+  if (raw.point !== undefined) {
+    if (!reorders || (where !== 'before' && where !== 'after')) {
+      throw fail('POINT_INVALID', '"point" applies only to insert and move with where "before" or "after"', 'point');
+    }
+    try {
+      point = resolvePath(schema, raw.point, requestTarget, 'POINT_INVALID', 'point');
+    } catch (e) {
+      throw YangPatchError.isInstance(e) ? e.withContext({ editId }) : e;
+    }
+    const p = point[point.length - 1];
+    const sameParent =
+      point.length === target.length && errorPathOf(schema, point.slice(0, -1))?.json === errorPathOf(schema, target.slice(0, -1))?.json;
+    if (p === undefined || p.schema !== last!.schema || !sameParent || (p.keys === undefined && p.value === undefined)) {
+      throw fail('POINT_INVALID', `point "${raw.point}" is not an entry of the same ${last!.schema.kind} as the target`, 'point');
+    }
+  } else if (where === 'before' || where === 'after') {
+    throw fail('POINT_INVALID', `where "${where}" needs a "point"`, 'point');
+  }
+  let value: DataNode[] | undefined;
+  if (NEEDS_VALUE.has(operation)) {
+    if (raw.value === undefined) throw fail('VALUE_MISSING', `${operation} needs a "value"`, 'value');
+    value = decodeValue(schema, raw.value, target, editId, maxDepth);
+  } else if (raw.value !== undefined) {
+    throw fail('VALUE_NOT_ALLOWED', `${operation} takes no "value"`, 'value');
+  }
+  return {
+    editId,
+    operation,
+    targetText: raw.target,
+    target,
+    ...(where === undefined ? {} : { where }),
+    ...(point === undefined ? {} : { point }),
+    ...(value === undefined ? {} : { value }),
+  };
+}
+
+/** Decodes `value` as a data resource below the target's parent, then checks it is the target node. */
+function decodeValue(
+  schema: SchemaTree,
+  raw: RawValue,
+  target: readonly PathStep[],
+  editId: string,
+  maxDepth: number,
+): DataNode[] {
+  const last = target[target.length - 1];
+  const parent = last === undefined ? undefined : dataParent(last.schema);
+  const errorPath = errorPathOf(schema, target);
+  const where = `edit "${editId}": value`;
+  let nodes: DataNode[];
+  try {
+    if (raw.encoding === 'json') {
+      // RFC 7951 section 4 asks for a qualified name here (the parent, "value", is ietf-yang-patch's), but
+      // RFC 8072 appendix A.1.2 writes "song": a bare name can only mean the target node's module.
+      const members: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(raw.members)) {
+        members[!k.includes(':') && last !== undefined ? `${last.schema.module}:${k}` : k] = v;
+      }
+      const doc = decodeJson(schema, members, { kind: 'resource', ...(parent ? { parent } : {}), maxDepth });
+      nodes = [...doc.children.values()].flat();
+    } else {
+      const text = raw.elements.map(elementToXml).join('');
+      const doc = decodeXml(schema, text, { kind: 'resource', ...(parent ? { parent } : {}), maxDepth });
+      nodes = [...doc.children.values()].flat();
+    }
+  } catch (cause) {
+    if (!CodecError.isInstance(cause)) throw cause;
+    throw new YangPatchError('VALUE_INVALID', `${where}: ${cause.message}`, {
+      editId,
+      errorTag: cause.errorTag,
+      errorAppTag: cause.errorAppTag,
+      errorPath,
+      errorInfo: cause.errorInfo,
+      cause,
+    });
+  }
+  const mismatch = (message: string) =>
+    new YangPatchError('VALUE_MISMATCH', `${where}: ${message}`, { editId, errorPath });
+  for (const n of nodes) {
+    for (const d of [n, ...walk(n)]) {
+      if (!d.schema.config) {
+        throw new YangPatchError('VALUE_INVALID', `${where}: "${d.schema.name}" is state data (config false)`, {
+          editId,
+          errorPath,
+          errorInfo: { 'bad-element': d.schema.name },
+        });
+      }
+    }
+  }
+  if (last === undefined) {
+    if (nodes.length === 0) throw mismatch('holds no data node');
+    return nodes;
+  }
+  const s = last.schema;
+  const other = nodes.find((n) => n.schema !== s);
+  if (other !== undefined) {
+    throw mismatch(`holds "${other.schema.module}:${other.schema.name}", but the target is "${s.module}:${s.name}"`);
+  }
+  const whole = (s.kind === 'list' && last.keys === undefined) || (s.kind === 'leaf-list' && last.value === undefined);
+  if (whole ? nodes.length === 0 : nodes.length !== 1) {
+    throw mismatch(`must hold ${whole ? 'at least one' : 'exactly one'} instance of "${s.name}", found ${nodes.length}`);
+  }
+  const node = nodes[0]!;
+  if (last.keys !== undefined) {
+    for (const k of last.keys) {
+      const actual = node.children?.get(s.keyNodes.find((n) => n.name === k.name)!)?.[0]?.value;
+      if (actual !== k.value) {
+        throw mismatch(`key "${k.name}" is "${actual ?? ''}" in the value but "${k.value}" in the target`);
+      }
+    }
+  }
+  if (last.value !== undefined && node.value !== last.value) {
+    throw mismatch(`leaf-list value "${node.value ?? ''}" differs from the target's "${last.value}"`);
+  }
+  return nodes;
+}

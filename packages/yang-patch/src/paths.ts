@@ -1,0 +1,135 @@
+import {
+  type PathSchema,
+  type PathSchemaNode,
+  parseApiPath,
+  type ResolvedApiPath,
+  RestconfUriError,
+  resolveApiPath,
+  toInstanceIdentifier,
+  toJsonInstanceIdentifier,
+} from '@yangkit/restconf-uri';
+import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import { type PatchErrorPath, YangPatchError, type YangPatchErrorCode } from './errors.js';
+import type { PathStep } from './types.js';
+
+const DATA_KINDS = new Set(['container', 'list', 'leaf', 'leaf-list', 'anydata', 'anyxml']);
+
+function asPathNode(node: SchemaNode | undefined): PathSchemaNode | undefined {
+  // restconf-uri's PathSchemaNode is a structural subset of SchemaNode; only the kind union is narrower.
+  return node as unknown as PathSchemaNode | undefined;
+}
+
+const adapters = new WeakMap<SchemaTree, PathSchema>();
+
+/** The compiled schema seen through restconf-uri's {@link PathSchema} lookup interface. */
+export function pathSchemaOf(tree: SchemaTree): PathSchema {
+  let adapter = adapters.get(tree);
+  if (adapter === undefined) {
+    adapter = {
+      topLevel: (module, name) => asPathNode(tree.topLevel(module, name)),
+      child: (parent, module, name) => asPathNode((parent as unknown as SchemaNode).dataChild(module, name)),
+      modulesDefining: (name) =>
+        tree.modules.filter((m) => m.implemented && tree.topLevel(m.name, name) !== undefined).map((m) => m.name),
+    };
+    adapters.set(tree, adapter);
+  }
+  return adapter;
+}
+
+/** Converts path steps back to restconf-uri's resolved form. */
+export function toResolved(steps: readonly PathStep[]): ResolvedApiPath {
+  return {
+    steps: steps.map((s) => ({
+      node: s.schema as unknown as PathSchemaNode,
+      ...(s.keys === undefined ? {} : { keys: s.keys }),
+      ...(s.value === undefined ? {} : { value: s.value }),
+    })),
+  };
+}
+
+function fromResolved(resolved: ResolvedApiPath): PathStep[] {
+  return resolved.steps.map((s) => ({
+    schema: s.node as unknown as SchemaNode,
+    ...(s.keys === undefined ? {} : { keys: s.keys }),
+    ...(s.value === undefined ? {} : { value: s.value }),
+  }));
+}
+
+/**
+ * Resolves an api-path (RFC 8040 section 3.5.3) against the schema, relative to `base` when given, as an
+ * edit `target` or `point` is relative to the request target (RFC 8072 section 2.4).
+ */
+export function resolvePath(
+  tree: SchemaTree,
+  text: string,
+  base: readonly PathStep[],
+  code: YangPatchErrorCode,
+  what: string,
+): PathStep[] {
+  try {
+    const parsed = parseApiPath(text);
+    const resolved = resolveApiPath(parsed, pathSchemaOf(tree), { base: toResolved(base) });
+    const steps = fromResolved(resolved);
+    const last = steps[steps.length - 1];
+    if (last !== undefined && !DATA_KINDS.has(last.schema.kind)) {
+      throw new YangPatchError(code, `${what} "${text}" names the ${last.schema.kind} "${last.schema.name}", not data`);
+    }
+    return steps;
+  } catch (cause) {
+    if (YangPatchError.isInstance(cause)) throw cause;
+    const detail = RestconfUriError.isInstance(cause) ? cause.message : String(cause);
+    throw new YangPatchError(code, `${what} "${text}" is not a data resource: ${detail}`, {
+      cause,
+      errorInfo: { 'bad-value': text.length > 256 ? `${text.slice(0, 253)}...` : text },
+    });
+  }
+}
+
+/** The error-path of a data node in both encodings, prefixes taken from the modules' own prefixes. */
+export function errorPathOf(tree: SchemaTree, steps: readonly PathStep[]): PatchErrorPath | undefined {
+  if (steps.length === 0) return undefined;
+  const prefixes = new Map<string, string>();
+  for (const s of steps) {
+    const m = tree.moduleByName(s.schema.module);
+    if (m !== undefined) prefixes.set(m.name, m.prefix);
+  }
+  const resolved = toResolved(steps);
+  const xml = toInstanceIdentifier(resolved, { prefixes });
+  const namespaces: Record<string, string> = {};
+  for (const d of xml.namespaces) namespaces[d.prefix] = d.namespace;
+  return { json: toJsonInstanceIdentifier(resolved), xml: xml.path, namespaces };
+}
+
+/** The nearest data ancestor of a schema node (choice and case are transparent), undefined at the top. */
+export function dataParent(node: SchemaNode): SchemaNode | undefined {
+  let p = node.parent;
+  while (p !== undefined && (p.kind === 'choice' || p.kind === 'case')) p = p.parent;
+  return p;
+}
+
+/** True when both paths name the same instance (same schema nodes, keys and values). */
+export function samePath(a: readonly PathStep[], b: readonly PathStep[]): boolean {
+  return a.length === b.length && isPrefix(a, b);
+}
+
+/** True when `prefix` names `path` itself or one of its ancestors (a whole list covers its entries). */
+export function isPrefix(prefix: readonly PathStep[], path: readonly PathStep[]): boolean {
+  if (prefix.length > path.length) return false;
+  for (let i = 0; i < prefix.length; i++) {
+    const p = prefix[i]!;
+    const q = path[i]!;
+    if (p.schema !== q.schema) return false;
+    if (p.value !== undefined && p.value !== q.value) return false;
+    if (p.keys !== undefined) {
+      if (q.keys === undefined) return false;
+      for (let k = 0; k < p.keys.length; k++) if (p.keys[k]!.value !== q.keys[k]?.value) return false;
+    }
+  }
+  return true;
+}
+
+/** The api-path text of steps, for messages. */
+export function describePath(steps: readonly PathStep[]): string {
+  if (steps.length === 0) return '/';
+  return toJsonInstanceIdentifier(toResolved(steps));
+}
