@@ -12,6 +12,7 @@ import {
   parseHello,
   parseNotification,
 } from './messages.js';
+import { iterateNotifications } from './notification-iterator.js';
 import { parseRpcErrors } from './rpc-error.js';
 import { childElement, innerXml, parseXml, type XmlElement } from './xml.js';
 
@@ -248,50 +249,11 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
    * returns an independent iterator that sees every notification received after the call.
    */
   notifications(): AsyncIterableIterator<NetconfNotification> {
-    const queue: NetconfNotification[] = [];
-    const limit = this.#options.maxQueuedNotifications ?? 10_000;
-    let waiter:
-      | { resolve: (r: IteratorResult<NetconfNotification>) => void; reject: (e: unknown) => void }
-      | undefined;
-    let done = this.#end !== undefined;
-    let failure: NetconfError | undefined;
-    const stop = () => {
-      done = true;
-      this.off('notification', onNotification);
-      this.off('close', stop);
-      waiter?.resolve({ value: undefined, done: true });
-      waiter = undefined;
-    };
-    const onNotification = (n: NetconfNotification) => {
-      if (waiter) {
-        waiter.resolve({ value: n, done: false });
-        waiter = undefined;
-      } else if (queue.length >= limit) {
-        failure = new NetconfError('SESSION_CLOSED', `more than ${limit} unread notifications`);
-        stop();
-      } else queue.push(n);
-    };
-    if (!done) {
-      this.on('notification', onNotification);
-      this.on('close', stop);
-    }
-    return {
-      next: () => {
-        const value = queue.shift();
-        if (value !== undefined) return Promise.resolve({ value, done: false });
-        if (failure) return Promise.reject(failure);
-        if (done) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve, reject) => (waiter = { resolve, reject }));
-      },
-      return: () => {
-        queue.length = 0;
-        stop();
-        return Promise.resolve({ value: undefined, done: true });
-      },
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-    };
+    return iterateNotifications(
+      this,
+      this.#end !== undefined,
+      this.#options.maxQueuedNotifications ?? 10_000,
+    );
   }
 
   #armProbe(): void {

@@ -340,3 +340,10 @@ describe('first rpc probe', () => {
     expect(server.received).toHaveLength(1);
   });
 });
+
+test('a notification iterator taken after the session ended is already done', async () => {
+  const { client } = fakeServer();
+  const session = await connectStream(client);
+  session.destroy();
+  expect(await session.notifications().next()).toEqual({ value: undefined, done: true });
+});
