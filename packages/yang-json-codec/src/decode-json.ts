@@ -109,6 +109,7 @@ class JsonDecoder {
           ordered: structure,
           index: new Map(structure.map((s, i) => [s, i])),
           keyNodes: [],
+          byNamespace: new Map(),
         };
         this.members(value, undefined, info, undefined, children, 0, true);
         break;

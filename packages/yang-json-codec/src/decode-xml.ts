@@ -169,7 +169,7 @@ class XmlDecoder {
         );
       }
       let schema: SchemaNode | undefined;
-      if (info !== undefined) schema = info.byQName.get(`${module}:${el.local}`);
+      if (info !== undefined) schema = info.byNamespace.get(el.ns)?.get(el.local);
       else schema = structure?.find((s) => s.name === el.local && s.module === module);
       if (schema === undefined && notifications)
         schema = this.notificationStep(schemaParent, module, el.local);

@@ -21,6 +21,8 @@ export interface NodeInfo {
   readonly index: Map<SchemaNode, number>;
   /** Key leaf schema nodes of a list, in key order. */
   readonly keyNodes: readonly SchemaNode[];
+  /** Data children by XML namespace, then local name (no string building per element). */
+  readonly byNamespace: Map<string, Map<string, SchemaNode>>;
 }
 
 const infoCache = new WeakMap<object, NodeInfo>();
@@ -64,7 +66,13 @@ function buildInfo(children: readonly SchemaNode[], node: SchemaNode | undefined
     index.set(c, i);
   });
   const keyNodes = node === undefined ? [] : node.keyNodes;
-  return { byQName, byName, ordered: children, index, keyNodes };
+  const byNamespace = new Map<string, Map<string, SchemaNode>>();
+  for (const c of children) {
+    let m = byNamespace.get(c.namespace);
+    if (m === undefined) byNamespace.set(c.namespace, (m = new Map()));
+    m.set(c.name, c);
+  }
+  return { byQName, byName, ordered: children, index, keyNodes, byNamespace };
 }
 
 const topCache = new WeakMap<object, NodeInfo>();

@@ -100,6 +100,12 @@ export function valueFromXml(
   text: string,
   lookupNamespace: (prefix: string) => string | undefined,
 ): ValueOk | ValueError {
+  if (!needsContext(type)) {
+    // Most leafs (strings, numbers, enums) need no prefix resolution: no closures per value.
+    let plain = checkValue(type, text);
+    if (!plain.ok && text.trim() !== text && type.base !== 'string') plain = checkValue(type, text.trim());
+    return plain.ok ? { ok: true, value: plain.canonical, member: plain.member } : fail(plain);
+  }
   const resolveModule = (prefix: string) => {
     const ns = lookupNamespace(prefix);
     return ns === undefined ? undefined : tree.moduleByNamespace(ns)?.name;
@@ -112,6 +118,29 @@ export function valueFromXml(
   }
   if (!r.ok) return fail(r);
   return finish(tree, type, r, (t) => instanceIdFromXml(tree, t, lookupNamespace));
+}
+
+const contextCache = new WeakMap<YangType, boolean>();
+
+/** True when checking a value of `type` may resolve prefixes or follow a leafref target. */
+function needsContext(type: YangType, depth = 0): boolean {
+  const cached = contextCache.get(type);
+  if (cached !== undefined) return cached;
+  let needs: boolean;
+  switch (type.base) {
+    case 'identityref':
+    case 'instance-identifier':
+    case 'leafref':
+      needs = true;
+      break;
+    case 'union':
+      needs = depth > MAX_TYPE_DEPTH || (type.members ?? []).some((m) => needsContext(m, depth + 1));
+      break;
+    default:
+      needs = false;
+  }
+  contextCache.set(type, needs);
+  return needs;
 }
 
 /** The lexical text a JSON value stands for when `type` is the member tried, or undefined on a JSON type mismatch. */

@@ -1,4 +1,3 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { CodecError } from './errors';
 
 /** Namespace of the `xml` prefix, bound by definition (Namespaces in XML 1.0 section 3). */
@@ -68,29 +67,37 @@ export interface XmlLimits {
 const DEFAULT_MAX_SIZE = 256 * 1024 * 1024;
 const DEFAULT_MAX_DEPTH = 256;
 
-const parser = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  processEntities: false,
-  htmlEntities: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  cdataPropName: '#cdata',
-  commentPropName: false,
-  maxNestedTags: Number.MAX_SAFE_INTEGER,
-});
+/** An element being read: becomes the finished XmlElement once its end tag is seen. */
+interface Frame extends XmlElement {
+  readonly tag: string;
+  readonly children: (XmlElement | string)[];
+}
 
-type FxpNode = Record<string, unknown>;
+const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
+
+/** XML NameStartChar (XML 1.0 section 2.3; non-ASCII characters are accepted as name characters). */
+function isNameStart(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    c === 0x5f ||
+    c === 0x3a ||
+    (c >= 0xc0 && c <= 0xffff && c !== 0xfeff)
+  );
+}
+
+/** XML NameChar. */
+function isNameChar(c: number): boolean {
+  return isNameStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e || c === 0xb7;
+}
 
 /**
  * Reads an XML document or fragment (several top-level elements are allowed, as NETCONF `<data>` content
- * has them) into namespace-resolved elements. Refuses DOCTYPE (and with it every entity declaration),
- * processing instructions other than the XML declaration, undeclared entity references, unbound prefixes,
- * text outside elements, and input over the size or depth limits; throws only {@link CodecError}.
+ * has them) into namespace-resolved elements, in one pass with an explicit stack (no recursion, so no
+ * input can exhaust the call stack). It checks well-formedness (names, matching end tags, quoted and
+ * unique attributes, entity references) and refuses DOCTYPE (and with it every entity declaration),
+ * processing instructions other than the XML declaration, undeclared entities, unbound prefixes, text
+ * outside elements, and input over the size or depth limits. Throws only {@link CodecError}.
  */
 export function readXml(text: string, limits: XmlLimits = {}): XmlElement[] {
   const maxSize = limits.maxSize ?? DEFAULT_MAX_SIZE;
@@ -107,201 +114,271 @@ export function readXml(text: string, limits: XmlLimits = {}): XmlElement[] {
       },
     );
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  refuseMarkupDeclarations(text);
-  checkDepth(text, maxDepth);
-  // A NETCONF <data> body has several top-level elements; the validator wants one root, so it sees the
-  // content inside a synthetic one (after the XML declaration, which must stay first).
-  const decl = /^[ \t\r\n]*<\?xml[\s\S]*?\?>/.exec(text);
-  const body = decl === null ? text : text.slice(decl[0].length);
-  const valid = XMLValidator.validate(`<_>${body}</_>`);
-  if (valid !== true) {
-    throw new CodecError(
-      'XML_MALFORMED',
-      `malformed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`,
-      {
-        errorTag: 'malformed-message',
-      },
-    );
-  }
-  let raw: FxpNode[];
-  try {
-    raw = parser.parse(text) as FxpNode[];
-  } catch (cause) {
-    throw new CodecError('XML_MALFORMED', `malformed XML: ${(cause as Error).message}`, {
+  return new Scanner(text, maxDepth).document();
+}
+
+class Scanner {
+  private i = 0;
+  private readonly stack: Frame[] = [];
+  private readonly top: XmlElement[] = [];
+  private readonly root = new NamespaceScope(undefined, new Map());
+  /** Whitespace-only text not yet known to be content: it is, only in an element without child elements. */
+  private pendingFrom = -1;
+  private pendingTo = -1;
+
+  constructor(
+    private readonly text: string,
+    private readonly maxDepth: number,
+  ) {}
+
+  private fail(
+    message: string,
+    at = this.i,
+    code: 'XML_MALFORMED' | 'XML_FORBIDDEN' = 'XML_MALFORMED',
+  ): CodecError {
+    let line = 1;
+    let lineStart = 0;
+    for (let j = this.text.indexOf('\n'); j >= 0 && j < at; j = this.text.indexOf('\n', j + 1)) {
+      line++;
+      lineStart = j + 1;
+    }
+    return new CodecError(code, `malformed XML at line ${line}, column ${at - lineStart + 1}: ${message}`, {
       errorTag: 'malformed-message',
-      cause,
     });
   }
-  const root = new NamespaceScope(undefined, new Map());
-  const out: XmlElement[] = [];
-  for (const item of raw) {
-    const el = convert(item, root);
-    if (typeof el === 'string') {
-      if (el.trim() !== '') {
-        throw new CodecError('XML_MALFORMED', 'text outside the document element', {
-          errorTag: 'malformed-message',
-        });
-      }
-    } else out.push(el);
-  }
-  return out;
-}
 
-/**
- * Only comments, CDATA sections and a leading XML declaration may start with `<!` or `<?`: a DOCTYPE could
- * declare entities (billion laughs, external entities), and processing instructions have no meaning in
- * NETCONF or RESTCONF bodies.
- */
-function refuseMarkupDeclarations(text: string): void {
-  const re = /<[!?]/g;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const i = m.index;
-    if (text.startsWith('<!--', i)) {
-      const end = text.indexOf('-->', i + 4);
-      if (end < 0) break; // the validator reports the unclosed comment
-      re.lastIndex = end + 3;
-    } else if (text.startsWith('<![CDATA[', i)) {
-      const end = text.indexOf(']]>', i + 9);
-      if (end < 0) break;
-      re.lastIndex = end + 3;
-    } else if (
-      text.startsWith('<?xml', i) &&
-      /^[ \t\r\n]*$/.test(text.slice(0, i)) &&
-      /[\s?]/.test(text[i + 5] ?? '')
-    ) {
-      const end = text.indexOf('?>', i);
-      if (end < 0) break;
-      re.lastIndex = end + 2;
-    } else if (text[i + 1] === '!') {
-      throw new CodecError('XML_FORBIDDEN', 'DOCTYPE and markup declarations are not allowed', {
-        errorTag: 'malformed-message',
-      });
-    } else {
-      throw new CodecError('XML_FORBIDDEN', 'processing instructions are not allowed', {
-        errorTag: 'malformed-message',
-      });
+  document(): XmlElement[] {
+    const text = this.text;
+    if (text.charCodeAt(0) === 0xfeff) this.i = 1;
+    // XML declaration (XML 1.0 section 2.8): only at the very start.
+    if (text.startsWith('<?xml', this.i) && /[\s?]/.test(text[this.i + 5] ?? '')) {
+      const end = text.indexOf('?>', this.i);
+      if (end < 0) throw this.fail('unterminated XML declaration');
+      this.i = end + 2;
     }
+    const len = text.length;
+    while (this.i < len) {
+      const lt = text.indexOf('<', this.i);
+      const textEnd = lt < 0 ? len : lt;
+      if (this.i < textEnd) this.characters(this.i, textEnd);
+      if (lt < 0) break;
+      this.i = lt;
+      this.markup();
+    }
+    if (this.stack.length > 0) {
+      throw this.fail(`element <${this.stack[this.stack.length - 1]!.tag}> is not closed`, len);
+    }
+    return this.top;
   }
-}
 
-/** Counts element nesting in one linear scan so that nothing recursive ever sees a deeper document. */
-function checkDepth(text: string, maxDepth: number): void {
-  let depth = 0;
-  const len = text.length;
-  let i = text.indexOf('<');
-  outsideText(text, 0, i < 0 ? len : i);
-  while (i >= 0 && i < len) {
+  private characters(from: number, to: number): void {
+    const text = this.text;
+    let j = from;
+    for (; j < to; j++) {
+      const c = text.charCodeAt(j);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x0d) break;
+    }
+    const frame = this.stack[this.stack.length - 1];
+    if (j === to) {
+      // Indentation between elements allocates nothing unless it turns out to be a leaf's value.
+      if (frame !== undefined) {
+        this.pendingFrom = from;
+        this.pendingTo = to;
+      }
+      return;
+    }
+    if (frame === undefined) throw this.fail('text outside the document element', from);
+    const raw = text.slice(from, to);
+    if (raw.includes(']]>')) throw this.fail('"]]>" in text', from);
+    let value: string;
+    try {
+      value = decodeEntities(raw);
+    } catch (e) {
+      throw CodecError.isInstance(e)
+        ? this.fail(e.message, from, e.code === 'XML_FORBIDDEN' ? 'XML_FORBIDDEN' : 'XML_MALFORMED')
+        : e;
+    }
+    appendText(frame.children, value);
+  }
+
+  private markup(): void {
+    const text = this.text;
+    const i = this.i;
     const c = text.charCodeAt(i + 1);
+    if (this.pendingFrom >= 0) {
+      const frame = this.stack[this.stack.length - 1]!;
+      // Whitespace before an end tag of an element holding only text, or beside other text, is content.
+      if ((c === 0x2f && !frame.children.some((x) => typeof x !== 'string')) || c === 0x21) {
+        appendText(frame.children, text.slice(this.pendingFrom, this.pendingTo));
+      }
+      this.pendingFrom = -1;
+    }
+    if (c === 0x2f /* / */) return this.endTag();
     if (c === 0x21 /* ! */) {
-      const close = text.startsWith('<!--', i) ? text.indexOf('-->', i) : text.indexOf(']]>', i);
-      if (close < 0) return;
-      i = text.indexOf('<', close);
-      continue;
-    }
-    if (c === 0x3f /* ? */) {
-      const close = text.indexOf('?>', i);
-      if (close < 0) return;
-      i = text.indexOf('<', close);
-      continue;
-    }
-    const gt = findTagEnd(text, i);
-    if (gt < 0) return; // unterminated: the validator reports it
-    if (c === 0x2f /* / */) depth--;
-    else if (text.charCodeAt(gt - 1) !== 0x2f) {
-      if (++depth > maxDepth) {
-        throw new CodecError('LIMIT_EXCEEDED', `XML nesting deeper than the limit of ${maxDepth} elements`, {
-          errorTag: 'malformed-message',
-        });
+      if (text.startsWith('<!--', i)) {
+        const end = text.indexOf('-->', i + 4);
+        if (end < 0) throw this.fail('unterminated comment');
+        this.i = end + 3;
+        return;
       }
+      if (text.startsWith('<![CDATA[', i)) {
+        const frame = this.stack[this.stack.length - 1];
+        if (frame === undefined) throw this.fail('CDATA section outside the document element');
+        const end = text.indexOf(']]>', i + 9);
+        if (end < 0) throw this.fail('unterminated CDATA section');
+        appendText(frame.children, text.slice(i + 9, end));
+        this.i = end + 3;
+        return;
+      }
+      throw this.fail('DOCTYPE and markup declarations are not allowed', i, 'XML_FORBIDDEN');
     }
-    i = text.indexOf('<', gt);
-    if (depth === 0) outsideText(text, gt + 1, i < 0 ? len : i);
+    if (c === 0x3f /* ? */) throw this.fail('processing instructions are not allowed', i, 'XML_FORBIDDEN');
+    this.startTag();
   }
-}
 
-/** Only whitespace may stand between top-level elements (XML 1.0 section 2.1, "Misc"). */
-function outsideText(text: string, from: number, to: number): void {
-  for (let j = from; j < to; j++) {
-    const c = text.charCodeAt(j);
-    if (c !== 0x20 && c !== 0x9 && c !== 0xa && c !== 0xd) {
-      throw new CodecError('XML_MALFORMED', 'text outside the document element', {
-        errorTag: 'malformed-message',
-      });
-    }
+  private name(what: string): string {
+    const text = this.text;
+    const start = this.i;
+    if (!isNameStart(text.charCodeAt(start))) throw this.fail(`expected ${what}`);
+    let j = start + 1;
+    while (isNameChar(text.charCodeAt(j))) j++;
+    this.i = j;
+    return text.slice(start, j);
   }
-}
 
-/** The index of the `>` ending the tag that starts at `start`, skipping quoted attribute values. */
-function findTagEnd(text: string, start: number): number {
-  let quote = 0;
-  for (let j = start + 1; j < text.length; j++) {
-    const c = text.charCodeAt(j);
-    if (quote !== 0) {
-      if (c === quote) quote = 0;
-    } else if (c === 0x22 || c === 0x27) quote = c;
-    else if (c === 0x3e) return j;
-  }
-  return -1;
-}
-
-function convert(item: FxpNode, scope: NamespaceScope): XmlElement | string {
-  let tag: string | undefined;
-  for (const k in item) {
-    if (k !== ':@') {
-      tag = k;
-      break;
+  private skipSpace(): boolean {
+    const text = this.text;
+    const start = this.i;
+    for (;;) {
+      const c = text.charCodeAt(this.i);
+      if (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) this.i++;
+      else return this.i > start;
     }
   }
-  if (tag === '#text') return decodeEntities(item['#text'] as string);
-  if (tag === '#cdata') {
-    const parts = item['#cdata'] as FxpNode[];
-    return parts.map((p) => p['#text'] as string).join('');
-  }
-  if (tag === undefined) return '';
-  const rawAttrs = item[':@'] as Record<string, string> | undefined;
-  let elementScope = scope;
-  const attrs: XmlAttribute[] = [];
-  if (rawAttrs !== undefined) {
-    let declared: Map<string, string> | undefined;
-    for (const name in rawAttrs) {
-      if (name === 'xmlns' || name.startsWith('xmlns:')) {
-        declared ??= new Map();
-        const value = decodeEntities(rawAttrs[name] as string);
-        const prefix = name === 'xmlns' ? '' : name.slice(6);
-        if (prefix !== '' && value === '') {
-          throw new CodecError('XML_MALFORMED', `prefix "${prefix}" may not be undeclared`, {
-            errorTag: 'malformed-message',
-          });
+
+  private startTag(): void {
+    const text = this.text;
+    this.i++;
+    const tag = this.name('an element name');
+    let rawAttrs: [string, string][] | undefined;
+    for (;;) {
+      const spaced = this.skipSpace();
+      const c = text.charCodeAt(this.i);
+      if (c === 0x3e /* > */ || (c === 0x2f && text.charCodeAt(this.i + 1) === 0x3e)) break;
+      if (Number.isNaN(c)) throw this.fail(`unterminated start tag <${tag}>`);
+      if (!spaced) throw this.fail(`expected whitespace before an attribute in <${tag}>`);
+      const name = this.name('an attribute name');
+      this.skipSpace();
+      if (text.charCodeAt(this.i) !== 0x3d) throw this.fail(`attribute "${name}" has no value`);
+      this.i++;
+      this.skipSpace();
+      const q = text.charCodeAt(this.i);
+      if (q !== 0x22 && q !== 0x27) throw this.fail(`attribute "${name}" value is not quoted`);
+      const end = text.indexOf(q === 0x22 ? '"' : "'", this.i + 1);
+      if (end < 0) throw this.fail(`unterminated value of attribute "${name}"`);
+      const raw = text.slice(this.i + 1, end);
+      if (raw.includes('<')) throw this.fail(`"<" in the value of attribute "${name}"`);
+      rawAttrs ??= [];
+      if (rawAttrs.some(([n]) => n === name)) throw this.fail(`attribute "${name}" is repeated`);
+      let value: string;
+      try {
+        value = normalizeAttribute(decodeEntities(raw));
+      } catch (e) {
+        throw CodecError.isInstance(e)
+          ? this.fail(e.message, this.i, e.code === 'XML_FORBIDDEN' ? 'XML_FORBIDDEN' : 'XML_MALFORMED')
+          : e;
+      }
+      rawAttrs.push([name, value]);
+      this.i = end + 1;
+    }
+    const selfClosing = text.charCodeAt(this.i) === 0x2f;
+    this.i += selfClosing ? 2 : 1;
+    const parent = this.stack[this.stack.length - 1];
+    let scope = parent?.scope ?? this.root;
+    const attributes: XmlAttribute[] = [];
+    if (rawAttrs !== undefined) {
+      let declared: Map<string, string> | undefined;
+      for (const [name, value] of rawAttrs) {
+        if (name === 'xmlns' || name.startsWith('xmlns:')) {
+          const prefix = name === 'xmlns' ? '' : name.slice(6);
+          if (prefix !== '' && value === '') throw this.fail(`prefix "${prefix}" may not be undeclared`);
+          (declared ??= new Map()).set(prefix, value);
         }
-        declared.set(prefix, value);
+      }
+      if (declared !== undefined) scope = new NamespaceScope(scope, declared);
+      for (const [name, value] of rawAttrs) {
+        if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
+        const colon = name.indexOf(':');
+        const prefix = colon < 0 ? '' : name.slice(0, colon);
+        const local = colon < 0 ? name : name.slice(colon + 1);
+        // Unprefixed attributes are in no namespace, whatever the default namespace is.
+        const ns = prefix === '' ? '' : resolvePrefix(scope, prefix, name);
+        attributes.push({ ns, prefix, local, value });
       }
     }
-    if (declared !== undefined) elementScope = new NamespaceScope(scope, declared);
-    for (const name in rawAttrs) {
-      if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
-      const colon = name.indexOf(':');
-      const prefix = colon < 0 ? '' : name.slice(0, colon);
-      const local = colon < 0 ? name : name.slice(colon + 1);
-      // Unprefixed attributes are in no namespace, whatever the default namespace is.
-      const ns = prefix === '' ? '' : resolvePrefix(elementScope, prefix, name);
-      attrs.push({ ns, prefix, local, value: normalizeAttribute(decodeEntities(rawAttrs[name] as string)) });
+    const colon = tag.indexOf(':');
+    const prefix = colon < 0 ? '' : tag.slice(0, colon);
+    const local = colon < 0 ? tag : tag.slice(colon + 1);
+    const ns = prefix === '' ? (scope.lookup('') ?? '') : resolvePrefix(scope, prefix, tag);
+    const frame: Frame = {
+      tag,
+      prefix,
+      local,
+      ns,
+      attributes: attributes.length === 0 ? NO_ATTRIBUTES : attributes,
+      children: [],
+      scope,
+    };
+    if (selfClosing) this.finish(frame, parent);
+    else {
+      if (this.stack.length >= this.maxDepth) {
+        throw new CodecError(
+          'LIMIT_EXCEEDED',
+          `XML nesting deeper than the limit of ${this.maxDepth} elements`,
+          {
+            errorTag: 'malformed-message',
+          },
+        );
+      }
+      this.stack.push(frame);
     }
   }
-  const colon = tag.indexOf(':');
-  const prefix = colon < 0 ? '' : tag.slice(0, colon);
-  const local = colon < 0 ? tag : tag.slice(colon + 1);
-  const ns = prefix === '' ? (elementScope.lookup('') ?? '') : resolvePrefix(elementScope, prefix, tag);
-  const rawChildren = item[tag] as FxpNode[];
-  const children: (XmlElement | string)[] = [];
-  for (const child of rawChildren) {
-    const c = convert(child, elementScope);
-    // Adjacent text and CDATA pieces are one text node to a reader.
-    const last = children.length - 1;
-    if (typeof c === 'string' && last >= 0 && typeof children[last] === 'string') children[last] += c;
-    else children.push(c);
+
+  private endTag(): void {
+    const start = this.i;
+    const text = this.text;
+    const frame = this.stack.pop();
+    const tag = frame?.tag;
+    const after = start + 2 + (tag?.length ?? 0);
+    if (frame === undefined || !text.startsWith(tag!, start + 2) || isNameChar(text.charCodeAt(after))) {
+      this.i = start + 2;
+      const found = this.name('an element name');
+      throw this.fail(
+        frame === undefined
+          ? `end tag </${found}> without a start tag`
+          : `expected </${tag}>, found </${found}>`,
+        start,
+      );
+    }
+    this.i = after;
+    this.skipSpace();
+    if (text.charCodeAt(this.i) !== 0x3e) throw this.fail(`unterminated end tag </${tag}>`);
+    this.i++;
+    this.finish(frame, this.stack[this.stack.length - 1]);
   }
-  return { ns, prefix, local, attributes: attrs, children, scope: elementScope };
+
+  private finish(frame: Frame, parent: Frame | undefined): void {
+    if (parent === undefined) this.top.push(frame);
+    else parent.children.push(frame);
+  }
+}
+
+/** Adjacent text and CDATA pieces are one text node to a reader. */
+function appendText(children: (XmlElement | string)[], value: string): void {
+  if (value === '') return;
+  const last = children.length - 1;
+  if (last >= 0 && typeof children[last] === 'string') children[last] += value;
+  else children.push(value);
 }
 
 function resolvePrefix(scope: NamespaceScope, prefix: string, name: string): string {
