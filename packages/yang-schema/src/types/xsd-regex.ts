@@ -1,5 +1,5 @@
 import { YangTypeError } from './errors';
-import { XSD_BLOCKS, XSD_CATEGORIES } from './xsd-blocks';
+import { type CharSet, charSetToJs, cp, mergeInto, multiCharEscape, propertySet, span } from './xsd-char-set';
 
 /** Longest pattern accepted (in code points); the longest in the IETF/OpenConfig corpus is ~1 KiB. */
 export const MAX_PATTERN_LENGTH = 16_384;
@@ -7,18 +7,6 @@ export const MAX_PATTERN_LENGTH = 16_384;
 export const MAX_PATTERN_DEPTH = 64;
 /** Largest {n,m} bound accepted, so a translated expression cannot exhaust the RegExp compiler. */
 export const MAX_QUANTIFIER = 10_000;
-
-/**
- * A set of characters during translation: `pos` is JS class contents (placed inside `[...]`), each entry of
- * `alts` is a JS expression matching one character of a set that has no in-class spelling under the 'u'
- * flag (`\S`, `\w`, `\i`, `\P{IsBlock}`...); `negated` is `[^...]`, `minus` is XSD subtraction.
- */
-interface CharSet {
-  pos: string;
-  alts: string[];
-  negated: boolean;
-  minus?: CharSet;
-}
 
 const ESCAPABLE = new Set([...'nrt\\|.?*+(){}-[]^']);
 
@@ -83,7 +71,7 @@ class Translator {
       case '(':
         return this.group();
       case '[':
-        return this.classToJs(this.charClassExpr());
+        return charSetToJs(this.charClassExpr());
       case '.':
         // XSD F.3.1: "." is [^\n\r].
         return '[^\\n\\r]';
@@ -238,31 +226,12 @@ class Translator {
         return 0x0d;
       case 't':
         return 0x09;
-      case 's':
-        return plain(' \\t\\n\\r');
-      case 'S':
-        return other('[^ \\t\\n\\r]');
-      case 'd':
-        return plain('\\p{Nd}');
-      case 'D':
-        return plain('\\P{Nd}');
-      // XSD F.1.1: \w is [#x0000-#x10FFFF]-[\p{P}\p{Z}\p{C}], \W its complement.
-      case 'w':
-        return other('[^\\p{P}\\p{Z}\\p{C}]');
-      case 'W':
-        return plain('\\p{P}\\p{Z}\\p{C}');
-      case 'i':
-        return other(NAME_START);
-      case 'I':
-        return other(`(?:(?!${NAME_START})[^])`);
-      case 'c':
-        return other(NAME_CHAR);
-      case 'C':
-        return other(`(?:(?!${NAME_CHAR})[^])`);
       case 'p':
       case 'P':
         return this.property(c === 'P');
-      default:
+      default: {
+        const multi = multiCharEscape(c);
+        if (multi) return multi;
         if (ESCAPABLE.has(c)) return c.codePointAt(0)!;
         // An escaped ASCII punctuation character outside the XSD list ("\$", "\/") is read as itself, as
         // libxml2 and PCRE-based YANG tools do; modules in the wild rely on it.
@@ -271,6 +240,7 @@ class Translator {
           return this.fail(`"\\${c}": backreferences do not exist in XSD regular expressions`);
         }
         return this.fail(`"\\${c}" is not an XSD escape${inClass ? ' (inside a character class)' : ''}`);
+      }
     }
   }
 
@@ -280,33 +250,16 @@ class Translator {
     let name = '';
     while (this.peek() !== undefined && this.peek() !== '}' && name.length <= 64) name += this.next();
     if (this.next() !== '}') this.fail('missing "}" after "\\p{"');
-    if (name.startsWith('Is')) {
-      const ranges = XSD_BLOCKS.get(name.slice(2));
-      if (!ranges) this.fail(`"\\p{${clip(name)}}" names an unknown Unicode block`);
-      const text = ranges!.map(([lo, hi]) => span(lo, hi)).join('');
-      return complement ? other(`[^${text}]`) : plain(text);
-    }
-    if (!XSD_CATEGORIES.has(name)) this.fail(`"\\p{${clip(name)}}" names an unknown general category`);
-    return plain(`\\${complement ? 'P' : 'p'}{${name}}`);
+    const set = propertySet(name, complement);
+    if (set) return set;
+    return this.fail(
+      `"\\p{${clip(name)}}" names an unknown ${name.startsWith('Is') ? 'Unicode block' : 'general category'}`,
+    );
   }
 
   /** A set used on its own outside brackets. */
   private setToJs(esc: number | CharSet): string {
-    return typeof esc === 'number' ? literal(String.fromCodePoint(esc)) : this.classToJs(esc);
-  }
-
-  private classToJs(set: CharSet): string {
-    let out: string;
-    if (set.alts.length === 0) {
-      out = `[${set.negated ? '^' : ''}${set.pos}]`;
-    } else {
-      const alternatives = [...set.alts];
-      if (set.pos !== '') alternatives.unshift(`[${set.pos}]`);
-      const union = alternatives.length === 1 ? alternatives[0]! : `(?:${alternatives.join('|')})`;
-      out = set.negated ? `(?:(?!${union})[^])` : union;
-    }
-    // XSD F.1.1: [A-[B]] matches what A matches and B does not.
-    return set.minus ? `(?:(?!${this.classToJs(set.minus)})${out})` : out;
+    return typeof esc === 'number' ? literal(String.fromCodePoint(esc)) : charSetToJs(esc);
   }
 
   private enter(): void {
@@ -328,44 +281,6 @@ class Translator {
   private fail(reason: string): never {
     throw new YangTypeError(`pattern "${clip(this.source)}": ${reason}`);
   }
-}
-
-function mergeInto(target: CharSet, esc: CharSet): void {
-  target.pos += esc.pos;
-  target.alts.push(...esc.alts);
-}
-
-function plain(pos: string): CharSet {
-  return { pos, alts: [], negated: false };
-}
-
-function other(alt: string): CharSet {
-  return { pos: '', alts: [alt], negated: false };
-}
-
-/**
- * XSD 1.0 defines `\i` as XML 1.0 `Letter | '_' | ':'` and `\c` as `NameChar`, whose tables XML 1.0
- * Appendix B derives from Unicode categories: name start characters are Ll, Lu, Lo, Lt, Nl (plus
- * U+02BB..U+02C1 and U+06E5..U+06E6), name characters add Mc, Me, Mn, Lm, Nd, '.', '-', U+00B7 and U+0387;
- * the compatibility area U+F900..U+FFFE, U+20DD..U+20E0 and (as in Unicode 2.0) everything beyond the BMP
- * are excluded. The rule is applied to the Unicode version of the JavaScript engine.
- */
-const NAME_EXCLUDED = '\\u{f900}-\\u{fffe}\\u{10000}-\\u{10ffff}';
-const NAME_START_CLASS = '\\p{Ll}\\p{Lu}\\p{Lo}\\p{Lt}\\p{Nl}\\u{2bb}-\\u{2c1}\\u{6e5}\\u{6e6}_:';
-const NAME_START = `(?:(?![${NAME_EXCLUDED}])[${NAME_START_CLASS}])`;
-const NAME_CHAR = `(?:(?![${NAME_EXCLUDED}\\u{20dd}-\\u{20e0}])[${NAME_START_CLASS}\\p{Mc}\\p{Me}\\p{Mn}\\p{Lm}\\p{Nd}.\\-\\u{b7}\\u{387}])`;
-
-/** JS class contents for the inclusive range lo..hi. */
-function span(lo: number, hi: number): string {
-  return lo === hi ? cp(lo) : `${cp(lo)}-${cp(hi)}`;
-}
-
-/** A code point spelled so it is literal both inside and outside a JS class under the 'u' flag. */
-function cp(code: number): string {
-  if ((code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) {
-    return String.fromCharCode(code);
-  }
-  return `\\u{${code.toString(16)}}`;
 }
 
 function literal(c: string): string {
