@@ -213,7 +213,10 @@ class Scanner {
       }
       this.pendingFrom = -1;
     }
-    if (c === 0x2f /* / */) return this.endTag();
+    if (c === 0x2f /* / */) {
+      this.endTag();
+      return;
+    }
     if (c === 0x21 /* ! */) {
       if (text.startsWith('<!--', i)) {
         const end = text.indexOf('-->', i + 4);
