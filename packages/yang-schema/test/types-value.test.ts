@@ -403,3 +403,33 @@ test('checkValue rejects a type with an unknown base instead of throwing', () =>
   const r = checkValue({ base: 'float' as BuiltinTypeName, name: 'float' }, '1');
   expect(r).toMatchObject({ ok: false, errorTag: 'invalid-value' });
 });
+
+describe('checkValue failure messages name the rule that failed', () => {
+  test.each(
+    (
+      [
+        [
+          builtin('int8'),
+          '0x1F',
+          /not a valid type int8 value: expected an optional sign and decimal digits/,
+        ],
+        [builtin('uint16'), '70000', /outside the uint16 value space 0..65535/],
+        [dec2, '1.234', /at most 2 fraction digits/],
+        [builtin('decimal64', { fractionDigits: 2 }), '1e5', /decimal number/],
+        [builtin('boolean'), 'yes', /expected "true" or "false"/],
+        [builtin('empty'), 'x', /takes no value/],
+        [color, 'blue', /"blue" is not an enum of type enumeration \(expected one of: red, green\)/],
+        [flags, 'z', /"z" is not a bit of type bits/],
+        [flags, 'a a', /bit "a" is set more than once/],
+        [builtin('binary'), 'AQ', /not base64 \(RFC 4648 section 4, padded\)/],
+        [builtin('string'), 'a\u0001', /illegal character U\+0001 at offset 1/],
+        [builtin('identityref'), '1x', /expected "prefix:identity" or "identity"/],
+        [builtin('instance-identifier'), 'x', /instance-identifier: expected "\/" at offset 0/],
+      ] as const
+    ).map(([type, text, reason]) => ({ base: type.base, type, text, reason })),
+  )('$base rejects $text with a message naming the rule', ({ type, text, reason }) => {
+    const r = checkValue(type, text);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(reason);
+  });
+});
