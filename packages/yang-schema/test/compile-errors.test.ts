@@ -124,4 +124,20 @@ describe('compile errors', () => {
       caught(() => compileSchema([mod('a', '  leaf x { if-feature nope; type string; }')])).detail,
     ).toContain('unknown feature');
   });
+
+  test('rejects two sibling data nodes with the same name, looking through choices', () => {
+    const e = caught(() =>
+      compileSchema([
+        mod('a', '  container c { leaf x { type string; } choice ch { leaf x { type int8; } } }'),
+      ]),
+    );
+    expect(e.detail).toContain('"x" is defined twice');
+  });
+
+  test('rejects min-elements above max-elements', () => {
+    const e = caught(() =>
+      compileSchema([mod('a', '  leaf-list l { type string; min-elements 3; max-elements 2; }')]),
+    );
+    expect(e.detail).toContain('min-elements 3 above max-elements 2');
+  });
 });

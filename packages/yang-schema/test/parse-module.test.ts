@@ -152,6 +152,10 @@ describe('parseModule errors', () => {
     expect(syntaxError(wrap(deep), { maxDepth: 10 }).code).toBe('YANG_LIMIT');
   });
 
+  test('names the module in errors found inside it', () => {
+    expect(syntaxError(wrap('  leaf a { typo x; }')).module).toBe('m');
+  });
+
   test('rejects a module without a prefix', () => {
     expect(syntaxError('module m { namespace "u"; }').detail).toContain('no prefix');
   });

@@ -13,6 +13,33 @@ export function finalizeTree(
   structure = false,
 ): void {
   for (const n of nodes) finalizeNode(ctx, n, parent, structure);
+  if (!parent) {
+    const top: NodeImpl[] = [];
+    for (const n of nodes) {
+      if (isTransparent(n.kind)) top.push(...n.dataChildren());
+      else top.push(n);
+    }
+    checkDistinct(ctx, top, '/');
+  }
+}
+
+/**
+ * RFC 7950 6.2.1: sibling data nodes (choice and case transparent) need distinct names within a
+ * namespace, and so do the cases of a choice.
+ */
+function checkUniqueNames(ctx: CompileContext, n: NodeImpl): void {
+  // input and output of an rpc or action are separate trees, each checked on its own
+  if (n.kind === 'rpc' || n.kind === 'action') return;
+  checkDistinct(ctx, n.kind === 'choice' ? n.children : n.dataChildren(), n.dataPath);
+}
+
+function checkDistinct(ctx: CompileContext, list: readonly NodeImpl[], where: string): void {
+  const seen = new Set<string>();
+  for (const c of list) {
+    const key = `${c.module}:${c.name}`;
+    if (seen.has(key)) ctx.failAt(`"${c.name}" is defined twice in "${where}"`, c.location, c.module);
+    seen.add(key);
+  }
 }
 
 /** `structure`: inside rc:yang-data / sx:structure, where lists need no key (RFC 8791 section 3). */
@@ -43,6 +70,14 @@ function finalizeNode(
     ? `${parent.dataPath}/${parent.module === n.module ? '' : `${n.module}:`}${n.name}`
     : `/${n.module}:${n.name}`;
   for (const c of n.children) finalizeNode(ctx, c, n, structure);
+  checkUniqueNames(ctx, n);
+  if (n.minElements > n.maxElements) {
+    ctx.failAt(
+      `"${n.dataPath}" has min-elements ${n.minElements} above max-elements ${n.maxElements}`,
+      n.location,
+      n.module,
+    );
+  }
   if (n.kind === 'list') {
     n.keyNodes = n.keys.map((k) => {
       const leaf = n.children.find((c) => c.kind === 'leaf' && c.name === k);

@@ -134,83 +134,96 @@ export function parseModule(text: string, options: ParseOptions = {}): ParsedMod
   const stack: Frame[] = [];
   let root: YangStatement | undefined;
 
-  for (;;) {
-    const tok = tokens.next();
-    if (tok === undefined) break;
-    if (root !== undefined) {
-      throw new YangSyntaxError('unexpected text after the end of the module', at(tok.line, tok.column));
-    }
-    if (tok.type === '}') {
-      const frame = stack.pop();
-      if (!frame) throw new YangSyntaxError('unexpected "}"', at(tok.line, tok.column));
-      const done = freezeStatement(frame);
-      const parent = stack[stack.length - 1];
-      if (parent) parent.children.push(done);
-      else root = done;
-      continue;
-    }
-    if (tok.type !== 'string' || tok.quoted) {
-      throw new YangSyntaxError(
-        `expected a keyword, found "${tok.type === 'string' ? tok.value : tok.type}"`,
-        at(tok.line, tok.column),
-      );
-    }
-    const location = at(tok.line, tok.column);
-    const colon = tok.value.indexOf(':');
-    const prefix = colon < 0 ? undefined : tok.value.slice(0, colon);
-    const keyword = colon < 0 ? tok.value : tok.value.slice(colon + 1);
-    if (!IDENTIFIER.test(keyword) || (prefix !== undefined && !IDENTIFIER.test(prefix))) {
-      throw new YangSyntaxError(`invalid keyword "${tok.value}"`, location);
-    }
-    if (prefix === undefined && !KEYWORDS.has(keyword)) {
-      throw new YangSyntaxError(`unknown statement "${keyword}"`, location);
-    }
-    if (stack.length === 0 && prefix === undefined && keyword !== 'module' && keyword !== 'submodule') {
-      throw new YangSyntaxError(`expected "module" or "submodule", found "${keyword}"`, location);
-    }
-    let next = tokens.next();
-    let argument: string | undefined;
-    if (next?.type === 'string') {
-      argument = next.value;
-      next = tokens.next();
-    }
-    if (prefix === undefined && argument === undefined && !NO_ARGUMENT.has(keyword)) {
-      throw new YangSyntaxError(`statement "${keyword}" requires an argument`, location);
-    }
-    if (prefix === undefined && argument !== undefined && NO_ARGUMENT.has(keyword)) {
-      throw new YangSyntaxError(`statement "${keyword}" takes no argument`, location);
-    }
-    if (keyword === 'yang-version' && prefix === undefined && argument === '1.1') yang11 = true;
-    const frame: Frame = { keyword, prefix, argument, location, children: [] };
-    if (next?.type === ';') {
-      const done = freezeStatement(frame);
-      const parent = stack[stack.length - 1];
-      if (parent) parent.children.push(done);
-      else root = done;
-    } else if (next?.type === '{') {
-      if (stack.length >= maxDepth) {
-        throw new YangSyntaxError(`statements nested deeper than ${maxDepth}`, location, {
-          code: 'YANG_LIMIT',
-        });
+  try {
+    for (;;) {
+      const tok = tokens.next();
+      if (tok === undefined) break;
+      if (root !== undefined) {
+        throw new YangSyntaxError('unexpected text after the end of the module', at(tok.line, tok.column));
       }
-      stack.push(frame);
-    } else if (next === undefined) {
-      throw new YangSyntaxError(`unexpected end of input after "${tok.value}"`, tokens.here());
-    } else {
-      const what = next.type === 'string' ? next.value : next.type;
+      if (tok.type === '}') {
+        const frame = stack.pop();
+        if (!frame) throw new YangSyntaxError('unexpected "}"', at(tok.line, tok.column));
+        const done = freezeStatement(frame);
+        const parent = stack[stack.length - 1];
+        if (parent) parent.children.push(done);
+        else root = done;
+        continue;
+      }
+      if (tok.type !== 'string' || tok.quoted) {
+        throw new YangSyntaxError(
+          `expected a keyword, found "${tok.type === 'string' ? tok.value : tok.type}"`,
+          at(tok.line, tok.column),
+        );
+      }
+      const location = at(tok.line, tok.column);
+      const colon = tok.value.indexOf(':');
+      const prefix = colon < 0 ? undefined : tok.value.slice(0, colon);
+      const keyword = colon < 0 ? tok.value : tok.value.slice(colon + 1);
+      if (!IDENTIFIER.test(keyword) || (prefix !== undefined && !IDENTIFIER.test(prefix))) {
+        throw new YangSyntaxError(`invalid keyword "${tok.value}"`, location);
+      }
+      if (prefix === undefined && !KEYWORDS.has(keyword)) {
+        throw new YangSyntaxError(`unknown statement "${keyword}"`, location);
+      }
+      if (stack.length === 0 && prefix === undefined && keyword !== 'module' && keyword !== 'submodule') {
+        throw new YangSyntaxError(`expected "module" or "submodule", found "${keyword}"`, location);
+      }
+      let next = tokens.next();
+      let argument: string | undefined;
+      if (next?.type === 'string') {
+        argument = next.value;
+        next = tokens.next();
+      }
+      if (prefix === undefined && argument === undefined && !NO_ARGUMENT.has(keyword)) {
+        throw new YangSyntaxError(`statement "${keyword}" requires an argument`, location);
+      }
+      if (prefix === undefined && argument !== undefined && NO_ARGUMENT.has(keyword)) {
+        throw new YangSyntaxError(`statement "${keyword}" takes no argument`, location);
+      }
+      if (keyword === 'yang-version' && prefix === undefined && argument === '1.1') yang11 = true;
+      const frame: Frame = { keyword, prefix, argument, location, children: [] };
+      if (next?.type === ';') {
+        const done = freezeStatement(frame);
+        const parent = stack[stack.length - 1];
+        if (parent) parent.children.push(done);
+        else root = done;
+      } else if (next?.type === '{') {
+        if (stack.length >= maxDepth) {
+          throw new YangSyntaxError(`statements nested deeper than ${maxDepth}`, location, {
+            code: 'YANG_LIMIT',
+          });
+        }
+        stack.push(frame);
+      } else if (next === undefined) {
+        throw new YangSyntaxError(`unexpected end of input after "${tok.value}"`, tokens.here());
+      } else {
+        const what = next.type === 'string' ? next.value : next.type;
+        throw new YangSyntaxError(
+          `expected ";" or "{" after "${tok.value}", found "${what}"`,
+          at(next.line, next.column),
+        );
+      }
+    }
+    if (stack.length > 0) {
       throw new YangSyntaxError(
-        `expected ";" or "{" after "${tok.value}", found "${what}"`,
-        at(next.line, next.column),
+        `unexpected end of input: "${stack[stack.length - 1]?.keyword}" is not closed`,
+        tokens.here(),
       );
     }
+    if (root === undefined)
+      throw new YangSyntaxError('no module or submodule statement found', tokens.here());
+  } catch (e) {
+    // Name the module in errors found after its first statement was read.
+    const name = stack[0]?.argument;
+    if (e instanceof YangSyntaxError && e.module === undefined && name !== undefined && e.location) {
+      throw new YangSyntaxError(e.detail, e.location, {
+        code: e.code === 'YANG_LIMIT' ? 'YANG_LIMIT' : 'YANG_SYNTAX',
+        module: name,
+      });
+    }
+    throw e;
   }
-  if (stack.length > 0) {
-    throw new YangSyntaxError(
-      `unexpected end of input: "${stack[stack.length - 1]?.keyword}" is not closed`,
-      tokens.here(),
-    );
-  }
-  if (root === undefined) throw new YangSyntaxError('no module or submodule statement found', tokens.here());
   return describeModule(root, text, file);
 }
 
