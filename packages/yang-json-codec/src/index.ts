@@ -23,6 +23,8 @@ export type {
 export { child, childrenNamed, leafValue, walk } from './instance';
 export type { JsonSchema, JsonSchemaOptions } from './json-schema';
 export { toJsonSchema } from './json-schema';
+export type { JsonCheck } from './json-validator';
+export { compileJsonValidator } from './json-validator';
 export type { ValidateOptions } from './validate';
 export { validate } from './validate';
 export type { WithDefaultsMode } from './with-defaults';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { decodeJson, encodeJson, toJsonSchema } from '../src/index';
+import { compileJsonValidator, decodeJson, encodeJson, toJsonSchema } from '../src/index';
 import { FIXTURES, testSchema } from './helpers';
 
 let schema: SchemaTree;
@@ -59,5 +59,15 @@ describe('toJsonSchema', () => {
     const config = new Ajv({ strict: false }).compile(toJsonSchema(schema, { configOnly: true }));
     expect(config({ 'codec-types:settings': { 'state-counter': 1 } })).toBe(false);
     expect(check({ 'codec-types:settings': { 'state-counter': 1 } })).toBe(true);
+  });
+});
+
+describe('compileJsonValidator', () => {
+  test('reports where a document breaks the JSON Schema', () => {
+    const checkDoc = compileJsonValidator(schema);
+    expect(checkDoc({ 'codec-types:types': { u8: 1 } })).toEqual({ valid: true, errors: [] });
+    const r = checkDoc({ 'codec-types:types': { u8: 'x' } });
+    expect(r.valid).toBe(false);
+    expect(r.errors[0]?.instancePath).toBe('/codec-types:types/u8');
   });
 });

@@ -45,6 +45,42 @@ describe('readXml', () => {
     expect(a!.children).toEqual(['x&lt;<b>y']);
   });
 
+  test('keeps whitespace that is the whole content of an element', () => {
+    const [a] = readXml('<a>  <b>  </b>\n</a>');
+    expect(a!.children).toEqual([{ ...(a!.children[0] as XmlElement), children: ['  '] }]);
+  });
+
+  test('keeps text around comments inside a value', () => {
+    expect(readXml('<a>x<!-- c -->y</a>')[0]!.children).toEqual(['xy']);
+  });
+
+  test('refuses an unquoted attribute value', () => {
+    expect(codeOf(() => readXml('<a b=1/>'))).toBe('XML_MALFORMED');
+  });
+
+  test('refuses a repeated attribute', () => {
+    expect(codeOf(() => readXml('<a b="1" b="2"/>'))).toBe('XML_MALFORMED');
+  });
+
+  test('refuses attributes without whitespace between them', () => {
+    expect(codeOf(() => readXml('<a b="1"c="2"/>'))).toBe('XML_MALFORMED');
+  });
+
+  test('refuses an unclosed element and names it with its position', () => {
+    const e = (() => {
+      try {
+        readXml('<a>\n<b>');
+      } catch (err) {
+        return err as CodecError;
+      }
+    })();
+    expect(e?.message).toMatch(/line 2.*<b> is not closed/);
+  });
+
+  test('refuses an end tag that only starts like the open one', () => {
+    expect(codeOf(() => readXml('<ab></abc>'))).toBe('XML_MALFORMED');
+  });
+
   test('reads several top-level elements', () => {
     expect(readXml('<a/>\n<b/>').map((e) => e.local)).toEqual(['a', 'b']);
   });
