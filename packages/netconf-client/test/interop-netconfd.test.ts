@@ -4,8 +4,11 @@
  * NETCONF_PASSWORD, NETCONF_PRIVATE_KEY). Skipped without NETCONF_HOST, except under CI=true
  * where a missing server is a failure.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   connectSsh,
@@ -134,6 +137,27 @@ describe.runIf(enabled)('interop with yuma123 netconfd', { timeout: 60_000 }, ()
       });
       expect(s.sessionId).toBeGreaterThan(0);
     });
+
+    test.runIf(Boolean(env.NETCONF_PRIVATE_KEY) && existsSync('/usr/bin/ssh-agent'))(
+      'logs in through ssh-agent',
+      async () => {
+        const dir = mkdtempSync(path.join(tmpdir(), 'ncc-agent-'));
+        const socket = path.join(dir, 'agent.sock');
+        // -D keeps the agent in the foreground, so this test owns and ends exactly that process.
+        const agent = spawn('/usr/bin/ssh-agent', ['-D', '-a', socket], { stdio: 'ignore' });
+        try {
+          for (let i = 0; i < 50 && !existsSync(socket); i++) await sleep(50);
+          execFileSync('/usr/bin/ssh-add', [env.NETCONF_PRIVATE_KEY!], {
+            env: { ...process.env, SSH_AUTH_SOCK: socket },
+            stdio: 'ignore',
+          });
+          const s = await open({ password: undefined as unknown as string, agent: socket });
+          expect(s.sessionId).toBeGreaterThan(0);
+        } finally {
+          agent.kill();
+        }
+      },
+    );
 
     test('refuses a wrong password with AUTH_FAILED', async () => {
       await expect(connectSsh({ ...ssh(), password: 'not-the-password' })).rejects.toMatchObject({
