@@ -51,13 +51,18 @@ export function readJsonEnvelope(body: string, limits: PatchLimits = {}): RawPat
   const maxDepth = limits.maxDepth ?? DEFAULT_PATCH_LIMITS.maxDepth;
   const maxEdits = limits.maxEdits ?? DEFAULT_PATCH_LIMITS.maxEdits;
   if (body.length > maxSize) {
-    throw new YangPatchError('LIMIT_EXCEEDED', `the body of ${body.length} characters exceeds the limit of ${maxSize}`);
+    throw new YangPatchError(
+      'LIMIT_EXCEEDED',
+      `the body of ${body.length} characters exceeds the limit of ${maxSize}`,
+    );
   }
   let doc: unknown;
   try {
     doc = JSON.parse(body);
   } catch (cause) {
-    throw new YangPatchError('BODY_MALFORMED', `the body is not JSON: ${(cause as Error).message}`, { cause });
+    throw new YangPatchError('BODY_MALFORMED', `the body is not JSON: ${(cause as Error).message}`, {
+      cause,
+    });
   }
   if (depthOf(doc, maxDepth) > maxDepth) {
     throw new YangPatchError('LIMIT_EXCEEDED', `the body nests deeper than ${maxDepth} levels`);
@@ -118,10 +123,14 @@ function readEdit(entry: unknown, position: number): RawEdit {
     const name = localName(member);
     if (EDIT_LEAVES.has(name)) {
       if (typeof v !== 'string') {
-        throw new YangPatchError('ELEMENT_INVALID', `edit ${label(fields, position)}: "${name}" must be a JSON string`, {
-          editId: fields.editId,
-          errorInfo: { 'bad-element': name },
-        });
+        throw new YangPatchError(
+          'ELEMENT_INVALID',
+          `edit ${label(fields, position)}: "${name}" must be a JSON string`,
+          {
+            editId: fields.editId,
+            errorInfo: { 'bad-element': name },
+          },
+        );
       }
       setEditLeaf(fields, name, v, position);
     } else if (name === 'value') {
@@ -134,10 +143,14 @@ function readEdit(entry: unknown, position: number): RawEdit {
       }
       fields.value = { encoding: 'json', members: v };
     } else {
-      throw new YangPatchError('ELEMENT_UNKNOWN', `edit ${label(fields, position)}: unknown member "${member}"`, {
-        editId: fields.editId,
-        errorInfo: { 'bad-element': member },
-      });
+      throw new YangPatchError(
+        'ELEMENT_UNKNOWN',
+        `edit ${label(fields, position)}: unknown member "${member}"`,
+        {
+          editId: fields.editId,
+          errorInfo: { 'bad-element': member },
+        },
+      );
     }
   }
   return finishEdit(fields, position);

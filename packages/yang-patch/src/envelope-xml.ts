@@ -23,10 +23,14 @@ function leafText(e: XmlElement, where: string, editId: string | undefined): str
   let text = '';
   for (const c of e.children) {
     if (typeof c !== 'string') {
-      throw new YangPatchError('ELEMENT_INVALID', `${where}: <${e.local}> holds text only, found <${c.local}>`, {
-        editId,
-        errorInfo: { 'bad-element': e.local },
-      });
+      throw new YangPatchError(
+        'ELEMENT_INVALID',
+        `${where}: <${e.local}> holds text only, found <${c.local}>`,
+        {
+          editId,
+          errorInfo: { 'bad-element': e.local },
+        },
+      );
     }
     text += c;
   }

@@ -1,6 +1,12 @@
 import { CodecError, type DataNode, decodeJson, decodeXml, walk } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
-import { DEFAULT_PATCH_LIMITS, type PatchLimits, type RawEdit, type RawPatch, type RawValue } from './envelope.js';
+import {
+  DEFAULT_PATCH_LIMITS,
+  type PatchLimits,
+  type RawEdit,
+  type RawPatch,
+  type RawValue,
+} from './envelope.js';
 import { readJsonEnvelope } from './envelope-json.js';
 import { readXmlEnvelope } from './envelope-xml.js';
 import { YangPatchError } from './errors.js';
@@ -43,7 +49,8 @@ export function parseYangPatch(schema: SchemaTree, body: string, options: ParseY
     maxDepth: options.maxDepth ?? DEFAULT_PATCH_LIMITS.maxDepth,
   };
   if (typeof body !== 'string') throw new YangPatchError('BODY_MALFORMED', 'the body must be a string');
-  const raw: RawPatch = options.encoding === 'xml' ? readXmlEnvelope(body, limits) : readJsonEnvelope(body, limits);
+  const raw: RawPatch =
+    options.encoding === 'xml' ? readXmlEnvelope(body, limits) : readJsonEnvelope(body, limits);
   const patchId = raw.patchId;
   try {
     if (patchId === undefined) {
@@ -58,15 +65,23 @@ export function parseYangPatch(schema: SchemaTree, body: string, options: ParseY
     const seen = new Set<string>();
     const edits = raw.edits.map((edit) => {
       if (edit.editId === undefined) {
-        throw new YangPatchError('EDIT_ID_MISSING', `edit #${edit.position} has no "edit-id" (it is the list key)`, {
-          errorInfo: { 'bad-element': 'edit-id' },
-        });
+        throw new YangPatchError(
+          'EDIT_ID_MISSING',
+          `edit #${edit.position} has no "edit-id" (it is the list key)`,
+          {
+            errorInfo: { 'bad-element': 'edit-id' },
+          },
+        );
       }
       if (seen.has(edit.editId)) {
-        throw new YangPatchError('EDIT_ID_DUPLICATE', `edit-id "${edit.editId}" is used by more than one edit`, {
-          editId: edit.editId,
-          errorInfo: { 'bad-element': 'edit-id' },
-        });
+        throw new YangPatchError(
+          'EDIT_ID_DUPLICATE',
+          `edit-id "${edit.editId}" is used by more than one edit`,
+          {
+            editId: edit.editId,
+            errorInfo: { 'bad-element': 'edit-id' },
+          },
+        );
       }
       seen.add(edit.editId);
       return checkEdit(schema, edit, edit.editId, requestTarget, limits.maxDepth);
@@ -95,7 +110,8 @@ function checkEdit(
       editId,
       ...(bad === undefined ? {} : { errorInfo: { 'bad-element': bad } }),
     });
-  if (raw.operation === undefined) throw fail('OPERATION_MISSING', 'no "operation" (it is mandatory)', 'operation');
+  if (raw.operation === undefined)
+    throw fail('OPERATION_MISSING', 'no "operation" (it is mandatory)', 'operation');
   const operation = raw.operation as EditOperation;
   if (!EDIT_OPERATIONS.includes(operation)) {
     throw fail(
@@ -124,9 +140,14 @@ function checkEdit(
   let point: PathStep[] | undefined;
   const reorders = operation === 'insert' || operation === 'move';
   if (raw.where !== undefined) {
-    if (!reorders) throw fail('POINT_INVALID', `"where" applies only to insert and move, not ${operation}`, 'where');
+    if (!reorders)
+      throw fail('POINT_INVALID', `"where" applies only to insert and move, not ${operation}`, 'where');
     if (!EDIT_WHERES.includes(raw.where as EditWhere)) {
-      throw fail('POINT_INVALID', `unknown where "${raw.where}" (expected ${EDIT_WHERES.join(', ')})`, 'where');
+      throw fail(
+        'POINT_INVALID',
+        `unknown where "${raw.where}" (expected ${EDIT_WHERES.join(', ')})`,
+        'where',
+      );
     }
     where = raw.where as EditWhere;
   }
@@ -141,12 +162,20 @@ function checkEdit(
       );
     }
     if (last!.keys === undefined && last!.value === undefined) {
-      throw fail('TARGET_INVALID', `${operation} needs the target to name one entry (${describePath(target)})`, 'target');
+      throw fail(
+        'TARGET_INVALID',
+        `${operation} needs the target to name one entry (${describePath(target)})`,
+        'target',
+      );
     }
   }
   if (raw.point !== undefined) {
     if (!reorders || (where !== 'before' && where !== 'after')) {
-      throw fail('POINT_INVALID', '"point" applies only to insert and move with where "before" or "after"', 'point');
+      throw fail(
+        'POINT_INVALID',
+        '"point" applies only to insert and move with where "before" or "after"',
+        'point',
+      );
     }
     try {
       point = resolvePath(schema, raw.point, requestTarget, 'POINT_INVALID', 'point');
@@ -155,9 +184,19 @@ function checkEdit(
     }
     const p = point[point.length - 1];
     const sameParent =
-      point.length === target.length && errorPathOf(schema, point.slice(0, -1))?.json === errorPathOf(schema, target.slice(0, -1))?.json;
-    if (p === undefined || p.schema !== last!.schema || !sameParent || (p.keys === undefined && p.value === undefined)) {
-      throw fail('POINT_INVALID', `point "${raw.point}" is not an entry of the same ${last!.schema.kind} as the target`, 'point');
+      point.length === target.length &&
+      errorPathOf(schema, point.slice(0, -1))?.json === errorPathOf(schema, target.slice(0, -1))?.json;
+    if (
+      p === undefined ||
+      p.schema !== last!.schema ||
+      !sameParent ||
+      (p.keys === undefined && p.value === undefined)
+    ) {
+      throw fail(
+        'POINT_INVALID',
+        `point "${raw.point}" is not an entry of the same ${last!.schema.kind} as the target`,
+        'point',
+      );
     }
   } else if (where === 'before' || where === 'after') {
     throw fail('POINT_INVALID', `where "${where}" needs a "point"`, 'point');
@@ -224,11 +263,15 @@ function decodeValue(
   for (const n of nodes) {
     for (const d of [n, ...walk(n)]) {
       if (!d.schema.config) {
-        throw new YangPatchError('VALUE_INVALID', `${where}: "${d.schema.name}" is state data (config false)`, {
-          editId,
-          errorPath,
-          errorInfo: { 'bad-element': d.schema.name },
-        });
+        throw new YangPatchError(
+          'VALUE_INVALID',
+          `${where}: "${d.schema.name}" is state data (config false)`,
+          {
+            editId,
+            errorPath,
+            errorInfo: { 'bad-element': d.schema.name },
+          },
+        );
       }
     }
   }
@@ -239,11 +282,16 @@ function decodeValue(
   const s = last.schema;
   const other = nodes.find((n) => n.schema !== s);
   if (other !== undefined) {
-    throw mismatch(`holds "${other.schema.module}:${other.schema.name}", but the target is "${s.module}:${s.name}"`);
+    throw mismatch(
+      `holds "${other.schema.module}:${other.schema.name}", but the target is "${s.module}:${s.name}"`,
+    );
   }
-  const whole = (s.kind === 'list' && last.keys === undefined) || (s.kind === 'leaf-list' && last.value === undefined);
+  const whole =
+    (s.kind === 'list' && last.keys === undefined) || (s.kind === 'leaf-list' && last.value === undefined);
   if (whole ? nodes.length === 0 : nodes.length !== 1) {
-    throw mismatch(`must hold ${whole ? 'at least one' : 'exactly one'} instance of "${s.name}", found ${nodes.length}`);
+    throw mismatch(
+      `must hold ${whole ? 'at least one' : 'exactly one'} instance of "${s.name}", found ${nodes.length}`,
+    );
   }
   const node = nodes[0]!;
   if (last.keys !== undefined) {

@@ -29,7 +29,9 @@ export function pathSchemaOf(tree: SchemaTree): PathSchema {
       topLevel: (module, name) => asPathNode(tree.topLevel(module, name)),
       child: (parent, module, name) => asPathNode((parent as unknown as SchemaNode).dataChild(module, name)),
       modulesDefining: (name) =>
-        tree.modules.filter((m) => m.implemented && tree.topLevel(m.name, name) !== undefined).map((m) => m.name),
+        tree.modules
+          .filter((m) => m.implemented && tree.topLevel(m.name, name) !== undefined)
+          .map((m) => m.name),
     };
     adapters.set(tree, adapter);
   }
@@ -72,7 +74,10 @@ export function resolvePath(
     const steps = fromResolved(resolved);
     const last = steps[steps.length - 1];
     if (last !== undefined && !DATA_KINDS.has(last.schema.kind)) {
-      throw new YangPatchError(code, `${what} "${text}" names the ${last.schema.kind} "${last.schema.name}", not data`);
+      throw new YangPatchError(
+        code,
+        `${what} "${text}" names the ${last.schema.kind} "${last.schema.name}", not data`,
+      );
     }
     return steps;
   } catch (cause) {

@@ -1,0 +1,119 @@
+import type { DataNode } from '@yangkit/yang-json-codec';
+import { isPrefix } from './paths.js';
+import type { EditWhere, PatchEdit, PathStep, YangPatch } from './types.js';
+
+/**
+ * What one datastore edit does (RFC 6241 section 7.2 operations plus `move`, the reordering RFC 7950
+ * section 7.8.6 expresses with `yang:insert` on an existing entry).
+ */
+export type DatastoreOperation = 'create' | 'delete' | 'merge' | 'replace' | 'remove' | 'move';
+
+/** Where an inserted or moved entry goes (RFC 7950 section 7.8.6). */
+export interface InsertPosition {
+  readonly where: EditWhere;
+  /** before/after: the sibling entry, from the datastore root. */
+  readonly point?: readonly PathStep[];
+}
+
+/** One datastore edit: an operation on one instance (or on all entries of a list for delete/remove). */
+export interface DatastoreEdit {
+  /** The patch edit this datastore edit comes from. */
+  readonly editId: string;
+  readonly operation: DatastoreOperation;
+  /** The node operated on, from the datastore root (never empty). */
+  readonly target: readonly PathStep[];
+  /** create/merge/replace: the instance written at `target`. */
+  readonly node?: DataNode;
+  /** create from an insert, and move: the position in the user-ordered list or leaf-list. */
+  readonly insert?: InsertPosition;
+}
+
+/** A patch as the ordered datastore edits that carry it out (all of them, or none). */
+export interface PatchPlan {
+  readonly patchId: string;
+  readonly edits: readonly DatastoreEdit[];
+}
+
+/** The path step that names one instance of `node`: its keys for a list entry, its value for a leaf-list. */
+export function stepOf(node: DataNode): PathStep {
+  const s = node.schema;
+  if (s.kind === 'leaf-list' && node.value !== undefined) return { schema: s, value: node.value };
+  if (s.kind === 'list' && s.keyNodes.length > 0) {
+    return {
+      schema: s,
+      keys: s.keyNodes.map((k) => ({ name: k.name, value: node.children?.get(k)?.[0]?.value ?? '' })),
+    };
+  }
+  return { schema: s };
+}
+
+function addressesAll(step: PathStep | undefined): boolean {
+  if (step === undefined) return true;
+  const kind = step.schema.kind;
+  return (kind === 'list' && step.keys === undefined) || (kind === 'leaf-list' && step.value === undefined);
+}
+
+function planEdit(edit: PatchEdit): DatastoreEdit[] {
+  const { editId, target } = edit;
+  const last = target[target.length - 1];
+  switch (edit.operation) {
+    case 'delete':
+    case 'remove':
+      return [{ editId, operation: edit.operation, target }];
+    case 'move':
+      return [{ editId, operation: 'move', target, insert: position(edit) }];
+    case 'insert':
+      return [{ editId, operation: 'create', target, node: edit.value![0]!, insert: position(edit) }];
+    default: {
+      const nodes = edit.value ?? [];
+      if (!addressesAll(last)) return [{ editId, operation: edit.operation, target, node: nodes[0]! }];
+      // The datastore, or a whole list or leaf-list: one edit per instance, each addressed by its keys.
+      const parent = last === undefined ? target : target.slice(0, -1);
+      const each = nodes.map(
+        (node): DatastoreEdit => ({
+          editId,
+          operation:
+            edit.operation === 'create' ? 'create' : edit.operation === 'merge' ? 'merge' : 'replace',
+          target: [...parent, stepOf(node)],
+          node,
+        }),
+      );
+      // Replacing a whole list or leaf-list drops the entries the value does not hold (RFC 8040 4.5).
+      return edit.operation === 'replace' && last !== undefined
+        ? [{ editId, operation: 'remove', target }, ...each]
+        : each;
+    }
+  }
+}
+
+function position(edit: PatchEdit): InsertPosition {
+  return { where: edit.where ?? 'last', ...(edit.point === undefined ? {} : { point: edit.point }) };
+}
+
+/**
+ * Plans a validated patch as the ordered datastore edits that carry it out (RFC 8072 section 2.5): one per
+ * patch edit, except that an edit of the datastore or of a whole list becomes one edit per instance.
+ */
+export function planPatch(patch: YangPatch): PatchPlan {
+  return { patchId: patch.patchId, edits: patch.edits.flatMap(planEdit) };
+}
+
+/**
+ * True when the edits can run as one NETCONF edit-config without changing the result: no edit touches a node
+ * another edit touches (neither target is an ancestor of the other) and no insert or move is placed
+ * relative to a node another edit writes.
+ */
+export function isCombinable(edits: readonly DatastoreEdit[]): boolean {
+  for (let i = 0; i < edits.length; i++) {
+    const a = edits[i]!;
+    for (let j = i + 1; j < edits.length; j++) {
+      const b = edits[j]!;
+      if (isPrefix(a.target, b.target) || isPrefix(b.target, a.target)) return false;
+      const pa = a.insert?.point;
+      const pb = b.insert?.point;
+      if (pa !== undefined && (isPrefix(b.target, pa) || isPrefix(pa, b.target))) return false;
+      if (pb !== undefined && (isPrefix(a.target, pb) || isPrefix(pb, a.target))) return false;
+    }
+  }
+  return true;
+}
