@@ -18,6 +18,7 @@
  * | `HOST_KEY_MISMATCH` | the server's host key differs from the known or pinned key |
  * | `HOST_KEY_UNKNOWN` | no known key for the host and `hostKey: 'accept-any'` was not given |
  * | `POOL_CLOSED` | the pool was closed |
+ * | `ACQUIRE_TIMEOUT` | the pool had no free session within `acquireTimeout` |
  * | `INVALID_ARGUMENT` | an option or argument the caller passed is invalid |
  */
 export type NetconfErrorCode =
@@ -36,6 +37,7 @@ export type NetconfErrorCode =
   | 'HOST_KEY_MISMATCH'
   | 'HOST_KEY_UNKNOWN'
   | 'POOL_CLOSED'
+  | 'ACQUIRE_TIMEOUT'
   | 'INVALID_ARGUMENT';
 
 const marker = Symbol.for('@yangkit/netconf-client.error');

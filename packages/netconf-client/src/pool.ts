@@ -183,7 +183,7 @@ export function createPool(options: PoolOptions): NetconfPool {
         const remaining = deadline - Date.now();
         if (remaining <= 0) {
           if (lastError) throw lastError;
-          throw new NetconfError('RPC_TIMEOUT', `no pooled session within ${acquireTimeout} ms`);
+          throw new NetconfError('ACQUIRE_TIMEOUT', `no pooled session within ${acquireTimeout} ms`);
         }
         // Wait for a released slot, a lost connection or the next reconnect attempt.
         await new Promise<void>((resolve) => {

@@ -120,3 +120,9 @@ describe('createPool', () => {
     await expect(pool.acquire()).rejects.toMatchObject({ code: 'POOL_CLOSED' });
   });
 });
+
+test('acquire fails with ACQUIRE_TIMEOUT while the full pool stays full', async () => {
+  const { pool } = await setup({}, { maxSessionsPerConnection: 1, maxConnections: 1, acquireTimeout: 100 });
+  await pool.acquire();
+  await expect(pool.acquire()).rejects.toMatchObject({ code: 'ACQUIRE_TIMEOUT' });
+});
