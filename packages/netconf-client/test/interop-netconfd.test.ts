@@ -212,6 +212,22 @@ describe.runIf(enabled)('interop with yuma123 netconfd', { timeout: 60_000 }, ()
       expect(await runningNames(s)).toContain(name);
     });
 
+    test('discard-changes drops an uncommitted candidate edit', async () => {
+      const s = await open();
+      const name = `${prefix}d`;
+      await s.editConfig({ target: 'candidate', config: iface(name, 'create') });
+      expect((await s.discardChanges()).ok).toBe(true);
+      expect(names(await s.getConfig({ source: 'candidate', filter: ifFilter }))).not.toContain(name);
+    });
+
+    test('copy-config copies running to startup', async () => {
+      const s = await open();
+      expect((await s.copyConfig({ target: 'startup', source: 'running' })).ok).toBe(true);
+      expect(await s.getConfig({ source: 'startup' })).toContain(
+        'urn:ietf:params:xml:ns:yang:ietf-netconf-acm',
+      );
+    });
+
     test('validate of running answers ok', async () => {
       // Not of candidate: netconfd empties the candidate on <validate><source><candidate/> (see README).
       const s = await open();
