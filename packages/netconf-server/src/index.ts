@@ -10,6 +10,7 @@ export {
   type RpcErrorFields,
   rpcError,
 } from './errors.js';
+export { type ExampleHandlerOptions, exampleHandlers } from './example-handlers.js';
 export { loadServerSchema, SERVER_MODULES } from './schema.js';
 export {
   type ActionHandler,
@@ -22,4 +23,11 @@ export {
   type ValidateHook,
 } from './server.js';
 export { ServerSession, type SessionInfo, type TerminationReason } from './session.js';
+export {
+  type SshAuthenticate,
+  type SshListener,
+  type SshServerOptions,
+  type SshUser,
+  startSshServer,
+} from './ssh.js';
 export type { WithDefaultsMode } from './write-xml.js';

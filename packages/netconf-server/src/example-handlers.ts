@@ -1,0 +1,132 @@
+import { childElement, textOf, type XmlElement } from '@yangkit/netconf-client';
+import { allChildren, type DataNode, entries, single } from './data-tree.js';
+import { NetconfServerError, rpcError } from './errors.js';
+import type { NetconfServer } from './server.js';
+
+const JB_NS = 'http://example.com/ns/example-jukebox';
+const OPS_NS = 'https://example.com/ns/example-ops';
+const ACT_NS = 'https://example.com/ns/example-actions';
+
+/** Options of {@link exampleHandlers}. */
+export interface ExampleHandlerOptions {
+  /** Called when a reboot's delay has passed (the embedded server itself keeps running). */
+  readonly onReboot?: (request: { delay: number; message?: string; language?: string }) => void;
+}
+
+function param(input: XmlElement, name: string, ns: string): string | undefined {
+  const el = childElement(input, name, ns);
+  return el ? textOf(el).trim() : undefined;
+}
+
+function escapeText(v: string): string {
+  return v.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+}
+
+/**
+ * Registers real handlers for the RFC 8040 example modules that are in the server's schema
+ * (modules that are absent are skipped, so a deployment without them is unaffected):
+ * - example-ops `reboot` (waits `delay` seconds, answers with no output) and `get-reboot-info`;
+ * - example-actions `reset` and `get-last-reset-time` on `/interfaces/interface`;
+ * - example-jukebox library `artist-count`, `album-count`, `song-count` computed from the
+ *   configured artists as operational state, and `play` (checks the playlist and song exist).
+ */
+export function exampleHandlers(server: NetconfServer, options: ExampleHandlerOptions = {}): void {
+  const has = (m: string): boolean => server.schema.moduleByName(m)?.implemented === true;
+  if (has('example-ops')) {
+    let last: { delay: number; message?: string; language?: string } | undefined;
+    server.handleRpc('example-ops:reboot', (input) => {
+      const delay = Number(param(input, 'delay', OPS_NS) ?? '0');
+      const message = param(input, 'message', OPS_NS);
+      const language = param(input, 'language', OPS_NS);
+      last = {
+        delay,
+        ...(message !== undefined ? { message } : {}),
+        ...(language !== undefined ? { language } : {}),
+      };
+      const request = last;
+      const timer = setTimeout(() => options.onReboot?.(request), delay * 1000);
+      timer.unref();
+      return undefined;
+    });
+    server.handleRpc('example-ops:get-reboot-info', () => {
+      if (!last) return `<reboot-time xmlns="${OPS_NS}">0</reboot-time>`;
+      let out = `<reboot-time xmlns="${OPS_NS}">${last.delay}</reboot-time>`;
+      if (last.message !== undefined)
+        out += `<message xmlns="${OPS_NS}">${escapeText(last.message)}</message>`;
+      if (last.language !== undefined)
+        out += `<language xmlns="${OPS_NS}">${escapeText(last.language)}</language>`;
+      return out;
+    });
+  }
+  if (has('example-actions')) {
+    const lastReset = new Map<string, Date>();
+    server.handleAction('/example-actions:interfaces/interface/reset', (input, target) => {
+      const delay = Number(param(input, 'delay', ACT_NS) ?? '0');
+      const name = target.key;
+      const timer = setTimeout(() => lastReset.set(name, new Date()), delay * 1000);
+      timer.unref();
+      if (delay === 0) {
+        clearTimeout(timer);
+        lastReset.set(name, new Date());
+      }
+      return undefined;
+    });
+    server.handleAction('/example-actions:interfaces/interface/get-last-reset-time', (_input, target) => {
+      const t = lastReset.get(target.key);
+      if (!t) throw rpcError('data-missing', `interface "${target.key}" has not been reset`);
+      return `<last-reset xmlns="${ACT_NS}">${t.toISOString()}</last-reset>`;
+    });
+  }
+  if (has('example-jukebox')) {
+    const jb = server.schema.topLevel('example-jukebox', 'jukebox');
+    const library = jb?.dataChild('example-jukebox', 'library');
+    const artist = library?.dataChild('example-jukebox', 'artist');
+    const album = artist?.dataChild('example-jukebox', 'album');
+    const song = album?.dataChild('example-jukebox', 'song');
+    const playlist = jb?.dataChild('example-jukebox', 'playlist');
+    if (!jb || !library || !artist || !album || !song || !playlist) {
+      throw new NetconfServerError(
+        'INVALID_OPTION',
+        'example-jukebox in the schema lacks the RFC 8040 library',
+      );
+    }
+    server.provideState({
+      provides: ['example-jukebox:jukebox'],
+      get(running) {
+        const box = single(running, jb);
+        if (!box) return '';
+        const lib = single(box, library);
+        let artists = 0;
+        let albums = 0;
+        let songs = 0;
+        for (const a of entries(lib ?? box, artist)?.values() ?? []) {
+          artists++;
+          for (const al of entries(a, album)?.values() ?? []) {
+            albums++;
+            songs += entries(al, song)?.size ?? 0;
+          }
+        }
+        return `<jukebox xmlns="${JB_NS}"><library><artist-count>${artists}</artist-count><album-count>${albums}</album-count><song-count>${songs}</song-count></library></jukebox>`;
+      },
+    });
+    server.handleRpc('example-jukebox:play', (input) => {
+      const name = param(input, 'playlist', JB_NS) ?? '';
+      const number = param(input, 'song-number', JB_NS) ?? '';
+      const box = single(server.running.root, jb);
+      const list = box ? entries(box, playlist)?.get(name) : undefined;
+      if (!list)
+        throw rpcError('data-missing', `no playlist "${name}"`, { errorAppTag: 'instance-required' });
+      const songs = songsOf(list);
+      if (!songs.some((s) => s.key === number))
+        throw rpcError('invalid-value', `playlist "${name}" has no song ${number}`);
+      return undefined;
+    });
+  }
+}
+
+function songsOf(list: DataNode): DataNode[] {
+  for (const c of allChildren(list))
+    if (c.schema?.name === 'song' && c.schema.kind === 'list')
+      return [...(c.parent ? (entries(c.parent, c.schema)?.values() ?? []) : [])];
+  return [];
+}

@@ -1,0 +1,131 @@
+import { timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { type AuthContext, type Connection, Server, utils } from 'ssh2';
+import { NetconfServerError } from './errors.js';
+import type { NetconfServer } from './server.js';
+
+/** A user name and password accepted by the SSH server. */
+export interface SshUser {
+  readonly username: string;
+  readonly password: string;
+}
+
+/** Decides a password login; resolve true to accept. */
+export type SshAuthenticate = (username: string, password: string) => boolean | Promise<boolean>;
+
+/** Options of {@link startSshServer}. */
+export interface SshServerOptions {
+  /** Address to listen on (default 127.0.0.1). */
+  readonly host?: string;
+  /** Port (default 830, RFC 6242 section 3; 0 picks a free port). */
+  readonly port?: number;
+  /** A private host key (PEM or OpenSSH format). */
+  readonly hostKey?: string | Buffer;
+  /** A file holding the host key; an ed25519 key is generated into it on first start (mode 0600). */
+  readonly hostKeyFile?: string;
+  /** Accepted users (password authentication and keyboard-interactive). */
+  readonly users?: readonly SshUser[];
+  /** Or a callback deciding each login. */
+  readonly authenticate?: SshAuthenticate;
+}
+
+/** A running SSH listener. */
+export interface SshListener {
+  /** The bound address and port. */
+  readonly address: AddressInfo;
+  /** Stops listening and ends every SSH connection. */
+  close(): Promise<void>;
+}
+
+function loadHostKey(options: SshServerOptions): string | Buffer {
+  if (options.hostKey !== undefined) return options.hostKey;
+  try {
+    if (options.hostKeyFile !== undefined) {
+      if (existsSync(options.hostKeyFile)) return readFileSync(options.hostKeyFile);
+      const pair = utils.generateKeyPairSync('ed25519');
+      writeFileSync(options.hostKeyFile, pair.private, { mode: 0o600 });
+      return pair.private;
+    }
+  } catch (error) {
+    throw new NetconfServerError('HOST_KEY', `cannot read or create host key ${options.hostKeyFile}`, {
+      cause: error,
+    });
+  }
+  // No key given: an ephemeral key for this process only.
+  return utils.generateKeyPairSync('ed25519').private;
+}
+
+function equal(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Serves the engine over SSH (RFC 6242): each SSH channel that asks for the `netconf` subsystem
+ * becomes one NETCONF session of the authenticated user. Several channels may share one SSH
+ * connection.
+ */
+export function startSshServer(engine: NetconfServer, options: SshServerOptions): Promise<SshListener> {
+  if (!options.users && !options.authenticate) {
+    return Promise.reject(
+      new NetconfServerError('INVALID_OPTION', 'startSshServer needs users or authenticate'),
+    );
+  }
+  const hostKey = loadHostKey(options);
+  const check: SshAuthenticate =
+    options.authenticate ??
+    ((u, p) => (options.users ?? []).some((x) => equal(x.username, u) && equal(x.password, p)));
+  const connections = new Set<Connection>();
+  const ssh = new Server({ hostKeys: [hostKey] }, (conn, info) => {
+    connections.add(conn);
+    let username = '';
+    conn.on('authentication', (ctx: AuthContext) => {
+      const decide = (password: string): void => {
+        Promise.resolve(check(ctx.username, password)).then(
+          (ok) => {
+            if (ok) {
+              username = ctx.username;
+              ctx.accept();
+            } else ctx.reject(['password', 'keyboard-interactive']);
+          },
+          () => ctx.reject(['password', 'keyboard-interactive']),
+        );
+      };
+      if (ctx.method === 'password') decide(ctx.password);
+      else if (ctx.method === 'keyboard-interactive') {
+        ctx.prompt([{ prompt: 'Password: ', echo: false }], (answers) => decide(answers[0] ?? ''));
+      } else ctx.reject(['password', 'keyboard-interactive']);
+    });
+    conn.on('ready', () => {
+      conn.on('session', (accept) => {
+        const session = accept();
+        session.on('subsystem', (acceptSubsystem, reject, sub) => {
+          if (sub.name !== 'netconf') {
+            reject();
+            return;
+          }
+          const channel = acceptSubsystem();
+          engine.connect(channel, { username, sourceHost: info.ip, transport: 'netconf-ssh' });
+        });
+      });
+    });
+    conn.on('error', () => conn.end());
+    conn.on('close', () => connections.delete(conn));
+  });
+  return new Promise((resolve, reject) => {
+    ssh.once('error', reject);
+    ssh.listen(options.port ?? 830, options.host ?? '127.0.0.1', () => {
+      ssh.off('error', reject);
+      resolve({
+        address: ssh.address() as AddressInfo,
+        close: () =>
+          new Promise<void>((done) => {
+            for (const c of connections) c.end();
+            ssh.close(() => done());
+          }),
+      });
+    });
+  });
+}
