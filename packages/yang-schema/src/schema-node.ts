@@ -91,6 +91,18 @@ function findData(node: NodeImpl, module: string, name: string): NodeImpl | unde
   return undefined;
 }
 
+/**
+ * Freezes a type and everything it holds (restrictions, enums, bits, members). Compiled RegExp objects stay
+ * unfrozen (they are never global or sticky, so matching does not write to them), and a leafref target is
+ * a node, frozen on its own.
+ */
+export function freezeType(value: unknown): void {
+  if (!value || typeof value !== 'object' || Object.isFrozen(value)) return;
+  if (value instanceof RegExp || value instanceof NodeImpl) return;
+  Object.freeze(value);
+  for (const inner of Object.values(value)) freezeType(inner);
+}
+
 /** Removes disabled nodes (and so their subtrees) from a node list, recursively and in place. */
 export function pruneDisabled(list: NodeImpl[]): void {
   for (let i = list.length - 1; i >= 0; i--) {
@@ -114,9 +126,13 @@ export function freezeNode(node: NodeImpl): void {
   for (const u of node.unique) Object.freeze(u);
   Object.freeze(node.unique);
   Object.freeze(node.defaults);
+  for (const m of node.must) Object.freeze(m);
   Object.freeze(node.must);
+  for (const w of node.when) Object.freeze(w);
   Object.freeze(node.when);
+  for (const e of node.extensions) Object.freeze(e);
   Object.freeze(node.extensions);
+  if (node.type) freezeType(node.type);
   const index = new Map<string, NodeImpl>();
   for (const c of node.dataChildren())
     if (!index.has(`${c.module}:${c.name}`)) index.set(`${c.module}:${c.name}`, c);

@@ -66,6 +66,13 @@ describe('RFC 8040 example modules', () => {
     expect(Object.isFrozen(jukebox?.children)).toBe(true);
   });
 
+  test('freezes node types and their restrictions', () => {
+    const gap = tree.find('/example-jukebox:jukebox/player/gap');
+    expect(Object.isFrozen(gap?.type)).toBe(true);
+    expect(Object.isFrozen(gap?.type?.range?.intervals)).toBe(true);
+    expect(Object.isFrozen(gap?.must)).toBe(true);
+  });
+
   test('maps namespaces to modules and back', () => {
     const m = tree.moduleByNamespace('http://example.com/ns/example-jukebox');
     expect(m?.name).toBe('example-jukebox');

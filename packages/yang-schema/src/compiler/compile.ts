@@ -1,7 +1,7 @@
 import { YangCompileError } from '../errors';
 import type { ParsedModule } from '../parser/statement';
 import { subArg, subs } from '../parser/statement';
-import { freezeNode, type NodeImpl, pruneDisabled } from '../schema-node';
+import { freezeNode, freezeType, type NodeImpl, pruneDisabled } from '../schema-node';
 import { SchemaTree } from '../schema-tree';
 import type {
   SchemaAnnotation,
@@ -147,6 +147,7 @@ function compileOnce(
   for (const s of structures) leafrefs.bindAll(s.children, s.children);
   if (missing.size > 0) return undefined;
   for (const n of top) freezeNode(n);
+  for (const a of annotations.values()) freezeType(a.type);
 
   const yangData = new Map<string, YangDataStructure>();
   for (const s of structures) {

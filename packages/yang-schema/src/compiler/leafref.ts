@@ -48,7 +48,7 @@ export class LeafrefResolver {
     if (type.base === 'leafref') {
       const origin = leafrefOrigins.get(type);
       const target = this.resolve(node, type.path ?? '', origin, structureRoots);
-      return Object.freeze({ ...type, leafrefTarget: target });
+      return { ...type, leafrefTarget: target };
     }
     if (type.members) {
       return {
