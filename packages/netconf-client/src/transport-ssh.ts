@@ -152,7 +152,19 @@ export class SshConnection extends EventEmitter<SshConnectionEvents> {
     });
     // ssh2 gives stderr as a separate stream; the subsystem's diagnostics are not protocol data.
     channel.stderr.resume();
-    const session = await connectStream(channel, options);
+    let session: NetconfSession;
+    try {
+      session = await connectStream(channel, options);
+    } catch (error) {
+      // A channel closed before any hello means the server refused the session (e.g. netconfd
+      // only serves the ports it lists in --port): a connect failure, not a lost session.
+      if (NetconfError.isInstance(error) && error.code === 'SESSION_CLOSED') {
+        throw new NetconfError('CONNECT_FAILED', 'the server closed the netconf channel before its <hello>', {
+          cause: error,
+        });
+      }
+      throw error;
+    }
     this.#sessions.add(session);
     session.once('close', () => this.#sessions.delete(session));
     return session;

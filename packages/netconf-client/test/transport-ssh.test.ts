@@ -110,3 +110,16 @@ describe('ssh transport', () => {
     }
   });
 });
+
+test('reports a netconf channel closed before the hello as CONNECT_FAILED', async () => {
+  const mute = await startSshServer({ netconf: { hello: '' } });
+  try {
+    const connection = await SshConnection.connect({ ...base(), port: mute.port, hostKey: 'accept-any' });
+    const opening = connection.openSession({ helloTimeout: 5_000 });
+    await new Promise((r) => setTimeout(r, 100));
+    mute.dropAll();
+    expect(await code(opening)).toBe('CONNECT_FAILED');
+  } finally {
+    await mute.close();
+  }
+});
