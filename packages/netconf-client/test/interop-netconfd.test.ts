@@ -229,7 +229,7 @@ describe.runIf(enabled)('interop with yuma123 netconfd', { timeout: 60_000 }, ()
     });
 
     test('validate of running answers ok', async () => {
-      // Not of candidate: netconfd empties the candidate on <validate><source><candidate/> (see README).
+      // Not of candidate: after that, netconfd's next <commit> drops the candidate edits (see README).
       const s = await open();
       expect((await s.validate({ source: 'running' })).ok).toBe(true);
     });
