@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { standardModulesDir } from '@yangkit/yang-schema';
+import { buildSync } from 'esbuild';
+import { afterEach, expect, test } from 'vitest';
+import type { NetconfServer } from '../src/server.js';
+import { client, IF, iface, testServer, YANG_DIR } from './helpers.js';
+
+let dir: string;
+let server: NetconfServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('running is reloaded from the startup file after a restart', async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ncs-'));
+  const file = path.join(dir, 'startup.json');
+  server = await testServer({ startupFile: file });
+  const c = await client(server);
+  await c.editConfig({ target: 'running', config: iface('eth0', '<description>kept</description>') });
+  await server.close();
+  server = await testServer({ startupFile: file });
+  const c2 = await client(server);
+  expect(await c2.getConfig({ source: 'running' })).toContain('<description>kept</description>');
+});
+
+test('a compaction keeps every change and removes the old journal', async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ncs-'));
+  const file = path.join(dir, 'startup.json');
+  server = await testServer({ startupFile: file, compactBytes: 512 });
+  const c = await client(server);
+  for (let i = 0; i < 20; i++) await c.editConfig({ target: 'running', config: iface(`e${i}`) });
+  await new Promise((r) => setTimeout(r, 200));
+  expect(existsSync(file)).toBe(true);
+  expect(readdirSync(dir).filter((n) => n.includes('.journal.')).length).toBeLessThanOrEqual(2);
+  await server.close();
+  server = await testServer({ startupFile: file });
+  const data = await (await client(server)).getConfig({
+    source: 'running',
+    filter: { subtree: `<interfaces xmlns="${IF}"/>` },
+  });
+  for (let i = 0; i < 20; i++) expect(data).toContain(`<name>e${i}</name>`);
+});
+
+test('every acknowledged edit survives a SIGKILL of the server process', async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ncs-'));
+  const file = path.join(dir, 'startup.json');
+  // Bundle the child (TypeScript sources, workspace packages by their `source` condition).
+  const outDir = path.resolve(__dirname, '../node_modules/.cache/persist-child');
+  mkdirSync(outDir, { recursive: true });
+  const outfile = path.join(outDir, `child-${process.pid}.mjs`);
+  buildSync({
+    entryPoints: [path.resolve(__dirname, 'persist-child.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['source'],
+    external: ['ssh2'],
+    outfile,
+    logLevel: 'silent',
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+  });
+  const child = spawn(process.execPath, [outfile, file, standardModulesDir, YANG_DIR], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let acked = -1;
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    let buffer = '';
+    child.stdout.on('data', (d: Buffer) => {
+      buffer += d.toString();
+      for (const m of buffer.matchAll(/ACK (\d+)\n/g)) acked = Math.max(acked, Number(m[1]));
+      buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
+      if (acked >= 300) {
+        child.kill('SIGKILL');
+        resolve();
+      }
+    });
+    child.on('exit', () => (acked >= 300 ? resolve() : reject(new Error(`child exited early: ${stderr}`))));
+  });
+  rmSync(outfile, { force: true });
+  server = await testServer({ startupFile: file });
+  const data = await (await client(server)).getConfig({
+    source: 'running',
+    filter: { subtree: `<interfaces xmlns="${IF}"/>` },
+  });
+  const names = new Set([...data.matchAll(/<name>e(\d+)<\/name>/g)].map((m) => Number(m[1])));
+  for (let i = 0; i <= acked; i++) expect(names.has(i), `edit ${i} acknowledged but lost`).toBe(true);
+}, 60_000);
