@@ -40,6 +40,7 @@ export function parseIfFeature(statement: YangStatement, module: string): Featur
     return left;
   };
   const factor = (depth: number): FeatureExpr => {
+    if (depth > 64) fail('nested too deeply');
     const t = tokens[i++];
     if (t === undefined) return fail('unexpected end');
     if (t === 'not') return { op: 'not', arg: factor(depth + 1) };
