@@ -189,6 +189,15 @@ describe('closing', () => {
     await expect(writer.closed).resolves.toEqual({ reason: 'end' });
   });
 
+  test('removes its listeners from the response when it closes, except a guard for late errors', async () => {
+    const { sink } = recordingSink();
+    const before = ['drain', 'finish', 'close', 'error'].map((name) => sink.listenerCount(name));
+    const writer = createSseWriter(sink, { keepaliveSeconds: 5 });
+    await writer.close();
+    const after = ['drain', 'finish', 'close', 'error'].map((name) => sink.listenerCount(name));
+    expect(after).toEqual([before[0], before[1], before[2], before[3]! + 1]);
+  });
+
   test('makes sends and comments after close no-ops returning false', async () => {
     const { sink, text } = recordingSink();
     const writer = createSseWriter(sink);
