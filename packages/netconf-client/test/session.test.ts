@@ -347,3 +347,27 @@ test('a notification iterator taken after the session ended is already done', as
   session.destroy();
   expect(await session.notifications().next()).toEqual({ value: undefined, done: true });
 });
+
+describe('operation methods', () => {
+  const cases: Array<[string, (s: NetconfSession) => Promise<unknown>, string]> = [
+    ['deleteConfig', (s) => s.deleteConfig({ target: 'startup' }), '<delete-config>'],
+    ['copyConfig', (s) => s.copyConfig({ target: 'startup', source: 'running' }), '<copy-config>'],
+    ['unlock', (s) => s.unlock({ target: 'running' }), '<unlock>'],
+    ['cancelCommit', (s) => s.cancelCommit(), '<cancel-commit/>'],
+    ['killSession', (s) => s.killSession(3), '<kill-session>'],
+    ['getData', (s) => s.getData({ datastore: 'operational' }), '<get-data'],
+    ['editData', (s) => s.editData({ datastore: 'running', config: '<a xmlns="urn:a"/>' }), '<edit-data'],
+    ['modifySubscription', (s) => s.modifySubscription({ id: 1 }), '<modify-subscription'],
+    ['deleteSubscription', (s) => s.deleteSubscription(1), '<delete-subscription'],
+    ['killSubscription', (s) => s.killSubscription(1), '<kill-subscription'],
+  ];
+
+  test.each(cases)('%s sends its operation and resolves with the reply', async (_name, call, element) => {
+    const { client, server } = fakeServer({
+      handler: (op) => (op.local === 'get-data' ? '<data/>' : '<ok/>'),
+    });
+    const session = await connectStream(client);
+    await call(session);
+    expect(server.received.at(-1)).toContain(element);
+  });
+});
