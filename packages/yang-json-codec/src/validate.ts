@@ -1,6 +1,7 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { CodecError } from './errors';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
+import { createNode } from './instance';
 import { pathOfChild, pathOfNode } from './paths';
 import { isDataKind } from './schema-view';
 
@@ -121,8 +122,10 @@ class Validator {
         case 'container': {
           const present = holder.children?.get(cs);
           // RFC 7950 7.6.5: the mandatory nodes of an absent non-presence container still count.
-          if (present === undefined && cs.presence === undefined)
-            this.checkSchemaChildren({ children: new Map() }, cs.children, undefined);
+          if (present === undefined && cs.presence === undefined) {
+            const implied = createNode(cs, parent);
+            this.checkSchemaChildren(implied, cs.children, implied);
+          }
           break;
         }
         case 'leaf':

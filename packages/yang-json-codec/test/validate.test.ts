@@ -1,7 +1,7 @@
-import type { SchemaTree } from '@yangkit/yang-schema';
+import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { decodeJson, validate } from '../src/index';
-import { testSchema } from './helpers';
+import { SHARED_YANG, testSchema } from './helpers';
 
 let schema: SchemaTree;
 beforeAll(async () => {
@@ -94,5 +94,15 @@ describe('validate', () => {
   test('checks configuration leaf-lists when validating configuration', () => {
     const tree = decodeJson(schema, { 'codec-types:settings': { names: ['a', 'b', 'c', 'd'] } });
     expect(validate(tree, { config: true })).toHaveLength(1);
+  });
+});
+
+describe('validate with absent non-presence containers', () => {
+  test('names the implied container in the path of its missing mandatory leaf', async () => {
+    const s = await loadSchema({ paths: [SHARED_YANG], modules: ['ietf-interfaces'] });
+    const errors = validate(decodeJson(s, { 'ietf-interfaces:interfaces': { interface: [{ name: 'e' }] } }));
+    expect(errors.map((e) => e.errorPath?.json)).toContain(
+      "/ietf-interfaces:interfaces/interface[name='e']/statistics/discontinuity-time",
+    );
   });
 });
