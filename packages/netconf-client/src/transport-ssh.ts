@@ -117,7 +117,12 @@ export class SshConnection extends EventEmitter<SshConnectionEvents> {
         // Small NETCONF messages must not wait for Nagle's algorithm and the peer's delayed ACK.
         client.setNoDelay(true);
       } catch (error) {
-        onError(error as Error);
+        // ssh2 throws synchronously for options it cannot use, such as an unparsable private key.
+        client.removeListener('error', onError);
+        client.removeListener('ready', onReady);
+        client.destroy();
+        const message = error instanceof Error ? error.message : String(error);
+        reject(new NetconfError('INVALID_ARGUMENT', `ssh options: ${message}`, { cause: error }));
       }
     });
     const connection = new SshConnection(client);

@@ -123,3 +123,9 @@ test('reports a netconf channel closed before the hello as CONNECT_FAILED', asyn
     await mute.close();
   }
 });
+
+test('refuses an unparsable private key with INVALID_ARGUMENT', async () => {
+  expect(await code(connectSsh({ ...base(), privateKey: 'not a key', hostKey: 'accept-any' }))).toBe(
+    'INVALID_ARGUMENT',
+  );
+});
