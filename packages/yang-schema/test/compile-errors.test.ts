@@ -141,3 +141,24 @@ describe('compile errors', () => {
     expect(e.detail).toContain('min-elements 3 above max-elements 2');
   });
 });
+
+describe('compile limits', () => {
+  test('rejects a typedef chain deeper than 256', () => {
+    const chain = Array.from(
+      { length: 400 },
+      (_, i) => `  typedef t${i} { type ${i === 399 ? 'string' : `t${i + 1}`}; }`,
+    );
+    const e = caught(() => compileSchema([mod('a', `${chain.join('\n')}\n  leaf x { type t0; }`)]));
+    expect(e.detail).toContain('typedef chain deeper than');
+  });
+
+  test('rejects a schema tree deeper than 512 nodes built through nested groupings', () => {
+    const groupings = Array.from(
+      { length: 90 },
+      (_, i) =>
+        `  grouping g${i} { container a { container b { container c { container d { container e { container f { ${i < 89 ? `uses g${i + 1};` : ''} } } } } } } }`,
+    );
+    const e = caught(() => compileSchema([mod('a', `${groupings.join('\n')}\n  uses g0;`)]));
+    expect(e.detail).toContain('schema tree deeper than');
+  });
+});

@@ -38,6 +38,9 @@ const SHORTHAND: ReadonlySet<string> = new Set([
 
 const MAX_USES_DEPTH = 96;
 
+/** Deepest schema tree built; keeps the recursive passes far from the stack limit. */
+const MAX_TREE_DEPTH = 512;
+
 /** Kinds an augment may target (RFC 7950 7.17). */
 const AUGMENTABLE: ReadonlySet<SchemaNodeKind> = new Set([
   'container',
@@ -177,6 +180,10 @@ export class NodeBuilder {
     ns: ModuleCtx,
   ): NodeImpl {
     const name = kind === 'input' || kind === 'output' ? kind : (s.argument ?? '');
+    let depth = 0;
+    for (let p = parent; p; p = p.parent) depth++;
+    if (depth >= MAX_TREE_DEPTH)
+      this.ctx.fail(`schema tree deeper than ${MAX_TREE_DEPTH} nodes`, s, undefined);
     const n = new NodeImpl(kind, name, ns.name, ns.namespace, ns.prefix);
     n.parent = parent;
     n.location = s.location;

@@ -30,6 +30,9 @@ export interface LeafrefOrigin {
 /** Leafref types (and unions holding them) -> where their path was written. */
 export const leafrefOrigins = new WeakMap<YangType, LeafrefOrigin>();
 
+/** Longest typedef chain followed; real modules stay below 10. */
+const MAX_TYPEDEF_DEPTH = 256;
+
 type MutableType = { -readonly [K in keyof YangType]: YangType[K] };
 
 function errorInfo(s: YangStatement): ErrorInfo {
@@ -49,6 +52,7 @@ export function containsLeafref(type: YangType): boolean {
 /** Resolves `type` statements, caching each typedef once. */
 export class TypeResolver {
   private readonly cache = new Map<Definition, ResolvedType | 'busy'>();
+  private depth = 0;
 
   constructor(private readonly ctx: CompileContext) {}
 
@@ -68,7 +72,16 @@ export class TypeResolver {
     const typeStmt = sub(def.statement, 'type');
     if (!typeStmt)
       this.ctx.fail(`typedef "${def.statement.argument}" has no type`, def.statement, def.scope.unit);
-    const inner = this.resolve(typeStmt, def.scope);
+    if (this.depth >= MAX_TYPEDEF_DEPTH) {
+      this.ctx.fail(`typedef chain deeper than ${MAX_TYPEDEF_DEPTH}`, def.statement, def.scope.unit);
+    }
+    this.depth++;
+    let inner: ResolvedType;
+    try {
+      inner = this.resolve(typeStmt, def.scope);
+    } finally {
+      this.depth--;
+    }
     const type: MutableType = { ...inner.type, name: `${def.module.name}:${def.statement.argument}` };
     const origin = leafrefOrigins.get(inner.type);
     if (origin) leafrefOrigins.set(type, origin);

@@ -5,13 +5,13 @@ import type { BitItem, EnumItem, YangType } from './yang-type';
 /** boolean (RFC 7950 9.5): exactly "true" or "false". */
 export function checkBoolean(type: YangType, text: string): ValueCheck {
   if (text === 'true' || text === 'false') return valid(text);
-  return invalid(`${quote(text)} is not a valid ${describe(type)} value: expected "true" or "false"`);
+  return invalid(() => `${quote(text)} is not a valid ${describe(type)} value: expected "true" or "false"`);
 }
 
 /** empty (RFC 7950 9.11): no value at all. */
 export function checkEmpty(type: YangType, text: string): ValueCheck {
   if (text === '') return valid('');
-  return invalid(`${describe(type)} takes no value, got ${quote(text)}`);
+  return invalid(() => `${describe(type)} takes no value, got ${quote(text)}`);
 }
 
 /** Enum names per type, built once: enumerations such as iana-if-type hold hundreds of names. */
@@ -31,7 +31,7 @@ export function checkEnumeration(type: YangType, text: string): ValueCheck {
   const shown = enums.slice(0, 16).map((e) => e.name);
   const more = enums.length > shown.length ? ', ...' : '';
   return invalid(
-    `${quote(text)} is not an enum of ${describe(type)} (expected one of: ${shown.join(', ')}${more})`,
+    () => `${quote(text)} is not an enum of ${describe(type)} (expected one of: ${shown.join(', ')}${more})`,
   );
 }
 
@@ -49,8 +49,9 @@ export function checkBits(type: YangType, text: string): ValueCheck {
   const seen = new Set<string>();
   for (const name of text.split(/[ \t\n\r]+/)) {
     if (name === '') continue;
-    if (!positions.has(name)) return invalid(`${quote(name)} is not a bit of ${describe(type)}`);
-    if (seen.has(name)) return invalid(`bit ${quote(name)} is set more than once in ${describe(type)} value`);
+    if (!positions.has(name)) return invalid(() => `${quote(name)} is not a bit of ${describe(type)}`);
+    if (seen.has(name))
+      return invalid(() => `bit ${quote(name)} is set more than once in ${describe(type)} value`);
     seen.add(name);
   }
   const order = positions;
@@ -74,17 +75,18 @@ export function checkIdentityref(
 ): ValueCheck {
   if (!IDENTITY_REF.test(text)) {
     return invalid(
-      `${quote(text)} is not a valid ${describe(type)} value: expected "prefix:identity" or "identity"`,
+      () => `${quote(text)} is not a valid ${describe(type)} value: expected "prefix:identity" or "identity"`,
     );
   }
   if (!context?.resolveIdentity) return valid(text);
   const identity = context.resolveIdentity(text);
-  if (identity === undefined) return invalid(`${quote(text)} is not a known identity`);
+  if (identity === undefined) return invalid(() => `${quote(text)} is not a known identity`);
   if (context.isDerivedFrom) {
     for (const base of type.identityBases ?? []) {
       if (!context.isDerivedFrom(identity, base)) {
         return invalid(
-          `identity ${quote(identity)} is not derived from ${quote(base)} as ${describe(type)} requires`,
+          () =>
+            `identity ${quote(identity)} is not derived from ${quote(base)} as ${describe(type)} requires`,
         );
       }
     }

@@ -19,17 +19,21 @@ export function checkInteger(type: YangType, text: string): ValueCheck {
   const value = parseIntegerFast(text);
   if (value === undefined) {
     return invalid(
-      `${quote(text)} is not a valid ${describe(type)} value: expected an optional sign and decimal digits`,
+      () =>
+        `${quote(text)} is not a valid ${describe(type)} value: expected an optional sign and decimal digits`,
     );
   }
   const bounds = INTEGER_BOUNDS[type.base]!;
   if (value < bounds.min || value > bounds.max) {
-    return invalid(`${quote(text)} is outside the ${type.base} value space ${bounds.min}..${bounds.max}`);
-  }
-  if (type.range && !inIntervals(type.range.intervals, value)) {
     return invalid(
-      `${quote(text)} does not satisfy the range "${type.range.text}" of ${describe(type)}`,
-      type.range,
+      () => `${quote(text)} is outside the ${type.base} value space ${bounds.min}..${bounds.max}`,
+    );
+  }
+  const range = type.range;
+  if (range && !inIntervals(range.intervals, value)) {
+    return invalid(
+      () => `${quote(text)} does not satisfy the range "${range.text}" of ${describe(type)}`,
+      range,
     );
   }
   return valid(value.toString());
@@ -41,20 +45,22 @@ export function checkInteger(type: YangType, text: string): ValueCheck {
  */
 export function checkDecimal64(type: YangType, text: string): ValueCheck {
   const fd = type.fractionDigits;
-  if (!isFractionDigits(fd)) return invalid(`${describe(type)} has no valid fraction-digits`);
+  if (!isFractionDigits(fd)) return invalid(() => `${describe(type)} has no valid fraction-digits`);
   const value = parseDecimalLexical(text, fd);
   if (value === undefined) {
     return invalid(
-      `${quote(text)} is not a valid ${describe(type)} value: expected a decimal number with at most ${fd} fraction digits`,
+      () =>
+        `${quote(text)} is not a valid ${describe(type)} value: expected a decimal number with at most ${fd} fraction digits`,
     );
   }
   if (value < DECIMAL64_BOUNDS.min || value > DECIMAL64_BOUNDS.max) {
-    return invalid(`${quote(text)} is outside the decimal64 value space for fraction-digits ${fd}`);
+    return invalid(() => `${quote(text)} is outside the decimal64 value space for fraction-digits ${fd}`);
   }
-  if (type.range && !inIntervals(type.range.intervals, value)) {
+  const range = type.range;
+  if (range && !inIntervals(range.intervals, value)) {
     return invalid(
-      `${quote(text)} does not satisfy the range "${type.range.text}" of ${describe(type)}`,
-      type.range,
+      () => `${quote(text)} does not satisfy the range "${range.text}" of ${describe(type)}`,
+      range,
     );
   }
   return valid(formatDecimal(value, fd));

@@ -13,7 +13,8 @@ export function checkString(type: YangType, text: string): ValueCheck {
   if (count < 0) {
     const at = -count - 1;
     return invalid(
-      `${describe(type)} value contains the illegal character U+${hex(text.codePointAt(at)!)} at offset ${at}`,
+      () =>
+        `${describe(type)} value contains the illegal character U+${hex(text.codePointAt(at)!)} at offset ${at}`,
     );
   }
   if (type.length) {
@@ -23,7 +24,7 @@ export function checkString(type: YangType, text: string): ValueCheck {
   for (const p of type.patterns ?? []) {
     if (p.regex.test(text) === p.invertMatch) {
       const rule = p.invertMatch ? 'matches the inverted pattern' : 'does not match the pattern';
-      return invalid(`${quote(text)} ${rule} ${JSON.stringify(p.source)} of ${describe(type)}`, p);
+      return invalid(() => `${quote(text)} ${rule} ${JSON.stringify(p.source)} of ${describe(type)}`, p);
     }
   }
   return valid(text);
@@ -40,7 +41,9 @@ const WHITESPACE = /[ \t\n\r]+/g;
 export function checkBinary(type: YangType, text: string): ValueCheck {
   const compact = text.replace(WHITESPACE, '');
   if (!BASE64.test(compact)) {
-    return invalid(`${describe(type)} value is not base64 (RFC 4648 section 4, padded): ${quote(text)}`);
+    return invalid(
+      () => `${describe(type)} value is not base64 (RFC 4648 section 4, padded): ${quote(text)}`,
+    );
   }
   const bytes = Buffer.from(compact, 'base64');
   if (type.length) {
@@ -58,7 +61,7 @@ function checkLength(
 ): ValueCheck | undefined {
   if (inIntervals(length.intervals, BigInt(count))) return undefined;
   return invalid(
-    `value of ${count} ${unit} does not satisfy the length "${length.text}" of ${describe(type)}`,
+    () => `value of ${count} ${unit} does not satisfy the length "${length.text}" of ${describe(type)}`,
     length,
   );
 }

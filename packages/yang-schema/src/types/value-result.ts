@@ -1,16 +1,27 @@
 import type { ValueCheck } from './value';
 import type { ErrorInfo, YangType } from './yang-type';
 
-/** A failed check carrying the failing restriction's error-message / error-app-tag (RFC 7950 7.5.4). */
-export function invalid(message: string, info?: ErrorInfo): ValueCheck {
+/**
+ * A failed check carrying the failing restriction's error-message / error-app-tag (RFC 7950 7.5.4). The
+ * message is built on first read: a union tries members that fail routinely, and their texts are needed
+ * only when every member fails.
+ */
+export function invalid(explain: () => string, info?: ErrorInfo): Failure {
+  let message: string | undefined;
   return {
     ok: false,
     errorTag: 'invalid-value',
-    message,
+    get message(): string {
+      message ??= explain();
+      return message;
+    },
     ...(info?.errorAppTag !== undefined ? { errorAppTag: info.errorAppTag } : {}),
     ...(info?.errorMessage !== undefined ? { errorMessage: info.errorMessage } : {}),
   };
 }
+
+/** The failure branch of ValueCheck. */
+export type Failure = Extract<ValueCheck, { ok: false }>;
 
 /** A successful check. */
 export function valid(canonical: string): ValueCheck {

@@ -3,7 +3,7 @@ import { checkDecimal64, checkInteger } from './check-numeric';
 import { checkBinary, checkString } from './check-string';
 import { YangTypeError } from './errors';
 import { parseInstanceIdentifier } from './instance-identifier';
-import { describe, invalid, quote, valid } from './value-result';
+import { describe, type Failure, invalid, quote, valid } from './value-result';
 import type { YangType } from './yang-type';
 
 /** Result of checking a lexical (XML/canonical text) value against a type. */
@@ -51,7 +51,7 @@ export function checkValue(type: YangType, text: string, context?: ValueContext)
 
 function check(type: YangType, text: string, context: ValueContext | undefined, depth: number): ValueCheck {
   if (depth > MAX_TYPE_DEPTH)
-    return invalid(`${describe(type)} nests unions or leafrefs deeper than ${MAX_TYPE_DEPTH}`);
+    return invalid(() => `${describe(type)} nests unions or leafrefs deeper than ${MAX_TYPE_DEPTH}`);
   switch (type.base) {
     case 'int8':
     case 'int16':
@@ -85,7 +85,7 @@ function check(type: YangType, text: string, context: ValueContext | undefined, 
     case 'union':
       return checkUnion(type, text, context, depth);
     default:
-      return invalid(`unknown built-in type ${quote(String((type as YangType).base))}`);
+      return invalid(() => `unknown built-in type ${quote(String((type as YangType).base))}`);
   }
 }
 
@@ -96,7 +96,7 @@ function checkInstanceIdentifier(type: YangType, text: string): ValueCheck {
     return valid(text);
   } catch (error) {
     if (!YangTypeError.isInstance(error)) throw error;
-    return invalid(`${quote(text)} is not a valid ${describe(type)} value: ${error.message}`);
+    return invalid(() => `${quote(text)} is not a valid ${describe(type)} value: ${error.message}`);
   }
 }
 
@@ -115,7 +115,7 @@ function checkLeafref(
   const result = check(target, text, context, depth + 1);
   // A chain of leafrefs names only the path nearest the failing type, so the message stays short.
   if (result.ok || target.base === 'leafref') return result;
-  return { ...result, message: `${describe(type)} path ${quote(type.path ?? '')}: ${result.message}` };
+  return invalid(() => `${describe(type)} path ${quote(type.path ?? '')}: ${result.message}`, result);
 }
 
 /** union (RFC 7950 9.12): members in order, the first that accepts the value wins. */
@@ -125,11 +125,14 @@ function checkUnion(
   context: ValueContext | undefined,
   depth: number,
 ): ValueCheck {
-  const reasons: string[] = [];
+  const failures: Failure[] = [];
   for (const member of type.members ?? []) {
     const result = check(member, text, context, depth + 1);
     if (result.ok) return result.member ? result : { ...result, member };
-    reasons.push(result.message);
+    failures.push(result);
   }
-  return invalid(`${quote(text)} matches no member of ${describe(type)}: ${reasons.join('; ')}`);
+  return invalid(
+    () =>
+      `${quote(text)} matches no member of ${describe(type)}: ${failures.map((f) => f.message).join('; ')}`,
+  );
 }
