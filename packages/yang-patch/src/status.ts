@@ -1,7 +1,7 @@
 import type { ApplyResult } from './apply.js';
 import { YANG_PATCH_MODULE, YANG_PATCH_NS } from './envelope.js';
 import type { PatchErrorPath, YangPatchError } from './errors.js';
-import { escapeAttribute, escapeText } from './xml-text.js';
+import { escapeAttribute, escapeText, yangString } from './xml-text.js';
 
 /** One `errors/error` entry (RFC 8040 section 7.1, grouping `rc:errors` used by RFC 8072). */
 export interface PatchStatusError {
@@ -60,15 +60,21 @@ export function statusOfResult(patchId: string, result: ApplyResult): YangPatchS
   return patchStatus(patchId, result.ok ? undefined : result.error);
 }
 
+function infoJson(info: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(info)) out[k] = yangString(v);
+  return out;
+}
+
 function errorsJson(errors: readonly PatchStatusError[]): Record<string, unknown> {
   return {
     error: errors.map((e) => ({
       'error-type': e.errorType,
       'error-tag': e.errorTag,
-      ...(e.errorAppTag === undefined ? {} : { 'error-app-tag': e.errorAppTag }),
+      ...(e.errorAppTag === undefined ? {} : { 'error-app-tag': yangString(e.errorAppTag) }),
       ...(e.errorPath === undefined ? {} : { 'error-path': e.errorPath.json }),
-      ...(e.errorMessage === undefined ? {} : { 'error-message': e.errorMessage }),
-      ...(e.errorInfo === undefined ? {} : { 'error-info': { ...e.errorInfo } }),
+      ...(e.errorMessage === undefined ? {} : { 'error-message': yangString(e.errorMessage) }),
+      ...(e.errorInfo === undefined ? {} : { 'error-info': infoJson(e.errorInfo) }),
     })),
   };
 }
@@ -82,13 +88,13 @@ function errorsJson(errors: readonly PatchStatusError[]): Record<string, unknown
  * ```
  */
 export function statusToJson(status: YangPatchStatus): Record<string, unknown> {
-  const body: Record<string, unknown> = { 'patch-id': status.patchId };
+  const body: Record<string, unknown> = { 'patch-id': yangString(status.patchId) };
   if (status.ok) body.ok = [null];
   if (status.globalErrors !== undefined) body.errors = errorsJson(status.globalErrors);
   if (status.editStatus !== undefined) {
     body['edit-status'] = {
       edit: status.editStatus.map((e) => ({
-        'edit-id': e.editId,
+        'edit-id': yangString(e.editId),
         ...(e.ok ? { ok: [null] } : {}),
         ...(e.errors === undefined ? {} : { errors: errorsJson(e.errors) }),
       })),

@@ -1,13 +1,31 @@
 import type { NamespaceScope, XmlElement } from '@yangkit/yang-json-codec';
 
-/** Escapes text content (XML 1.0 section 2.4). */
+/** Characters XML 1.0 cannot carry at all (section 2.2), lone surrogates included. */
+const NOT_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A string as a YANG `string` can hold it (RFC 7950 section 9.4: the characters of XML 1.0), the others
+ * replaced by U+FFFD, so that any message can travel in either encoding.
+ */
+export function yangString(s: string): string {
+  return s.replace(NOT_XML, '\uFFFD');
+}
+
+/** Escapes text content (XML 1.0 section 2.4); characters XML cannot carry become U+FFFD. */
 export function escapeText(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
+  return s
+    .replace(NOT_XML, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\r/g, '&#13;');
 }
 
 /** Escapes an attribute value written in double quotes (XML 1.0 section 3.3.3). */
 export function escapeAttribute(s: string): string {
   return s
+    .replace(NOT_XML, '\uFFFD')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/"/g, '&quot;')

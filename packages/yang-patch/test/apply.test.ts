@@ -17,6 +17,7 @@ const ID =
 const song = (name: string) => ({ 'example-jukebox:song': [{ name, location: `/media/${name}.mp3` }] });
 const entry = (index: number) => ({ 'example-jukebox:song': [{ index, id: ID }] });
 
+// biome-ignore lint/suspicious/noExplicitAny: the encoder's JSON, read back only to assert on it
 function json(result: ApplyResult): Record<string, any> {
   if (!result.ok) throw result.error;
   return JSON.parse(encodeJson(result.tree));
