@@ -42,7 +42,7 @@ beforeAll(async () => {
   json = encodeJson(decodeXml(schema, xml));
   writeFileSync(xmlFile, xml);
   writeFileSync(jsonFile, json);
-});
+}, 600_000);
 
 function runYanglint(format: 'json' | 'xml', input: string): void {
   execFileSync(
@@ -163,4 +163,4 @@ afterAll(async () => {
     `\nPeak memory, ${COUNT} interfaces (XML ${(xml.length / 1e6).toFixed(1)} MB, JSON ${(json.length / 1e6).toFixed(1)} MB):\n${table}\n`,
   );
   void readFileSync;
-});
+}, 1_200_000);

@@ -110,6 +110,7 @@ class JsonDecoder {
           index: new Map(structure.map((s, i) => [s, i])),
           keyNodes: [],
           byNamespace: new Map(),
+          sameModule: new Map(),
         };
         this.members(value, undefined, info, undefined, children, 0, true);
         break;
@@ -177,6 +178,9 @@ class JsonDecoder {
     parent: DataNode | undefined,
     topLevel: boolean,
   ): SchemaNode | undefined {
+    // Fast paths: an unqualified child of the parent's module, or an exact `module:name`.
+    const direct = topLevel ? undefined : (info.sameModule.get(key) ?? info.byQName.get(key));
+    if (direct !== undefined) return direct;
     const [module, name] = splitName(key);
     if (module !== undefined) {
       const found = info.byQName.get(key);

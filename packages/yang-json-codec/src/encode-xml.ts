@@ -4,7 +4,7 @@ import { CHUNK_SIZE, type EncodeOptions, entriesInOrder, groupsToWrite, Indenter
 import type { Annotation, AnyElement, ChildHolder, DataNode, InstanceTree } from './instance';
 import { knownAnnotation } from './known-annotations';
 import { prefixOfModule } from './schema-view';
-import { valueToXml } from './values';
+import { usesPrefixes, valueToXml } from './values';
 
 /** Options of {@link encodeXml}. */
 export interface EncodeXmlOptions extends EncodeOptions {
@@ -182,18 +182,23 @@ class XmlWriter {
     switch (s.kind) {
       case 'leaf':
       case 'leaf-list': {
-        const decls = new Map<string, string>();
-        const text = valueToXml(this.schema, s.type!, n.member, n.value ?? '', (p, ns) => {
-          if (!decls.has(p)) decls.set(p, ns);
-        });
+        let text = n.value ?? '';
         let extra = '';
-        for (const [p, ns] of decls) extra += ` xmlns:${p}="${escapeAttribute(ns)}"`;
+        if (usesPrefixes(s.type!)) {
+          const decls = new Map<string, string>();
+          text = valueToXml(this.schema, s.type!, n.member, text, (p, ns) => {
+            if (!decls.has(p)) decls.set(p, ns);
+          });
+          for (const [p, ns] of decls) extra += ` xmlns:${p}="${escapeAttribute(ns)}"`;
+        }
+        const nl = this.nl(depth);
+        if (n.annotations === undefined && extra === '' && s.namespace === parentNs) {
+          // The common case: no namespace, prefix or metadata to write.
+          this.w(text === '' ? `${nl}<${s.name}/>` : `${nl}<${s.name}>${escapeText(text)}</${s.name}>`);
+          return;
+        }
         const head = this.open(n, parentNs, extra);
-        this.w(
-          text === ''
-            ? `${this.nl(depth)}${head}/>`
-            : `${this.nl(depth)}${head}>${escapeText(text)}</${s.name}>`,
-        );
+        this.w(text === '' ? `${nl}${head}/>` : `${nl}${head}>${escapeText(text)}</${s.name}>`);
         return;
       }
       case 'anydata':

@@ -23,6 +23,8 @@ export interface NodeInfo {
   readonly keyNodes: readonly SchemaNode[];
   /** Data children by XML namespace, then local name (no string building per element). */
   readonly byNamespace: Map<string, Map<string, SchemaNode>>;
+  /** Data children in the node's own module by bare name (RFC 7951 unqualified members). */
+  readonly sameModule: Map<string, SchemaNode>;
 }
 
 const infoCache = new WeakMap<object, NodeInfo>();
@@ -72,7 +74,9 @@ function buildInfo(children: readonly SchemaNode[], node: SchemaNode | undefined
     if (m === undefined) byNamespace.set(c.namespace, (m = new Map()));
     m.set(c.name, c);
   }
-  return { byQName, byName, ordered: children, index, keyNodes, byNamespace };
+  const sameModule = new Map<string, SchemaNode>();
+  if (node !== undefined) for (const c of children) if (c.module === node.module) sameModule.set(c.name, c);
+  return { byQName, byName, ordered: children, index, keyNodes, byNamespace, sameModule };
 }
 
 const topCache = new WeakMap<object, NodeInfo>();

@@ -143,6 +143,11 @@ function needsContext(type: YangType, depth = 0): boolean {
   return needs;
 }
 
+/** True when XML text of the type may carry namespace prefixes (identityref, instance-identifier). */
+export function usesPrefixes(type: YangType): boolean {
+  return needsContext(type);
+}
+
 /** The lexical text a JSON value stands for when `type` is the member tried, or undefined on a JSON type mismatch. */
 function jsonToText(base: string, json: unknown): string | undefined {
   switch (base) {
