@@ -128,7 +128,7 @@ export class NodeBuilder {
         node.unique = subs(s, 'unique').map((u) =>
           (u.argument ?? '').split(/\s+/).filter((x) => x.length > 0),
         );
-        this.elements(node, s);
+        this.elements(node, s, unit);
         break;
       }
       case 'container': {
@@ -209,7 +209,11 @@ export class NodeBuilder {
           node.status = (x.argument ?? 'current') as Status;
           break;
         case 'config':
-          node.explicitConfig = x.argument === 'true';
+        case 'mandatory':
+          if (x.argument !== 'true' && x.argument !== 'false') {
+            this.ctx.fail(`${x.keyword} must be "true" or "false", not "${x.argument}"`, x, unit);
+          }
+          if (x.keyword === 'config') node.explicitConfig = x.argument === 'true';
           break;
         case 'must':
           node.must.push(this.must(x, unit));
@@ -270,18 +274,27 @@ export class NodeBuilder {
         node.defaults = [d];
       }
     } else {
-      this.elements(node, s);
+      this.elements(node, s, scope.unit);
       const own = subs(s, 'default').map((d) => d.argument ?? '');
       node.defaults =
         own.length > 0 ? own : r.default !== undefined && node.minElements === 0 ? [r.default] : [];
     }
   }
 
-  private elements(node: NodeImpl, s: YangStatement): void {
-    const min = subArg(s, 'min-elements');
-    const max = subArg(s, 'max-elements');
-    if (min !== undefined) node.minElements = Number(min);
-    if (max !== undefined && max !== 'unbounded') node.maxElements = Number(max);
+  private elements(node: NodeImpl, s: YangStatement, unit: Unit): void {
+    const min = sub(s, 'min-elements');
+    const max = sub(s, 'max-elements');
+    // RFC 7950 7.7.5, 7.7.6: min is a non-negative integer, max a positive integer or "unbounded".
+    if (min) {
+      if (!/^(0|[1-9][0-9]*)$/.test(min.argument ?? ''))
+        this.ctx.fail(`invalid min-elements "${min.argument}"`, min, unit);
+      node.minElements = Number(min.argument);
+    }
+    if (max && max.argument !== 'unbounded') {
+      if (!/^[1-9][0-9]*$/.test(max.argument ?? ''))
+        this.ctx.fail(`invalid max-elements "${max.argument}"`, max, unit);
+      node.maxElements = Number(max.argument);
+    }
     if (subArg(s, 'ordered-by') === 'user') node.orderedBy = 'user';
   }
 

@@ -2,22 +2,20 @@ import type { ValueCheck } from './value';
 import type { ErrorInfo, YangType } from './yang-type';
 
 /**
- * A failed check carrying the failing restriction's error-message / error-app-tag (RFC 7950 7.5.4). The
- * message is built on first read: a union tries members that fail routinely, and their texts are needed
- * only when every member fails.
+ * A failed check carrying the failing restriction's error-message / error-app-tag (RFC 7950 7.5.4).
+ * Built as a plain object with a fixed field order, which keeps construction cheap on hot paths.
  */
 export function invalid(explain: () => string, info?: ErrorInfo): Failure {
-  let message: string | undefined;
-  return {
-    ok: false,
-    errorTag: 'invalid-value',
-    get message(): string {
-      message ??= explain();
-      return message;
-    },
-    ...(info?.errorAppTag !== undefined ? { errorAppTag: info.errorAppTag } : {}),
-    ...(info?.errorMessage !== undefined ? { errorMessage: info.errorMessage } : {}),
-  };
+  const message = explain();
+  const appTag = info?.errorAppTag;
+  const userMessage = info?.errorMessage;
+  if (appTag === undefined && userMessage === undefined)
+    return { ok: false, errorTag: 'invalid-value', message };
+  if (userMessage === undefined)
+    return { ok: false, errorTag: 'invalid-value', message, errorAppTag: appTag! };
+  if (appTag === undefined)
+    return { ok: false, errorTag: 'invalid-value', message, errorMessage: userMessage };
+  return { ok: false, errorTag: 'invalid-value', message, errorAppTag: appTag, errorMessage: userMessage };
 }
 
 /** The failure branch of ValueCheck. */

@@ -128,7 +128,13 @@ function checkUnion(
   const failures: Failure[] = [];
   for (const member of type.members ?? []) {
     const result = check(member, text, context, depth + 1);
-    if (result.ok) return result.member ? result : { ...result, member };
+    if (result.ok) {
+      if (result.member) return result;
+      // Built field by field: object spread is several times slower here and unions sit on hot paths.
+      return result.identity === undefined
+        ? { ok: true, canonical: result.canonical, member }
+        : { ok: true, canonical: result.canonical, member, identity: result.identity };
+    }
     failures.push(result);
   }
   return invalid(
