@@ -1,1 +1,17 @@
-export {};
+export { type Backend, type BackendOptions, type BackendStats, createBackend, type SessionFactory, type SessionUse } from './backend.js';
+export { type ChangeClock, memoryChangeClock } from './change-clock.js';
+export { errorsJson, errorsXml, toRestconfErrors } from './error-body.js';
+export {
+  ERROR_TAG_STATUS,
+  type ErrorPathForms,
+  type ErrorType,
+  RestconfError,
+  type RestconfErrorCode,
+  type RestconfErrorInit,
+  statusOfErrorTag,
+} from './errors.js';
+export { createRestconfHandler, type RestconfHandler } from './handler.js';
+export { type BodyType, bodyType, type Encoding, MEDIA, negotiateEncoding, parseAccept } from './media.js';
+export { restconfCapabilities } from './monitoring.js';
+export type { DefaultStyle, Logger, RestconfHandlerOptions } from './options.js';
+export { RESTCONF_MODULES, restconfModulesDir } from './modules.js';

@@ -1,0 +1,147 @@
+import type { Capabilities, NetconfSession } from '@yangkit/netconf-client';
+import { childElement, textOf } from '@yangkit/netconf-client';
+
+/** Opens a new NETCONF session (an SSH channel, an in-process duplex, ...); `ready` already passed. */
+export type SessionFactory = (user?: string) => Promise<NetconfSession>;
+
+/** Options of {@link createBackend}. */
+export interface BackendOptions {
+  /** Where sessions come from. */
+  readonly openSession: SessionFactory;
+  /** Idle sessions kept for reuse (default 8). */
+  readonly maxIdle?: number;
+  /**
+   * Subscribe once to the backend's NETCONF event stream and report `netconf-config-change`
+   * events of other clients through `onExternalChange` (default true when the backend has
+   * `:notification`).
+   */
+  readonly watchChanges?: boolean;
+}
+
+/** What one request may do with its session afterwards. */
+export interface SessionUse {
+  /**
+   * False when the request took state that must die with it (a lock, uncommitted candidate
+   * changes after a failure): the session is closed instead of reused.
+   */
+  reusable: boolean;
+}
+
+/** Counters for `/server-status` and metrics. */
+export interface BackendStats {
+  /** NETCONF sessions open now (in use, idle and the change watcher). */
+  readonly sessions: number;
+  readonly idle: number;
+  readonly active: number;
+}
+
+/**
+ * The handler's only way to the NETCONF server: sessions per request from a factory, with idle
+ * sessions reused when a request left no state behind (DESIGN.md "Sessions"), the server's
+ * capabilities, and change notifications from other clients.
+ */
+export interface Backend {
+  /** Learns the capabilities and starts the change watcher; called once by the handler. */
+  start(): Promise<void>;
+  /** The backend's `<hello>` capabilities (after `start`). */
+  readonly capabilities: Capabilities;
+  /** Runs `fn` with a session of its own; the session is reused or closed according to `use`. */
+  withSession<T>(fn: (session: NetconfSession, use: SessionUse) => Promise<T>): Promise<T>;
+  /** True when `sessionId` is one of this backend's sessions. */
+  ownsSession(sessionId: number): boolean;
+  /** Registers the listener for configuration changes made by other NETCONF clients. */
+  onExternalChange(listener: (datastore: string) => void): void;
+  stats(): BackendStats;
+  /** Closes every session. */
+  close(): Promise<void>;
+}
+
+const NOTIF_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-notifications';
+
+/** Creates the {@link Backend} over a session factory. */
+export function createBackend(options: BackendOptions): Backend {
+  const maxIdle = options.maxIdle ?? 8;
+  const idle: NetconfSession[] = [];
+  const own = new Set<number>();
+  const listeners: ((datastore: string) => void)[] = [];
+  let caps: Capabilities | undefined;
+  let active = 0;
+  let watcher: NetconfSession | undefined;
+  let closed = false;
+
+  async function open(): Promise<NetconfSession> {
+    const s = await options.openSession();
+    await s.ready;
+    own.add(s.sessionId);
+    s.closed.then(
+      () => own.delete(s.sessionId),
+      () => own.delete(s.sessionId),
+    );
+    return s;
+  }
+
+  function dispose(s: NetconfSession): void {
+    s.close().catch(() => s.destroy());
+  }
+
+  async function watch(): Promise<void> {
+    const s = await open();
+    watcher = s;
+    await s.createSubscription({});
+    for await (const n of s.notifications()) {
+      const change = childElement(n.element, 'netconf-config-change', NOTIF_NS);
+      if (change === undefined) continue;
+      const by = childElement(change, 'changed-by', NOTIF_NS);
+      const sid = by === undefined ? undefined : childElement(by, 'session-id', NOTIF_NS);
+      if (sid !== undefined && own.has(Number(textOf(sid)))) continue;
+      const ds = childElement(change, 'datastore', NOTIF_NS);
+      const name = ds === undefined ? 'running' : textOf(ds).trim();
+      for (const l of listeners) l(name);
+    }
+  }
+
+  return {
+    async start() {
+      const s = await open();
+      caps = s.capabilities;
+      idle.push(s);
+      const wanted = options.watchChanges ?? true;
+      if (wanted && caps.protocol.has('notification')) {
+        watch().catch(() => {
+          // Without the watcher, tags still move on this handler's own edits.
+          watcher = undefined;
+        });
+      }
+    },
+    get capabilities(): Capabilities {
+      if (caps === undefined) throw new Error('backend not started');
+      return caps;
+    },
+    async withSession(fn) {
+      const session = idle.pop() ?? (await open());
+      active++;
+      const use: SessionUse = { reusable: true };
+      try {
+        const result = await fn(session, use);
+        return result;
+      } catch (error) {
+        throw error;
+      } finally {
+        active--;
+        if (!closed && use.reusable && session.endReason === undefined && idle.length < maxIdle) idle.push(session);
+        else if (session.endReason === undefined) dispose(session);
+      }
+    },
+    ownsSession: (id) => own.has(id),
+    onExternalChange(listener) {
+      listeners.push(listener);
+    },
+    stats: () => ({ sessions: own.size, idle: idle.length, active }),
+    async close() {
+      closed = true;
+      const all = idle.splice(0);
+      if (watcher !== undefined) all.push(watcher);
+      await Promise.all(all.map((s) => s.close().catch(() => s.destroy())));
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { IncomingMessage } from 'node:http';
+import { RestconfError } from './errors.js';
+
+/**
+ * Reads a request body as UTF-8 text, refusing more than `maxBytes` (413 too-big) before it is
+ * buffered. Middleware that already parsed the body (`req.body` as a string or Buffer) is honoured.
+ */
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+  const pre = (req as IncomingMessage & { body?: unknown }).body;
+  if (typeof pre === 'string') return pre;
+  if (Buffer.isBuffer(pre)) return pre.toString('utf8');
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > maxBytes) throw tooBig(maxBytes);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      req.resume();
+      throw tooBig(maxBytes);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tooBig(maxBytes: number): RestconfError {
+  return new RestconfError('BODY_TOO_LARGE', `request body larger than ${maxBytes} bytes`, {
+    errorTag: 'too-big',
+    status: 413,
+  });
+}
+
+/** True when the request carries a body (Content-Length > 0 or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
+  const len = req.headers['content-length'];
+  if (len !== undefined) return Number(len) > 0;
+  return req.headers['transfer-encoding'] !== undefined;
+}

@@ -1,0 +1,58 @@
+import type { IncomingMessage } from 'node:http';
+import type { ChangeClock } from './change-clock.js';
+import { RestconfError } from './errors.js';
+
+function tags(header: string): string[] {
+  return header.split(',').map((t) => t.trim().replace(/^W\//, ''));
+}
+
+function date(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const t = Date.parse(header);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+function failed(message: string): RestconfError {
+  return new RestconfError('PRECONDITION_FAILED', message, { errorTag: 'operation-failed', status: 412 });
+}
+
+/**
+ * RFC 9110 section 13 preconditions for a read (GET/HEAD): `not-modified` when If-None-Match
+ * matches the entity tag or, without If-None-Match, If-Modified-Since is not older than the last
+ * change (304); If-Match / If-Unmodified-Since failures throw 412.
+ */
+export function checkRead(req: IncomingMessage, clock: ChangeClock): 'not-modified' | 'ok' {
+  checkWriteHeaders(req, clock, false);
+  const etag = clock.etag();
+  const inm = req.headers['if-none-match'];
+  if (inm !== undefined) return inm.trim() === '*' || tags(inm).includes(etag) ? 'not-modified' : 'ok';
+  const ims = date(req.headers['if-modified-since']);
+  if (ims !== undefined && clock.lastModified().getTime() <= ims) return 'not-modified';
+  return 'ok';
+}
+
+function checkWriteHeaders(req: IncomingMessage, clock: ChangeClock, write: boolean): void {
+  const etag = clock.etag();
+  const im = req.headers['if-match'];
+  if (im !== undefined && im.trim() !== '*' && !tags(im).includes(etag)) {
+    throw failed('If-Match does not match the current entity tag');
+  }
+  const ius = date(req.headers['if-unmodified-since']);
+  if (im === undefined && ius !== undefined && clock.lastModified().getTime() > ius) {
+    throw failed('the resource was modified after If-Unmodified-Since');
+  }
+  if (write) {
+    const inm = req.headers['if-none-match'];
+    if (inm !== undefined && (inm.trim() === '*' || tags(inm).includes(etag))) {
+      throw failed('If-None-Match matches the current entity tag');
+    }
+  }
+}
+
+/**
+ * RFC 9110 section 13 preconditions for an edit (RFC 8040 section 3.4.1.2, 3.4.1.3): If-Match,
+ * If-None-Match and If-Unmodified-Since; any failure is 412 and nothing is written.
+ */
+export function checkWrite(req: IncomingMessage, clock: ChangeClock): void {
+  checkWriteHeaders(req, clock, true);
+}

@@ -1,0 +1,55 @@
+import type { QueryParameters, RequestTarget } from '@yangkit/restconf-uri';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import type { Backend } from './backend.js';
+import type { ChangeClock } from './change-clock.js';
+import type { Encoding } from './media.js';
+import type { DefaultStyle, Logger } from './options.js';
+import type { Responder } from './response.js';
+
+/** The handler's options with every default filled in. */
+export interface Settings {
+  readonly schema: SchemaTree;
+  readonly backend: Backend;
+  readonly root: string;
+  readonly serverUrl: string;
+  readonly defaultEncoding: Encoding;
+  readonly strictHeaders: boolean;
+  readonly simpleJsonNames: boolean;
+  readonly messageIndent: number;
+  readonly defaultStyle: DefaultStyle;
+  readonly returnEmptyNpContainers: boolean;
+  readonly systemSorted: boolean;
+  readonly withJsonMetadata: boolean;
+  readonly capabilities: readonly string[];
+  readonly logger: Logger | undefined;
+  readonly maxBodyBytes: number;
+  readonly clock: ChangeClock;
+}
+
+/** One request as the resource handlers see it. */
+export interface RequestContext {
+  readonly settings: Settings;
+  readonly method: string;
+  readonly target: RequestTarget;
+  readonly query: QueryParameters;
+  readonly out: Responder;
+  /** The negotiated response encoding (errors use it too). */
+  encoding: Encoding;
+}
+
+/** Encoder options from the settings. */
+export function encodeOptions(s: Settings): {
+  indent: number;
+  returnEmptyNpContainers: boolean;
+  sortSystemOrdered: boolean;
+  metadata: boolean;
+  simpleNames: boolean;
+} {
+  return {
+    indent: s.messageIndent,
+    returnEmptyNpContainers: s.returnEmptyNpContainers,
+    sortSystemOrdered: s.systemSorted,
+    metadata: s.withJsonMetadata,
+    simpleNames: s.simpleJsonNames,
+  };
+}

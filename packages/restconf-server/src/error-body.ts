@@ -1,0 +1,182 @@
+import { NetconfError, NetconfRpcError } from '@yangkit/netconf-client';
+import { RestconfUriError } from '@yangkit/restconf-uri';
+import { CodecError, RESTCONF_NS } from '@yangkit/yang-json-codec';
+import { YangPatchError } from '@yangkit/yang-patch';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { type ErrorPathForms, type ErrorType, RestconfError } from './errors.js';
+import type { Encoding } from './media.js';
+import { escapeAttr, escapeText } from './xml-text.js';
+
+/**
+ * Translates any failure into the RESTCONF errors it is reported as: restconf-uri, codec and
+ * yang-patch errors keep their tag and path; each NETCONF `<rpc-error>` becomes one entry (its
+ * XML error-path also gets the RFC 7951 form); anything unexpected is one 500 operation-failed.
+ */
+export function toRestconfErrors(error: unknown, schema: SchemaTree): RestconfError[] {
+  if (RestconfError.isInstance(error)) return [error];
+  if (RestconfUriError.isInstance(error)) {
+    return [
+      new RestconfError('REQUEST_INVALID', error.message, {
+        errorType: 'protocol',
+        errorTag: error.errorTag,
+        status: error.httpStatus,
+        errorInfo: error.badValue === undefined ? undefined : { 'bad-value': error.badValue },
+        cause: error,
+      }),
+    ];
+  }
+  if (CodecError.isInstance(error)) {
+    return [
+      new RestconfError('BODY_MISMATCH', error.message, {
+        errorType: error.errorTag === 'malformed-message' ? 'protocol' : 'application',
+        errorTag: error.errorTag,
+        errorAppTag: error.errorAppTag,
+        errorPath: error.errorPath,
+        errorInfo: error.errorInfo,
+        status: error.errorTag === 'too-big' ? 413 : error.errorTag === 'operation-failed' ? 400 : undefined,
+        cause: error,
+      } as ConstructorParameters<typeof RestconfError>[2]),
+    ];
+  }
+  if (YangPatchError.isInstance(error)) {
+    return [
+      new RestconfError('BODY_MISMATCH', error.message, {
+        errorType: 'application',
+        errorTag: error.errorTag,
+        errorAppTag: error.errorAppTag,
+        errorPath: error.errorPath,
+        errorInfo: error.errorInfo,
+        cause: error,
+      }),
+    ];
+  }
+  if (error instanceof NetconfRpcError) {
+    return error.errors
+      .filter((e) => e.errorSeverity !== 'warning')
+      .map(
+        (e) =>
+          new RestconfError('BACKEND_FAILED', e.errorMessage ?? `${e.errorTag} reported by the NETCONF server`, {
+            errorType: (['transport', 'rpc', 'protocol', 'application'].includes(e.errorType)
+              ? e.errorType
+              : 'application') as ErrorType,
+            errorTag: e.errorTag,
+            errorAppTag: e.errorAppTag,
+            errorPath: e.errorPath === undefined ? undefined : netconfErrorPath(e.errorPath.trim(), schema),
+            errorInfo: e.errorInfo === undefined ? undefined : e.errorInfo.fields,
+            cause: error,
+          }),
+      );
+  }
+  if (error instanceof NetconfError) {
+    return [
+      new RestconfError('BACKEND_FAILED', `NETCONF backend failed: ${error.message}`, {
+        errorType: 'transport',
+        errorTag: 'operation-failed',
+        status: 503,
+        cause: error,
+      }),
+    ];
+  }
+  return [
+    new RestconfError('INTERNAL', 'internal error', {
+      errorType: 'application',
+      errorTag: 'operation-failed',
+      cause: error,
+    }),
+  ];
+}
+
+/**
+ * An XML error-path as NETCONF servers write it (`/jbox:jukebox/jbox:library`) in both forms; the
+ * prefixes are taken to be the modules' own prefixes, as servers write them.
+ */
+export function netconfErrorPath(xml: string, schema: SchemaTree): ErrorPathForms {
+  const byPrefix = new Map<string, { name: string; namespace: string }>();
+  for (const m of schema.modules) if (!byPrefix.has(m.prefix)) byPrefix.set(m.prefix, m);
+  const namespaces: Record<string, string> = {};
+  let json = '';
+  let current: string | undefined;
+  let depth = 0;
+  let i = 0;
+  while (i < xml.length) {
+    const c = xml[i]!;
+    if (c === "'" || c === '"') {
+      const end = xml.indexOf(c, i + 1);
+      const stop = end === -1 ? xml.length : end + 1;
+      json += xml.slice(i, stop);
+      i = stop;
+      continue;
+    }
+    const m = /^([A-Za-z_][\w.-]*):([A-Za-z_][\w.-]*)/.exec(xml.slice(i, i + 256));
+    if (m !== null && (i === 0 || /[/[\s=]/.test(xml[i - 1]!))) {
+      const mod = byPrefix.get(m[1]!);
+      if (mod !== undefined) namespaces[m[1]!] = mod.namespace;
+      const moduleName = mod?.name ?? m[1]!;
+      // RFC 7951 section 6.11: qualify a step only where the module changes (keys inside predicates
+      // belong to the list's module).
+      const qualify = depth === 0 && moduleName !== current;
+      if (depth === 0) current = moduleName;
+      json += qualify ? `${moduleName}:${m[2]}` : m[2];
+      i += m[0].length;
+      continue;
+    }
+    if (c === '[') depth++;
+    if (c === ']') depth = Math.max(0, depth - 1);
+    json += c;
+    i++;
+  }
+  return { json, xml, namespaces };
+}
+
+/**
+ * The `ietf-restconf:errors` body (RFC 8040 section 7.1) in JSON:
+ * `{"ietf-restconf:errors":{"error":[{"error-type":...,"error-tag":...}]}}`.
+ */
+export function errorsJson(errors: readonly RestconfError[], indent = -1): string {
+  const body = {
+    'ietf-restconf:errors': {
+      error: errors.map((e) => ({
+        'error-type': e.errorType,
+        'error-tag': e.errorTag,
+        ...(e.errorAppTag === undefined ? {} : { 'error-app-tag': e.errorAppTag }),
+        ...(e.errorPath === undefined ? {} : { 'error-path': e.errorPath.json }),
+        'error-message': e.message,
+        ...(e.errorInfo === undefined ? {} : { 'error-info': e.errorInfo }),
+      })),
+    },
+  };
+  return JSON.stringify(body, null, indent > 0 ? indent : undefined);
+}
+
+/**
+ * The same body in XML: `<errors xmlns="urn:ietf:params:xml:ns:yang:ietf-restconf"><error>...`,
+ * the error-path element declaring the prefixes its instance-identifier uses.
+ */
+export function errorsXml(errors: readonly RestconfError[]): string {
+  let out = `<errors xmlns="${RESTCONF_NS}">`;
+  for (const e of errors) {
+    out += `<error><error-type>${e.errorType}</error-type><error-tag>${escapeText(e.errorTag)}</error-tag>`;
+    if (e.errorAppTag !== undefined) out += `<error-app-tag>${escapeText(e.errorAppTag)}</error-app-tag>`;
+    if (e.errorPath !== undefined) {
+      const decls = Object.entries(e.errorPath.namespaces ?? {})
+        .map(([p, ns]) => ` xmlns:${p}="${escapeAttr(ns)}"`)
+        .join('');
+      out += `<error-path${decls}>${escapeText(e.errorPath.xml)}</error-path>`;
+    }
+    out += `<error-message>${escapeText(e.message)}</error-message>`;
+    if (e.errorInfo !== undefined) {
+      out += '<error-info>';
+      for (const [k, v] of Object.entries(e.errorInfo)) {
+        if (/^[A-Za-z_][\w.-]*$/.test(k)) out += `<${k}>${escapeText(v)}</${k}>`;
+      }
+      out += '</error-info>';
+    }
+    out += '</error>';
+  }
+  return `${out}</errors>`;
+}
+
+/** The errors body in an encoding. */
+export function errorsBody(errors: readonly RestconfError[], encoding: Encoding, indent = -1): string {
+  return encoding === 'json' ? errorsJson(errors, indent) : errorsXml(errors);
+}

@@ -1,0 +1,136 @@
+/**
+ * Error codes of this package (match on `code`, never on the message):
+ *
+ * | code | meaning |
+ * | --- | --- |
+ * | `REQUEST_INVALID` | the request is malformed for this resource (400) |
+ * | `NOT_FOUND` | no resource or no instance at the target (404) |
+ * | `METHOD_NOT_ALLOWED` | the method is not allowed on this resource (405, with Allow) |
+ * | `NOT_ACCEPTABLE` | no media type of the Accept header can be produced (406) |
+ * | `UNSUPPORTED_MEDIA_TYPE` | the Content-Type is not accepted here (415) |
+ * | `BODY_MISMATCH` | the body does not match its Content-Type or the target (400) |
+ * | `BODY_TOO_LARGE` | the request body exceeds `maxBodyBytes` (413) |
+ * | `PRECONDITION_FAILED` | If-Match / If-Unmodified-Since / If-None-Match failed on an edit (412) |
+ * | `DATA_EXISTS` | POST of a resource that already exists (409) |
+ * | `DATA_MISSING` | the resource to change or delete does not exist |
+ * | `OPERATION_NOT_SUPPORTED` | the backend cannot do what the request needs |
+ * | `BACKEND_FAILED` | the NETCONF backend failed or is unreachable |
+ * | `INVALID_OPTION` | `createRestconfHandler` was given an unusable option |
+ * | `INTERNAL` | an unexpected failure inside the handler (500) |
+ */
+export type RestconfErrorCode =
+  | 'REQUEST_INVALID'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'NOT_ACCEPTABLE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'BODY_MISMATCH'
+  | 'BODY_TOO_LARGE'
+  | 'PRECONDITION_FAILED'
+  | 'DATA_EXISTS'
+  | 'DATA_MISSING'
+  | 'OPERATION_NOT_SUPPORTED'
+  | 'BACKEND_FAILED'
+  | 'INVALID_OPTION'
+  | 'INTERNAL';
+
+/** RFC 8040 section 7.1 `error-type`. */
+export type ErrorType = 'transport' | 'rpc' | 'protocol' | 'application';
+
+/** An error-path in both encodings (RFC 8040 section 7.1: an instance-identifier). */
+export interface ErrorPathForms {
+  /** RFC 7951 section 6.11 form, module names: `/example-jukebox:jukebox/library`. */
+  readonly json: string;
+  /** XML form with prefixes: `/jbox:jukebox/jbox:library`. */
+  readonly xml: string;
+  /** Prefix to namespace URI for the XML form. */
+  readonly namespaces?: Readonly<Record<string, string>>;
+}
+
+/** Fields of a {@link RestconfError} beside its code and message. */
+export interface RestconfErrorInit {
+  readonly errorType?: ErrorType;
+  readonly errorTag: string;
+  readonly errorAppTag?: string | undefined;
+  readonly errorPath?: ErrorPathForms | undefined;
+  readonly errorInfo?: Readonly<Record<string, string>> | undefined;
+  /** HTTP status; by default the one RFC 8040 section 7 gives the error-tag. */
+  readonly status?: number;
+  /** For 405: the methods the resource allows (the Allow header). */
+  readonly allow?: readonly string[];
+  readonly cause?: unknown;
+}
+
+const MARKER = Symbol.for('@yangkit/restconf-server.RestconfError');
+
+/**
+ * One `ietf-restconf:errors` entry plus the HTTP status it is answered with. Errors from the other
+ * packages (restconf-uri, the codec, yang-patch, NETCONF rpc-errors) are translated into this class.
+ */
+export class RestconfError extends Error {
+  override readonly name = 'RestconfError';
+  readonly code: RestconfErrorCode;
+  readonly errorType: ErrorType;
+  readonly errorTag: string;
+  readonly errorAppTag: string | undefined;
+  readonly errorPath: ErrorPathForms | undefined;
+  readonly errorInfo: Readonly<Record<string, string>> | undefined;
+  readonly status: number;
+  readonly allow: readonly string[] | undefined;
+  readonly [MARKER] = true;
+
+  constructor(code: RestconfErrorCode, message: string, init: RestconfErrorInit) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.code = code;
+    this.errorType = init.errorType ?? 'protocol';
+    this.errorTag = init.errorTag;
+    this.errorAppTag = init.errorAppTag;
+    this.errorPath = init.errorPath;
+    this.errorInfo = init.errorInfo;
+    this.status = init.status ?? statusOfErrorTag(init.errorTag);
+    this.allow = init.allow;
+  }
+
+  /** The `error-message` text. */
+  get errorMessage(): string {
+    return this.message;
+  }
+
+  /** True for a RestconfError, also one from another copy of this package. */
+  static isInstance(value: unknown): value is RestconfError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  }
+}
+
+/**
+ * RFC 8040 section 7 table: the HTTP status for each error-tag. Where the RFC gives two statuses
+ * the first is the default here; callers pass `status` for the other case (404 for a missing target,
+ * 405 for a method, 412 for a failed precondition, 401 for missing credentials).
+ */
+export const ERROR_TAG_STATUS: Readonly<Record<string, number>> = {
+  'in-use': 409,
+  'invalid-value': 400,
+  'too-big': 413,
+  'missing-attribute': 400,
+  'bad-attribute': 400,
+  'unknown-attribute': 400,
+  'missing-element': 400,
+  'bad-element': 400,
+  'unknown-element': 400,
+  'unknown-namespace': 400,
+  'access-denied': 403,
+  'lock-denied': 409,
+  'resource-denied': 409,
+  'rollback-failed': 500,
+  'data-exists': 409,
+  'data-missing': 409,
+  'operation-not-supported': 501,
+  'operation-failed': 500,
+  'partial-operation': 500,
+  'malformed-message': 400,
+};
+
+/** The HTTP status RFC 8040 section 7 assigns to an error-tag (500 for a tag it does not list). */
+export function statusOfErrorTag(errorTag: string): number {
+  return ERROR_TAG_STATUS[errorTag] ?? 500;
+}

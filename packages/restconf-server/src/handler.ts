@@ -1,0 +1,264 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseRequest, type RequestTarget, type ResolvedApiPath, resolveApiPath } from '@yangkit/restconf-uri';
+import { pathSchemaOf } from '@yangkit/yang-patch';
+import { apiRoot, hostMeta, libraryVersion, operationsList, schemaText } from './api.js';
+import { hasBody, readBody } from './body.js';
+import { memoryChangeClock } from './change-clock.js';
+import { checkRead, checkWrite } from './conditional.js';
+import type { RequestContext, Settings } from './context.js';
+import {
+  type Body,
+  createResource,
+  deleteResource,
+  mergeResource,
+  replaceResource,
+  writeDatastore,
+} from './edit.js';
+import { toRestconfErrors } from './error-body.js';
+import { RestconfError } from './errors.js';
+import { schemaOf } from './instances.js';
+import { bodyType, type Encoding, MEDIA, negotiateEncoding } from './media.js';
+import { invokeAction, invokeOperation, isAction } from './operation.js';
+import type { RestconfHandlerOptions } from './options.js';
+import { yangPatch } from './patch.js';
+import { readData } from './read.js';
+import { Responder } from './response.js';
+import { Metrics, RequestStats, serverStatusJson } from './server-status.js';
+
+/** A node:http request listener that is also connect/express-style middleware. */
+export interface RestconfHandler {
+  /** Answers RESTCONF requests; other paths go to `next` when given, else 404. */
+  (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void;
+  /** Resolves when the backend's capabilities are known (requests wait for it anyway). */
+  readonly ready: Promise<void>;
+  /** The Prometheus registry, when metrics are on. */
+  readonly metricsRegistry: Metrics['registry'] | undefined;
+  /** Closes the backend's sessions. */
+  close(): Promise<void>;
+}
+
+const READ = ['GET', 'HEAD', 'OPTIONS'];
+const ACCEPT_PATCH = `${MEDIA.patchXml},${MEDIA.patchJson},${MEDIA.dataXml},${MEDIA.dataJson}`;
+
+function settingsOf(o: RestconfHandlerOptions): Settings {
+  const root = (o.root ?? '/restconf').replace(/\/+$/, '');
+  return {
+    schema: o.schema,
+    backend: o.backend,
+    root: root === '' ? '/restconf' : root,
+    serverUrl: o.serverUrl ?? 'http://localhost',
+    defaultEncoding: o.defaultEncoding ?? 'json',
+    strictHeaders: o.strictHeaders ?? false,
+    simpleJsonNames: o.simpleJsonNames ?? false,
+    messageIndent: o.messageIndent ?? -1,
+    defaultStyle: o.defaultStyle ?? 'explicit',
+    returnEmptyNpContainers: o.returnEmptyNpContainers ?? false,
+    systemSorted: o.systemSorted ?? false,
+    withJsonMetadata: o.withJsonMetadata ?? true,
+    capabilities: o.capabilities ?? [],
+    logger: o.logger,
+    maxBodyBytes: o.maxBodyBytes ?? 16 * 1024 * 1024,
+    clock: o.clock ?? memoryChangeClock(),
+  };
+}
+
+/** The methods a resource allows (RFC 8040 section 4: the Allow header of OPTIONS and 405). */
+function allowedMethods(target: RequestTarget, resolved: ResolvedApiPath | undefined): string[] {
+  switch (target.kind) {
+    case 'datastore':
+      return [...READ, 'POST', 'PUT', 'PATCH'];
+    case 'data': {
+      if (resolved !== undefined && isAction(resolved)) return ['POST', 'OPTIONS'];
+      const last = resolved?.steps[resolved.steps.length - 1];
+      if (last !== undefined && !schemaOf(last).config) return READ;
+      return [...READ, 'POST', 'PUT', 'PATCH', 'DELETE'];
+    }
+    case 'operation':
+      return ['POST', 'OPTIONS'];
+    default:
+      return READ;
+  }
+}
+
+/**
+ * Creates the RESTCONF request handler (RFC 8040) over a NETCONF {@link Backend}: usable as a
+ * `node:http` request listener and as connect/express middleware.
+ */
+export function createRestconfHandler(options: RestconfHandlerOptions): RestconfHandler {
+  const s = settingsOf(options);
+  const stats = new RequestStats();
+  const metrics =
+    options.metrics === true || (typeof options.metrics === 'object' && options.metrics !== null)
+      ? new Metrics(options.metrics === true ? undefined : options.metrics, s.backend, stats)
+      : undefined;
+  const ready = s.backend.start().then(() => {
+    s.backend.onExternalChange(() => s.clock.changed());
+  });
+  ready.catch((error: unknown) => s.logger?.error('NETCONF backend did not start', error));
+
+  const handler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
+    const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+    const path = url.split('?')[0]!;
+    const ours =
+      path === s.root ||
+      path.startsWith(`${s.root}/`) ||
+      path.startsWith('/.well-known/host-meta') ||
+      (options.serverStatus === true && path === '/server-status') ||
+      (metrics !== undefined && path === '/metrics');
+    if (!ours && next !== undefined) {
+      next();
+      return;
+    }
+    const out = new Responder(req, res);
+    const startedAt = process.hrtime.bigint();
+    stats.inFlight++;
+    res.on('close', () => {
+      stats.inFlight--;
+      const status = res.statusCode;
+      stats.record(status);
+      metrics?.observe(req.method ?? 'GET', status, Number(process.hrtime.bigint() - startedAt) / 1e9);
+    });
+    let encoding: Encoding = s.defaultEncoding;
+    const run = async (): Promise<void> => {
+      if (!ours) {
+        throw new RestconfError('NOT_FOUND', 'no resource at this path', { errorTag: 'invalid-value', status: 404 });
+      }
+      if (path === '/server-status' && options.serverStatus === true) {
+        out.text(200, MEDIA.json, serverStatusJson(stats, s.backend));
+        return;
+      }
+      if (path === '/metrics' && metrics !== undefined) {
+        out.text(200, metrics.registry.contentType, await metrics.registry.metrics());
+        return;
+      }
+      await ready;
+      await serve(s, req, out, url, (e) => {
+        encoding = e;
+      });
+    };
+    run().catch((error: unknown) => {
+      const errors = toRestconfErrors(error, s.schema);
+      if (errors[0]!.status >= 500) s.logger?.error(`${req.method} ${url}: ${errors[0]!.message}`, error);
+      try {
+        out.errors(errors, encoding, s.messageIndent);
+      } catch {
+        res.destroy();
+      }
+    });
+  };
+  return Object.assign(handler, {
+    ready,
+    metricsRegistry: metrics?.registry,
+    close: () => s.backend.close(),
+  });
+}
+
+async function serve(
+  s: Settings,
+  req: IncomingMessage,
+  out: Responder,
+  url: string,
+  setEncoding: (e: Encoding) => void,
+): Promise<void> {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const negotiation = { defaultEncoding: s.defaultEncoding, strictHeaders: s.strictHeaders };
+  // Errors before negotiation is done still honour a usable Accept.
+  try {
+    setEncoding(negotiateEncoding(req.headers.accept, negotiation));
+  } catch {
+    // Accept names nothing usable: errors stay in the default encoding.
+  }
+  const { target, query } = parseRequest(url, { method: method === 'OPTIONS' ? 'GET' : method, root: s.root });
+  let resolved: ResolvedApiPath | undefined;
+  if (target.kind === 'data') resolved = resolveApiPath(target.path, pathSchemaOf(s.schema));
+  if (target.kind === 'stream' || target.kind === 'subscription' || target.kind === 'nmda-datastore' || target.kind === 'nmda-data') {
+    throw new RestconfError('NOT_FOUND', `no ${target.kind} resources are offered`, { errorTag: 'invalid-value', status: 404 });
+  }
+  const allow = allowedMethods(target, resolved);
+  if (!allow.includes(method)) {
+    throw new RestconfError('METHOD_NOT_ALLOWED', `${method} is not allowed on this resource`, {
+      errorTag: 'operation-not-supported',
+      status: 405,
+      allow,
+    });
+  }
+  const editable = (target.kind === 'datastore' || target.kind === 'data') && allow.includes('PATCH');
+  if (method === 'OPTIONS') {
+    out.header('Allow', allow.join(', '));
+    if (editable) out.header('Accept-Patch', ACCEPT_PATCH);
+    out.empty(200);
+    return;
+  }
+
+  // The request body and its type (RFC 8040 section 5.2): the Content-Type must name its encoding.
+  let body: Body | undefined;
+  if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
+    const present = hasBody(req);
+    if (present || method !== 'POST' || target.kind !== 'operation') {
+      const type =
+        present || req.headers['content-type'] !== undefined
+          ? bodyType(req.headers['content-type'], negotiation, method === 'PATCH')
+          : undefined;
+      const text = present ? await readBody(req, s.maxBodyBytes) : '';
+      if (type !== undefined) body = { text, encoding: type.encoding };
+      if (type?.patch) {
+        const encoding = negotiateEncoding(req.headers.accept, negotiation, body!.encoding);
+        setEncoding(encoding);
+        const ctx: RequestContext = { settings: s, method, target, query, out, encoding };
+        out.onSend = () => stamp(s, out);
+        await yangPatch(ctx, resolved, body!, () => checkWrite(req, s.clock));
+        return;
+      }
+      if (body === undefined && target.kind !== 'operation' && !(target.kind === 'data' && resolved && isAction(resolved))) {
+        throw new RestconfError('BODY_MISMATCH', 'the request needs a body', { errorTag: 'malformed-message', status: 400 });
+      }
+    }
+  }
+  // Operation output is JSON only when its input was (the spec's negotiation rule 3).
+  const encoding = negotiateEncoding(req.headers.accept, negotiation, body?.encoding);
+  setEncoding(encoding);
+  const ctx: RequestContext = { settings: s, method, target, query, out, encoding };
+  const check = (): void => checkWrite(req, s.clock);
+
+  switch (target.kind) {
+    case 'well-known-host-meta':
+      return hostMeta(ctx, target.format);
+    case 'api-root':
+    case 'version':
+      return apiRoot(ctx);
+    case 'yang-library-version':
+      return libraryVersion(ctx);
+    case 'operations':
+      return operationsList(ctx);
+    case 'schema':
+      return schemaText(ctx, target.module, target.revision);
+    case 'operation':
+      return invokeOperation(ctx, target, body);
+    default:
+      break;
+  }
+  if (resolved !== undefined && isAction(resolved)) return invokeAction(ctx, resolved, body);
+  if (method === 'GET' || method === 'HEAD') {
+    stamp(s, out);
+    if (checkRead(req, s.clock) === 'not-modified') {
+      out.empty(304);
+      return;
+    }
+    return readData(ctx, resolved);
+  }
+  out.onSend = () => stamp(s, out);
+  if (method === 'DELETE') {
+    if (resolved === undefined) throw new RestconfError('METHOD_NOT_ALLOWED', 'the datastore cannot be deleted', { errorTag: 'operation-not-supported', status: 405, allow });
+    return deleteResource(ctx, resolved, check);
+  }
+  if (method === 'POST') return createResource(ctx, resolved, body!, check);
+  if (resolved === undefined) return writeDatastore(ctx, body!, method === 'PUT' ? 'replace' : 'merge', check);
+  if (method === 'PUT') return replaceResource(ctx, resolved, body!, check);
+  return mergeResource(ctx, resolved, body!, check);
+}
+
+/** ETag and Last-Modified of the datastore (RFC 8040 sections 3.4.1.2, 3.4.1.3; also used for data resources). */
+function stamp(s: Settings, out: Responder): void {
+  out.header('ETag', s.clock.etag());
+  out.header('Last-Modified', s.clock.lastModified().toUTCString());
+}

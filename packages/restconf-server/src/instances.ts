@@ -1,0 +1,131 @@
+import type { ResolvedApiPath, ResolvedStep } from '@yangkit/restconf-uri';
+import type { ChildHolder, DataNode, InstanceTree } from '@yangkit/yang-json-codec';
+import type { SchemaNode } from '@yangkit/yang-schema';
+import type { PathStep } from '@yangkit/yang-patch';
+import { escapeText } from './xml-text.js';
+
+/** The schema node of a resolved step (restconf-uri's view is a structural subset of SchemaNode). */
+export function schemaOf(step: ResolvedStep): SchemaNode {
+  return step.node as unknown as SchemaNode;
+}
+
+/** Resolved api-path steps as yang-patch path steps. */
+export function toPathSteps(resolved: ResolvedApiPath): PathStep[] {
+  return resolved.steps.map((s) => ({
+    schema: schemaOf(s),
+    ...(s.keys === undefined ? {} : { keys: s.keys }),
+    ...(s.value === undefined ? {} : { value: s.value }),
+  }));
+}
+
+/** The data parent of a schema node: choice and case are skipped (undefined at the top level). */
+export function dataParent(node: SchemaNode): SchemaNode | undefined {
+  let p = node.parent;
+  while (p !== undefined && (p.kind === 'choice' || p.kind === 'case')) p = p.parent;
+  return p;
+}
+
+function matches(node: DataNode, step: ResolvedStep): boolean {
+  if (step.value !== undefined) return node.value === step.value;
+  if (step.keys === undefined) return true;
+  for (const key of step.keys) {
+    let found: string | undefined;
+    for (const [schema, nodes] of node.children ?? []) {
+      if (schema.name === key.name && schema.isKey) found = nodes[0]?.value;
+    }
+    if (found !== key.value) return false;
+  }
+  return true;
+}
+
+/** The instances an api-path names in a decoded datastore tree (empty when there is none). */
+export function findInstances(tree: ChildHolder, resolved: ResolvedApiPath): DataNode[] {
+  let holders: ChildHolder[] = [tree];
+  let found: DataNode[] = [];
+  for (const step of resolved.steps) {
+    const schema = schemaOf(step);
+    found = [];
+    for (const h of holders) {
+      for (const n of h.children?.get(schema) ?? []) if (matches(n, step)) found.push(n);
+    }
+    if (found.length === 0) return [];
+    holders = found;
+  }
+  return found;
+}
+
+/** A 'resource' document holding `nodes` (RFC 8040 section 3.5: the target resource and its descendants). */
+export function resourceTree(tree: InstanceTree, nodes: DataNode[]): InstanceTree {
+  const schema = nodes[0]!.schema;
+  for (const n of nodes) n.parent = undefined;
+  return {
+    schema: tree.schema,
+    kind: 'resource',
+    parent: dataParent(schema),
+    operation: undefined,
+    eventTime: undefined,
+    children: new Map([[schema, nodes]]),
+    annotations: undefined,
+  };
+}
+
+/**
+ * Applies `content=config` or `content=nonconfig` (RFC 8040 section 4.8.1) in place: config drops
+ * state nodes, nonconfig drops configuration leafs (list keys stay to name the entries) and then
+ * every inner node left without state below it.
+ */
+export function filterContent(holder: ChildHolder, content: 'config' | 'nonconfig'): boolean {
+  const children = holder.children;
+  if (children === undefined) return false;
+  let kept = false;
+  for (const [schema, nodes] of children) {
+    if (content === 'config') {
+      if (!schema.config) {
+        children.delete(schema);
+        continue;
+      }
+      for (const n of nodes) filterContent(n, content);
+      kept = true;
+      continue;
+    }
+    if (!schema.config) {
+      kept = true;
+      continue;
+    }
+    if (schema.kind === 'leaf' && schema.isKey) continue;
+    if (schema.kind === 'leaf' || schema.kind === 'leaf-list' || schema.kind === 'anydata' || schema.kind === 'anyxml') {
+      children.delete(schema);
+      continue;
+    }
+    const left = nodes.filter((n) => filterContent(n, content));
+    if (left.length === 0) children.delete(schema);
+    else {
+      children.set(schema, left);
+      kept = true;
+    }
+  }
+  if (content === 'nonconfig' && !kept) {
+    // Only keys remain: the entry holds no state.
+    for (const [schema] of children) if (schema.isKey) children.delete(schema);
+  }
+  return kept;
+}
+
+/**
+ * The NETCONF XML of the ancestors of a resource around `inner`:
+ * `<jukebox xmlns="ns"><library><artist><name>Foo</name>inner</artist></library></jukebox>`.
+ */
+export function wrapInAncestors(steps: readonly ResolvedStep[], inner: string): string {
+  let open = '';
+  let close = '';
+  let ns: string | undefined;
+  for (const step of steps) {
+    const s = schemaOf(step);
+    const decl = s.namespace === ns ? '' : ` xmlns="${s.namespace}"`;
+    ns = s.namespace;
+    open += `<${s.name}${decl}>`;
+    for (const k of step.keys ?? []) open += `<${k.name}>${escapeText(k.value)}</${k.name}>`;
+    close = `</${s.name}>${close}`;
+  }
+  return open + inner + close;
+}

@@ -1,0 +1,38 @@
+import type { Settings } from './context.js';
+import { escapeText } from './xml-text.js';
+
+/** Namespace of ietf-restconf-monitoring (RFC 8040 section 9.1). */
+export const MONITORING_NS = 'urn:ietf:params:xml:ns:yang:ietf-restconf-monitoring';
+
+/**
+ * The capability URIs this handler supports (RFC 8040 section 9.1.1): only parameters that work
+ * are listed, plus the basic-mode of with-defaults and any configured extras.
+ */
+export function restconfCapabilities(s: Settings): string[] {
+  const base = 'urn:ietf:params:restconf:capability:';
+  return [
+    `${base}defaults:1.0?basic-mode=${s.defaultStyle}`,
+    `${base}depth:1.0`,
+    `${base}fields:1.0`,
+    `${base}with-defaults:1.0`,
+    `${base}yang-patch:1.0`,
+    ...s.capabilities,
+  ];
+}
+
+/**
+ * `restconf-state` as NETCONF XML (RFC 8040 section 9.1), served by the handler itself:
+ * `<restconf-state xmlns=...><capabilities><capability>uri</capability>...</capabilities><streams/></restconf-state>`.
+ * Event streams are not offered yet, so the stream list is empty.
+ */
+export function restconfStateXml(s: Settings): string {
+  const caps = restconfCapabilities(s)
+    .map((c) => `<capability>${escapeText(c)}</capability>`)
+    .join('');
+  return `<restconf-state xmlns="${MONITORING_NS}"><capabilities>${caps}</capabilities></restconf-state>`;
+}
+
+/** True when the schema has ietf-restconf-monitoring, so that restconf-state can be served. */
+export function hasMonitoring(s: Settings): boolean {
+  return s.schema.moduleByName('ietf-restconf-monitoring')?.implemented === true;
+}

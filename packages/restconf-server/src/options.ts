@@ -1,0 +1,55 @@
+import type { SchemaTree } from '@yangkit/yang-schema';
+import type { Registry } from 'prom-client';
+import type { Backend } from './backend.js';
+import type { ChangeClock } from './change-clock.js';
+import type { Encoding } from './media.js';
+
+/** RFC 6243 basic modes, for `defaultStyle`. */
+export type DefaultStyle = 'report-all' | 'trim' | 'explicit';
+
+/** Where the handler reports what it does; `console` fits. */
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+/** Options of `createRestconfHandler` (spec names in parentheses). */
+export interface RestconfHandlerOptions {
+  /** The compiled schema: the backend's modules plus ietf-restconf, ietf-restconf-monitoring, ietf-yang-patch. */
+  readonly schema: SchemaTree;
+  /** The NETCONF server behind the handler. */
+  readonly backend: Backend;
+  /** The RESTCONF root path announced in host-meta (default `/restconf`). */
+  readonly root?: string;
+  /** Start of the URL in Location headers (`--restconf-server-url`, default `http://localhost`). */
+  readonly serverUrl?: string;
+  /** Encoding when the request does not choose one (`--restconf-default-encoding`, default json). */
+  readonly defaultEncoding?: Encoding;
+  /** Only RFC 8040 media types in Accept/Content-Type (`--restconf-strict-headers`, default false). */
+  readonly strictHeaders?: boolean;
+  /** JSON member names without module names (`--simple-json-names`, default false; not RFC 7951). */
+  readonly simpleJsonNames?: boolean;
+  /** Indentation of response bodies; -1 or 0 writes one line (`--message-indent`, default -1). */
+  readonly messageIndent?: number;
+  /** with-defaults mode when the query has none (`--default-style`, default explicit). */
+  readonly defaultStyle?: DefaultStyle;
+  /** Write empty non-presence containers (`--return-empty-npcontainers`, default false). */
+  readonly returnEmptyNpContainers?: boolean;
+  /** Sort system-ordered lists by key (`--system-sorted`, default false). */
+  readonly systemSorted?: boolean;
+  /** RFC 7952 metadata in JSON (`--with-json-metadata`, default true). */
+  readonly withJsonMetadata?: boolean;
+  /** Extra capability URIs for restconf-state (`--restconf-capability`). */
+  readonly capabilities?: readonly string[];
+  /** Where to log (default: nothing). */
+  readonly logger?: Logger;
+  /** Serve `/server-status` (default false). */
+  readonly serverStatus?: boolean;
+  /** Serve Prometheus metrics at `/metrics`: true for a registry of the handler's own, or a registry (default false). */
+  readonly metrics?: boolean | Registry;
+  /** Largest accepted request body in bytes (default 16 MiB). */
+  readonly maxBodyBytes?: number;
+  /** Entity tag and last-modified state of the datastore (default in memory). */
+  readonly clock?: ChangeClock;
+}

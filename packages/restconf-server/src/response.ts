@@ -1,0 +1,121 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorsBody } from './error-body.js';
+import type { RestconfError } from './errors.js';
+import { dataMediaType, type Encoding } from './media.js';
+
+/**
+ * Writes one response: the headers every RESTCONF response carries (RFC 8040 section 5:
+ * Cache-Control, Date, and the request's Message-ID echoed), then a body that is written whole or
+ * streamed chunk by chunk, waiting for `drain` when the socket is full.
+ */
+export class Responder {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly head: boolean;
+  /** Status sent, for metrics. */
+  status = 0;
+  /** Called just before a success status line is written (late headers such as a new ETag). */
+  onSend: (() => void) | undefined;
+
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    this.req = req;
+    this.res = res;
+    this.head = req.method === 'HEAD';
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Pragma', 'no-cache');
+    res.setHeader('Date', new Date().toUTCString());
+    const id = req.headers['message-id'];
+    if (typeof id === 'string' && id.length <= 1024 && !/[\r\n]/.test(id)) res.setHeader('Message-ID', id);
+  }
+
+  /** Sets a header before the status line is written. */
+  header(name: string, value: string | number | readonly string[]): this {
+    this.res.setHeader(name, value);
+    return this;
+  }
+
+  /** A response without a body (201, 204, 304, ...). */
+  empty(status: number): void {
+    this.before(status);
+    this.status = status;
+    this.res.statusCode = status;
+    this.res.end();
+  }
+
+  /** A complete body. HEAD gets the same headers (Content-Length included) and no body. */
+  text(status: number, contentType: string, body: string): void {
+    this.before(status);
+    this.status = status;
+    this.res.statusCode = status;
+    this.res.setHeader('Content-Type', contentType);
+    this.res.setHeader('Content-Length', Buffer.byteLength(body));
+    if (this.head) this.res.end();
+    else this.res.end(body);
+  }
+
+  /**
+   * A body produced chunk by chunk (the codec's ~64 KiB pieces), so that a large document never sits
+   * whole in memory and other requests run between chunks.
+   */
+  async stream(status: number, contentType: string, chunks: Iterable<string>): Promise<void> {
+    this.before(status);
+    this.status = status;
+    this.res.statusCode = status;
+    this.res.setHeader('Content-Type', contentType);
+    if (this.head) {
+      this.res.end();
+      return;
+    }
+    const it = chunks[Symbol.iterator]();
+    const first = it.next();
+    if (first.done) {
+      this.res.setHeader('Content-Length', 0);
+      this.res.end();
+      return;
+    }
+    const second = it.next();
+    if (second.done) {
+      // One chunk: send it with a Content-Length instead of chunked transfer coding.
+      this.res.setHeader('Content-Length', Buffer.byteLength(first.value));
+      this.res.end(first.value);
+      return;
+    }
+    this.res.write(first.value);
+    let next: IteratorResult<string> = second;
+    while (!next.done) {
+      if (this.res.destroyed) return;
+      if (!this.res.write(next.value)) await drained(this.res);
+      else await new Promise<void>((resolve) => setImmediate(resolve));
+      next = it.next();
+    }
+    this.res.end();
+  }
+
+  private before(status: number): void {
+    if (status < 300 && this.onSend !== undefined) this.onSend();
+    this.onSend = undefined;
+  }
+
+  /** An `ietf-restconf:errors` body; the status is the first error's (405 adds Allow). */
+  errors(errors: readonly RestconfError[], encoding: Encoding, indent: number): void {
+    const first = errors[0]!;
+    if (first.allow !== undefined) this.res.setHeader('Allow', first.allow.join(', '));
+    if (this.res.headersSent) {
+      this.res.destroy();
+      return;
+    }
+    this.text(first.status, dataMediaType(encoding), errorsBody(errors, encoding, indent));
+  }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}

@@ -1,0 +1,94 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { connectStream } from '@yangkit/netconf-client';
+import { duplexPair, exampleHandlers, loadServerSchema, NetconfServer } from '@yangkit/netconf-server';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { createBackend } from '../src/backend.js';
+import { createRestconfHandler, type RestconfHandler } from '../src/handler.js';
+import { RESTCONF_MODULES } from '../src/modules.js';
+import type { RestconfHandlerOptions } from '../src/options.js';
+
+/** The RFC 8040 example modules beside the repository. */
+export const YANG_DIR = path.resolve(__dirname, '../../../../shared/yang');
+
+let cached: Promise<SchemaTree> | undefined;
+
+/** example-jukebox, example-ops, example-actions, example-mod plus the server's and RESTCONF's modules. */
+export function exampleSchema(): Promise<SchemaTree> {
+  cached ??= loadServerSchema({
+    paths: [YANG_DIR],
+    modules: ['example-jukebox', 'example-ops', 'example-actions', 'example-mod', 'ietf-interfaces', ...RESTCONF_MODULES],
+  });
+  return cached;
+}
+
+/** A running gateway over an embedded NETCONF server. */
+export interface Gateway {
+  readonly url: string;
+  readonly netconf: NetconfServer;
+  readonly handler: RestconfHandler;
+  readonly http: Server;
+  /** fetch relative to the gateway. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Starts the embedded server and the handler on 127.0.0.1, port 0. */
+export async function startGateway(
+  options: Partial<RestconfHandlerOptions> & { candidate?: boolean } = {},
+): Promise<Gateway> {
+  const schema = await exampleSchema();
+  const netconf = await NetconfServer.create({ schema, ...(options.candidate === undefined ? {} : { candidate: options.candidate }) });
+  exampleHandlers(netconf);
+  const backend = createBackend({
+    openSession: async () => {
+      const [a, b] = duplexPair();
+      netconf.connect(a, { username: 'restconf' });
+      return connectStream(b);
+    },
+  });
+  const handler = createRestconfHandler({ schema, backend, ...options });
+  const http = createServer(handler);
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  await handler.ready;
+  return {
+    url,
+    netconf,
+    handler,
+    http,
+    fetch: (p, init) => fetch(url + p, init),
+    async close() {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await handler.close();
+      await netconf.close();
+    },
+  };
+}
+
+/** The jukebox of RFC 8040 Appendix B, as JSON. */
+export const JUKEBOX = {
+  'example-jukebox:jukebox': {
+    library: {
+      artist: [
+        {
+          name: 'Foo Fighters',
+          album: [{ name: 'Wasting Light', genre: 'example-jukebox:alternative', year: 2011 }],
+        },
+      ],
+    },
+    playlist: [{ name: 'Foo-One', description: 'example playlist 1', song: [{ index: 1, id: "/example-jukebox:jukebox/library/artist[name='Foo Fighters']/album[name='Wasting Light']/song[name='Rope']" }] }],
+    player: { gap: '0.5' },
+  },
+};
+
+/** JSON request init. */
+export function json(method: string, body?: unknown, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method,
+    headers: { 'Content-Type': 'application/yang-data+json', ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  };
+}
