@@ -55,6 +55,40 @@ export function writeTree(tree: SchemaTree, root: DataNode, options: WriteOption
   return writeSelection(tree, selectAll(root), options);
 }
 
+/** Per-schema facts the writer needs for every instance, computed once. */
+interface NodeFacts {
+  /** Data children in schema order, keys first for lists. */
+  readonly order: readonly SchemaNode[];
+  /** Values need namespace declarations (identityref, instance-identifier). */
+  readonly qualified: boolean;
+}
+
+const factsCache = new WeakMap<SchemaNode, NodeFacts>();
+
+function facts(schema: SchemaNode): NodeFacts {
+  let f = factsCache.get(schema);
+  if (f) return f;
+  const data = schema.kind === 'leaf' || schema.kind === 'leaf-list' ? [] : schema.dataChildren();
+  const order = schema.kind === 'list' ? [...schema.keyNodes, ...data.filter((c) => !c.isKey)] : [...data];
+  const bases = new Set<string>();
+  if (schema.type) collectBases(schema.type, bases);
+  f = { order, qualified: bases.has('identityref') || bases.has('instance-identifier') };
+  factsCache.set(schema, f);
+  return f;
+}
+
+function collectBases(type: NonNullable<SchemaNode['type']>, into: Set<string>, depth = 0): void {
+  if (depth > 16) return;
+  into.add(type.base);
+  for (const m of type.members ?? []) collectBases(m, into, depth + 1);
+  if (type.base === 'leafref' && type.leafrefTarget) {
+    const t = (type.leafrefTarget as SchemaNode).type;
+    if (t) collectBases(t, into, depth + 1);
+  }
+}
+
+const SPECIAL = /[&<>]/;
+
 class Writer {
   constructor(
     readonly tree: SchemaTree,
@@ -62,6 +96,9 @@ class Writer {
     readonly out: string[],
     readonly options: WriteOptions,
   ) {}
+
+  /** Written forms of identityref / instance-identifier values, which repeat a lot in big lists. */
+  private readonly qualified = new Map<string, [string, string]>();
 
   private skip(node: DataNode): boolean {
     const f = this.options.configFilter;
@@ -91,6 +128,10 @@ class Writer {
   }
 
   private open(schema: SchemaNode, parentNs: string, extra: string | undefined): void {
+    if (schema.namespace === parentNs && !extra) {
+      this.out.push(`<${schema.name}>`);
+      return;
+    }
     this.out.push('<', schema.name);
     if (schema.namespace !== parentNs) this.out.push(' xmlns="', escapeXmlAttribute(schema.namespace), '"');
     if (extra) this.out.push(extra);
@@ -128,12 +169,7 @@ class Writer {
       for (const slot of kids.values()) this.slot(slot, ns, origin);
       return;
     }
-    for (const k of schema.keyNodes) {
-      const slot = kids.get(k);
-      if (slot !== undefined) this.slot(slot, ns, origin);
-    }
-    for (const child of schema.dataChildren()) {
-      if (child.isKey && schema.kind === 'list') continue;
+    for (const child of facts(schema).order) {
       const slot = kids.get(child);
       if (slot !== undefined) this.slot(slot, ns, origin);
       else if (addDefaults) this.defaults(node, child, ns);
@@ -153,9 +189,20 @@ class Writer {
         schema.default !== undefined &&
         schema.default === value);
     if (isDef && this.mode === 'trim' && !isDefault) return;
-    const { text, ns } = writeValue(this.tree, schema, value);
+    let text = value;
     let extra = attr;
-    if (ns) for (const [p, u] of ns) extra += ` xmlns:${p}="${escapeXmlAttribute(u)}"`;
+    if (facts(schema).qualified) {
+      let cached = this.qualified.get(value);
+      if (cached === undefined) {
+        const w = writeValue(this.tree, schema, value);
+        let decl = '';
+        if (w.ns) for (const [p, u] of w.ns) decl += ` xmlns:${p}="${escapeXmlAttribute(u)}"`;
+        cached = [w.text, decl];
+        this.qualified.set(value, cached);
+      }
+      text = cached[0];
+      extra += cached[1];
+    }
     if (isDef && this.mode === 'report-all-tagged') extra += ` xmlns:wd="${WD_NS}" wd:default="true"`;
     if (text === '') {
       this.out.push('<', schema.name);
@@ -164,7 +211,7 @@ class Writer {
       return;
     }
     this.open(schema, parentNs, extra);
-    this.out.push(escapeXmlText(text), '</', schema.name, '>');
+    this.out.push(SPECIAL.test(text) ? escapeXmlText(text) : text, '</', schema.name, '>');
   }
 
   /** RFC 6243 report-all: default leaves (and non-presence containers holding them) that are absent. */
