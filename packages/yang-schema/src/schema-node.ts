@@ -44,6 +44,8 @@ export class NodeImpl implements SchemaNode {
   schemaPath = '';
   dataPath = '';
   location?: SourceLocation;
+  /** Prefix map of the module where the default(s) were written (identityref defaults resolve in it). */
+  defaultPrefixes: ReadonlyMap<string, string> | undefined;
   /** Set while compiling for nodes under a false if-feature; they are pruned before finalizing. */
   disabled = false;
   /** Data-child lookup table, built when the node is frozen. */

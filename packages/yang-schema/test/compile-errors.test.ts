@@ -142,6 +142,47 @@ describe('compile errors', () => {
   });
 });
 
+describe('default values', () => {
+  test('rejects a default outside the type range, at the leaf', () => {
+    const e = caught(() =>
+      compileSchema([mod('a', '  leaf x { type uint8 { range "1..10"; } default 11; }')]),
+    );
+    expect(e.code).toBe('YANG_TYPE');
+    expect(e.detail).toContain('invalid default "11" of /a:x');
+    expect(e.location).toMatchObject({ file: 'a.yang', line: 5 });
+  });
+
+  test('accepts hexadecimal and octal integer defaults (RFC 7950 9.2.1)', () => {
+    const t = compileSchema([
+      mod('a', '  leaf x { type uint16; default 0x8000; }\n  leaf y { type int8; default -017; }'),
+    ]);
+    expect(t.find('/a:x')?.default).toBe('0x8000');
+  });
+
+  test('resolves identityref defaults with the prefixes of the module that wrote them', () => {
+    const b = mod(
+      'b',
+      '  identity base-id;\n  identity child { base base-id; }\n  typedef ref { type identityref { base base-id; } default b:child; }',
+    );
+    const a = mod(
+      'a',
+      '  import b { prefix other; }\n  leaf x { type other:ref; }\n  leaf y { type other:ref; default other:child; }',
+    );
+    const t = compileSchema([a, b], { implemented: ['a'] });
+    expect(t.find('/a:x')?.default).toBe('b:child');
+    expect(
+      caught(() =>
+        compileSchema([mod('c', '  identity i;\n  leaf z { type identityref { base i; } default i; }')]),
+      ).code,
+    ).toBe('YANG_TYPE');
+  });
+
+  test('ignores defaults of key leafs (RFC 7950 7.8.2)', () => {
+    const t = compileSchema([mod('a', '  list l { key k; leaf k { type string; default x; } }')]);
+    expect(t.find('/a:l/k')?.default).toBeUndefined();
+  });
+});
+
 describe('compile limits', () => {
   test('rejects a typedef chain deeper than 256', () => {
     const chain = Array.from(

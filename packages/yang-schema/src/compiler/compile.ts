@@ -12,6 +12,7 @@ import type {
 } from '../schema-types';
 import { applyAugments } from './augment';
 import { CompileContext, type FeatureSelection } from './context';
+import { checkDefaults } from './defaults';
 import { applyDeviations } from './deviation';
 import { compileExtensions, type PendingStructure } from './extensions';
 import { finalizeTree } from './finalize';
@@ -146,19 +147,6 @@ function compileOnce(
   leafrefs.bindAll(top);
   for (const s of structures) leafrefs.bindAll(s.children, s.children);
   if (missing.size > 0) return undefined;
-  for (const n of top) freezeNode(n);
-  for (const a of annotations.values()) freezeType(a.type);
-
-  const yangData = new Map<string, YangDataStructure>();
-  for (const s of structures) {
-    for (const n of s.children) freezeNode(n);
-    const { module, name, extension } = s;
-    yangData.set(
-      `${module}:${name}`,
-      Object.freeze({ module, name, extension, children: Object.freeze(s.children) }),
-    );
-  }
-
   const identities = new Map<string, SchemaIdentity>();
   for (const m of all) {
     for (const [name, [s, unit]] of ctx.defsOf(m).identities) {
@@ -175,6 +163,21 @@ function compileOnce(
       if (!identities.has(id.qualifiedName) || m.implemented)
         identities.set(id.qualifiedName, Object.freeze(id));
     }
+  }
+
+  checkDefaults(ctx, top, identities);
+  for (const st of structures) checkDefaults(ctx, st.children, identities);
+  for (const n of top) freezeNode(n);
+  for (const a of annotations.values()) freezeType(a.type);
+
+  const yangData = new Map<string, YangDataStructure>();
+  for (const s of structures) {
+    for (const n of s.children) freezeNode(n);
+    const { module, name, extension } = s;
+    yangData.set(
+      `${module}:${name}`,
+      Object.freeze({ module, name, extension, children: Object.freeze(s.children) }),
+    );
   }
 
   const modules: SchemaModule[] = all.map((m) => {

@@ -73,7 +73,7 @@ export class CompileContext {
     message: string,
     location: SourceLocation | undefined,
     module: string,
-    code: 'YANG_COMPILE' | 'YANG_LEAFREF' = 'YANG_COMPILE',
+    code: 'YANG_COMPILE' | 'YANG_LEAFREF' | 'YANG_TYPE' = 'YANG_COMPILE',
   ): never {
     throw new YangCompileError(message, { code, location, module });
   }

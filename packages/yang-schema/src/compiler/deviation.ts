@@ -105,8 +105,10 @@ function deviate(
       target.defaults = target.defaults.filter((v) => !defaults.includes(v));
       if (target.default !== undefined && defaults.includes(target.default)) delete target.default;
     } else if (target.kind === 'leaf-list') {
+      target.defaultPrefixes = unit.prefixes;
       target.defaults = how === 'add' ? [...target.defaults, ...defaults] : defaults;
     } else {
+      target.defaultPrefixes = unit.prefixes;
       target.default = defaults[0] ?? '';
       if (target.kind === 'leaf') target.defaults = [target.default];
     }

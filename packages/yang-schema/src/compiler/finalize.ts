@@ -83,6 +83,9 @@ function finalizeNode(
       const leaf = n.children.find((c) => c.kind === 'leaf' && c.name === k);
       if (!leaf) return ctx.failAt(`list "${n.dataPath}" has no key leaf "${k}"`, n.location, n.module);
       leaf.isKey = true;
+      // RFC 7950 7.8.2: defaults of key leafs (and their types) are ignored.
+      delete leaf.default;
+      leaf.defaults = [];
       return leaf;
     });
     if (n.keys.length === 0 && n.config && !n.isOperation && !structure) {

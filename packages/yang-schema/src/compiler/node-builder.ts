@@ -139,6 +139,7 @@ export class NodeBuilder {
       case 'choice': {
         const d = subArg(s, 'default');
         if (d !== undefined) node.default = d;
+        node.defaultPrefixes = unit.prefixes;
         node.mandatory = subArg(s, 'mandatory') === 'true';
         break;
       }
@@ -268,16 +269,19 @@ export class NodeBuilder {
     if (units !== undefined) node.units = units;
     if (node.kind === 'leaf') {
       node.mandatory = subArg(s, 'mandatory') === 'true';
-      const d = subArg(s, 'default') ?? (node.mandatory ? undefined : r.default);
+      const own = subArg(s, 'default');
+      const d = own ?? (node.mandatory ? undefined : r.default);
       if (d !== undefined) {
         node.default = d;
         node.defaults = [d];
+        node.defaultPrefixes = own !== undefined ? scope.unit.prefixes : r.defaultPrefixes;
       }
     } else {
       this.elements(node, s, scope.unit);
       const own = subs(s, 'default').map((d) => d.argument ?? '');
       node.defaults =
         own.length > 0 ? own : r.default !== undefined && node.minElements === 0 ? [r.default] : [];
+      node.defaultPrefixes = own.length > 0 ? scope.unit.prefixes : r.defaultPrefixes;
     }
   }
 

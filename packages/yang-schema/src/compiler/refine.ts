@@ -84,6 +84,7 @@ export function applyRefine(
     }
   }
   if (defaults.length > 0) {
+    target.defaultPrefixes = unit.prefixes;
     if (target.kind === 'leaf-list') target.defaults = defaults;
     else {
       target.default = defaults[0] ?? '';

@@ -18,6 +18,8 @@ import type { Unit } from './module-set';
 export interface ResolvedType {
   readonly type: YangType;
   readonly default: string | undefined;
+  /** Prefix map of the module whose typedef supplied `default`. */
+  readonly defaultPrefixes?: ReadonlyMap<string, string> | undefined;
   readonly units: string | undefined;
 }
 
@@ -85,9 +87,11 @@ export class TypeResolver {
     const type: MutableType = { ...inner.type, name: `${def.module.name}:${def.statement.argument}` };
     const origin = leafrefOrigins.get(inner.type);
     if (origin) leafrefOrigins.set(type, origin);
+    const own = subArg(def.statement, 'default');
     const result: ResolvedType = {
       type,
-      default: subArg(def.statement, 'default') ?? inner.default,
+      default: own ?? inner.default,
+      defaultPrefixes: own !== undefined ? def.scope.unit.prefixes : inner.defaultPrefixes,
       units: subArg(def.statement, 'units') ?? inner.units,
     };
     this.cache.set(def, result);
@@ -100,6 +104,7 @@ export class TypeResolver {
     const unit = scope.unit;
     let base: YangType;
     let dflt: string | undefined;
+    let dfltPrefixes: ReadonlyMap<string, string> | undefined;
     let units: string | undefined;
     let builtin = false;
     if (!ref.includes(':') && isBuiltinTypeName(ref)) {
@@ -111,13 +116,14 @@ export class TypeResolver {
       const r = this.typedef(def);
       base = r.type;
       dflt = r.default;
+      dfltPrefixes = r.defaultPrefixes;
       units = r.units;
     }
     const restricted = s.substatements.some((x) => x.prefix === undefined && x.keyword !== 'description');
-    if (!restricted && !builtin) return { type: base, default: dflt, units };
+    if (!restricted && !builtin) return { type: base, default: dflt, defaultPrefixes: dfltPrefixes, units };
     try {
       const type = this.restrict(base, s, scope, builtin);
-      return { type, default: dflt, units };
+      return { type, default: dflt, defaultPrefixes: dfltPrefixes, units };
     } catch (e) {
       if (YangTypeError.isInstance(e)) this.ctx.fail(e.message, s, unit, 'YANG_TYPE');
       throw e;
