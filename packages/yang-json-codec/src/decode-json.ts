@@ -4,7 +4,7 @@ import { type DocumentTarget, resolveDocument } from './document';
 import { CodecError } from './errors';
 import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
 import { createNode } from './instance';
-import { type NodeInfo, nodeInfo, topLevelInfo } from './schema-view';
+import { type NodeInfo, nodeInfo, structureInfo, topLevelInfo } from './schema-view';
 import { valueFromJson } from './values';
 
 type JsonObject = Record<string, unknown>;
@@ -102,16 +102,7 @@ class JsonDecoder {
         break;
       }
       case 'yang-data': {
-        const structure = target.structure ?? [];
-        const info: NodeInfo = {
-          byQName: new Map(structure.map((s) => [`${s.module}:${s.name}`, s])),
-          byName: new Map(structure.map((s) => [s.name, [s]])),
-          ordered: structure,
-          index: new Map(structure.map((s, i) => [s, i])),
-          keyNodes: [],
-          byNamespace: new Map(),
-          sameModule: new Map(),
-        };
+        const info = structureInfo(target.structure ?? []);
         this.members(value, undefined, info, undefined, children, 0, true);
         break;
       }

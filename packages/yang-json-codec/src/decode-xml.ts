@@ -4,9 +4,9 @@ import { type DocumentTarget, resolveDocument } from './document';
 import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
 import { createNode } from './instance';
 import { knownXmlAnnotation } from './known-annotations';
-import { nodeInfo, topLevelInfo } from './schema-view';
+import { type NodeInfo, nodeInfo, structureInfo, topLevelInfo } from './schema-view';
 import { valueFromXml } from './values';
-import { readXml, type XmlElement } from './xml-reader';
+import { streamXml, type XmlElement, type XmlSink } from './xml-reader';
 
 /** NETCONF base namespace (RFC 6241): `<rpc>`, `<rpc-reply>`, `<data>`, `<ok>`. */
 export const NETCONF_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
@@ -27,21 +27,112 @@ export const RESTCONF_NS = 'urn:ietf:params:xml:ns:yang:ietf-restconf';
  */
 export function decodeXml(schema: SchemaTree, xml: string, options: DecodeOptions = {}): InstanceTree {
   const ctx = new DecodeContext(schema, options);
-  const elements = readXml(xml, { maxSize: options.maxSize, maxDepth: options.maxDepth } as {
-    maxSize?: number;
-  });
   const target = resolveDocument(schema, options);
-  return new XmlDecoder(ctx).document(elements, target);
+  const decoder = new XmlDecoder(ctx, target);
+  // Streamed: containers and list entries become instances as their end tags are read, so the document
+  // never exists as a whole element tree beside the instance tree.
+  streamXml(xml, decoder, {
+    ...(options.maxSize !== undefined ? { maxSize: options.maxSize } : {}),
+    ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+  });
+  return decoder.finish();
 }
 
-class XmlDecoder {
+/** Where decoded children go: an instance (or the document) with the schema of its children. */
+interface Holder {
+  readonly type: 'holder';
+  readonly schemaParent: SchemaNode | undefined;
+  readonly info: NodeInfo;
+  /** The instance the children belong to (undefined at the document level). */
+  readonly node: DataNode | undefined;
+  readonly into: ChildMap;
+  /** Keys and leaf-list values seen per list/leaf-list, for the duplicate checks. */
+  seen: Map<SchemaNode, Set<string>> | undefined;
+  /** Inside a notification document: data nodes may lead to a nested notification. */
+  readonly notifications: boolean;
+}
+
+/** What an open element stands for while its content is read. */
+type Frame =
+  | Holder
+  | { readonly type: 'leaf'; readonly schema: SchemaNode; readonly owner: Holder }
+  | { readonly type: 'skip' }
+  | { readonly type: 'data-wrapper'; readonly owner: Holder }
+  | { readonly type: 'operation'; readonly part: Holder }
+  | { readonly type: 'notification' }
+  | { readonly type: 'event-time' };
+
+class XmlDecoder implements XmlSink {
   private readonly ctx: DecodeContext;
   private readonly tree: SchemaTree;
   private readonly moduleByNs = new Map<string, string | null>();
+  private readonly doc: InstanceTree;
+  private readonly stack: Frame[] = [];
+  /** The frame of the document level (before any element is open). */
+  private readonly root: Frame;
+  /** Frames pushed for elements, parallel to the reader's open elements. */
+  private first = true;
+  private sawNotification = false;
 
-  constructor(ctx: DecodeContext) {
+  constructor(
+    ctx: DecodeContext,
+    private readonly target: DocumentTarget,
+  ) {
     this.ctx = ctx;
     this.tree = ctx.tree;
+    this.doc = {
+      schema: this.tree,
+      kind: target.kind,
+      parent: target.parent,
+      operation: target.operation,
+      eventTime: undefined,
+      children: new Map(),
+      annotations: undefined,
+    };
+    this.root = this.rootFrame();
+  }
+
+  private holder(
+    schemaParent: SchemaNode | undefined,
+    info: NodeInfo,
+    node: DataNode | undefined,
+    into: ChildMap,
+    notifications = false,
+  ): Holder {
+    return { type: 'holder', schemaParent, info, node, into, seen: undefined, notifications };
+  }
+
+  private rootFrame(): Frame {
+    const t = this.target;
+    const children = this.doc.children;
+    switch (t.kind) {
+      case 'data':
+      case 'config':
+        return this.holder(undefined, topLevelInfo(this.tree), undefined, children);
+      case 'resource':
+        return this.holder(
+          t.parent,
+          t.parent === undefined ? topLevelInfo(this.tree) : nodeInfo(t.parent),
+          undefined,
+          children,
+        );
+      case 'yang-data':
+        return this.holder(undefined, structureInfo(t.structure ?? []), undefined, children);
+      case 'notification':
+        return { type: 'notification' };
+      default: {
+        const part = createNode(t.part!, undefined);
+        attach(children, part);
+        return { type: 'operation', part: this.holder(t.part, nodeInfo(t.part!), part, part.children!) };
+      }
+    }
+  }
+
+  finish(): InstanceTree {
+    if (this.target.kind === 'notification' && !this.sawNotification) {
+      throw this.structure('a notification document is one <notification> element in the RFC 5277 namespace');
+    }
+    return this.doc;
   }
 
   private moduleOf(ns: string): string | undefined {
@@ -53,158 +144,193 @@ class XmlDecoder {
     return m ?? undefined;
   }
 
-  document(elements: XmlElement[], target: DocumentTarget): InstanceTree {
-    const children: ChildMap = new Map();
-    const doc: InstanceTree = {
-      schema: this.tree,
-      kind: target.kind,
-      parent: target.parent,
-      operation: target.operation,
-      eventTime: undefined,
-      children,
-      annotations: undefined,
-    };
-    switch (target.kind) {
-      case 'data':
-      case 'config': {
-        let content = elements;
-        const only = elements[0];
+  open(el: XmlElement, depth: number): 'collect' | 'stream' {
+    const frame = depth === 0 ? this.root : this.stack[this.stack.length - 1]!;
+    const first = this.first;
+    this.first = false;
+    let next: Frame;
+    switch (frame.type) {
+      case 'holder':
         if (
-          elements.length === 1 &&
-          only!.local === 'data' &&
-          (only!.ns === RESTCONF_NS || only!.ns === NETCONF_NS)
+          depth === 0 &&
+          first &&
+          frame.node === undefined &&
+          (this.target.kind === 'data' || this.target.kind === 'config') &&
+          el.local === 'data' &&
+          (el.ns === RESTCONF_NS || el.ns === NETCONF_NS)
         ) {
-          content = only!.children.filter((c): c is XmlElement => typeof c !== 'string');
-          doc.annotations = this.annotations(only!, undefined, undefined);
-        }
-        this.children(content, undefined, undefined, children, 0);
+          this.doc.annotations = this.annotations(el, undefined, undefined);
+          next = { type: 'data-wrapper', owner: frame };
+        } else next = this.child(frame, el);
         break;
-      }
-      case 'resource':
-        this.children(elements, target.parent, undefined, children, 0);
+      case 'data-wrapper':
+        next = this.child(frame.owner, el);
         break;
-      case 'yang-data':
-        this.children(elements, undefined, undefined, children, 0, target.structure);
+      case 'operation':
+        if ((el.local === 'rpc' || el.local === 'rpc-reply') && el.ns === NETCONF_NS) next = frame;
+        else if (
+          this.moduleOf(el.ns) === this.target.operation!.module &&
+          (el.local === this.target.part!.kind || el.local === this.target.operation!.name)
+        ) {
+          next = frame.part;
+        } else next = this.child(frame.part, el);
         break;
       case 'notification':
-        this.notification(elements, doc);
+        if (depth === 0) {
+          if (el.local !== 'notification' || el.ns !== NOTIFICATION_NS || this.sawNotification) {
+            throw this.structure(
+              'a notification document is one <notification> element in the RFC 5277 namespace',
+            );
+          }
+          this.sawNotification = true;
+          next = frame;
+        } else if (el.local === 'eventTime' && el.ns === NOTIFICATION_NS) next = { type: 'event-time' };
+        else
+          next = this.child(
+            this.holder(undefined, topLevelInfo(this.tree), undefined, this.doc.children, true),
+            el,
+          );
         break;
       default:
-        this.operation(elements, target, children);
+        next = { type: 'skip' };
     }
-    return doc;
+    this.stack.push(next);
+    return next.type === 'leaf' || next.type === 'event-time' ? 'collect' : 'stream';
   }
 
-  private notification(elements: XmlElement[], doc: InstanceTree): void {
-    const [wrapper] = elements;
-    if (elements.length !== 1 || wrapper!.local !== 'notification' || wrapper!.ns !== NOTIFICATION_NS) {
-      throw this.structure('a notification document is one <notification> element in the RFC 5277 namespace');
-    }
-    const parts = wrapper!.children.filter((c): c is XmlElement => typeof c !== 'string');
-    const eventTime = parts.find((p) => p.local === 'eventTime' && p.ns === NOTIFICATION_NS);
-    if (eventTime === undefined) throw this.structure('<notification> lacks <eventTime>', 'eventTime');
-    doc.eventTime = text(eventTime).trim();
-    const events = parts.filter((p) => p !== eventTime);
-    this.children(events, undefined, undefined, doc.children, 0, undefined, true);
+  text(el: XmlElement, text: string): void {
+    const frame = this.stack[this.stack.length - 1];
+    if (frame?.type === 'skip' || /^[ \t\r\n]*$/.test(text)) return;
+    const node = frame?.type === 'holder' ? frame.node : undefined;
+    const path = this.ctx.nodePath(node);
+    throw this.ctx.error(
+      'BAD_ELEMENT',
+      'bad-element',
+      `unexpected text inside ${describe(node)} <${el.local}> (${path.json})`,
+      path,
+    );
   }
 
-  private operation(elements: XmlElement[], target: DocumentTarget, children: ChildMap): void {
-    const op = target.operation!;
-    const part = target.part!;
-    let content: XmlElement[] = elements;
-    const opModule = op.module;
-    const strip = (el: XmlElement): XmlElement[] =>
-      el.children.filter((c): c is XmlElement => typeof c !== 'string');
-    const first = elements[0];
-    if (elements.length === 1 && first !== undefined) {
-      if ((first.local === 'rpc' || first.local === 'rpc-reply') && first.ns === NETCONF_NS)
-        content = strip(first);
-    }
-    const one = content[0];
-    if (content.length === 1 && one !== undefined && this.moduleOf(one.ns) === opModule) {
-      if (one.local === part.kind || one.local === op.name) content = strip(one);
-    }
-    const node = createNode(part, undefined);
-    attach(children, node);
-    this.children(content, part, node, node.children!, 1);
-  }
-
-  /** Decodes sibling elements under `parent` (an instance) whose schema is `schemaParent`. */
-  private children(
-    elements: readonly (XmlElement | string)[],
-    schemaParent: SchemaNode | undefined,
-    parent: DataNode | undefined,
-    into: ChildMap,
-    depth: number,
-    structure?: readonly SchemaNode[],
-    notifications?: boolean,
-  ): void {
-    if (depth > this.ctx.maxDepth) throw this.structure(`nesting deeper than ${this.ctx.maxDepth}`);
-    const info =
-      schemaParent === undefined ? (structure ? undefined : topLevelInfo(this.tree)) : nodeInfo(schemaParent);
-    let keysSeen: Map<SchemaNode, Set<string>> | undefined;
-    for (const el of elements) {
-      if (typeof el === 'string') {
-        if (el.trim() !== '') {
-          const path = this.ctx.nodePath(parent);
-          throw this.ctx.error(
-            'BAD_ELEMENT',
-            'bad-element',
-            `unexpected text inside ${describe(parent)} (${path.json})`,
-            path,
-          );
-        }
-        continue;
+  close(el: XmlElement): void {
+    const frame = this.stack.pop()!;
+    switch (frame.type) {
+      case 'leaf': {
+        const node = this.leafOrAny(el, frame.schema, frame.owner.node);
+        this.attachTo(frame.owner, node);
+        break;
       }
-      const module = this.moduleOf(el.ns);
-      if (module === undefined) {
-        if (!this.ctx.strict) continue;
-        const path = this.ctx.childPath(parent, { module: undefined, name: el.local });
+      case 'holder': {
+        // An instance frame (container, list entry, notification) attaches to the frame below it.
+        const node = frame.node;
+        if (node === undefined || node.schema.kind === 'input' || node.schema.kind === 'output') break;
+        if (node === this.operationPart()) break;
+        const owner = this.ownerOf(node);
+        if (owner !== undefined) this.attachTo(owner, node);
+        break;
+      }
+      case 'event-time': {
+        this.doc.eventTime = text(el).trim();
+        break;
+      }
+      case 'notification':
+        if (this.stack.length === 0 && this.doc.eventTime === undefined) {
+          throw this.structure('<notification> lacks <eventTime>', 'eventTime');
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  private operationPart(): DataNode | undefined {
+    return this.root.type === 'operation' ? this.root.part.node : undefined;
+  }
+
+  /** The holder an instance frame's node goes into: the nearest holder frame below it, or the root. */
+  private ownerOf(node: DataNode): Holder | undefined {
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const f = this.stack[i]!;
+      if (f.type === 'holder') return f;
+      if (f.type === 'data-wrapper') return f.owner;
+      if (f.type === 'operation') return f.part;
+      if (f.type === 'notification') return this.notificationTop;
+    }
+    const r = this.root;
+    if (r.type === 'holder') return r;
+    if (r.type === 'operation') return r.part;
+    if (r.type === 'notification') return this.notificationTop;
+    void node;
+    return undefined;
+  }
+
+  private notificationTop: Holder | undefined;
+
+  /** Resolves a child element of `holder` to a frame (creating the instance for inner nodes). */
+  private child(holder: Holder, el: XmlElement): Frame {
+    const parent = holder.node;
+    const module = this.moduleOf(el.ns);
+    if (module === undefined) {
+      if (!this.ctx.strict) return { type: 'skip' };
+      const path = this.ctx.childPath(parent, { module: undefined, name: el.local });
+      throw this.ctx.error(
+        'UNKNOWN_NAMESPACE',
+        'unknown-namespace',
+        `element "${el.local}" is in namespace "${el.ns}" that no module of the schema has (${path.json})`,
+        path,
+        { errorInfo: { 'bad-element': el.local, 'bad-namespace': el.ns } },
+      );
+    }
+    let schema = holder.info.byNamespace.get(el.ns)?.get(el.local);
+    if (schema === undefined && holder.notifications)
+      schema = this.notificationStep(holder.schemaParent, module, el.local);
+    if (schema === undefined) {
+      if (!this.ctx.strict) return { type: 'skip' };
+      const sameName = holder.info.byName.get(el.local);
+      if (sameName !== undefined) {
+        const path = this.ctx.childPath(parent, { module, name: el.local });
         throw this.ctx.error(
           'UNKNOWN_NAMESPACE',
           'unknown-namespace',
-          `element "${el.local}" is in namespace "${el.ns}" that no module of the schema has (${path.json})`,
+          `element "${el.local}" is in the namespace of module "${module}" but belongs to "${sameName[0]!.module}" (${path.json})`,
           path,
           { errorInfo: { 'bad-element': el.local, 'bad-namespace': el.ns } },
         );
       }
-      let schema: SchemaNode | undefined;
-      if (info !== undefined) schema = info.byNamespace.get(el.ns)?.get(el.local);
-      else schema = structure?.find((s) => s.name === el.local && s.module === module);
-      if (schema === undefined && notifications)
-        schema = this.notificationStep(schemaParent, module, el.local);
-      if (schema === undefined) {
-        if (!this.ctx.strict) continue;
-        const sameName = info?.byName.get(el.local);
-        if (sameName !== undefined) {
-          const path = this.ctx.childPath(parent, { module, name: el.local });
-          throw this.ctx.error(
-            'UNKNOWN_NAMESPACE',
-            'unknown-namespace',
-            `element "${el.local}" is in the namespace of module "${module}" but belongs to "${sameName[0]!.module}" (${path.json})`,
-            path,
-            { errorInfo: { 'bad-element': el.local, 'bad-namespace': el.ns } },
-          );
-        }
-        throw this.ctx.unknown(parent, module, el.local, `in ${describe(parent)}`);
-      }
-      this.ctx.checkConfig(parent, schema);
-      const node = this.node(el, schema, parent, depth + 1, notifications === true);
-      const existing = into.get(schema);
-      if (
-        existing !== undefined &&
-        (schema.kind === 'leaf' ||
-          schema.kind === 'container' ||
-          schema.kind === 'anydata' ||
-          schema.kind === 'anyxml')
-      ) {
-        throw this.ctx.duplicate(parent, schema);
-      }
-      if (existing === undefined) into.set(schema, [node]);
-      else existing.push(node);
-      if (schema.kind === 'list') this.ctx.checkListEntry(node, (keysSeen ??= new Map()));
-      else if (schema.kind === 'leaf-list') this.ctx.checkLeafListValue(node, (keysSeen ??= new Map()));
+      throw this.ctx.unknown(parent, module, el.local, `in ${describe(parent)}`);
     }
+    this.ctx.checkConfig(parent, schema);
+    switch (schema.kind) {
+      case 'leaf':
+      case 'leaf-list':
+      case 'anydata':
+      case 'anyxml':
+        return { type: 'leaf', schema, owner: holder };
+      default: {
+        const node = createNode(schema, parent);
+        if (el.attributes.length > 0) node.annotations = this.annotations(el, node, schema);
+        if (holder.notifications && parent === undefined) this.notificationTop = holder;
+        return this.holder(schema, nodeInfo(schema), node, node.children!, holder.notifications);
+      }
+    }
+  }
+
+  /** Adds a finished instance to its holder, with the single-instance and key checks. */
+  private attachTo(holder: Holder, node: DataNode): void {
+    const schema = node.schema;
+    const existing = holder.into.get(schema);
+    if (
+      existing !== undefined &&
+      (schema.kind === 'leaf' ||
+        schema.kind === 'container' ||
+        schema.kind === 'anydata' ||
+        schema.kind === 'anyxml')
+    ) {
+      throw this.ctx.duplicate(holder.node, schema);
+    }
+    if (existing === undefined) holder.into.set(schema, [node]);
+    else existing.push(node);
+    if (schema.kind === 'list') this.ctx.checkListEntry(node, (holder.seen ??= new Map()));
+    else if (schema.kind === 'leaf-list') this.ctx.checkLeafListValue(node, (holder.seen ??= new Map()));
   }
 
   /** Inside a notification document, data nodes on the way to a nested notification (RFC 7950 7.16.2). */
@@ -221,44 +347,32 @@ class XmlDecoder {
     return c?.kind === 'notification' ? c : undefined;
   }
 
-  private node(
-    el: XmlElement,
-    schema: SchemaNode,
-    parent: DataNode | undefined,
-    depth: number,
-    notifications: boolean,
-  ): DataNode {
+  /** A leaf, leaf-list entry or anydata/anyxml from its collected element. */
+  private leafOrAny(el: XmlElement, schema: SchemaNode, parent: DataNode | undefined): DataNode {
     const node = createNode(schema, parent);
     if (el.attributes.length > 0) node.annotations = this.annotations(el, node, schema);
-    switch (schema.kind) {
-      case 'leaf':
-      case 'leaf-list': {
-        let value = '';
-        for (const c of el.children) {
-          if (typeof c !== 'string') {
-            throw this.ctx.error(
-              'BAD_ELEMENT',
-              'bad-element',
-              `${schema.kind} "${schema.name}" holds an element <${c.local}> instead of a value (${this.ctx.childPath(parent, schema).json})`,
-              this.ctx.childPath(parent, schema),
-              { errorInfo: { 'bad-element': schema.name } },
-            );
-          }
-          value += c;
-        }
-        const r = valueFromXml(this.tree, schema.type!, value, (p) => el.scope.lookup(p));
-        if (!r.ok) throw this.ctx.badValue(parent, schema, r, value);
-        node.value = r.value;
-        node.member = r.member;
-        break;
-      }
-      case 'anydata':
-      case 'anyxml':
-        node.any = this.anyContent(el.children, depth);
-        break;
-      default:
-        this.children(el.children, schema, node, node.children!, depth, undefined, notifications);
+    if (schema.kind === 'anydata' || schema.kind === 'anyxml') {
+      node.any = this.anyContent(el.children, 0);
+      return node;
     }
+    let value = '';
+    for (const c of el.children) {
+      if (typeof c !== 'string') {
+        const path = this.ctx.childPath(parent, schema);
+        throw this.ctx.error(
+          'BAD_ELEMENT',
+          'bad-element',
+          `${schema.kind} "${schema.name}" holds an element <${c.local}> instead of a value (${path.json})`,
+          path,
+          { errorInfo: { 'bad-element': schema.name } },
+        );
+      }
+      value += c;
+    }
+    const r = valueFromXml(this.tree, schema.type!, value, el.scope);
+    if (!r.ok) throw this.ctx.badValue(parent, schema, r, value);
+    node.value = r.value;
+    node.member = r.member;
     return node;
   }
 

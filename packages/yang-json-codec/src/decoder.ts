@@ -234,7 +234,7 @@ export class DecodeContext {
       return { module, name, value };
     }
     const r = lookupNamespace
-      ? valueFromXml(this.tree, def.type, value as string, lookupNamespace)
+      ? valueFromXml(this.tree, def.type, value as string, { lookup: lookupNamespace })
       : valueFromJson(this.tree, def.type, value, module);
     if (!r.ok) {
       throw this.error(

@@ -142,3 +142,8 @@ export function topLevelSchemaNode(tree: SchemaTree, module: string, name: strin
 export function findSchemaNode(tree: SchemaTree, path: string): SchemaNode | undefined {
   return tree.find(path);
 }
+
+/** Lookup facts for the top nodes of yang-data structures. */
+export function structureInfo(structure: readonly SchemaNode[]): NodeInfo {
+  return buildInfo(structure, undefined);
+}

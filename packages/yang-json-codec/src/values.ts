@@ -98,7 +98,7 @@ export function valueFromXml(
   tree: SchemaTree,
   type: YangType,
   text: string,
-  lookupNamespace: (prefix: string) => string | undefined,
+  scope: { lookup(prefix: string): string | undefined },
 ): ValueOk | ValueError {
   if (!needsContext(type)) {
     // Most leafs (strings, numbers, enums) need no prefix resolution: no closures per value.
@@ -106,6 +106,7 @@ export function valueFromXml(
     if (!plain.ok && text.trim() !== text && type.base !== 'string') plain = checkValue(type, text.trim());
     return plain.ok ? { ok: true, value: plain.canonical, member: plain.member } : fail(plain);
   }
+  const lookupNamespace = (prefix: string) => scope.lookup(prefix);
   const resolveModule = (prefix: string) => {
     const ns = lookupNamespace(prefix);
     return ns === undefined ? undefined : tree.moduleByNamespace(ns)?.name;

@@ -62,11 +62,12 @@ export function defaultValues(tree: SchemaTree, schema: SchemaNode): string[] {
   for (const text of schema.defaults) {
     // Defaults are written with the prefixes of the defining module; the node's own prefix and module
     // names cover what a default names in practice.
-    let r = valueFromXml(tree, schema.type!, text, (p) =>
-      p === '' || p === schema.prefix
-        ? schema.namespace
-        : (tree.modules.find((m) => m.prefix === p)?.namespace ?? tree.moduleByName(p)?.namespace),
-    );
+    let r = valueFromXml(tree, schema.type!, text, {
+      lookup: (p: string) =>
+        p === '' || p === schema.prefix
+          ? schema.namespace
+          : (tree.modules.find((m) => m.prefix === p)?.namespace ?? tree.moduleByName(p)?.namespace),
+    });
     if (!r.ok) r = valueFromJson(tree, schema.type!, text, schema.module);
     if (r.ok) out.push(r.value);
   }

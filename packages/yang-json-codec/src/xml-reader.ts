@@ -71,6 +71,22 @@ const DEFAULT_MAX_DEPTH = 256;
 interface Frame extends XmlElement {
   readonly tag: string;
   readonly children: (XmlElement | string)[];
+  /** Children are kept in `children` (else they go to the sink as they are read). */
+  collect: boolean;
+  /** A child element was seen (whitespace beside it is then not content). */
+  hasElements: boolean;
+}
+
+/**
+ * Receives elements while they are read, so that a large document never exists as a whole element tree.
+ * `open` sees an element with its attributes and decides: 'collect' keeps its whole subtree (delivered
+ * complete to `close`), 'stream' hands its child elements to `open`/`close` one by one and its text to
+ * `text`. Errors thrown by the sink propagate out of {@link streamXml}.
+ */
+export interface XmlSink {
+  open(element: XmlElement, depth: number): 'collect' | 'stream';
+  text(element: XmlElement, text: string): void;
+  close(element: XmlElement): void;
 }
 
 const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
@@ -114,7 +130,28 @@ export function readXml(text: string, limits: XmlLimits = {}): XmlElement[] {
       },
     );
   }
-  return new Scanner(text, maxDepth).document();
+  return new Scanner(text, maxDepth, undefined).document();
+}
+
+/**
+ * Reads an XML document like {@link readXml} but delivers it to `sink` element by element (top-level
+ * elements included), keeping only what the sink asks to collect.
+ */
+export function streamXml(text: string, sink: XmlSink, limits: XmlLimits = {}): void {
+  const maxSize = limits.maxSize ?? DEFAULT_MAX_SIZE;
+  if (typeof text !== 'string') {
+    throw new CodecError('XML_MALFORMED', 'XML input must be a string', { errorTag: 'malformed-message' });
+  }
+  if (text.length > maxSize) {
+    throw new CodecError(
+      'LIMIT_EXCEEDED',
+      `XML input of ${text.length} characters exceeds the limit of ${maxSize}`,
+      {
+        errorTag: 'too-big',
+      },
+    );
+  }
+  new Scanner(text, limits.maxDepth ?? DEFAULT_MAX_DEPTH, sink).document();
 }
 
 class Scanner {
@@ -129,6 +166,7 @@ class Scanner {
   constructor(
     private readonly text: string,
     private readonly maxDepth: number,
+    private readonly sink: XmlSink | undefined,
   ) {}
 
   private fail(
@@ -198,7 +236,7 @@ class Scanner {
         ? this.fail(e.message, from, e.code === 'XML_FORBIDDEN' ? 'XML_FORBIDDEN' : 'XML_MALFORMED')
         : e;
     }
-    appendText(frame.children, value);
+    this.content(frame, value);
   }
 
   private markup(): void {
@@ -207,9 +245,9 @@ class Scanner {
     const c = text.charCodeAt(i + 1);
     if (this.pendingFrom >= 0) {
       const frame = this.stack[this.stack.length - 1]!;
-      // Whitespace before an end tag of an element holding only text, or beside other text, is content.
-      if ((c === 0x2f && !frame.children.some((x) => typeof x !== 'string')) || c === 0x21) {
-        appendText(frame.children, text.slice(this.pendingFrom, this.pendingTo));
+      // Whitespace before the end tag of an element holding only text, or beside other text, is content.
+      if ((c === 0x2f && !frame.hasElements) || c === 0x21) {
+        this.content(frame, text.slice(this.pendingFrom, this.pendingTo));
       }
       this.pendingFrom = -1;
     }
@@ -229,7 +267,7 @@ class Scanner {
         if (frame === undefined) throw this.fail('CDATA section outside the document element');
         const end = text.indexOf(']]>', i + 9);
         if (end < 0) throw this.fail('unterminated CDATA section');
-        appendText(frame.children, text.slice(i + 9, end));
+        this.content(frame, text.slice(i + 9, end));
         this.i = end + 3;
         return;
       }
@@ -331,7 +369,13 @@ class Scanner {
       attributes: attributes.length === 0 ? NO_ATTRIBUTES : attributes,
       children: [],
       scope,
+      collect: true,
+      hasElements: false,
     };
+    if (parent !== undefined) parent.hasElements = true;
+    if (this.sink !== undefined && (parent === undefined || !parent.collect)) {
+      frame.collect = this.sink.open(frame, this.stack.length) === 'collect';
+    }
     if (selfClosing) this.finish(frame, parent);
     else {
       if (this.stack.length >= this.maxDepth) {
@@ -371,8 +415,15 @@ class Scanner {
   }
 
   private finish(frame: Frame, parent: Frame | undefined): void {
-    if (parent === undefined) this.top.push(frame);
-    else parent.children.push(frame);
+    if (parent?.collect) parent.children.push(frame);
+    else if (this.sink !== undefined) this.sink.close(frame);
+    else this.top.push(frame);
+  }
+
+  /** Text content of `frame`: kept when collecting, else handed to the sink. */
+  private content(frame: Frame, value: string): void {
+    if (frame.collect) appendText(frame.children, value);
+    else if (value !== '') this.sink!.text(frame, value);
   }
 }
 
