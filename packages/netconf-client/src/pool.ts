@@ -120,6 +120,10 @@ export function createPool(options: PoolOptions): NetconfPool {
       const wait = nextAttempt - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const connection = await SshConnection.connect(connectOptions);
+      if (closed) {
+        connection.destroy();
+        throw new NetconfError('POOL_CLOSED', 'the pool was closed while connecting');
+      }
       failures = 0;
       const slot: Slot = { connection, used: 0 };
       slots.push(slot);

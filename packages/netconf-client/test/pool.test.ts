@@ -126,3 +126,12 @@ test('acquire fails with ACQUIRE_TIMEOUT while the full pool stays full', async 
   await pool.acquire();
   await expect(pool.acquire()).rejects.toMatchObject({ code: 'ACQUIRE_TIMEOUT' });
 });
+
+test('drops a connection that completes after the pool was closed', async () => {
+  const { server, pool } = await setup();
+  const acquiring = pool.acquire();
+  await pool.close();
+  await expect(acquiring).rejects.toMatchObject({ code: 'POOL_CLOSED' });
+  expect(pool.stats().connections).toBe(0);
+  expect(server.connections).toBeLessThanOrEqual(1);
+});
