@@ -215,7 +215,9 @@ async function serve(
     }
   }
   // Operation output is JSON only when its input was (the spec's negotiation rule 3).
-  const encoding = negotiateEncoding(req.headers.accept, negotiation, body?.encoding);
+  // host-meta and schemas have media types of their own; they check Accept themselves.
+  const ownMedia = target.kind === 'well-known-host-meta' || target.kind === 'schema';
+  const encoding = ownMedia ? s.defaultEncoding : negotiateEncoding(req.headers.accept, negotiation, body?.encoding);
   setEncoding(encoding);
   const ctx: RequestContext = { settings: s, method, target, query, out, encoding };
   const check = (): void => checkWrite(req, s.clock);

@@ -69,10 +69,18 @@ export async function readData(ctx: RequestContext, resolved: ResolvedApiPath | 
   applyWithDefaults(tree, ctx.query.withDefaults ?? s.defaultStyle);
   if (ctx.query.fields !== undefined) applyFields(tree, formatFields(ctx.query.fields));
   if (ctx.query.depth !== undefined) applyDepth(tree, ctx.query.depth);
-  const opts = encodeOptions(s);
+  // The target itself is always written, even as an empty non-presence container.
+  const opts = { ...encodeOptions(s), ...(resolved !== undefined && emptyTarget(tree) ? { returnEmptyNpContainers: true } : {}) };
   const chunks =
     ctx.encoding === 'json'
       ? encodeJsonChunks(tree, { ...opts, wrapper: true })
       : encodeXmlChunks(tree, { ...opts, wrapper: true });
   await ctx.out.stream(200, dataMediaType(ctx.encoding), chunks);
+}
+
+function emptyTarget(tree: InstanceTree): boolean {
+  for (const nodes of tree.children.values()) {
+    for (const n of nodes) if (n.children === undefined || n.children.size > 0) return false;
+  }
+  return true;
 }

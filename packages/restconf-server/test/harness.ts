@@ -18,7 +18,7 @@ let cached: Promise<SchemaTree> | undefined;
 export function exampleSchema(): Promise<SchemaTree> {
   cached ??= loadServerSchema({
     paths: [YANG_DIR],
-    modules: ['example-jukebox', 'example-ops', 'example-actions', 'example-mod', 'ietf-interfaces', ...RESTCONF_MODULES],
+    modules: ['example-jukebox', 'example-ops', 'example-actions', 'example-mod', 'ietf-interfaces', 'iana-if-type', ...RESTCONF_MODULES],
   });
   return cached;
 }
@@ -75,11 +75,18 @@ export const JUKEBOX = {
       artist: [
         {
           name: 'Foo Fighters',
-          album: [{ name: 'Wasting Light', genre: 'example-jukebox:alternative', year: 2011 }],
+          album: [
+            {
+              name: 'Wasting Light',
+              genre: 'example-jukebox:alternative',
+              year: 2011,
+              song: [{ name: 'Rope', location: '/media/rope.ogg', format: 'Ogg', length: 259 }],
+            },
+          ],
         },
       ],
     },
-    playlist: [{ name: 'Foo-One', description: 'example playlist 1', song: [{ index: 1, id: "/example-jukebox:jukebox/library/artist[name='Foo Fighters']/album[name='Wasting Light']/song[name='Rope']" }] }],
+    playlist: [{ name: 'Foo-One', description: 'example playlist 1' }],
     player: { gap: '0.5' },
   },
 };
