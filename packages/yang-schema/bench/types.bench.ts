@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { bench, describe } from 'vitest';
-import { checkValue, createPattern, parseRange, translateXsdRegex, type YangType } from '../src/types/index';
+import { checkValue, compileSchema, parseModule, translateXsdRegex, type YangType } from '../src/index';
+import { createPattern, parseRange } from '../src/types/index';
 
 // Each group pairs checkValue with the bare operation it is built on, so vitest reports the ratio.
 
@@ -103,5 +106,34 @@ describe('compiling the ipv4-address pattern', () => {
   });
   bench('translateXsdRegex', () => {
     translateXsdRegex(IPV4);
+  });
+});
+
+// inet:host as the compiler builds it from ietf-inet-types: union { ip-address (union { ipv4; ipv6 }); domain-name }.
+const inet = parseModule(
+  readFileSync(
+    path.resolve(__dirname, '../../../../shared/yang/corpus/ietf/ietf-inet-types@2013-07-15.yang'),
+    'utf8',
+  ),
+);
+const hostModule = parseModule(`module bench-host {
+  namespace "urn:bench"; prefix b; import ietf-inet-types { prefix inet; }
+  leaf host { type inet:host; }
+}`);
+const host = compileSchema([hostModule, inet], { implemented: ['bench-host'] }).find('/bench-host:host')!
+  .type!;
+const memberRegexes = (function collect(t: YangType): RegExp[] {
+  return t.members ? t.members.flatMap(collect) : (t.patterns ?? []).map((p) => p.regex);
+})(host);
+const hosts = ['192.0.2.1', '2001:db8::1', 'www.example.com', 'bad host'];
+
+describe('inet:host compiled from ietf-inet-types', () => {
+  let i = 0;
+  bench('baseline: RegExp.test of every member pattern in turn', () => {
+    const h = hosts[i++ & 3]!;
+    for (const re of memberRegexes) if (re.test(h)) break;
+  });
+  bench('checkValue', () => {
+    checkValue(host, hosts[i++ & 3]!);
   });
 });

@@ -433,3 +433,11 @@ describe('checkValue failure messages name the rule that failed', () => {
     if (!r.ok) expect(r.message).toMatch(reason);
   });
 });
+
+test('a failure serializes and spreads with its message like a plain object', () => {
+  const r = checkValue(builtin('boolean'), 'yes');
+  const expected = 'yes';
+  expect(JSON.parse(JSON.stringify(r)).message).toContain(expected);
+  expect({ ...r }).toMatchObject({ ok: false, message: expect.stringContaining(expected) });
+  expect(Object.keys(r)).toContain('message');
+});

@@ -1,17 +1,17 @@
 import type { ValueCheck, ValueContext } from './value';
-import { describe, invalid, quote, valid } from './value-result';
+import { describe, type Fail, invalid, quote, valid } from './value-result';
 import type { BitItem, EnumItem, YangType } from './yang-type';
 
 /** boolean (RFC 7950 9.5): exactly "true" or "false". */
-export function checkBoolean(type: YangType, text: string): ValueCheck {
+export function checkBoolean(type: YangType, text: string, fail: Fail = invalid): ValueCheck {
   if (text === 'true' || text === 'false') return valid(text);
-  return invalid(() => `${quote(text)} is not a valid ${describe(type)} value: expected "true" or "false"`);
+  return fail(() => `${quote(text)} is not a valid ${describe(type)} value: expected "true" or "false"`);
 }
 
 /** empty (RFC 7950 9.11): no value at all. */
-export function checkEmpty(type: YangType, text: string): ValueCheck {
+export function checkEmpty(type: YangType, text: string, fail: Fail = invalid): ValueCheck {
   if (text === '') return valid('');
-  return invalid(() => `${describe(type)} takes no value, got ${quote(text)}`);
+  return fail(() => `${describe(type)} takes no value, got ${quote(text)}`);
 }
 
 /** Enum names per type, built once: enumerations such as iana-if-type hold hundreds of names. */
@@ -20,7 +20,7 @@ const enumNames = new WeakMap<readonly EnumItem[], ReadonlySet<string>>();
 const bitPositions = new WeakMap<readonly BitItem[], ReadonlyMap<string, number>>();
 
 /** enumeration (RFC 7950 9.6): one of the assigned names, exactly as written. */
-export function checkEnumeration(type: YangType, text: string): ValueCheck {
+export function checkEnumeration(type: YangType, text: string, fail: Fail = invalid): ValueCheck {
   const enums = type.enums ?? [];
   let names = enumNames.get(enums);
   if (!names) {
@@ -30,7 +30,7 @@ export function checkEnumeration(type: YangType, text: string): ValueCheck {
   if (names.has(text)) return valid(text);
   const shown = enums.slice(0, 16).map((e) => e.name);
   const more = enums.length > shown.length ? ', ...' : '';
-  return invalid(
+  return fail(
     () => `${quote(text)} is not an enum of ${describe(type)} (expected one of: ${shown.join(', ')}${more})`,
   );
 }
@@ -39,7 +39,7 @@ export function checkEnumeration(type: YangType, text: string): ValueCheck {
  * bits (RFC 7950 9.7): a space-separated list of the names of the bits that are set, each at most once;
  * canonical form (9.7.2) lists them in position order separated by single spaces.
  */
-export function checkBits(type: YangType, text: string): ValueCheck {
+export function checkBits(type: YangType, text: string, fail: Fail = invalid): ValueCheck {
   const bits = type.bits ?? [];
   let positions = bitPositions.get(bits);
   if (!positions) {
@@ -49,9 +49,9 @@ export function checkBits(type: YangType, text: string): ValueCheck {
   const seen = new Set<string>();
   for (const name of text.split(/[ \t\n\r]+/)) {
     if (name === '') continue;
-    if (!positions.has(name)) return invalid(() => `${quote(name)} is not a bit of ${describe(type)}`);
+    if (!positions.has(name)) return fail(() => `${quote(name)} is not a bit of ${describe(type)}`);
     if (seen.has(name))
-      return invalid(() => `bit ${quote(name)} is set more than once in ${describe(type)} value`);
+      return fail(() => `bit ${quote(name)} is set more than once in ${describe(type)} value`);
     seen.add(name);
   }
   const order = positions;
@@ -72,19 +72,20 @@ export function checkIdentityref(
   type: YangType,
   text: string,
   context: ValueContext | undefined,
+  fail: Fail = invalid,
 ): ValueCheck {
   if (!IDENTITY_REF.test(text)) {
-    return invalid(
+    return fail(
       () => `${quote(text)} is not a valid ${describe(type)} value: expected "prefix:identity" or "identity"`,
     );
   }
   if (!context?.resolveIdentity) return valid(text);
   const identity = context.resolveIdentity(text);
-  if (identity === undefined) return invalid(() => `${quote(text)} is not a known identity`);
+  if (identity === undefined) return fail(() => `${quote(text)} is not a known identity`);
   if (context.isDerivedFrom) {
     for (const base of type.identityBases ?? []) {
       if (!context.isDerivedFrom(identity, base)) {
-        return invalid(
+        return fail(
           () =>
             `identity ${quote(identity)} is not derived from ${quote(base)} as ${describe(type)} requires`,
         );

@@ -1,6 +1,6 @@
 import { inIntervals } from './numbers';
 import type { ValueCheck } from './value';
-import { describe, invalid, quote, valid } from './value-result';
+import { describe, type Fail, invalid, quote, valid } from './value-result';
 import type { RangeRestriction, YangType } from './yang-type';
 
 /**
@@ -8,23 +8,23 @@ import type { RangeRestriction, YangType } from './yang-type';
  * characters); the length restriction counts characters, i.e. code points (9.4.4); every pattern must
  * match, or must not match with `modifier invert-match` (9.4.5, 9.4.6). Canonical form: the value as is.
  */
-export function checkString(type: YangType, text: string): ValueCheck {
+export function checkString(type: YangType, text: string, fail: Fail = invalid): ValueCheck {
   const count = countCharacters(text);
   if (count < 0) {
     const at = -count - 1;
-    return invalid(
+    return fail(
       () =>
         `${describe(type)} value contains the illegal character U+${hex(text.codePointAt(at)!)} at offset ${at}`,
     );
   }
   if (type.length) {
-    const failed = checkLength(type, type.length, count, 'characters');
+    const failed = checkLength(type, type.length, count, 'characters', fail);
     if (failed) return failed;
   }
   for (const p of type.patterns ?? []) {
     if (p.regex.test(text) === p.invertMatch) {
       const rule = p.invertMatch ? 'matches the inverted pattern' : 'does not match the pattern';
-      return invalid(() => `${quote(text)} ${rule} ${JSON.stringify(p.source)} of ${describe(type)}`, p);
+      return fail(() => `${quote(text)} ${rule} ${JSON.stringify(p.source)} of ${describe(type)}`, p);
     }
   }
   return valid(text);
@@ -38,16 +38,14 @@ const WHITESPACE = /[ \t\n\r]+/g;
  * are ignored. The length restriction counts octets. Canonical form (9.8.2): RFC 4648 encoding without
  * whitespace, with the padding bits zero.
  */
-export function checkBinary(type: YangType, text: string): ValueCheck {
+export function checkBinary(type: YangType, text: string, fail: Fail = invalid): ValueCheck {
   const compact = text.replace(WHITESPACE, '');
   if (!BASE64.test(compact)) {
-    return invalid(
-      () => `${describe(type)} value is not base64 (RFC 4648 section 4, padded): ${quote(text)}`,
-    );
+    return fail(() => `${describe(type)} value is not base64 (RFC 4648 section 4, padded): ${quote(text)}`);
   }
   const bytes = Buffer.from(compact, 'base64');
   if (type.length) {
-    const failed = checkLength(type, type.length, bytes.length, 'octets');
+    const failed = checkLength(type, type.length, bytes.length, 'octets', fail);
     if (failed) return failed;
   }
   return valid(bytes.toString('base64'));
@@ -58,9 +56,10 @@ function checkLength(
   length: RangeRestriction,
   count: number,
   unit: 'characters' | 'octets',
+  fail: Fail,
 ): ValueCheck | undefined {
   if (inIntervals(length.intervals, BigInt(count))) return undefined;
-  return invalid(
+  return fail(
     () => `value of ${count} ${unit} does not satisfy the length "${length.text}" of ${describe(type)}`,
     length,
   );

@@ -21,6 +21,17 @@ export function invalid(explain: () => string, info?: ErrorInfo): Failure {
 /** The failure branch of ValueCheck. */
 export type Failure = Extract<ValueCheck, { ok: false }>;
 
+/** Builds the failure of a check: `invalid`, or `quietly` where only the verdict matters. */
+export type Fail = (explain: () => string, info?: ErrorInfo) => Failure;
+
+const REJECTED: Failure = Object.freeze({ ok: false, errorTag: 'invalid-value', message: 'rejected' });
+
+/**
+ * A Fail that skips building the message: a union tries members that fail routinely and needs their
+ * explanations only when every member fails.
+ */
+export const quietly: Fail = () => REJECTED;
+
 /** A successful check. */
 export function valid(canonical: string): ValueCheck {
   return { ok: true, canonical };

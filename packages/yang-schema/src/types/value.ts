@@ -3,7 +3,7 @@ import { checkDecimal64, checkInteger } from './check-numeric';
 import { checkBinary, checkString } from './check-string';
 import { YangTypeError } from './errors';
 import { parseInstanceIdentifier } from './instance-identifier';
-import { describe, type Failure, invalid, quote, valid } from './value-result';
+import { describe, type Fail, type Failure, invalid, quietly, quote, valid } from './value-result';
 import type { YangType } from './yang-type';
 
 /** Result of checking a lexical (XML/canonical text) value against a type. */
@@ -46,12 +46,18 @@ const MAX_TYPE_DEPTH = 32;
  * Never throws: a malformed value or type yields `{ ok: false }`.
  */
 export function checkValue(type: YangType, text: string, context?: ValueContext): ValueCheck {
-  return check(type, text, context, 0);
+  return check(type, text, context, 0, invalid);
 }
 
-function check(type: YangType, text: string, context: ValueContext | undefined, depth: number): ValueCheck {
+function check(
+  type: YangType,
+  text: string,
+  context: ValueContext | undefined,
+  depth: number,
+  fail: Fail,
+): ValueCheck {
   if (depth > MAX_TYPE_DEPTH)
-    return invalid(() => `${describe(type)} nests unions or leafrefs deeper than ${MAX_TYPE_DEPTH}`);
+    return fail(() => `${describe(type)} nests unions or leafrefs deeper than ${MAX_TYPE_DEPTH}`);
   switch (type.base) {
     case 'int8':
     case 'int16':
@@ -61,42 +67,42 @@ function check(type: YangType, text: string, context: ValueContext | undefined, 
     case 'uint16':
     case 'uint32':
     case 'uint64':
-      return checkInteger(type, text);
+      return checkInteger(type, text, fail);
     case 'decimal64':
-      return checkDecimal64(type, text);
+      return checkDecimal64(type, text, fail);
     case 'string':
-      return checkString(type, text);
+      return checkString(type, text, fail);
     case 'binary':
-      return checkBinary(type, text);
+      return checkBinary(type, text, fail);
     case 'boolean':
-      return checkBoolean(type, text);
+      return checkBoolean(type, text, fail);
     case 'empty':
-      return checkEmpty(type, text);
+      return checkEmpty(type, text, fail);
     case 'enumeration':
-      return checkEnumeration(type, text);
+      return checkEnumeration(type, text, fail);
     case 'bits':
-      return checkBits(type, text);
+      return checkBits(type, text, fail);
     case 'identityref':
-      return checkIdentityref(type, text, context);
+      return checkIdentityref(type, text, context, fail);
     case 'instance-identifier':
-      return checkInstanceIdentifier(type, text);
+      return checkInstanceIdentifier(type, text, fail);
     case 'leafref':
-      return checkLeafref(type, text, context, depth);
+      return checkLeafref(type, text, context, depth, fail);
     case 'union':
-      return checkUnion(type, text, context, depth);
+      return checkUnion(type, text, context, depth, fail);
     default:
-      return invalid(() => `unknown built-in type ${quote(String((type as YangType).base))}`);
+      return fail(() => `unknown built-in type ${quote(String((type as YangType).base))}`);
   }
 }
 
 /** instance-identifier (RFC 7950 9.13): syntax only; the canonical form is the value as is. */
-function checkInstanceIdentifier(type: YangType, text: string): ValueCheck {
+function checkInstanceIdentifier(type: YangType, text: string, fail: Fail): ValueCheck {
   try {
     parseInstanceIdentifier(text);
     return valid(text);
   } catch (error) {
     if (!YangTypeError.isInstance(error)) throw error;
-    return invalid(() => `${quote(text)} is not a valid ${describe(type)} value: ${error.message}`);
+    return fail(() => `${quote(text)} is not a valid ${describe(type)} value: ${error.message}`);
   }
 }
 
@@ -109,13 +115,14 @@ function checkLeafref(
   text: string,
   context: ValueContext | undefined,
   depth: number,
+  fail: Fail,
 ): ValueCheck {
   const target = type.leafrefTarget !== undefined ? context?.typeOf?.(type.leafrefTarget) : undefined;
-  if (!target) return checkString({ base: 'string', name: 'string' }, text);
-  const result = check(target, text, context, depth + 1);
+  if (!target) return checkString({ base: 'string', name: 'string' }, text, fail);
+  const result = check(target, text, context, depth + 1, fail);
   // A chain of leafrefs names only the path nearest the failing type, so the message stays short.
   if (result.ok || target.base === 'leafref') return result;
-  return invalid(() => `${describe(type)} path ${quote(type.path ?? '')}: ${result.message}`, result);
+  return fail(() => `${describe(type)} path ${quote(type.path ?? '')}: ${result.message}`, result);
 }
 
 /** union (RFC 7950 9.12): members in order, the first that accepts the value wins. */
@@ -124,10 +131,12 @@ function checkUnion(
   text: string,
   context: ValueContext | undefined,
   depth: number,
+  fail: Fail,
 ): ValueCheck {
-  const failures: Failure[] = [];
-  for (const member of type.members ?? []) {
-    const result = check(member, text, context, depth + 1);
+  const members = type.members ?? [];
+  // Members are tried without building failure messages; they are explained only if every member fails.
+  for (const member of members) {
+    const result = check(member, text, context, depth + 1, quietly);
     if (result.ok) {
       if (result.member) return result;
       // Built field by field: object spread is several times slower here and unions sit on hot paths.
@@ -135,10 +144,9 @@ function checkUnion(
         ? { ok: true, canonical: result.canonical, member }
         : { ok: true, canonical: result.canonical, member, identity: result.identity };
     }
-    failures.push(result);
   }
-  return invalid(
-    () =>
-      `${quote(text)} matches no member of ${describe(type)}: ${failures.map((f) => f.message).join('; ')}`,
-  );
+  return fail(() => {
+    const reasons = members.map((m) => (check(m, text, context, depth + 1, invalid) as Failure).message);
+    return `${quote(text)} matches no member of ${describe(type)}: ${reasons.join('; ')}`;
+  });
 }
