@@ -229,7 +229,8 @@ function decodeValue(
 ): DataNode[] {
   const last = target[target.length - 1];
   const parent = last === undefined ? undefined : dataParent(last.schema);
-  const errorPath = errorPathOf(schema, target);
+  // Computed only when an error needs it: most values are fine.
+  const errorPath = () => errorPathOf(schema, target);
   const where = `edit "${editId}": value`;
   let nodes: DataNode[];
   try {
@@ -253,13 +254,13 @@ function decodeValue(
       editId,
       errorTag: cause.errorTag,
       errorAppTag: cause.errorAppTag,
-      errorPath,
+      errorPath: errorPath(),
       errorInfo: cause.errorInfo,
       cause,
     });
   }
   const mismatch = (message: string) =>
-    new YangPatchError('VALUE_MISMATCH', `${where}: ${message}`, { editId, errorPath });
+    new YangPatchError('VALUE_MISMATCH', `${where}: ${message}`, { editId, errorPath: errorPath() });
   for (const n of nodes) {
     for (const d of [n, ...walk(n)]) {
       if (!d.schema.config) {
@@ -268,7 +269,7 @@ function decodeValue(
           `${where}: "${d.schema.name}" is state data (config false)`,
           {
             editId,
-            errorPath,
+            errorPath: errorPath(),
             errorInfo: { 'bad-element': d.schema.name },
           },
         );

@@ -1,7 +1,14 @@
 import { readXml, type XmlElement } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { NETCONF_BASE_NS, parseYangPatch, planPatch, toEditConfig, YANG_XML_NS } from '../src/index.js';
+import {
+  isCombinable,
+  NETCONF_BASE_NS,
+  parseYangPatch,
+  planPatch,
+  toEditConfig,
+  YANG_XML_NS,
+} from '../src/index.js';
 import { ALBUM, jsonPatch, jukeboxSchema, patchError } from './helpers.js';
 
 let schema: SchemaTree;
@@ -98,6 +105,23 @@ describe('toEditConfig', () => {
     );
     expect(result.combined).toBe(false);
     expect(result.documents.map((d) => d.editIds)).toEqual([['a'], ['b']]);
+  });
+
+  test('keeps one document per edit when one target lies inside another', () => {
+    const edits = [
+      { 'edit-id': 'a', operation: 'merge', target: '/song=A', value: song('A') },
+      { 'edit-id': 'b', operation: 'remove', target: '/song=A/format' },
+    ];
+    expect(toEditConfig(schema, plan(edits, ALBUM)).combined).toBe(false);
+    expect(toEditConfig(schema, plan([...edits].reverse(), ALBUM)).combined).toBe(false);
+  });
+
+  test('keeps one document per edit when a whole list and one of its entries are both edited', () => {
+    const edits = [
+      { 'edit-id': 'a', operation: 'create', target: '/song=A', value: song('A') },
+      { 'edit-id': 'b', operation: 'remove', target: '/song' },
+    ];
+    expect(isCombinable(plan(edits, ALBUM).edits)).toBe(false);
   });
 
   test('keeps one document per edit when a move is placed relative to an inserted entry', () => {
