@@ -84,8 +84,9 @@ function finalizeNode(
       if (!leaf) return ctx.failAt(`list "${n.dataPath}" has no key leaf "${k}"`, n.location, n.module);
       leaf.isKey = true;
       // RFC 7950 7.8.2: defaults of key leafs (and their types) are ignored.
-      delete leaf.default;
-      leaf.defaults = [];
+      // (delete only when set: deleting a property slows every later access to the object)
+      if (leaf.default !== undefined) delete leaf.default;
+      if (leaf.defaults.length > 0) leaf.defaults = [];
       return leaf;
     });
     if (n.keys.length === 0 && n.config && !n.isOperation && !structure) {
