@@ -5,7 +5,6 @@ import type { Datastore } from './datastore.js';
 import { pathOfChild, pathOfNode } from './error-path.js';
 import { RpcError, type RpcErrorFields } from './errors.js';
 import { readValue } from './values.js';
-import { activeCase } from './write-xml.js';
 
 /** RFC 6241 7.2 operation attribute values. */
 export type EditOperation = 'merge' | 'replace' | 'create' | 'delete' | 'remove' | 'none';
@@ -330,16 +329,18 @@ class Editor {
   /** RFC 7950 7.9: creating a node of one case removes the nodes of the choice's other cases. */
   private created(parent: DataNode, node: DataNode): DataNode {
     const schema = node.schema!;
-    for (let s: SchemaNode | undefined = schema.parent; s && s !== parent.schema; s = s.parent) {
-      if (s.kind !== 'case' && s.kind !== 'choice') continue;
-      const choice = s.kind === 'case' ? s.parent! : s;
-      const own = s.kind === 'case' ? s : undefined;
-      const active = activeCase(parent, choice);
-      if (active === undefined || active === own || !parent.kids) continue;
+    for (
+      let own: SchemaNode | undefined = schema;
+      own?.parent && own.parent !== parent.schema;
+      own = own.parent
+    ) {
+      const choice = own.parent;
+      if (choice.kind !== 'choice' || !parent.kids) continue;
       for (const [childSchema, slot] of [...parent.kids]) {
+        if (childSchema === schema) continue;
         let c: SchemaNode | undefined = childSchema;
         while (c && c.parent !== choice) c = c.parent;
-        if (c !== active || childSchema === schema) continue;
+        if (!c || c === own) continue;
         if (slot instanceof Map) for (const n of [...slot.values()]) this.ds.remove(n);
         else this.ds.remove(slot);
       }

@@ -53,3 +53,17 @@ export function iface(name: string, extra = '', op?: string): string {
       : `<name>${name}</name><type xmlns:ianaift="${IANAIFT}">ianaift:ethernetCsmacd</type>${extra}`;
   return `<interfaces xmlns="${IF}"><interface${attr}>${body}</interface></interfaces>`;
 }
+
+/** Runs `p` and returns the NetconfRpcError it rejects with. */
+export async function rpcErrorOf(
+  p: Promise<unknown>,
+): Promise<import('@yangkit/netconf-client').NetconfRpcError> {
+  const { NetconfRpcError } = await import('@yangkit/netconf-client');
+  try {
+    await p;
+  } catch (error) {
+    if (error instanceof NetconfRpcError) return error;
+    throw error;
+  }
+  throw new Error('expected an rpc-error');
+}
