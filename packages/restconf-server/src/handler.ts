@@ -194,24 +194,21 @@ async function serve(
   let body: Body | undefined;
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
     const present = hasBody(req);
-    if (present || method !== 'POST' || target.kind !== 'operation') {
-      const type =
-        present || req.headers['content-type'] !== undefined
-          ? bodyType(req.headers['content-type'], negotiation, method === 'PATCH')
-          : undefined;
-      const text = present ? await readBody(req, s.maxBodyBytes) : '';
-      if (type !== undefined) body = { text, encoding: type.encoding };
-      if (type?.patch) {
-        const encoding = negotiateEncoding(req.headers.accept, negotiation, body!.encoding);
+    const contentType = req.headers['content-type'];
+    const invokes = target.kind === 'operation' || (resolved !== undefined && isAction(resolved));
+    if (present || contentType !== undefined) {
+      const type = bodyType(contentType, negotiation, method === 'PATCH');
+      body = { text: present ? await readBody(req, s.maxBodyBytes) : '', encoding: type.encoding };
+      if (type.patch) {
+        const encoding = negotiateEncoding(req.headers.accept, negotiation, body.encoding);
         setEncoding(encoding);
         const ctx: RequestContext = { settings: s, method, target, query, out, encoding };
         out.onSend = () => stamp(s, out);
-        await yangPatch(ctx, resolved, body!, () => checkWrite(req, s.clock));
+        await yangPatch(ctx, resolved, body, () => checkWrite(req, s.clock));
         return;
       }
-      if (body === undefined && target.kind !== 'operation' && !(target.kind === 'data' && resolved && isAction(resolved))) {
-        throw new RestconfError('BODY_MISMATCH', 'the request needs a body', { errorTag: 'malformed-message', status: 400 });
-      }
+    } else if (!invokes) {
+      throw new RestconfError('BODY_MISMATCH', 'the request needs a body', { errorTag: 'malformed-message', status: 400 });
     }
   }
   // Operation output is JSON only when its input was (the spec's negotiation rule 3).
