@@ -8,9 +8,11 @@ import {
   toInstanceIdentifier,
   toJsonInstanceIdentifier,
 } from '@yangkit/restconf-uri';
+import { CodecError, decodeXml } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { type PatchErrorPath, YangPatchError, type YangPatchErrorCode } from './errors.js';
 import type { PathStep } from './types.js';
+import { escapeAttribute, escapeText } from './xml-text.js';
 
 const DATA_KINDS = new Set(['container', 'list', 'leaf', 'leaf-list', 'anydata', 'anyxml']);
 
@@ -71,7 +73,9 @@ export function resolvePath(
   try {
     const parsed = parseApiPath(text);
     const resolved = resolveApiPath(parsed, pathSchemaOf(tree), { base: toResolved(base) });
-    const steps = fromResolved(resolved);
+    const steps = fromResolved(resolved).map((step, i) =>
+      i < base.length ? step : canonicalStep(tree, step),
+    );
     const last = steps[steps.length - 1];
     if (last !== undefined && !DATA_KINDS.has(last.schema.kind)) {
       throw new YangPatchError(
@@ -82,12 +86,52 @@ export function resolvePath(
     return steps;
   } catch (cause) {
     if (YangPatchError.isInstance(cause)) throw cause;
-    const detail = RestconfUriError.isInstance(cause) ? cause.message : String(cause);
+    const detail =
+      RestconfUriError.isInstance(cause) || CodecError.isInstance(cause) ? cause.message : String(cause);
     throw new YangPatchError(code, `${what} "${text}" is not a data resource: ${detail}`, {
       cause,
       errorInfo: { 'bad-value': text.length > 256 ? `${text.slice(0, 253)}...` : text },
     });
   }
+}
+
+/**
+ * The step with its key (or leaf-list) values in the canonical form the codec stores (RFC 7950 section 9.1),
+ * so that `/entry=05` finds the entry whose uint key is 5. String-typed values are their own canonical form;
+ * the others are decoded by the codec, which also checks them against their types.
+ */
+function canonicalStep(tree: SchemaTree, step: PathStep): PathStep {
+  const s = step.schema;
+  const values = step.keys?.map((k) => k.value) ?? (step.value === undefined ? [] : [step.value]);
+  const leaves =
+    step.keys === undefined ? [s] : step.keys.map((k) => s.keyNodes.find((n) => n.name === k.name));
+  if (values.length === 0 || leaves.every((n) => n?.type?.base === 'string')) return step;
+  let declarations = '';
+  for (const v of values) {
+    // An identityref in a URI is written module:identity (RFC 8040 section 3.5.3); bind the module name.
+    const module = v.includes(':') ? tree.moduleByName(v.slice(0, v.indexOf(':'))) : undefined;
+    if (module !== undefined && !declarations.includes(` xmlns:${module.name}=`)) {
+      declarations += ` xmlns:${module.name}="${escapeAttribute(module.namespace)}"`;
+    }
+  }
+  const open = `<${s.name} xmlns="${escapeAttribute(s.namespace)}"${declarations}>`;
+  const xml =
+    step.keys === undefined
+      ? `${open}${escapeText(step.value ?? '')}</${s.name}>`
+      : `${open}${step.keys.map((k) => `<${k.name}>${escapeText(k.value)}</${k.name}>`).join('')}</${s.name}>`;
+  const parent = dataParent(s);
+  const node = [
+    ...decodeXml(tree, xml, { kind: 'resource', ...(parent ? { parent } : {}) }).children.values(),
+  ][0]?.[0];
+  if (node === undefined) return step;
+  if (step.keys === undefined) return node.value === undefined ? step : { schema: s, value: node.value };
+  return {
+    schema: s,
+    keys: step.keys.map((k) => {
+      const leaf = s.keyNodes.find((n) => n.name === k.name);
+      return { name: k.name, value: (leaf && node.children?.get(leaf)?.[0]?.value) ?? k.value };
+    }),
+  };
 }
 
 /** The error-path of a data node in both encodings, prefixes taken from the modules' own prefixes. */

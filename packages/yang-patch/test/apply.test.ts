@@ -328,6 +328,16 @@ describe('insert and move in the jukebox playlist', () => {
     expect(order(r)).toEqual([1, 4, 2, 3]);
   });
 
+  test('finds an entry whose key is written in a non-canonical form', () => {
+    const r = applyJson(
+      schema,
+      store,
+      [{ 'edit-id': 'd', operation: 'delete', target: '/song=01' }],
+      PLAYLIST,
+    );
+    expect(order(r)).toEqual([2, 3, 4]);
+  });
+
   test('move of a missing entry fails with data-missing', () => {
     const r = applyJson(
       schema,

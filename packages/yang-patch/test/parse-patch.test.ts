@@ -151,6 +151,17 @@ describe('a malformed body', () => {
     expect(e.message).toContain("unknown schema node 'track'");
   });
 
+  test('with a key value its type refuses is refused with the type problem', () => {
+    const e = patchError(() =>
+      json(
+        [{ 'edit-id': 'k', operation: 'remove', target: '/song=abc' }],
+        '/example-jukebox:jukebox/playlist=Foo-One',
+      ),
+    );
+    expect(e).toMatchObject({ code: 'TARGET_INVALID', editId: 'k' });
+    expect(e.message).toContain('invalid value for leaf "index"');
+  });
+
   test('with a value that is not the target node is refused', () => {
     const e = patchError(() =>
       json([{ 'edit-id': 'v', operation: 'create', target: '/song=R', value: song('Other') }]),
