@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { checkValue, compileSchema, parseModule, type SchemaTree, type YangType } from '../src/index';
 
@@ -131,5 +132,73 @@ describe('types compiled from modules', () => {
   test('union { int8; string } takes int8 for "12" and string for "x"', () => {
     expect(checkValue(typeOf('mix'), '12')).toMatchObject({ member: { base: 'int8' } });
     expect(checkValue(typeOf('mix'), 'x')).toMatchObject({ member: { base: 'string' } });
+  });
+});
+
+const YANG_TYPES =
+  `counter32 zero-based-counter32 counter64 zero-based-counter64 gauge32 gauge64 object-identifier
+  object-identifier-128 yang-identifier date-and-time timeticks timestamp phys-address mac-address xpath1.0
+  hex-string uuid dotted-quad`.split(/\s+/);
+const INET_TYPES = `ip-version dscp ipv6-flow-label port-number as-number ip-address ipv4-address ipv6-address
+  ip-address-no-zone ipv4-address-no-zone ipv6-address-no-zone ip-prefix ipv4-prefix ipv6-prefix domain-name
+  host uri`.split(/\s+/);
+
+const typedefTree = compileSchema(
+  [
+    parseModule(`module all-typedefs {
+      namespace "urn:example:all"; prefix all;
+      import ietf-yang-types { prefix yang; }
+      import ietf-inet-types { prefix inet; }
+      ${YANG_TYPES.map((t) => `leaf ${t} { type yang:${t}; }`).join('\n')}
+      ${INET_TYPES.map((t) => `leaf inet-${t} { type inet:${t}; }`).join('\n')}
+    }`),
+    corpusModule('ietf-yang-types@2013-07-15.yang'),
+    corpusModule('ietf-inet-types@2013-07-15.yang'),
+  ],
+  { implemented: ['all-typedefs'] },
+);
+const typedefLeaf = (name: string): YangType => typedefTree.find(`/all-typedefs:${name}`)!.type!;
+
+describe('ietf-yang-types and ietf-inet-types typedefs', () => {
+  test.each([
+    ['date-and-time', '2026-11-22T03:04:05Z', true],
+    ['date-and-time', '2026-11-22T03:04:05.123+01:00', true],
+    ['date-and-time', '2026-11-22 03:04:05Z', false],
+    ['mac-address', '00:1a:2B:3c:4d:5e', true],
+    ['mac-address', '00-1a-2b-3c-4d-5e', false],
+    ['uuid', '123e4567-e89b-12d3-a456-426614174000', true],
+    ['uuid', '123e4567e89b12d3a456426614174000', false],
+    ['dotted-quad', '10.0.0.1', true],
+    ['dotted-quad', '10.0.0.256', false],
+    ['object-identifier', '1.3.6.1.2.1', true],
+    ['object-identifier', '3.1', false],
+    ['hex-string', '0a:ff', true],
+    ['hex-string', '0a:f', false],
+    ['yang-identifier', 'interfaces', true],
+    ['yang-identifier', 'xmlfoo', false],
+    ['counter64', '18446744073709551615', true],
+    ['gauge32', '4294967296', false],
+    ['inet-dscp', '63', true],
+    ['inet-dscp', '64', false],
+    ['inet-ip-version', 'ipv6', true],
+    ['inet-ip-prefix', '2001:db8::/32', true],
+    ['inet-ip-prefix', '192.0.2.0/24', true],
+    ['inet-ipv4-address-no-zone', '192.0.2.1%1', false],
+    ['inet-as-number', '4294967295', true],
+    ['inet-uri', 'https://example.com/a?b', true],
+  ] as const)('%s accepts %j: %s', (leaf, value, ok) => {
+    expect(checkValue(typedefLeaf(leaf), value).ok).toBe(ok);
+  });
+
+  test('no typedef throws on arbitrary text, and accepted values have a stable canonical form', () => {
+    const types = [...YANG_TYPES, ...INET_TYPES.map((t) => `inet-${t}`)].map(typedefLeaf);
+    fc.assert(
+      fc.property(fc.constantFrom(...types), fc.string({ unit: 'binary', maxLength: 40 }), (type, text) => {
+        const first = checkValue(type, text);
+        if (first.ok)
+          expect(checkValue(type, first.canonical)).toMatchObject({ ok: true, canonical: first.canonical });
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
