@@ -214,7 +214,10 @@ async function serve(
   // Operation output is JSON only when its input was (the spec's negotiation rule 3).
   // host-meta and schemas have media types of their own; they check Accept themselves.
   const ownMedia = target.kind === 'well-known-host-meta' || target.kind === 'schema';
-  const encoding = ownMedia ? s.defaultEncoding : negotiateEncoding(req.headers.accept, negotiation, body?.encoding);
+  const invokes = target.kind === 'operation' || (resolved !== undefined && isAction(resolved));
+  const encoding = ownMedia
+    ? s.defaultEncoding
+    : negotiateEncoding(req.headers.accept, negotiation, invokes ? body?.encoding : undefined);
   setEncoding(encoding);
   const ctx: RequestContext = { settings: s, method, target, query, out, encoding };
   const check = (): void => checkWrite(req, s.clock);
