@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
@@ -162,5 +162,4 @@ afterAll(async () => {
   console.log(
     `\nPeak memory, ${COUNT} interfaces (XML ${(xml.length / 1e6).toFixed(1)} MB, JSON ${(json.length / 1e6).toFixed(1)} MB):\n${table}\n`,
   );
-  void readFileSync;
 }, 1_200_000);
