@@ -334,7 +334,7 @@ class Editor {
       own?.parent && own.parent !== parent.schema;
       own = own.parent
     ) {
-      const choice = own.parent;
+      const choice: SchemaNode = own.parent;
       if (choice.kind !== 'choice' || !parent.kids) continue;
       for (const [childSchema, slot] of [...parent.kids]) {
         if (childSchema === schema) continue;
