@@ -17,7 +17,7 @@ const base = mod(
   identity hmac;
   identity aes-hmac { base aes; base hmac; }
   typedef percent { type uint8 { range "0..100"; } units percent; default 50; }
-  typedef small-percent { type percent { range "0..10"; } }
+  typedef small-percent { type percent { range "0..10"; } default 5; }
   typedef name { type string { length "1..64"; pattern "[a-z]+"; } }
   typedef short-name { type name { length "1..8"; pattern "[a-c]+"; } }
   grouping endpoint {
@@ -82,7 +82,7 @@ describe('typedef chains', () => {
 
   test('takes units and default from the typedef chain', () => {
     expect(n('/base:top/level').units).toBe('percent');
-    expect(n('/base:top/level').default).toBe('50');
+    expect(n('/base:top/level').default).toBe('5');
   });
 
   test('ANDs patterns and narrows lengths along the chain', () => {
@@ -357,5 +357,28 @@ describe('nodes under a false if-feature', () => {
     const t = compileSchema([a, b], { features: { fb: '*' }, unlistedFeatures: 'none' });
     expect(t.moduleByName('fa')?.enabledFeatures).toEqual([]);
     expect(t.find('/fa:c')).toBeUndefined();
+  });
+});
+
+describe('import revisions', () => {
+  const rev = (date: string, type: string) =>
+    parseModule(
+      `module dep { yang-version 1.1; namespace "urn:dep"; prefix d; revision ${date}; typedef t { type ${type}; } }`,
+    );
+  const old = rev('2019-01-01', 'int8');
+  const fresh = rev('2024-01-01', 'string');
+
+  test('picks the revision named by revision-date', () => {
+    const user = mod('user', 'import dep { prefix d; revision-date 2019-01-01; } leaf x { type d:t; }');
+    expect(compileSchema([user, old, fresh], { implemented: ['user'] }).find('/user:x')?.type?.base).toBe(
+      'int8',
+    );
+  });
+
+  test('picks the newest revision when the import names none', () => {
+    const user = mod('user', 'import dep { prefix d; } leaf x { type d:t; }');
+    const t = compileSchema([user, old, fresh], { implemented: ['user'] });
+    expect(t.find('/user:x')?.type?.base).toBe('string');
+    expect(t.moduleByName('user')?.imports).toEqual([{ module: 'dep', revision: '2024-01-01' }]);
   });
 });
