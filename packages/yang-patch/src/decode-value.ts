@@ -1,0 +1,103 @@
+import { CodecError, type DataNode, decodeJson, decodeXml, walk } from '@yangkit/yang-json-codec';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import type { RawValue } from './envelope.js';
+import { YangPatchError } from './errors.js';
+import { dataParent, errorPathOf } from './paths.js';
+import type { PathStep } from './types.js';
+import { elementToXml } from './xml-text.js';
+
+/**
+ * Decodes an edit's `value` as a data resource below the target's parent (RFC 8072 section 2.2: it holds
+ * the target node), then checks it is config data, instances of the target node, with the target's keys.
+ * Wire forms: JSON `{ "module:node": ... }`, XML `<node xmlns="...">...</node>` (the children of `<value>`).
+ *
+ * @throws {YangPatchError} `VALUE_INVALID` (with the codec's error-tag) or `VALUE_MISMATCH`
+ */
+export function decodeValue(
+  schema: SchemaTree,
+  raw: RawValue,
+  target: readonly PathStep[],
+  editId: string,
+  maxDepth: number,
+): DataNode[] {
+  const last = target[target.length - 1];
+  const parent = last === undefined ? undefined : dataParent(last.schema);
+  // Computed only when an error needs it: most values are fine.
+  const errorPath = () => errorPathOf(schema, target);
+  const where = `edit "${editId}": value`;
+  let nodes: DataNode[];
+  try {
+    if (raw.encoding === 'json') {
+      // RFC 7951 section 4 asks for a qualified name here (the parent, "value", is ietf-yang-patch's), but
+      // RFC 8072 appendix A.1.2 writes "song": a bare name can only mean the target node's module.
+      const members: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(raw.members)) {
+        members[!k.includes(':') && last !== undefined ? `${last.schema.module}:${k}` : k] = v;
+      }
+      const doc = decodeJson(schema, members, { kind: 'resource', ...(parent ? { parent } : {}), maxDepth });
+      nodes = [...doc.children.values()].flat();
+    } else {
+      const text = raw.elements.map(elementToXml).join('');
+      const doc = decodeXml(schema, text, { kind: 'resource', ...(parent ? { parent } : {}), maxDepth });
+      nodes = [...doc.children.values()].flat();
+    }
+  } catch (cause) {
+    if (!CodecError.isInstance(cause)) throw cause;
+    throw new YangPatchError('VALUE_INVALID', `${where}: ${cause.message}`, {
+      editId,
+      errorTag: cause.errorTag,
+      errorAppTag: cause.errorAppTag,
+      errorPath: errorPath(),
+      errorInfo: cause.errorInfo,
+      cause,
+    });
+  }
+  const mismatch = (message: string) =>
+    new YangPatchError('VALUE_MISMATCH', `${where}: ${message}`, { editId, errorPath: errorPath() });
+  for (const n of nodes) {
+    for (const d of [n, ...walk(n)]) {
+      if (!d.schema.config) {
+        throw new YangPatchError(
+          'VALUE_INVALID',
+          `${where}: "${d.schema.name}" is state data (config false)`,
+          {
+            editId,
+            errorPath: errorPath(),
+            errorInfo: { 'bad-element': d.schema.name },
+          },
+        );
+      }
+    }
+  }
+  if (last === undefined) {
+    if (nodes.length === 0) throw mismatch('holds no data node');
+    return nodes;
+  }
+  const s = last.schema;
+  const other = nodes.find((n) => n.schema !== s);
+  if (other !== undefined) {
+    throw mismatch(
+      `holds "${other.schema.module}:${other.schema.name}", but the target is "${s.module}:${s.name}"`,
+    );
+  }
+  const whole =
+    (s.kind === 'list' && last.keys === undefined) || (s.kind === 'leaf-list' && last.value === undefined);
+  if (whole ? nodes.length === 0 : nodes.length !== 1) {
+    throw mismatch(
+      `must hold ${whole ? 'at least one' : 'exactly one'} instance of "${s.name}", found ${nodes.length}`,
+    );
+  }
+  const node = nodes[0]!;
+  if (last.keys !== undefined) {
+    for (const k of last.keys) {
+      const actual = node.children?.get(s.keyNodes.find((n) => n.name === k.name)!)?.[0]?.value;
+      if (actual !== k.value) {
+        throw mismatch(`key "${k.name}" is "${actual ?? ''}" in the value but "${k.value}" in the target`);
+      }
+    }
+  }
+  if (last.value !== undefined && node.value !== last.value) {
+    throw mismatch(`leaf-list value "${node.value ?? ''}" differs from the target's "${last.value}"`);
+  }
+  return nodes;
+}
