@@ -1,0 +1,227 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { childElements, parseXml } from '@yangkit/netconf-client';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { Datastore } from '../src/datastore.js';
+import { applyEdit } from '../src/edit-config.js';
+import { NetconfServerError } from '../src/errors.js';
+import { subtreeFilter } from '../src/filter.js';
+import { StartupStore } from '../src/persistence.js';
+import { ServerSession } from '../src/session.js';
+import { writeSelection, writeTree } from '../src/write-xml.js';
+import { IF, JB, testSchema } from './helpers.js';
+
+let schema: SchemaTree;
+beforeAll(async () => {
+  schema = await testSchema();
+});
+
+const NAMES = [
+  'interfaces',
+  'interface',
+  'name',
+  'type',
+  'enabled',
+  'description',
+  'jukebox',
+  'library',
+  'artist',
+  'album',
+  'song',
+  'year',
+  'bogus',
+  'playlist',
+  'index',
+  'id',
+];
+const VALUES = [
+  'eth0',
+  'eth1',
+  'true',
+  'maybe',
+  '2011',
+  '-1',
+  'ianaift:ethernetCsmacd',
+  '',
+  'x&amp;y',
+  '/j:jukebox',
+];
+const NSS = [IF, JB, 'urn:example:other'];
+const OPS = ['merge', 'replace', 'create', 'delete', 'remove', 'bogus'];
+
+/** Random XML shaped like NETCONF config: schema names, some wrong, operations, odd values. */
+const element: fc.Memo<string> = fc.memo((depth) =>
+  fc
+    .tuple(
+      fc.constantFrom(...NAMES),
+      fc.option(fc.constantFrom(...NSS), { nil: undefined }),
+      fc.option(fc.constantFrom(...OPS), { nil: undefined }),
+      depth <= 1 ? fc.constant([] as string[]) : fc.array(element(depth - 1), { maxLength: 3 }),
+      fc.constantFrom(...VALUES),
+    )
+    .map(([name, ns, op, kids, value]) => {
+      const attrs = `${ns ? ` xmlns="${ns}"` : ''}${op ? ` nc:operation="${op}"` : ''}`;
+      return `<${name}${attrs}>${kids.length > 0 ? kids.join('') : value}</${name}>`;
+    }),
+);
+
+const doc = fc
+  .array(element(4), { minLength: 1, maxLength: 3 })
+  .map(
+    (els) =>
+      `<config xmlns:nc="urn:ietf:params:xml:ns:netconf:base:1.0" xmlns:ianaift="urn:ietf:params:xml:ns:yang:iana-if-type" xmlns:j="${JB}">${els.join('')}</config>`,
+  );
+
+function ownErrorsOnly(run: () => void): void {
+  try {
+    run();
+  } catch (error) {
+    if (!NetconfServerError.isInstance(error)) throw error;
+  }
+}
+
+describe('edit-config and filters on arbitrary input', () => {
+  test('an edit throws only the package errors, and rollback-on-error restores the datastore', () => {
+    fc.assert(
+      fc.property(doc, doc, (first, second) => {
+        const ds = new Datastore();
+        ownErrorsOnly(() =>
+          applyEdit(schema, ds, childElements(parseXml(first)), {
+            defaultOperation: 'merge',
+            errorOption: 'continue-on-error',
+          }),
+        );
+        ds.takeChanges();
+        const before = writeTree(schema, ds.root);
+        let failed = false;
+        try {
+          applyEdit(schema, ds, childElements(parseXml(second)), {
+            defaultOperation: 'merge',
+            errorOption: 'rollback-on-error',
+          });
+        } catch (error) {
+          if (!NetconfServerError.isInstance(error)) throw error;
+          failed = true;
+        }
+        if (failed) expect(writeTree(schema, ds.root)).toBe(before);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('undoing every change returns the datastore to its start', () => {
+    fc.assert(
+      fc.property(doc, doc, (first, second) => {
+        const ds = new Datastore();
+        ownErrorsOnly(() =>
+          applyEdit(schema, ds, childElements(parseXml(first)), {
+            defaultOperation: 'merge',
+            errorOption: 'continue-on-error',
+          }),
+        );
+        ds.takeChanges();
+        const before = writeTree(schema, ds.root);
+        ownErrorsOnly(() =>
+          applyEdit(schema, ds, childElements(parseXml(second)), {
+            defaultOperation: 'merge',
+            errorOption: 'continue-on-error',
+          }),
+        );
+        ds.undoTo(0);
+        expect(writeTree(schema, ds.root)).toBe(before);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('a subtree filter never throws and selects a subset of the data', () => {
+    fc.assert(
+      fc.property(doc, doc, (data, filter) => {
+        const ds = new Datastore();
+        ownErrorsOnly(() =>
+          applyEdit(schema, ds, childElements(parseXml(data)), {
+            defaultOperation: 'merge',
+            errorOption: 'continue-on-error',
+          }),
+        );
+        const all = writeTree(schema, ds.root);
+        let out = '';
+        ownErrorsOnly(() => {
+          out = writeSelection(schema, subtreeFilter(schema, ds.root, childElements(parseXml(filter))));
+        });
+        expect(out.length).toBeLessThanOrEqual(all.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('the journal replays to the same datastore', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ncs-prop-'));
+    try {
+      let n = 0;
+      fc.assert(
+        fc.property(fc.array(doc, { minLength: 1, maxLength: 4 }), (edits) => {
+          const file = path.join(dir, `s${n++}.json`);
+          const store = new StartupStore(file, schema, { compactBytes: 300 });
+          const ds = new Datastore(store.load());
+          for (const e of edits) {
+            ownErrorsOnly(() =>
+              applyEdit(schema, ds, childElements(parseXml(e)), {
+                defaultOperation: 'merge',
+                errorOption: 'continue-on-error',
+              }),
+            );
+            store.append(ds.takeChanges());
+          }
+          store.close();
+          const reloaded = new StartupStore(file, schema);
+          expect(writeTree(schema, reloaded.load())).toBe(writeTree(schema, ds.root));
+          reloaded.close();
+        }),
+        { numRuns: 100 },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('session input', () => {
+  test('arbitrary bytes never throw out of the session and end in a reply or a closed session', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.uint8Array({ maxLength: 200 }), { maxLength: 5 }),
+        fc.boolean(),
+        (chunks, hello) => {
+          const written: Buffer[] = [];
+          const host = {
+            capabilities: () => ['urn:ietf:params:netconf:base:1.0', 'urn:ietf:params:netconf:base:1.1'],
+            dispatch: async () => '<ok/>',
+            sessionStarted: () => {},
+            sessionEnded: () => {},
+            maxMessageBytes: 4096,
+          };
+          const s = new ServerSession(
+            host,
+            1,
+            { username: 'p' },
+            { write: (b) => written.push(b), end: () => {} },
+          );
+          s.start();
+          if (hello)
+            s.feed(
+              Buffer.from(
+                '<hello xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><capabilities><capability>urn:ietf:params:netconf:base:1.1</capability></capabilities></hello>]]>]]>',
+              ),
+            );
+          for (const c of chunks) s.feed(c);
+          expect(written.length).toBeGreaterThanOrEqual(1);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
