@@ -18,7 +18,11 @@ export function hostMeta(ctx: RequestContext, format: 'xrd' | 'json'): void {
   const json =
     format === 'json' || (accept !== undefined && !accepts(accept, MEDIA.xrd) && accepts(accept, MEDIA.json));
   if (json) {
-    ctx.out.text(200, MEDIA.json, JSON.stringify({ links: [{ rel: 'restconf', href: root }] }, null, indentOf(ctx)));
+    ctx.out.text(
+      200,
+      MEDIA.json,
+      JSON.stringify({ links: [{ rel: 'restconf', href: root }] }, null, indentOf(ctx)),
+    );
     return;
   }
   if (!accepts(accept, MEDIA.xrd)) {
@@ -46,7 +50,11 @@ export function apiRoot(ctx: RequestContext): void {
   const shallow = depth === 1;
   if (ctx.encoding === 'json') {
     const inner = shallow ? {} : { data: {}, operations: {}, 'yang-library-version': version };
-    ctx.out.text(200, MEDIA.dataJson, JSON.stringify({ 'ietf-restconf:restconf': inner }, null, indentOf(ctx)));
+    ctx.out.text(
+      200,
+      MEDIA.dataJson,
+      JSON.stringify({ 'ietf-restconf:restconf': inner }, null, indentOf(ctx)),
+    );
     return;
   }
   const inner = shallow ? '' : `<data/><operations/><yang-library-version>${version}</yang-library-version>`;
@@ -57,9 +65,17 @@ export function apiRoot(ctx: RequestContext): void {
 export function libraryVersion(ctx: RequestContext): void {
   const version = yangLibraryVersion(ctx);
   if (ctx.encoding === 'json') {
-    ctx.out.text(200, MEDIA.dataJson, JSON.stringify({ 'ietf-restconf:yang-library-version': version }, null, indentOf(ctx)));
+    ctx.out.text(
+      200,
+      MEDIA.dataJson,
+      JSON.stringify({ 'ietf-restconf:yang-library-version': version }, null, indentOf(ctx)),
+    );
   } else {
-    ctx.out.text(200, MEDIA.dataXml, `<yang-library-version xmlns="${RESTCONF_NS}">${version}</yang-library-version>`);
+    ctx.out.text(
+      200,
+      MEDIA.dataXml,
+      `<yang-library-version xmlns="${RESTCONF_NS}">${version}</yang-library-version>`,
+    );
   }
 }
 
@@ -72,7 +88,11 @@ export function operationsList(ctx: RequestContext): void {
   if (ctx.encoding === 'json') {
     const members: Record<string, [null]> = {};
     for (const r of rpcs) members[`${r.module}:${r.name}`] = [null];
-    ctx.out.text(200, MEDIA.dataJson, JSON.stringify({ 'ietf-restconf:operations': members }, null, indentOf(ctx)));
+    ctx.out.text(
+      200,
+      MEDIA.dataJson,
+      JSON.stringify({ 'ietf-restconf:operations': members }, null, indentOf(ctx)),
+    );
     return;
   }
   const items = rpcs.map((r) => `<${r.name} xmlns="${r.namespace}"/>`).join('');
@@ -83,7 +103,11 @@ export function operationsList(ctx: RequestContext): void {
  * Schema retrieval (RFC 8040 section 3.7): `{+restconf}/yang/<module>[@<revision>]` answers the
  * module text as application/yang; the revision, when given, must be the one loaded.
  */
-export function schemaText(ctx: RequestContext, module: string | undefined, revision: string | undefined): void {
+export function schemaText(
+  ctx: RequestContext,
+  module: string | undefined,
+  revision: string | undefined,
+): void {
   if (module === undefined) {
     throw new RestconfError('METHOD_NOT_ALLOWED', 'name a module: /yang/<module>[@<revision>]', {
       errorTag: 'invalid-value',
@@ -94,10 +118,14 @@ export function schemaText(ctx: RequestContext, module: string | undefined, revi
   const sub = m === undefined ? findSubmodule(ctx, module) : undefined;
   const found = m ?? sub;
   if (found === undefined || (revision !== undefined && found.revision !== revision)) {
-    throw new RestconfError('NOT_FOUND', `no module ${module}${revision === undefined ? '' : `@${revision}`}`, {
-      errorTag: 'invalid-value',
-      status: 404,
-    });
+    throw new RestconfError(
+      'NOT_FOUND',
+      `no module ${module}${revision === undefined ? '' : `@${revision}`}`,
+      {
+        errorTag: 'invalid-value',
+        status: 404,
+      },
+    );
   }
   if (!accepts(ctx.out.req.headers.accept, MEDIA.yang)) {
     throw new RestconfError('NOT_ACCEPTABLE', 'schemas are served as application/yang', {

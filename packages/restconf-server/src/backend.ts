@@ -1,5 +1,6 @@
 import type { Capabilities, NetconfSession } from '@yangkit/netconf-client';
 import { childElement, textOf } from '@yangkit/netconf-client';
+import { RestconfError } from './errors.js';
 
 /** Opens a new NETCONF session (an SSH channel, an in-process duplex, ...); `ready` already passed. */
 export type SessionFactory = (user?: string) => Promise<NetconfSession>;
@@ -114,7 +115,13 @@ export function createBackend(options: BackendOptions): Backend {
       }
     },
     get capabilities(): Capabilities {
-      if (caps === undefined) throw new Error('backend not started');
+      if (caps === undefined) {
+        throw new RestconfError('BACKEND_FAILED', 'the NETCONF backend has not started', {
+          errorType: 'transport',
+          errorTag: 'operation-failed',
+          status: 503,
+        });
+      }
       return caps;
     },
     async withSession(fn) {
@@ -124,11 +131,10 @@ export function createBackend(options: BackendOptions): Backend {
       try {
         const result = await fn(session, use);
         return result;
-      } catch (error) {
-        throw error;
       } finally {
         active--;
-        if (!closed && use.reusable && session.endReason === undefined && idle.length < maxIdle) idle.push(session);
+        if (!closed && use.reusable && session.endReason === undefined && idle.length < maxIdle)
+          idle.push(session);
         else if (session.endReason === undefined) dispose(session);
       }
     },

@@ -81,6 +81,7 @@ export async function editConfig(
   config: string,
   defaultOperation?: 'merge' | 'replace' | 'none',
 ): Promise<void> {
-  const op = defaultOperation === undefined ? '' : `<default-operation>${defaultOperation}</default-operation>`;
+  const op =
+    defaultOperation === undefined ? '' : `<default-operation>${defaultOperation}</default-operation>`;
   await session.rpc(`<edit-config><target><${target}/></target>${op}${config}</edit-config>`);
 }

@@ -1,16 +1,19 @@
 import { NetconfRpcError } from '@yangkit/netconf-client';
-import { type ApiPathSegment, formatApiPath, type ResolvedApiPath, resolveApiPath } from '@yangkit/restconf-uri';
+import {
+  type ApiPathSegment,
+  formatApiPath,
+  type ResolvedApiPath,
+  resolveApiPath,
+} from '@yangkit/restconf-uri';
 import { type DataNode, decodeJson, decodeXml, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import { type DatastoreEdit, type PathStep, pathSchemaOf, toEditConfig } from '@yangkit/yang-patch';
 import type { SchemaNode } from '@yangkit/yang-schema';
 import type { RequestContext } from './context.js';
 import { editConfig, runEdits } from './edit-session.js';
 import { RestconfError } from './errors.js';
-import { dataParent, schemaOf, toPathSteps } from './instances.js';
+import { dataParent, findInstances, toPathSteps } from './instances.js';
 import type { Encoding } from './media.js';
-import { fetchXml } from './read.js';
-import { decodeData } from './read.js';
-import { findInstances } from './instances.js';
+import { decodeData, fetchXml } from './read.js';
 
 /** A request body with its encoding, already read. */
 export interface Body {
@@ -53,15 +56,18 @@ function stepOf(node: DataNode): PathStep {
 }
 
 function sameStep(a: PathStep, b: PathStep): boolean {
-  return a.schema === b.schema && JSON.stringify(a.keys ?? a.value ?? null) === JSON.stringify(b.keys ?? b.value ?? null);
+  return (
+    a.schema === b.schema &&
+    JSON.stringify(a.keys ?? a.value ?? null) === JSON.stringify(b.keys ?? b.value ?? null)
+  );
 }
 
-function insertOf(ctx: RequestContext, base: PathStep[]): DatastoreEdit['insert'] {
+/** The position from the insert and point query parameters (RFC 8040 sections 4.8.5, 4.8.6). */
+function insertOf(ctx: RequestContext): DatastoreEdit['insert'] {
   const where = ctx.query.insert;
   if (where === undefined) return undefined;
   if (ctx.query.point === undefined) return { where };
   const resolved = resolveApiPath(ctx.query.point, pathSchemaOf(ctx.settings.schema));
-  void base;
   return { where, point: toPathSteps(resolved) };
 }
 
@@ -111,9 +117,13 @@ export async function createResource(
   const parent = base.length === 0 ? undefined : base[base.length - 1]!.schema;
   const node = decodeResource(ctx, body, parent);
   const target = [...base, stepOf(node)];
-  const insert = insertOf(ctx, base);
+  const insert = insertOf(ctx);
   try {
-    await apply(ctx, [{ editId: '1', operation: 'create', target, node, ...(insert ? { insert } : {}) }], check);
+    await apply(
+      ctx,
+      [{ editId: '1', operation: 'create', target, node, ...(insert ? { insert } : {}) }],
+      check,
+    );
   } catch (error) {
     if (hasTag(error, 'data-exists')) {
       throw new RestconfError('DATA_EXISTS', 'the resource to create already exists', {
@@ -147,17 +157,26 @@ export async function replaceResource(
   const target = toPathSteps(resolved);
   const last = target[target.length - 1]!;
   const node = decodeResource(ctx, body, dataParent(last.schema));
-  if (node.schema !== last.schema) throw mismatch(`the body holds ${node.schema.name}, not ${last.schema.name}`);
+  if (node.schema !== last.schema)
+    throw mismatch(`the body holds ${node.schema.name}, not ${last.schema.name}`);
   checkKeys(last, node);
-  const insert = insertOf(ctx, target.slice(0, -1));
+  const insert = insertOf(ctx);
   try {
-    await apply(ctx, [{ editId: '1', operation: 'create', target, node, ...(insert ? { insert } : {}) }], check);
+    await apply(
+      ctx,
+      [{ editId: '1', operation: 'create', target, node, ...(insert ? { insert } : {}) }],
+      check,
+    );
     ctx.out.empty(201);
     return;
   } catch (error) {
     if (!hasTag(error, 'data-exists')) throw error;
   }
-  await apply(ctx, [{ editId: '1', operation: 'replace', target, node, ...(insert ? { insert } : {}) }], check);
+  await apply(
+    ctx,
+    [{ editId: '1', operation: 'replace', target, node, ...(insert ? { insert } : {}) }],
+    check,
+  );
   ctx.out.empty(204);
 }
 
@@ -171,7 +190,8 @@ export async function mergeResource(
   const target = toPathSteps(resolved);
   const last = target[target.length - 1]!;
   const node = decodeResource(ctx, body, dataParent(last.schema));
-  if (node.schema !== last.schema) throw mismatch(`the body holds ${node.schema.name}, not ${last.schema.name}`);
+  if (node.schema !== last.schema)
+    throw mismatch(`the body holds ${node.schema.name}, not ${last.schema.name}`);
   checkKeys(last, node);
   // The target must exist: PATCH never creates it (RFC 8040 section 4.6.1).
   const existing = await ctx.settings.backend.withSession((session) =>
@@ -183,7 +203,11 @@ export async function mergeResource(
 }
 
 /** DELETE on a data resource (RFC 8040 section 4.7): 204, or 404 when it does not exist. */
-export async function deleteResource(ctx: RequestContext, resolved: ResolvedApiPath, check: () => void): Promise<void> {
+export async function deleteResource(
+  ctx: RequestContext,
+  resolved: ResolvedApiPath,
+  check: () => void,
+): Promise<void> {
   try {
     await apply(ctx, [{ editId: '1', operation: 'delete', target: toPathSteps(resolved) }], check);
   } catch (error) {
@@ -206,7 +230,10 @@ function datastoreXml(ctx: RequestContext, body: Body): string {
   const text = body.text.trim() === '' ? (body.encoding === 'json' ? '{}' : '') : body.text;
   let tree: InstanceTree;
   if (body.encoding === 'json') {
-    tree = decodeJson(ctx.settings.schema, text, { kind: 'config', simpleNames: ctx.settings.simpleJsonNames });
+    tree = decodeJson(ctx.settings.schema, text, {
+      kind: 'config',
+      simpleNames: ctx.settings.simpleJsonNames,
+    });
   } else {
     tree = decodeXml(ctx.settings.schema, text, { kind: 'config' });
   }
@@ -225,8 +252,11 @@ export async function writeDatastore(
 ): Promise<void> {
   const xml = datastoreXml(ctx, body);
   const config = `<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0">${xml}</config>`;
-  await runEdits(ctx.settings, ctx.query, (session, target) => editConfig(session, target, config, mode), check);
+  await runEdits(
+    ctx.settings,
+    ctx.query,
+    (session, target) => editConfig(session, target, config, mode),
+    check,
+  );
   ctx.out.empty(204);
 }
-
-export { schemaOf };

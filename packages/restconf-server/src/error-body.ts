@@ -55,16 +55,20 @@ export function toRestconfErrors(error: unknown, schema: SchemaTree): RestconfEr
       .filter((e) => e.errorSeverity !== 'warning')
       .map(
         (e) =>
-          new RestconfError('BACKEND_FAILED', e.errorMessage ?? `${e.errorTag} reported by the NETCONF server`, {
-            errorType: (['transport', 'rpc', 'protocol', 'application'].includes(e.errorType)
-              ? e.errorType
-              : 'application') as ErrorType,
-            errorTag: e.errorTag,
-            errorAppTag: e.errorAppTag,
-            errorPath: e.errorPath === undefined ? undefined : netconfErrorPath(e.errorPath.trim(), schema),
-            errorInfo: e.errorInfo === undefined ? undefined : e.errorInfo.fields,
-            cause: error,
-          }),
+          new RestconfError(
+            'BACKEND_FAILED',
+            e.errorMessage ?? `${e.errorTag} reported by the NETCONF server`,
+            {
+              errorType: (['transport', 'rpc', 'protocol', 'application'].includes(e.errorType)
+                ? e.errorType
+                : 'application') as ErrorType,
+              errorTag: e.errorTag,
+              errorAppTag: e.errorAppTag,
+              errorPath: e.errorPath === undefined ? undefined : netconfErrorPath(e.errorPath.trim(), schema),
+              errorInfo: e.errorInfo === undefined ? undefined : e.errorInfo.fields,
+              cause: error,
+            },
+          ),
       );
   }
   if (error instanceof NetconfError) {

@@ -1,5 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseRequest, type RequestTarget, type ResolvedApiPath, resolveApiPath } from '@yangkit/restconf-uri';
+import {
+  parseRequest,
+  type RequestTarget,
+  type ResolvedApiPath,
+  resolveApiPath,
+} from '@yangkit/restconf-uri';
 import { pathSchemaOf } from '@yangkit/yang-patch';
 import { apiRoot, hostMeta, libraryVersion, operationsList, schemaText } from './api.js';
 import { hasBody, readBody } from './body.js';
@@ -121,7 +126,10 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
     let encoding: Encoding = s.defaultEncoding;
     const run = async (): Promise<void> => {
       if (!ours) {
-        throw new RestconfError('NOT_FOUND', 'no resource at this path', { errorTag: 'invalid-value', status: 404 });
+        throw new RestconfError('NOT_FOUND', 'no resource at this path', {
+          errorTag: 'invalid-value',
+          status: 404,
+        });
       }
       if (path === '/server-status' && options.serverStatus === true) {
         out.text(200, MEDIA.json, serverStatusJson(stats, s.backend));
@@ -168,11 +176,22 @@ async function serve(
   } catch {
     // Accept names nothing usable: errors stay in the default encoding.
   }
-  const { target, query } = parseRequest(url, { method: method === 'OPTIONS' ? 'GET' : method, root: s.root });
+  const { target, query } = parseRequest(url, {
+    method: method === 'OPTIONS' ? 'GET' : method,
+    root: s.root,
+  });
   let resolved: ResolvedApiPath | undefined;
   if (target.kind === 'data') resolved = resolveApiPath(target.path, pathSchemaOf(s.schema));
-  if (target.kind === 'stream' || target.kind === 'subscription' || target.kind === 'nmda-datastore' || target.kind === 'nmda-data') {
-    throw new RestconfError('NOT_FOUND', `no ${target.kind} resources are offered`, { errorTag: 'invalid-value', status: 404 });
+  if (
+    target.kind === 'stream' ||
+    target.kind === 'subscription' ||
+    target.kind === 'nmda-datastore' ||
+    target.kind === 'nmda-data'
+  ) {
+    throw new RestconfError('NOT_FOUND', `no ${target.kind} resources are offered`, {
+      errorTag: 'invalid-value',
+      status: 404,
+    });
   }
   const allow = allowedMethods(target, resolved);
   if (!allow.includes(method)) {
@@ -208,7 +227,10 @@ async function serve(
         return;
       }
     } else if (!invokes) {
-      throw new RestconfError('BODY_MISMATCH', 'the request needs a body', { errorTag: 'malformed-message', status: 400 });
+      throw new RestconfError('BODY_MISMATCH', 'the request needs a body', {
+        errorTag: 'malformed-message',
+        status: 400,
+      });
     }
   }
   // Operation output is JSON only when its input was (the spec's negotiation rule 3).
@@ -250,11 +272,17 @@ async function serve(
   }
   out.onSend = () => stamp(s, out);
   if (method === 'DELETE') {
-    if (resolved === undefined) throw new RestconfError('METHOD_NOT_ALLOWED', 'the datastore cannot be deleted', { errorTag: 'operation-not-supported', status: 405, allow });
+    if (resolved === undefined)
+      throw new RestconfError('METHOD_NOT_ALLOWED', 'the datastore cannot be deleted', {
+        errorTag: 'operation-not-supported',
+        status: 405,
+        allow,
+      });
     return deleteResource(ctx, resolved, check);
   }
   if (method === 'POST') return createResource(ctx, resolved, body!, check);
-  if (resolved === undefined) return writeDatastore(ctx, body!, method === 'PUT' ? 'replace' : 'merge', check);
+  if (resolved === undefined)
+    return writeDatastore(ctx, body!, method === 'PUT' ? 'replace' : 'merge', check);
   if (method === 'PUT') return replaceResource(ctx, resolved, body!, check);
   return mergeResource(ctx, resolved, body!, check);
 }

@@ -1,4 +1,11 @@
-export { type Backend, type BackendOptions, type BackendStats, createBackend, type SessionFactory, type SessionUse } from './backend.js';
+export {
+  type Backend,
+  type BackendOptions,
+  type BackendStats,
+  createBackend,
+  type SessionFactory,
+  type SessionUse,
+} from './backend.js';
 export { type ChangeClock, memoryChangeClock } from './change-clock.js';
 export { errorsJson, errorsXml, toRestconfErrors } from './error-body.js';
 export {
@@ -12,6 +19,6 @@ export {
 } from './errors.js';
 export { createRestconfHandler, type RestconfHandler } from './handler.js';
 export { type BodyType, bodyType, type Encoding, MEDIA, negotiateEncoding, parseAccept } from './media.js';
+export { RESTCONF_MODULES } from './modules.js';
 export { restconfCapabilities } from './monitoring.js';
 export type { DefaultStyle, Logger, RestconfHandlerOptions } from './options.js';
-export { RESTCONF_MODULES, restconfModulesDir } from './modules.js';

@@ -1,7 +1,7 @@
 import type { ResolvedApiPath, ResolvedStep } from '@yangkit/restconf-uri';
 import type { ChildHolder, DataNode, InstanceTree } from '@yangkit/yang-json-codec';
-import type { SchemaNode } from '@yangkit/yang-schema';
 import type { PathStep } from '@yangkit/yang-patch';
+import type { SchemaNode } from '@yangkit/yang-schema';
 import { escapeText } from './xml-text.js';
 
 /** The schema node of a resolved step (restconf-uri's view is a structural subset of SchemaNode). */
@@ -93,7 +93,12 @@ export function filterContent(holder: ChildHolder, content: 'config' | 'nonconfi
       continue;
     }
     if (schema.kind === 'leaf' && schema.isKey) continue;
-    if (schema.kind === 'leaf' || schema.kind === 'leaf-list' || schema.kind === 'anydata' || schema.kind === 'anyxml') {
+    if (
+      schema.kind === 'leaf' ||
+      schema.kind === 'leaf-list' ||
+      schema.kind === 'anydata' ||
+      schema.kind === 'anyxml'
+    ) {
       children.delete(schema);
       continue;
     }

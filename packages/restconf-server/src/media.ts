@@ -39,7 +39,10 @@ interface Range {
 /** Accept (RFC 9110 section 12.5.1) as media ranges sorted by q, highest first, q=0 dropped. */
 export function parseAccept(header: string): Range[] {
   if (header.length > MAX_HEADER) {
-    throw new RestconfError('NOT_ACCEPTABLE', 'Accept header too long', { errorTag: 'invalid-value', status: 406 });
+    throw new RestconfError('NOT_ACCEPTABLE', 'Accept header too long', {
+      errorTag: 'invalid-value',
+      status: 406,
+    });
   }
   const ranges: Range[] = [];
   for (const part of header.split(',')) {

@@ -1,6 +1,3 @@
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
 /**
  * Modules the handler itself implements and that belong in the schema it is given:
  * ietf-restconf (errors, data, operations), ietf-restconf-monitoring (restconf-state),
@@ -12,6 +9,3 @@ export const RESTCONF_MODULES: readonly string[] = [
   'ietf-yang-patch',
   'ietf-yang-library',
 ];
-
-/** Absolute path of the `yang/` folder shipped with this package (ietf-yang-patch), next to `src/` and `dist/`. */
-export const restconfModulesDir: string = resolve(dirname(fileURLToPath(import.meta.url)), '../yang');

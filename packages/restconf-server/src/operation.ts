@@ -1,11 +1,5 @@
 import { type ResolvedApiPath, resolveOperation } from '@yangkit/restconf-uri';
-import {
-  decodeJson,
-  decodeXml,
-  encodeJson,
-  encodeXml,
-  type InstanceTree,
-} from '@yangkit/yang-json-codec';
+import { decodeJson, decodeXml, encodeJson, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import { pathSchemaOf } from '@yangkit/yang-patch';
 import type { SchemaNode } from '@yangkit/yang-schema';
 import { encodeOptions, type RequestContext } from './context.js';
@@ -38,11 +32,7 @@ function operationXml(op: SchemaNode, input: InstanceTree | undefined): string {
   return `<${op.name} xmlns="${op.namespace}"/>`;
 }
 
-async function invoke(
-  ctx: RequestContext,
-  op: SchemaNode,
-  rpcXml: string,
-): Promise<void> {
+async function invoke(ctx: RequestContext, op: SchemaNode, rpcXml: string): Promise<void> {
   const reply = await ctx.settings.backend.withSession((session) => session.rpc(rpcXml));
   const kind = op.kind === 'action' ? ('action-output' as const) : ('rpc-output' as const);
   const output = decodeXml(ctx.settings.schema, reply.xml, { kind, operation: op, strict: false });
@@ -74,12 +64,20 @@ export async function invokeOperation(
  * POST on an action of a data resource (RFC 8040 section 3.6, RFC 7950 section 7.15.2): the
  * action element is sent inside its ancestors in `<action xmlns="urn:ietf:params:xml:ns:yang:1">`.
  */
-export async function invokeAction(ctx: RequestContext, resolved: ResolvedApiPath, body: Body | undefined): Promise<void> {
+export async function invokeAction(
+  ctx: RequestContext,
+  resolved: ResolvedApiPath,
+  body: Body | undefined,
+): Promise<void> {
   const steps = resolved.steps;
   const op = schemaOf(steps[steps.length - 1]!);
   const input = decodeInput(ctx, body, op);
   const inner = operationXml(op, input);
-  await invoke(ctx, op, `<action xmlns="${YANG_1_NS}">${wrapInAncestors(steps.slice(0, -1), inner)}</action>`);
+  await invoke(
+    ctx,
+    op,
+    `<action xmlns="${YANG_1_NS}">${wrapInAncestors(steps.slice(0, -1), inner)}</action>`,
+  );
 }
 
 /** True when a resolved path ends at an action. */
@@ -91,6 +89,7 @@ export function isAction(resolved: ResolvedApiPath): boolean {
 /** Checks `op` exists (for OPTIONS and GET on an operation resource, which only POST serves). */
 export function operationNode(ctx: RequestContext, name: { module?: string; name: string }): SchemaNode {
   const op = resolveOperation(name, pathSchemaOf(ctx.settings.schema)) as unknown as SchemaNode;
-  if (op === undefined) throw new RestconfError('NOT_FOUND', 'no such operation', { errorTag: 'invalid-value', status: 404 });
+  if (op === undefined)
+    throw new RestconfError('NOT_FOUND', 'no such operation', { errorTag: 'invalid-value', status: 404 });
   return op;
 }

@@ -1,3 +1,4 @@
+import type { ResolvedApiPath } from '@yangkit/restconf-uri';
 import {
   encodeStatusJson,
   encodeStatusXml,
@@ -7,10 +8,9 @@ import {
   toEditConfig,
   type YangPatchStatus,
 } from '@yangkit/yang-patch';
-import type { ResolvedApiPath } from '@yangkit/restconf-uri';
 import type { RequestContext } from './context.js';
-import { editConfig, runEdits } from './edit-session.js';
 import type { Body } from './edit.js';
+import { editConfig, runEdits } from './edit-session.js';
 import { toRestconfErrors } from './error-body.js';
 import { RestconfError } from './errors.js';
 import { toPathSteps } from './instances.js';
@@ -18,7 +18,7 @@ import { dataMediaType } from './media.js';
 
 function statusBody(ctx: RequestContext, status: YangPatchStatus): string {
   return ctx.encoding === 'json'
-    ? encodeStatusJson(status, ctx.settings.messageIndent > 0 ? ctx.settings.messageIndent : 0)
+    ? encodeStatusJson(status, Math.max(ctx.settings.messageIndent, 0))
     : encodeStatusXml(status);
 }
 
@@ -72,7 +72,13 @@ export async function yangPatch(
       ...(e.errorAppTag === undefined ? {} : { errorAppTag: e.errorAppTag }),
       ...(e.errorPath === undefined
         ? {}
-        : { errorPath: { json: e.errorPath.json, xml: e.errorPath.xml, namespaces: e.errorPath.namespaces ?? {} } }),
+        : {
+            errorPath: {
+              json: e.errorPath.json,
+              xml: e.errorPath.xml,
+              namespaces: e.errorPath.namespaces ?? {},
+            },
+          }),
       errorMessage: e.message,
       ...(e.errorInfo === undefined ? {} : { errorInfo: e.errorInfo }),
     }));

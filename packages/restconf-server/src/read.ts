@@ -30,7 +30,8 @@ export async function fetchXml(
   const filter = resolved === undefined ? undefined : { subtree: toSubtreeFilter(resolved) };
   const wd = s.backend.capabilities.withDefaults === undefined ? {} : { withDefaults: 'explicit' as const };
   const opts = { ...(filter === undefined ? {} : { filter }), ...wd };
-  let xml = content === 'config' ? await session.getConfig({ source: 'running', ...opts }) : await session.get(opts);
+  let xml =
+    content === 'config' ? await session.getConfig({ source: 'running', ...opts }) : await session.get(opts);
   const first = resolved?.steps[0];
   const wantsState =
     content !== 'config' &&
@@ -70,7 +71,10 @@ export async function readData(ctx: RequestContext, resolved: ResolvedApiPath | 
   if (ctx.query.fields !== undefined) applyFields(tree, formatFields(ctx.query.fields));
   if (ctx.query.depth !== undefined) applyDepth(tree, ctx.query.depth);
   // The target itself is always written, even as an empty non-presence container.
-  const opts = { ...encodeOptions(s), ...(resolved !== undefined && emptyTarget(tree) ? { returnEmptyNpContainers: true } : {}) };
+  const opts = {
+    ...encodeOptions(s),
+    ...(resolved !== undefined && emptyTarget(tree) ? { returnEmptyNpContainers: true } : {}),
+  };
   const chunks =
     ctx.encoding === 'json'
       ? encodeJsonChunks(tree, { ...opts, wrapper: true })

@@ -60,7 +60,9 @@ describe('API resource (RFC 8040 B.1.1, 3.3)', () => {
   });
 
   test('yang-library-version in XML', async () => {
-    const r = await gw.fetch('/restconf/yang-library-version', { headers: { accept: 'application/yang-data+xml' } });
+    const r = await gw.fetch('/restconf/yang-library-version', {
+      headers: { accept: 'application/yang-data+xml' },
+    });
     expect(await r.text()).toBe(
       '<yang-library-version xmlns="urn:ietf:params:xml:ns:yang:ietf-restconf">2019-01-04</yang-library-version>',
     );
@@ -68,7 +70,9 @@ describe('API resource (RFC 8040 B.1.1, 3.3)', () => {
 
   test('the operations resource lists every rpc with module names (B.1.2)', async () => {
     const r = await gw.fetch('/restconf/operations');
-    const ops = ((await r.json()) as { 'ietf-restconf:operations': Record<string, unknown> })['ietf-restconf:operations'];
+    const ops = ((await r.json()) as { 'ietf-restconf:operations': Record<string, unknown> })[
+      'ietf-restconf:operations'
+    ];
     expect(ops['example-jukebox:play']).toEqual([null]);
     expect(ops['example-ops:reboot']).toEqual([null]);
     expect(ops['ietf-netconf:get-config']).toEqual([null]);
@@ -129,9 +133,12 @@ describe('monitoring and yang library', () => {
   test('a configured capability is added to the list', async () => {
     const other = await startGateway({ capabilities: ['urn:example:capability:extra:1.0'] });
     try {
-      const r = await other.fetch('/restconf/data/ietf-restconf-monitoring:restconf-state/capabilities/capability', {
-        headers: { accept: 'application/yang-data+xml' },
-      });
+      const r = await other.fetch(
+        '/restconf/data/ietf-restconf-monitoring:restconf-state/capabilities/capability',
+        {
+          headers: { accept: 'application/yang-data+xml' },
+        },
+      );
       expect(await r.text()).toContain('urn:example:capability:extra:1.0');
     } finally {
       await other.close();

@@ -45,7 +45,10 @@ describe('entity tags (RFC 8040 3.4.1.2)', () => {
   });
 
   test('an edit with If-Match of the current tag succeeds', async () => {
-    const r = await gw.fetch(GAP, json('PATCH', { 'example-jukebox:gap': '1.0' }, { 'if-match': await etag() }));
+    const r = await gw.fetch(
+      GAP,
+      json('PATCH', { 'example-jukebox:gap': '1.0' }, { 'if-match': await etag() }),
+    );
     expect(r.status).toBe(204);
   });
 
@@ -56,7 +59,10 @@ describe('entity tags (RFC 8040 3.4.1.2)', () => {
   });
 
   test('POST with If-None-Match: * of an existing datastore is 412', async () => {
-    const r = await gw.fetch(`${JB}/library`, json('POST', { 'example-jukebox:artist': [{ name: 'Z' }] }, { 'if-none-match': '*' }));
+    const r = await gw.fetch(
+      `${JB}/library`,
+      json('POST', { 'example-jukebox:artist': [{ name: 'Z' }] }, { 'if-none-match': '*' }),
+    );
     expect(r.status).toBe(412);
   });
 
@@ -67,7 +73,8 @@ describe('entity tags (RFC 8040 3.4.1.2)', () => {
     const session = await connectStream(b);
     await session.editConfig({
       target: 'candidate',
-      config: '<jukebox xmlns="http://example.com/ns/example-jukebox"><player><gap>0.2</gap></player></jukebox>',
+      config:
+        '<jukebox xmlns="http://example.com/ns/example-jukebox"><player><gap>0.2</gap></player></jukebox>',
     });
     await session.commit();
     await session.close();
@@ -89,14 +96,21 @@ describe('timestamps (RFC 8040 3.4.1.3)', () => {
   });
 
   test('If-Unmodified-Since before the last change is 412 on an edit', async () => {
-    const r = await gw.fetch(GAP, json('PATCH', { 'example-jukebox:gap': '1.3' }, { 'if-unmodified-since': new Date(0).toUTCString() }));
+    const r = await gw.fetch(
+      GAP,
+      json('PATCH', { 'example-jukebox:gap': '1.3' }, { 'if-unmodified-since': new Date(0).toUTCString() }),
+    );
     expect(r.status).toBe(412);
   });
 
   test('If-Unmodified-Since in the future lets an edit through', async () => {
     const r = await gw.fetch(
       GAP,
-      json('PATCH', { 'example-jukebox:gap': '1.3' }, { 'if-unmodified-since': new Date(Date.now() + 86_400_000).toUTCString() }),
+      json(
+        'PATCH',
+        { 'example-jukebox:gap': '1.3' },
+        { 'if-unmodified-since': new Date(Date.now() + 86_400_000).toUTCString() },
+      ),
     );
     expect(r.status).toBe(204);
   });

@@ -32,7 +32,10 @@ describe('create with POST (RFC 8040 B.2.1)', () => {
     const other = await startGateway({ serverUrl: 'https://example.com' });
     try {
       await other.fetch('/restconf/data', json('PUT', JUKEBOX));
-      const r = await other.fetch(`${FOO}`, json('POST', { 'example-jukebox:album': [{ name: 'Medicine' }] }));
+      const r = await other.fetch(
+        `${FOO}`,
+        json('POST', { 'example-jukebox:album': [{ name: 'Medicine' }] }),
+      );
       expect(r.headers.get('location')).toBe(
         'https://example.com/restconf/data/example-jukebox:jukebox/library/artist=Foo%20Fighters/album=Medicine',
       );
@@ -59,7 +62,10 @@ describe('create with POST (RFC 8040 B.2.1)', () => {
 
   test('POST on the datastore creates a top-level node', async () => {
     await gw.fetch('/restconf/data/example-jukebox:jukebox', { method: 'DELETE' });
-    const r = await gw.fetch('/restconf/data', json('POST', { 'example-jukebox:jukebox': { player: { gap: '1.0' } } }));
+    const r = await gw.fetch(
+      '/restconf/data',
+      json('POST', { 'example-jukebox:jukebox': { player: { gap: '1.0' } } }),
+    );
     expect(r.status).toBe(201);
     expect(r.headers.get('location')).toBe('http://localhost/restconf/data/example-jukebox:jukebox');
   });
@@ -84,26 +90,40 @@ describe('create with POST (RFC 8040 B.2.1)', () => {
 
 describe('replace with PUT (RFC 8040 B.2.2)', () => {
   test('PUT of a new resource answers 201', async () => {
-    const r = await gw.fetch(`${FOO}/album=Medicine`, json('PUT', { 'example-jukebox:album': [{ name: 'Medicine', year: 2017 }] }));
+    const r = await gw.fetch(
+      `${FOO}/album=Medicine`,
+      json('PUT', { 'example-jukebox:album': [{ name: 'Medicine', year: 2017 }] }),
+    );
     expect(r.status).toBe(201);
   });
 
   test('PUT of an existing resource answers 204 and replaces it', async () => {
     const album = `${FOO}/album=Wasting%20Light`;
-    const r = await gw.fetch(album, json('PUT', { 'example-jukebox:album': [{ name: 'Wasting Light', year: 2012 }] }));
+    const r = await gw.fetch(
+      album,
+      json('PUT', { 'example-jukebox:album': [{ name: 'Wasting Light', year: 2012 }] }),
+    );
     expect(r.status).toBe(204);
-    const got = (await (await get(album)).json()) as { 'example-jukebox:album': { year: number; genre?: string }[] };
+    const got = (await (await get(album)).json()) as {
+      'example-jukebox:album': { year: number; genre?: string }[];
+    };
     expect(got['example-jukebox:album'][0]!.year).toBe(2012);
     expect(got['example-jukebox:album'][0]!.genre).toBeUndefined();
   });
 
   test('PUT whose body key differs from the URI key is 400', async () => {
-    const r = await gw.fetch(`${FOO}/album=Medicine`, json('PUT', { 'example-jukebox:album': [{ name: 'Other' }] }));
+    const r = await gw.fetch(
+      `${FOO}/album=Medicine`,
+      json('PUT', { 'example-jukebox:album': [{ name: 'Other' }] }),
+    );
     expect(r.status).toBe(400);
   });
 
   test('PUT on the datastore replaces the whole configuration', async () => {
-    const r = await gw.fetch('/restconf/data', json('PUT', { 'example-jukebox:jukebox': { player: { gap: '0.3' } } }));
+    const r = await gw.fetch(
+      '/restconf/data',
+      json('PUT', { 'example-jukebox:jukebox': { player: { gap: '0.3' } } }),
+    );
     expect(r.status).toBe(204);
     expect((await get(FOO)).status).toBe(404);
     const player = await (await get('/restconf/data/example-jukebox:jukebox/player')).json();
@@ -119,7 +139,10 @@ describe('replace with PUT (RFC 8040 B.2.2)', () => {
 
 describe('merge with PATCH (RFC 8040 B.2.3)', () => {
   test('PATCH of a leaf answers 204 and changes it', async () => {
-    const r = await gw.fetch('/restconf/data/example-jukebox:jukebox/player/gap', json('PATCH', { 'example-jukebox:gap': '1.5' }));
+    const r = await gw.fetch(
+      '/restconf/data/example-jukebox:jukebox/player/gap',
+      json('PATCH', { 'example-jukebox:gap': '1.5' }),
+    );
     expect(r.status).toBe(204);
     expect(await (await get('/restconf/data/example-jukebox:jukebox/player/gap')).json()).toEqual({
       'example-jukebox:gap': '1.5',
@@ -128,21 +151,31 @@ describe('merge with PATCH (RFC 8040 B.2.3)', () => {
 
   test('PATCH merges and keeps what the body leaves out', async () => {
     const album = `${FOO}/album=Wasting%20Light`;
-    const r = await gw.fetch(album, json('PATCH', { 'example-jukebox:album': [{ name: 'Wasting Light', year: 2013 }] }));
+    const r = await gw.fetch(
+      album,
+      json('PATCH', { 'example-jukebox:album': [{ name: 'Wasting Light', year: 2013 }] }),
+    );
     expect(r.status).toBe(204);
-    const got = (await (await get(album)).json()) as { 'example-jukebox:album': { year: number; genre: string }[] };
+    const got = (await (await get(album)).json()) as {
+      'example-jukebox:album': { year: number; genre: string }[];
+    };
     expect(got['example-jukebox:album'][0]).toMatchObject({ year: 2013, genre: 'alternative' });
   });
 
   test('PATCH of a missing resource is 404', async () => {
-    const r = await gw.fetch(`${LIB}/artist=Nobody`, json('PATCH', { 'example-jukebox:artist': [{ name: 'Nobody' }] }));
+    const r = await gw.fetch(
+      `${LIB}/artist=Nobody`,
+      json('PATCH', { 'example-jukebox:artist': [{ name: 'Nobody' }] }),
+    );
     expect(r.status).toBe(404);
   });
 
   test('PATCH on the datastore merges several top-level nodes (B.2.4)', async () => {
     const r = await gw.fetch(
       '/restconf/data',
-      json('PATCH', { 'ietf-restconf:data': { 'example-jukebox:jukebox': { library: { artist: [{ name: 'Mogwai' }] } } } }),
+      json('PATCH', {
+        'ietf-restconf:data': { 'example-jukebox:jukebox': { library: { artist: [{ name: 'Mogwai' }] } } },
+      }),
     );
     expect(r.status).toBe(204);
     expect((await get(FOO)).status).toBe(200);
@@ -171,7 +204,10 @@ describe('DELETE (RFC 8040 4.7)', () => {
 
 describe('edits are validated before anything is written', () => {
   test('a value outside its range is 400 and nothing changes', async () => {
-    const r = await gw.fetch('/restconf/data/example-jukebox:jukebox/player/gap', json('PATCH', { 'example-jukebox:gap': '9.9' }));
+    const r = await gw.fetch(
+      '/restconf/data/example-jukebox:jukebox/player/gap',
+      json('PATCH', { 'example-jukebox:gap': '9.9' }),
+    );
     expect(r.status).toBe(400);
     expect(await (await get('/restconf/data/example-jukebox:jukebox/player/gap')).json()).toEqual({
       'example-jukebox:gap': '0.5',

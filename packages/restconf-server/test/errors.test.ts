@@ -45,11 +45,16 @@ describe('error bodies (RFC 8040 section 7.1)', () => {
     expect(r.status).toBe(400);
     expect(r.headers.get('content-type')).toBe('application/yang-data+json');
     const body = (await r.json()) as ErrorsBody;
-    expect(body['ietf-restconf:errors'].error[0]).toMatchObject({ 'error-type': 'protocol', 'error-tag': 'unknown-element' });
+    expect(body['ietf-restconf:errors'].error[0]).toMatchObject({
+      'error-type': 'protocol',
+      'error-tag': 'unknown-element',
+    });
   });
 
   test('the error body follows the negotiated encoding', async () => {
-    const r = await gw.fetch(`${JB}/library/artist=Nobody`, { headers: { accept: 'application/yang-data+xml' } });
+    const r = await gw.fetch(`${JB}/library/artist=Nobody`, {
+      headers: { accept: 'application/yang-data+xml' },
+    });
     expect(r.status).toBe(404);
     expect(r.headers.get('content-type')).toBe('application/yang-data+xml');
     expect(await r.text()).toMatch(
@@ -61,12 +66,21 @@ describe('error bodies (RFC 8040 section 7.1)', () => {
     const r = await gw.fetch(
       `${JB}/playlist=Foo-One`,
       json('POST', {
-        'example-jukebox:song': [{ index: 7, id: "/example-jukebox:jukebox/library/artist[name='Nobody']/album[name='X']/song[name='Y']" }],
+        'example-jukebox:song': [
+          {
+            index: 7,
+            id: "/example-jukebox:jukebox/library/artist[name='Nobody']/album[name='X']/song[name='Y']",
+          },
+        ],
       }),
     );
     expect(r.status).toBe(409);
     const e = ((await r.json()) as ErrorsBody)['ietf-restconf:errors'].error[0]!;
-    expect(e).toMatchObject({ 'error-type': 'application', 'error-tag': 'data-missing', 'error-app-tag': 'instance-required' });
+    expect(e).toMatchObject({
+      'error-type': 'application',
+      'error-tag': 'data-missing',
+      'error-app-tag': 'instance-required',
+    });
     expect(e['error-path']).toBe("/example-jukebox:jukebox/playlist[name='Foo-One']/song[index='7']/id");
   });
 
@@ -77,7 +91,9 @@ describe('error bodies (RFC 8040 section 7.1)', () => {
       body: `<song xmlns="http://example.com/ns/example-jukebox" xmlns:j="http://example.com/ns/example-jukebox"><index>8</index><id>/j:jukebox/j:library/j:artist[j:name='Nobody']/j:album[j:name='X']/j:song[j:name='Y']</id></song>`,
     });
     expect(r.status).toBe(409);
-    expect(await r.text()).toMatch(/<error-path xmlns:jbox="http:\/\/example.com\/ns\/example-jukebox">\/jbox:jukebox/);
+    expect(await r.text()).toMatch(
+      /<error-path xmlns:jbox="http:\/\/example.com\/ns\/example-jukebox">\/jbox:jukebox/,
+    );
   });
 
   test('a query parameter not allowed for the method is 400 invalid-value', async () => {
@@ -108,7 +124,10 @@ describe('methods (RFC 8040 section 4)', () => {
   });
 
   test('a state-only resource allows reads only', async () => {
-    const r = await gw.fetch(`${JB}/library/artist-count`, json('PUT', { 'example-jukebox:artist-count': 3 }));
+    const r = await gw.fetch(
+      `${JB}/library/artist-count`,
+      json('PUT', { 'example-jukebox:artist-count': 3 }),
+    );
     expect(r.status).toBe(405);
     expect(r.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
@@ -150,7 +169,9 @@ describe('media types (RFC 8040 section 5.2)', () => {
   });
 
   test('q-values pick the preferred encoding', async () => {
-    const r = await gw.fetch(JB, { headers: { accept: 'application/yang-data+json;q=0.5, application/yang-data+xml' } });
+    const r = await gw.fetch(JB, {
+      headers: { accept: 'application/yang-data+json;q=0.5, application/yang-data+xml' },
+    });
     expect(r.headers.get('content-type')).toBe('application/yang-data+xml');
   });
 
@@ -168,7 +189,10 @@ describe('media types (RFC 8040 section 5.2)', () => {
   test('strict headers refuse application/json with 406 and 415', async () => {
     const other = await startGateway({ strictHeaders: true });
     try {
-      expect((await other.fetch('/restconf/yang-library-version', { headers: { accept: 'application/json' } })).status).toBe(406);
+      expect(
+        (await other.fetch('/restconf/yang-library-version', { headers: { accept: 'application/json' } }))
+          .status,
+      ).toBe(406);
       const r = await other.fetch('/restconf/data', {
         method: 'PATCH',
         headers: { 'content-type': 'application/json' },
@@ -199,7 +223,10 @@ describe('media types (RFC 8040 section 5.2)', () => {
   test('a body larger than maxBodyBytes is 413', async () => {
     const other = await startGateway({ maxBodyBytes: 64 });
     try {
-      const r = await other.fetch('/restconf/data', json('PATCH', { 'example-jukebox:jukebox': { player: { gap: '0.1' } }, pad: 'x'.repeat(100) }));
+      const r = await other.fetch(
+        '/restconf/data',
+        json('PATCH', { 'example-jukebox:jukebox': { player: { gap: '0.1' } }, pad: 'x'.repeat(100) }),
+      );
       expect(r.status).toBe(413);
     } finally {
       await other.close();

@@ -18,7 +18,15 @@ let cached: Promise<SchemaTree> | undefined;
 export function exampleSchema(): Promise<SchemaTree> {
   cached ??= loadServerSchema({
     paths: [YANG_DIR],
-    modules: ['example-jukebox', 'example-ops', 'example-actions', 'example-mod', 'ietf-interfaces', 'iana-if-type', ...RESTCONF_MODULES],
+    modules: [
+      'example-jukebox',
+      'example-ops',
+      'example-actions',
+      'example-mod',
+      'ietf-interfaces',
+      'iana-if-type',
+      ...RESTCONF_MODULES,
+    ],
   });
   return cached;
 }
@@ -39,7 +47,10 @@ export async function startGateway(
   options: Partial<RestconfHandlerOptions> & { candidate?: boolean } = {},
 ): Promise<Gateway> {
   const schema = await exampleSchema();
-  const netconf = await NetconfServer.create({ schema, ...(options.candidate === undefined ? {} : { candidate: options.candidate }) });
+  const netconf = await NetconfServer.create({
+    schema,
+    ...(options.candidate === undefined ? {} : { candidate: options.candidate }),
+  });
   exampleHandlers(netconf);
   const backend = createBackend({
     openSession: async () => {

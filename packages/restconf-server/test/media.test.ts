@@ -16,7 +16,9 @@ describe('Accept negotiation', () => {
   });
 
   test('ranges are tried in q order', () => {
-    expect(negotiateEncoding('application/yang-data+json;q=0.1, application/yang-data+xml;q=0.9', lenient)).toBe('xml');
+    expect(
+      negotiateEncoding('application/yang-data+json;q=0.1, application/yang-data+xml;q=0.9', lenient),
+    ).toBe('xml');
   });
 
   test('q=0 excludes a type', () => {
@@ -40,7 +42,10 @@ describe('Content-Type', () => {
   });
 
   test('parameters after the type are ignored', () => {
-    expect(bodyType('application/yang-data+json; charset=utf-8', strict, false)).toEqual({ encoding: 'json', patch: false });
+    expect(bodyType('application/yang-data+json; charset=utf-8', strict, false)).toEqual({
+      encoding: 'json',
+      patch: false,
+    });
   });
 
   test('a missing Content-Type is 415', () => {
@@ -70,14 +75,18 @@ describe('header parsers are safe on any input', () => {
 
   test('bodyType answers a body type or throws RestconfError 415', () => {
     fc.assert(
-      fc.property(fc.option(fc.string({ maxLength: 300 }), { nil: undefined }), fc.boolean(), (type, patch) => {
-        try {
-          bodyType(type, lenient, patch);
-        } catch (error) {
-          expect(RestconfError.isInstance(error)).toBe(true);
-          expect((error as RestconfError).status).toBe(415);
-        }
-      }),
+      fc.property(
+        fc.option(fc.string({ maxLength: 300 }), { nil: undefined }),
+        fc.boolean(),
+        (type, patch) => {
+          try {
+            bodyType(type, lenient, patch);
+          } catch (error) {
+            expect(RestconfError.isInstance(error)).toBe(true);
+            expect((error as RestconfError).status).toBe(415);
+          }
+        },
+      ),
     );
   });
 });

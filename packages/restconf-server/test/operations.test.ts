@@ -10,12 +10,20 @@ afterAll(() => gw.close());
 
 describe('operation resources (RFC 8040 3.6, B.4)', () => {
   test('an rpc without output answers 204', async () => {
-    const r = await gw.fetch('/restconf/operations/example-ops:reboot', json('POST', { 'example-ops:input': { delay: 600, message: 'Going down for system maintenance', language: 'en-US' } }));
+    const r = await gw.fetch(
+      '/restconf/operations/example-ops:reboot',
+      json('POST', {
+        'example-ops:input': { delay: 600, message: 'Going down for system maintenance', language: 'en-US' },
+      }),
+    );
     expect(r.status).toBe(204);
   });
 
   test('an rpc with output answers 200 with the output wrapped', async () => {
-    await gw.fetch('/restconf/operations/example-ops:reboot', json('POST', { 'example-ops:input': { delay: 600, message: 'maintenance' } }));
+    await gw.fetch(
+      '/restconf/operations/example-ops:reboot',
+      json('POST', { 'example-ops:input': { delay: 600, message: 'maintenance' } }),
+    );
     const r = await gw.fetch('/restconf/operations/example-ops:get-reboot-info', { method: 'POST' });
     expect(r.status).toBe(200);
     expect(await r.json()).toEqual({ 'example-ops:output': { 'reboot-time': 600, message: 'maintenance' } });
@@ -43,7 +51,10 @@ describe('operation resources (RFC 8040 3.6, B.4)', () => {
   });
 
   test('an input that breaks the schema is 400', async () => {
-    const r = await gw.fetch('/restconf/operations/example-ops:reboot', json('POST', { 'example-ops:input': { delay: 'soon' } }));
+    const r = await gw.fetch(
+      '/restconf/operations/example-ops:reboot',
+      json('POST', { 'example-ops:input': { delay: 'soon' } }),
+    );
     expect(r.status).toBe(400);
   });
 
@@ -78,7 +89,12 @@ describe('operation resources (RFC 8040 3.6, B.4)', () => {
 
 describe('actions (RFC 8040 3.6)', () => {
   test('an action on a list entry runs with its input and answers 204', async () => {
-    await gw.fetch('/restconf/data', json('PATCH', { 'ietf-restconf:data': { 'example-actions:interfaces': { interface: [{ name: 'eth0' }] } } }));
+    await gw.fetch(
+      '/restconf/data',
+      json('PATCH', {
+        'ietf-restconf:data': { 'example-actions:interfaces': { interface: [{ name: 'eth0' }] } },
+      }),
+    );
     const r = await gw.fetch(
       '/restconf/data/example-actions:interfaces/interface=eth0/reset',
       json('POST', { 'example-actions:input': { delay: 0 } }),
@@ -87,7 +103,9 @@ describe('actions (RFC 8040 3.6)', () => {
   });
 
   test('an action with output answers it wrapped in output', async () => {
-    const r = await gw.fetch('/restconf/data/example-actions:interfaces/interface=eth0/get-last-reset-time', { method: 'POST' });
+    const r = await gw.fetch('/restconf/data/example-actions:interfaces/interface=eth0/get-last-reset-time', {
+      method: 'POST',
+    });
     expect(r.status).toBe(200);
     const body = (await r.json()) as { 'example-actions:output': { 'last-reset': string } };
     expect(body['example-actions:output']['last-reset']).toMatch(/^\d{4}-\d{2}-\d{2}T/);
@@ -103,25 +121,40 @@ describe('confirmed commit (states and transitions of the spec)', () => {
   test('an edit with confirmed and persist is rolled back by cancel-commit', async () => {
     const gap = '/restconf/data/example-jukebox:jukebox/player/gap';
     await gw.fetch(gap, json('PATCH', { 'example-jukebox:gap': '0.5' }));
-    const r = await gw.fetch(`${gap}?confirmed=1&persist=tok1`, json('PATCH', { 'example-jukebox:gap': '1.9' }));
+    const r = await gw.fetch(
+      `${gap}?confirmed=1&persist=tok1`,
+      json('PATCH', { 'example-jukebox:gap': '1.9' }),
+    );
     expect(r.status).toBe(204);
     expect(await (await gw.fetch(gap)).json()).toEqual({ 'example-jukebox:gap': '1.9' });
-    const c = await gw.fetch('/restconf/operations/ietf-netconf:cancel-commit', json('POST', { 'ietf-netconf:input': { 'persist-id': 'tok1' } }));
+    const c = await gw.fetch(
+      '/restconf/operations/ietf-netconf:cancel-commit',
+      json('POST', { 'ietf-netconf:input': { 'persist-id': 'tok1' } }),
+    );
     expect(c.status).toBe(204);
     expect(await (await gw.fetch(gap)).json()).toEqual({ 'example-jukebox:gap': '0.5' });
   });
 
   test('an edit with confirmed and persist is kept by commit with persist-id', async () => {
     const gap = '/restconf/data/example-jukebox:jukebox/player/gap';
-    const r = await gw.fetch(`${gap}?confirmed=1&persist=tok2&confirm-timeout=60`, json('PATCH', { 'example-jukebox:gap': '1.1' }));
+    const r = await gw.fetch(
+      `${gap}?confirmed=1&persist=tok2&confirm-timeout=60`,
+      json('PATCH', { 'example-jukebox:gap': '1.1' }),
+    );
     expect(r.status).toBe(204);
-    const c = await gw.fetch('/restconf/operations/ietf-netconf:commit', json('POST', { 'ietf-netconf:input': { 'persist-id': 'tok2' } }));
+    const c = await gw.fetch(
+      '/restconf/operations/ietf-netconf:commit',
+      json('POST', { 'ietf-netconf:input': { 'persist-id': 'tok2' } }),
+    );
     expect(c.status).toBe(204);
     expect(await (await gw.fetch(gap)).json()).toEqual({ 'example-jukebox:gap': '1.1' });
   });
 
   test('confirmed without persist is 400', async () => {
-    const r = await gw.fetch('/restconf/data/example-jukebox:jukebox/player/gap?confirmed=1', json('PATCH', { 'example-jukebox:gap': '1.0' }));
+    const r = await gw.fetch(
+      '/restconf/data/example-jukebox:jukebox/player/gap?confirmed=1',
+      json('PATCH', { 'example-jukebox:gap': '1.0' }),
+    );
     expect(r.status).toBe(400);
   });
 });

@@ -37,7 +37,10 @@ describe('content (RFC 8040 B.3.1)', () => {
   });
 
   test('content on a POST is 400', async () => {
-    const r = await gw.fetch(`${JB}/library?content=config`, json('POST', { 'example-jukebox:artist': [{ name: 'X' }] }));
+    const r = await gw.fetch(
+      `${JB}/library?content=config`,
+      json('POST', { 'example-jukebox:artist': [{ name: 'X' }] }),
+    );
     expect(r.status).toBe(400);
   });
 });
@@ -80,12 +83,17 @@ describe('fields (RFC 8040 B.3.3)', () => {
 describe('with-defaults (RFC 8040 B.3.9)', () => {
   const IF = '/restconf/data/ietf-interfaces:interfaces';
   const eth = (extra: Record<string, unknown> = {}) => ({
-    'ietf-interfaces:interfaces': { interface: [{ name: 'eth0', type: 'iana-if-type:ethernetCsmacd', ...extra }] },
+    'ietf-interfaces:interfaces': {
+      interface: [{ name: 'eth0', type: 'iana-if-type:ethernetCsmacd', ...extra }],
+    },
   });
 
   test('explicit (the default style) answers what was set', async () => {
     await gw.fetch(IF, json('PUT', eth()));
-    const got = (await body(`${IF}/interface=eth0?content=config`)) as Record<string, Record<string, unknown>[]>;
+    const got = (await body(`${IF}/interface=eth0?content=config`)) as Record<
+      string,
+      Record<string, unknown>[]
+    >;
     expect(got['ietf-interfaces:interface']![0]).not.toHaveProperty('enabled');
   });
 
@@ -146,21 +154,33 @@ describe('insert and point (RFC 8040 B.3.4, B.3.5)', () => {
     for (const n of ['A', 'B', 'C']) {
       await gw.fetch(album, json('POST', { 'example-jukebox:song': [{ name: n, location: `/m/${n}` }] }));
     }
-    expect((await gw.fetch(SONGS, json('POST', { 'example-jukebox:song': [{ index: 1, id: id('A') }] }))).status).toBe(201);
     expect(
-      (await gw.fetch(`${SONGS}?insert=first`, json('POST', { 'example-jukebox:song': [{ index: 2, id: id('B') }] }))).status,
+      (await gw.fetch(SONGS, json('POST', { 'example-jukebox:song': [{ index: 1, id: id('A') }] }))).status,
+    ).toBe(201);
+    expect(
+      (
+        await gw.fetch(
+          `${SONGS}?insert=first`,
+          json('POST', { 'example-jukebox:song': [{ index: 2, id: id('B') }] }),
+        )
+      ).status,
     ).toBe(201);
     const r = await gw.fetch(
       `${SONGS}?insert=after&point=${encodeURIComponent('/example-jukebox:jukebox/playlist=Foo-One/song=2')}`,
       json('POST', { 'example-jukebox:song': [{ index: 3, id: id('C') }] }),
     );
     expect(r.status).toBe(201);
-    const got = (await body(`${SONGS}?fields=song/index`)) as { 'example-jukebox:playlist': { song: { index: number }[] }[] };
+    const got = (await body(`${SONGS}?fields=song/index`)) as {
+      'example-jukebox:playlist': { song: { index: number }[] }[];
+    };
     expect(got['example-jukebox:playlist'][0]!.song.map((s) => s.index)).toEqual([2, 3, 1]);
   });
 
   test('insert=before without point is 400', async () => {
-    const r = await gw.fetch(`${SONGS}?insert=before`, json('POST', { 'example-jukebox:song': [{ index: 9, id: id('A') }] }));
+    const r = await gw.fetch(
+      `${SONGS}?insert=before`,
+      json('POST', { 'example-jukebox:song': [{ index: 9, id: id('A') }] }),
+    );
     expect(r.status).toBe(400);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { netconfErrorPath } from '../src/error-body.js';
-import { type Gateway, exampleSchema, JUKEBOX, json, startGateway } from './harness.js';
+import { exampleSchema, type Gateway, JUKEBOX, json, startGateway } from './harness.js';
 
 let gw: Gateway;
 beforeAll(async () => {
@@ -28,7 +28,12 @@ test('any request gets a status and, on errors, an ietf-restconf:errors body', a
       pathPart,
       fc.string({ maxLength: 40 }),
       fc.constantFrom('', '?depth=2', '?fields=a(b', '?content=x', '?insert=first'),
-      fc.constantFrom('application/yang-data+json', 'application/yang-data+xml', 'application/yang-patch+json', 'text/plain'),
+      fc.constantFrom(
+        'application/yang-data+json',
+        'application/yang-data+xml',
+        'application/yang-patch+json',
+        'text/plain',
+      ),
       fc.string({ maxLength: 200 }),
       async (method, base, tail, query, type, body) => {
         const path = base + encodeURI(tail).replace(/[?#]/g, '') + query;
@@ -42,7 +47,8 @@ test('any request gets a status and, on errors, an ietf-restconf:errors body', a
         expect(r.status).toBeLessThan(600);
         expect(r.status).not.toBe(500);
         const text = await r.text();
-        if (r.status >= 400 && method !== 'HEAD') expect(text).toMatch(/ietf-restconf:errors|<errors xmlns=|yang-patch-status/);
+        if (r.status >= 400 && method !== 'HEAD')
+          expect(text).toMatch(/ietf-restconf:errors|<errors xmlns=|yang-patch-status/);
         // Restore the data whatever the request did.
         if (r.status < 300 && method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
           await gw.fetch('/restconf/data', json('PUT', JUKEBOX));

@@ -28,14 +28,26 @@ describe('YANG Patch (RFC 8072)', () => {
         'ietf-yang-patch:yang-patch': {
           'patch-id': 'add-artists',
           edit: [
-            { 'edit-id': 'e1', operation: 'create', target: '/artist=A', value: { 'example-jukebox:artist': [{ name: 'A' }] } },
-            { 'edit-id': 'e2', operation: 'create', target: '/artist=B', value: { 'example-jukebox:artist': [{ name: 'B' }] } },
+            {
+              'edit-id': 'e1',
+              operation: 'create',
+              target: '/artist=A',
+              value: { 'example-jukebox:artist': [{ name: 'A' }] },
+            },
+            {
+              'edit-id': 'e2',
+              operation: 'create',
+              target: '/artist=B',
+              value: { 'example-jukebox:artist': [{ name: 'B' }] },
+            },
           ],
         },
       }),
     );
     expect(r.status).toBe(200);
-    expect(await r.json()).toEqual({ 'ietf-yang-patch:yang-patch-status': { 'patch-id': 'add-artists', ok: [null] } });
+    expect(await r.json()).toEqual({
+      'ietf-yang-patch:yang-patch-status': { 'patch-id': 'add-artists', ok: [null] },
+    });
     expect((await gw.fetch(`${LIB}/artist=B`)).status).toBe(200);
   });
 
@@ -46,7 +58,12 @@ describe('YANG Patch (RFC 8072)', () => {
         'ietf-yang-patch:yang-patch': {
           'patch-id': 'dup',
           edit: [
-            { 'edit-id': 'e1', operation: 'create', target: '/artist=New', value: { 'example-jukebox:artist': [{ name: 'New' }] } },
+            {
+              'edit-id': 'e1',
+              operation: 'create',
+              target: '/artist=New',
+              value: { 'example-jukebox:artist': [{ name: 'New' }] },
+            },
             {
               'edit-id': 'e2',
               operation: 'create',
@@ -58,7 +75,10 @@ describe('YANG Patch (RFC 8072)', () => {
       }),
     );
     expect(r.status).toBe(409);
-    const body = (await r.json()) as Record<string, { 'edit-status': { edit: { 'edit-id': string; errors: { error: { 'error-tag': string }[] } }[] } }>;
+    const body = (await r.json()) as Record<
+      string,
+      { 'edit-status': { edit: { 'edit-id': string; errors: { error: { 'error-tag': string }[] } }[] } }
+    >;
     const edit = body['ietf-yang-patch:yang-patch-status']!['edit-status'].edit[0]!;
     expect(edit['edit-id']).toBe('e2');
     expect(edit.errors.error[0]!['error-tag']).toBe('data-exists');
@@ -72,8 +92,17 @@ describe('YANG Patch (RFC 8072)', () => {
         'ietf-yang-patch:yang-patch': {
           'patch-id': 'p',
           edit: [
-            { 'edit-id': '1', operation: 'merge', target: '/example-jukebox:jukebox/player', value: { 'example-jukebox:player': { gap: '1.7' } } },
-            { 'edit-id': '2', operation: 'delete', target: '/example-jukebox:jukebox/library/artist=Foo%20Fighters' },
+            {
+              'edit-id': '1',
+              operation: 'merge',
+              target: '/example-jukebox:jukebox/player',
+              value: { 'example-jukebox:player': { gap: '1.7' } },
+            },
+            {
+              'edit-id': '2',
+              operation: 'delete',
+              target: '/example-jukebox:jukebox/library/artist=Foo%20Fighters',
+            },
           ],
         },
       }),
@@ -94,7 +123,15 @@ describe('YANG Patch (RFC 8072)', () => {
   });
 
   test('a malformed patch is 400 before anything is written', async () => {
-    const r = await gw.fetch(LIB, patch({ 'ietf-yang-patch:yang-patch': { 'patch-id': 'bad', edit: [{ 'edit-id': '1', operation: 'explode', target: '/artist=A' }] } }));
+    const r = await gw.fetch(
+      LIB,
+      patch({
+        'ietf-yang-patch:yang-patch': {
+          'patch-id': 'bad',
+          edit: [{ 'edit-id': '1', operation: 'explode', target: '/artist=A' }],
+        },
+      }),
+    );
     expect(r.status).toBe(400);
   });
 
