@@ -10,7 +10,7 @@ import {
   mergeInto,
   removeNode,
 } from './instance-ops.js';
-import { describePath, errorPathOf } from './paths.js';
+import { describePath, errorPathOf, namespacesOf } from './paths.js';
 import type { DatastoreEdit, InsertPosition, PatchPlan } from './plan.js';
 
 /** Options of {@link applyPlan}. */
@@ -59,7 +59,10 @@ export function applyPlan(tree: InstanceTree, plan: PatchPlan, options: ApplyOpt
           patchId: plan.patchId,
           errorTag: first.errorTag,
           errorAppTag: first.errorAppTag,
-          errorPath: first.errorPath === undefined ? undefined : { ...first.errorPath, namespaces: {} },
+          errorPath:
+            first.errorPath === undefined
+              ? undefined
+              : { ...first.errorPath, namespaces: namespacesOf(tree.schema, first.errorPath.xml) },
           errorInfo: first.errorInfo,
           cause: first,
         },

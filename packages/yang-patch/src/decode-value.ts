@@ -30,10 +30,13 @@ export function decodeValue(
     if (raw.encoding === 'json') {
       // RFC 7951 section 4 asks for a qualified name here (the parent, "value", is ietf-yang-patch's), but
       // RFC 8072 appendix A.1.2 writes "song": a bare name can only mean the target node's module.
-      const members: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(raw.members)) {
-        members[!k.includes(':') && last !== undefined ? `${last.schema.module}:${k}` : k] = v;
-      }
+      // Object.fromEntries defines own properties, so a "__proto__" member stays a member.
+      const members = Object.fromEntries(
+        Object.entries(raw.members).map(([k, v]) => [
+          !k.includes(':') && last !== undefined ? `${last.schema.module}:${k}` : k,
+          v,
+        ]),
+      );
       const doc = decodeJson(schema, members, { kind: 'resource', ...(parent ? { parent } : {}), maxDepth });
       nodes = [...doc.children.values()].flat();
     } else {

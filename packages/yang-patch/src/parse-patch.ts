@@ -5,7 +5,7 @@ import { DEFAULT_PATCH_LIMITS, type PatchLimits, type RawEdit, type RawPatch } f
 import { readJsonEnvelope } from './envelope-json.js';
 import { readXmlEnvelope } from './envelope-xml.js';
 import { YangPatchError } from './errors.js';
-import { describePath, errorPathOf, resolvePath } from './paths.js';
+import { describePath, resolvePath, samePath } from './paths.js';
 import {
   EDIT_OPERATIONS,
   EDIT_WHERES,
@@ -177,9 +177,7 @@ function checkEdit(
       throw YangPatchError.isInstance(e) ? e.withContext({ editId }) : e;
     }
     const p = point[point.length - 1];
-    const sameParent =
-      point.length === target.length &&
-      errorPathOf(schema, point.slice(0, -1))?.json === errorPathOf(schema, target.slice(0, -1))?.json;
+    const sameParent = samePath(point.slice(0, -1), target.slice(0, -1));
     if (
       p === undefined ||
       p.schema !== last!.schema ||

@@ -156,25 +156,32 @@ export function dataParent(node: SchemaNode): SchemaNode | undefined {
   return p;
 }
 
-/** True when both paths name the same instance (same schema nodes, keys and values). */
+/** True when both paths name the same instance: the same schema nodes with the same keys and values. */
 export function samePath(a: readonly PathStep[], b: readonly PathStep[]): boolean {
-  return a.length === b.length && isPrefix(a, b);
-}
-
-/** True when `prefix` names `path` itself or one of its ancestors (a whole list covers its entries). */
-export function isPrefix(prefix: readonly PathStep[], path: readonly PathStep[]): boolean {
-  if (prefix.length > path.length) return false;
-  for (let i = 0; i < prefix.length; i++) {
-    const p = prefix[i]!;
-    const q = path[i]!;
-    if (p.schema !== q.schema) return false;
-    if (p.value !== undefined && p.value !== q.value) return false;
-    if (p.keys !== undefined) {
-      if (q.keys === undefined) return false;
-      for (let k = 0; k < p.keys.length; k++) if (p.keys[k]!.value !== q.keys[k]?.value) return false;
-    }
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const p = a[i]!;
+    const q = b[i]!;
+    if (p.schema !== q.schema || p.value !== q.value) return false;
+    if ((p.keys?.length ?? -1) !== (q.keys?.length ?? -1)) return false;
+    for (let k = 0; k < (p.keys?.length ?? 0); k++) if (p.keys![k]!.value !== q.keys![k]!.value) return false;
   }
   return true;
+}
+
+/**
+ * The namespaces an XML instance-identifier written with the schema's module prefixes uses (for an
+ * error-path that comes from the codec), so that the path can be declared where it is written.
+ */
+export function namespacesOf(tree: SchemaTree, xmlPath: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of xmlPath.matchAll(/[/[]([A-Za-z_][\w.-]*):/g)) {
+    const prefix = m[1]!;
+    if (Object.hasOwn(out, prefix)) continue;
+    const module = tree.modules.find((mod) => mod.prefix === prefix && tree.moduleByName(mod.name) === mod);
+    if (module !== undefined) out[prefix] = module.namespace;
+  }
+  return out;
 }
 
 /** The api-path text of steps, for messages. */

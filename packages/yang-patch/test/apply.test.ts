@@ -208,6 +208,22 @@ describe('a failing edit', () => {
     expect(r.ok ? undefined : r.error).toMatchObject({ editId: undefined, errorTag: 'missing-element' });
   });
 
+  test('declares the prefixes of a validation error-path for the XML status', () => {
+    const r = applyJson(schema, store, [
+      {
+        'edit-id': 'm',
+        operation: 'merge',
+        target: '/patch-test:settings/mtu',
+        value: { 'patch-test:mtu': 1500 },
+      },
+    ]);
+    expect(r.ok ? undefined : r.error.errorPath).toEqual({
+      json: '/patch-test:settings/mode',
+      xml: '/pt:settings/pt:mode',
+      namespaces: { pt: 'urn:yangkit:test:patch' },
+    });
+  });
+
   test('can be applied without the final validation', () => {
     const patch = parseYangPatch(
       schema,
