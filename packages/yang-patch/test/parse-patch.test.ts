@@ -352,3 +352,66 @@ describe('the datastore as request target', () => {
     expect(e).toMatchObject({ code: 'TARGET_INVALID', editId: 'q' });
   });
 });
+
+describe('a malformed XML body', () => {
+  const edit = (inner: string) => `<edit>${inner}</edit>`;
+  const body = (...edits: string[]) =>
+    `<yang-patch xmlns="${YP}"><patch-id>x</patch-id>${edits.join('')}</yang-patch>`;
+
+  test('without an edit-id is refused naming the edit position', () => {
+    const e = patchError(() => xml(body(edit('<operation>remove</operation><target>/song=R</target>'))));
+    expect(e).toMatchObject({ code: 'EDIT_ID_MISSING', patchId: 'x' });
+    expect(e.message).toContain('edit #1');
+  });
+
+  test('with a duplicate edit-id is refused naming the edit-id', () => {
+    const one = edit('<edit-id>d</edit-id><operation>remove</operation><target>/song=R</target>');
+    expect(patchError(() => xml(body(one, one)))).toMatchObject({ code: 'EDIT_ID_DUPLICATE', editId: 'd' });
+  });
+
+  test('with an unknown operation is refused naming the edit-id', () => {
+    const e = patchError(() =>
+      xml(body(edit('<edit-id>u</edit-id><operation>copy</operation><target>/song=R</target>'))),
+    );
+    expect(e).toMatchObject({ code: 'OPERATION_UNKNOWN', editId: 'u' });
+  });
+
+  test('with a create that has no value is refused naming the edit-id', () => {
+    const e = patchError(() =>
+      xml(body(edit('<edit-id>c</edit-id><operation>create</operation><target>/song=R</target>'))),
+    );
+    expect(e).toMatchObject({ code: 'VALUE_MISSING', editId: 'c' });
+  });
+
+  test('with an element of another namespace in an edit is refused naming the edit-id', () => {
+    const e = patchError(() =>
+      xml(
+        body(edit('<edit-id>n</edit-id><operation>remove</operation><target xmlns="urn:x">/song=R</target>')),
+      ),
+    );
+    expect(e).toMatchObject({ code: 'ELEMENT_UNKNOWN', editId: 'n' });
+  });
+
+  test('with text beside the edit leaves is refused', () => {
+    const e = patchError(() => xml(body(edit('<edit-id>t</edit-id>stray<operation>remove</operation>'))));
+    expect(e).toMatchObject({ code: 'ELEMENT_INVALID', editId: 't' });
+  });
+
+  test('with a value in an unknown namespace is refused with the codec error-tag', () => {
+    const e = patchError(() =>
+      xml(
+        body(
+          edit(
+            '<edit-id>v</edit-id><operation>create</operation><target>/song=R</target><value><song xmlns="urn:nowhere"><name>R</name></song></value>',
+          ),
+        ),
+      ),
+    );
+    expect(e).toMatchObject({ code: 'VALUE_INVALID', editId: 'v', errorTag: 'unknown-namespace' });
+  });
+
+  test('with a DOCTYPE is refused as malformed', () => {
+    const e = patchError(() => xml(`<!DOCTYPE x [<!ENTITY a "b">]>${body()}`));
+    expect(e.code).toBe('BODY_MALFORMED');
+  });
+});
