@@ -142,6 +142,15 @@ describe('compile errors', () => {
   });
 });
 
+describe('implemented revisions', () => {
+  test('rejects implementing two revisions of one module', () => {
+    const r1 = parseModule('module d { namespace "urn:d"; prefix d; revision 2020-01-01; }');
+    const r2 = parseModule('module d { namespace "urn:d"; prefix d; revision 2021-01-01; }');
+    const e = caught(() => compileSchema([r1, r2], { implemented: ['d@2020-01-01', 'd@2021-01-01'] }));
+    expect(e.detail).toContain('one revision only');
+  });
+});
+
 describe('default values', () => {
   test('rejects a default outside the type range, at the leaf', () => {
     const e = caught(() =>

@@ -61,9 +61,17 @@ function markImplemented(
   if (requested) {
     for (const r of requested) {
       const at = r.indexOf('@');
-      implement(
-        at < 0 ? newest.get(r) : all.find((m) => m.name === r.slice(0, at) && m.revision === r.slice(at + 1)),
-      );
+      const m =
+        at < 0 ? newest.get(r) : all.find((x) => x.name === r.slice(0, at) && x.revision === r.slice(at + 1));
+      const other = m && all.find((o) => o !== m && o.name === m.name && o.implemented);
+      if (m && other) {
+        // RFC 7950 5.6.5: a server implements only one revision of a module.
+        throw new YangCompileError(
+          `module "${m.name}" can be implemented in one revision only (${other.revision ?? 'none'} and ${m.revision ?? 'none'} requested)`,
+          { location: m.parsed.statement.location, module: m.name },
+        );
+      }
+      implement(m);
     }
   } else {
     for (const m of newest.values()) implement(m);
