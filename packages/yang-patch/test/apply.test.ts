@@ -453,6 +453,29 @@ describe('the datastore as request target', () => {
     expect(data['patch-test:settings']).toEqual({ mode: 'x' });
   });
 
+  test('a replace of "/" replaces the request target itself', () => {
+    const r = applyJson(
+      schema,
+      store,
+      [
+        {
+          'edit-id': 'r',
+          operation: 'replace',
+          target: '/',
+          value: {
+            'example-jukebox:playlist': [
+              { name: 'Foo-One', description: 'new', song: [entry(7)['example-jukebox:song'][0]] },
+            ],
+          },
+        },
+      ],
+      PLAYLIST,
+    );
+    expect(json(r)['example-jukebox:jukebox'].playlist).toEqual([
+      { name: 'Foo-One', description: 'new', song: [{ index: 7, id: ID }] },
+    ]);
+  });
+
   test('edits with module-qualified targets apply from the top', () => {
     const r = applyJson(schema, store, [
       {
