@@ -132,9 +132,12 @@ export class YangPatchError extends Error {
     this.errorInfo = init.errorInfo;
   }
 
-  /** The same error tied to an edit and/or patch (used as errors travel outwards). */
-  withContext(context: { editId?: string | undefined; patchId?: string | undefined }): YangPatchError {
-    return new YangPatchError(this.code, this.message, {
+  /** The same error tied to an edit and/or patch (used as errors travel outwards), `prefix` before its message. */
+  withContext(
+    context: { editId?: string | undefined; patchId?: string | undefined },
+    prefix = '',
+  ): YangPatchError {
+    return new YangPatchError(this.code, `${prefix}${this.message}`, {
       editId: this.editId ?? context.editId,
       patchId: this.patchId ?? context.patchId,
       errorTag: this.errorTag,

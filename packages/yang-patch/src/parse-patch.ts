@@ -122,7 +122,7 @@ function checkEdit(
         ? [...requestTarget]
         : resolvePath(schema, raw.target, requestTarget, 'TARGET_INVALID', 'target');
   } catch (e) {
-    throw YangPatchError.isInstance(e) ? e.withContext({ editId }) : e;
+    throw YangPatchError.isInstance(e) ? e.withContext({ editId }, `edit "${editId}": `) : e;
   }
   if (target.length === 0 && operation !== 'merge') {
     // RFC 8072 section 2.2: the target MUST be a data resource, not the datastore; a merge of "/" is
@@ -174,7 +174,7 @@ function checkEdit(
     try {
       point = resolvePath(schema, raw.point, requestTarget, 'POINT_INVALID', 'point');
     } catch (e) {
-      throw YangPatchError.isInstance(e) ? e.withContext({ editId }) : e;
+      throw YangPatchError.isInstance(e) ? e.withContext({ editId }, `edit "${editId}": `) : e;
     }
     const p = point[point.length - 1];
     const sameParent = samePath(point.slice(0, -1), target.slice(0, -1));

@@ -148,7 +148,9 @@ describe('a malformed body', () => {
   test('with a target naming no schema node is refused with the path problem', () => {
     const e = patchError(() => json([{ 'edit-id': 't', operation: 'remove', target: '/track=R' }]));
     expect(e).toMatchObject({ code: 'TARGET_INVALID', editId: 't' });
-    expect(e.message).toContain("unknown schema node 'track'");
+    expect(e.message).toMatch(
+      /^edit "t": target "\/track=R" is not a data resource: .*unknown schema node 'track'/,
+    );
   });
 
   test('with a key value its type refuses is refused with the type problem', () => {
