@@ -1,5 +1,6 @@
 import type { NodeImpl } from '../schema-node';
 import type { SchemaIdentity } from '../schema-types';
+import { YangTypeError } from '../types/errors';
 import { checkValue, type ValueContext } from '../types/value';
 import { isIntegerTypeName } from '../types/yang-type';
 import type { CompileContext } from './context';
@@ -57,7 +58,13 @@ export function checkDefaults(
     };
     for (const d of n.defaults) {
       const text = isIntegerTypeName(type.base) ? decimalInteger(d) : d;
-      const r = checkValue(type, text, context);
+      let r: ReturnType<typeof checkValue>;
+      try {
+        r = checkValue(type, text, context);
+      } catch (e) {
+        if (!YangTypeError.isInstance(e)) throw e;
+        r = { ok: false, errorTag: 'invalid-value', message: e.message };
+      }
       if (!r.ok) {
         ctx.failAt(
           `invalid default "${d}" of ${n.dataPath}: ${r.message}`,
