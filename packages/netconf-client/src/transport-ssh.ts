@@ -128,6 +128,7 @@ export class SshConnection extends EventEmitter<SshConnectionEvents> {
     const connection = new SshConnection(client);
     client.on('error', (error) => connection.#lost(error));
     client.on('close', () => connection.#lost());
+    client.on('end', () => connection.#lost());
     return connection;
   }
 
@@ -145,15 +146,19 @@ export class SshConnection extends EventEmitter<SshConnectionEvents> {
   async openSession(options: SessionOptions = {}): Promise<NetconfSession> {
     if (this.#closed) throw new NetconfError('SESSION_CLOSED', 'the SSH connection is closed');
     const channel = await new Promise<ClientChannel>((resolve, reject) => {
-      this.#client.subsys('netconf', (error, stream) => {
-        if (error)
-          reject(
-            new NetconfError('CONNECT_FAILED', `netconf subsystem refused: ${error.message}`, {
-              cause: error,
-            }),
-          );
-        else resolve(stream);
-      });
+      const refused = (error: Error) =>
+        reject(
+          new NetconfError('CONNECT_FAILED', `netconf subsystem refused: ${error.message}`, { cause: error }),
+        );
+      // ssh2 throws at once ("Not connected") when the socket has just gone away.
+      try {
+        this.#client.subsys('netconf', (error, stream) => {
+          if (error) refused(error);
+          else resolve(stream);
+        });
+      } catch (error) {
+        refused(error as Error);
+      }
     });
     // ssh2 gives stderr as a separate stream; the subsystem's diagnostics are not protocol data.
     channel.stderr.resume();
