@@ -119,6 +119,15 @@ describe('compile errors', () => {
     expect(e.detail).toContain('config true');
   });
 
+  test('rejects case outside a choice and action at the top level', () => {
+    expect(caught(() => compileSchema([mod('a', '  container c { case x; }')])).detail).toContain(
+      'only in a choice',
+    );
+    expect(caught(() => compileSchema([mod('a', '  action go;')])).detail).toContain(
+      '"action" is not allowed',
+    );
+  });
+
   test('rejects an if-feature naming an unknown feature', () => {
     expect(
       caught(() => compileSchema([mod('a', '  leaf x { if-feature nope; type string; }')])).detail,

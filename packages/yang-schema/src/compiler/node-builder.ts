@@ -110,6 +110,14 @@ export class NodeBuilder {
       return;
     }
     const kind = s.keyword as SchemaNodeKind;
+    if (kind === 'case' && parent?.kind !== 'choice')
+      this.ctx.fail('"case" is allowed only in a choice', s, unit);
+    if (kind === 'input' || kind === 'output')
+      this.ctx.fail(`"${kind}" is allowed only in an rpc or action`, s, unit);
+    if (kind === 'rpc' && parent)
+      this.ctx.fail('"rpc" is allowed only at the top level of a module', s, unit);
+    if (kind === 'action' && !parent)
+      this.ctx.fail('"action" is not allowed at the top level of a module', s, unit);
     const node = this.node(kind, s, parent, ns);
     this.common(node, s, unit);
     const inner = this.ctx.enter(scope, s);
