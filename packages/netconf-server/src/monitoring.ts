@@ -92,6 +92,12 @@ export function monitoringState(server: NetconfServer): string {
       `<netconf xmlns="${NCEVENT_NS}"><streams><stream><name>NETCONF</name><description>default NETCONF event stream</description><replaySupport>true</replaySupport><replayLogCreationTime>${created}</replayLogCreationTime></stream></streams></netconf>`,
     );
   }
+  if (implemented('ietf-subscribed-notifications')) {
+    out.push(
+      `<streams xmlns="urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications"><stream><name>NETCONF</name><description>default NETCONF event stream</description><replay-support/><replay-log-creation-time>${new Date(server.startTime).toISOString()}</replay-log-creation-time></stream></streams>`,
+      server.dynamic.stateXml(),
+    );
+  }
   return out.join('');
 }
 

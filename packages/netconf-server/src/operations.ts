@@ -17,6 +17,7 @@ import type { EventFilter } from './notifications.js';
 import { parseData } from './parse-data.js';
 import type { NetconfServer } from './server.js';
 import { CLOSE_AFTER_REPLY, type ServerSession } from './session.js';
+import { SN_NS } from './subscriptions.js';
 import { Validator } from './validate.js';
 import { readValue } from './values.js';
 import { type Selected, selectAll, type WithDefaultsMode, writeSelection } from './write-xml.js';
@@ -474,9 +475,41 @@ const handlers: Record<string, Handler> = {
   },
   [`${NMDA_NS}|get-data`]: (server, session, op) => getData(server, session, op),
   [`${NMDA_NS}|edit-data`]: (server, session, op) => editData(server, session, op),
+  // RFC 8639 2.4.2, RFC 8641 4.4.1
+  [`${SN_NS}|establish-subscription`]: (server, session, op) => dynamic(server).establish(session, op),
+  // RFC 8639 2.4.4
+  [`${SN_NS}|delete-subscription`](server, session, op) {
+    dynamic(server).remove(subscriptionId(op), session);
+    return '<ok/>';
+  },
+  // RFC 8639 2.4.5
+  [`${SN_NS}|kill-subscription`](server, session, op) {
+    dynamic(server).remove(subscriptionId(op), session, true);
+    return '<ok/>';
+  },
   // RFC 7950 7.15.2
   [`${YANG_NS}|action`]: (server, session, op) => action(server, session, op),
 };
+
+function dynamic(server: NetconfServer): NetconfServer['dynamic'] {
+  if (!server.schema.moduleByName('ietf-subscribed-notifications')?.implemented) {
+    throw rpcError('operation-not-supported', 'ietf-subscribed-notifications is not implemented', {
+      errorType: 'protocol',
+    });
+  }
+  return server.dynamic;
+}
+
+function subscriptionId(op: XmlElement): number {
+  const el = childElement(op, 'id', SN_NS);
+  const id = el ? Number(textOf(el).trim()) : Number.NaN;
+  if (!Number.isInteger(id))
+    throw rpcError('missing-element', 'the subscription id is missing or not a number', {
+      errorType: 'protocol',
+      errorInfo: { 'bad-element': 'id' },
+    });
+  return id;
+}
 
 function escapeText(t: string): string {
   return t.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));

@@ -17,7 +17,15 @@ export const SERVER_MODULES: readonly string[] = [
   'ietf-datastores',
   'ietf-origin',
   'ietf-netconf-nmda',
+  'ietf-subscribed-notifications',
+  'ietf-yang-push',
 ];
+
+/** The features of the server's own modules that it really supports. */
+const SERVER_FEATURES = {
+  'ietf-subscribed-notifications': ['encode-xml', 'replay', 'subtree', 'xpath'],
+  'ietf-yang-push': ['on-change'],
+} as const;
 
 /**
  * Loads and compiles the application's modules together with {@link SERVER_MODULES}, e.g.
@@ -26,5 +34,5 @@ export const SERVER_MODULES: readonly string[] = [
 export function loadServerSchema(options: LoadOptions): Promise<SchemaTree> {
   const modules = [...options.modules];
   for (const m of SERVER_MODULES) if (!modules.includes(m)) modules.push(m);
-  return loadSchema({ ...options, modules });
+  return loadSchema({ ...options, modules, features: { ...SERVER_FEATURES, ...options.features } });
 }

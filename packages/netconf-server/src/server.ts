@@ -17,6 +17,7 @@ import { dispatchOperation } from './operations.js';
 import { overlay, parseData } from './parse-data.js';
 import { StartupStore } from './persistence.js';
 import { ServerSession, type SessionHost, type SessionInfo, type TerminationReason } from './session.js';
+import { DynamicSubscriptions } from './subscriptions.js';
 import { Validator } from './validate.js';
 
 /** Context given to application hooks. */
@@ -116,6 +117,8 @@ export class NetconfServer implements SessionHost {
   readonly actionHandlers = new Map<string, ActionHandler>();
   readonly stateProviders: StateProvider[] = [];
   readonly events: EventLog;
+  /** RFC 8639/8641 dynamic subscriptions. */
+  readonly dynamic: DynamicSubscriptions = new DynamicSubscriptions(this);
   private readonly validateHooks: ValidateHook[] = [];
   private readonly commitHooks: CommitHook[] = [];
   private readonly subscriptions = new Map<number, Subscription>();
@@ -234,6 +237,7 @@ export class NetconfServer implements SessionHost {
     const sub = this.subscriptions.get(session.id);
     if (sub?.timer) clearTimeout(sub.timer);
     this.subscriptions.delete(session.id);
+    this.dynamic.sessionEnded(session);
     for (const [name, lock] of [...this.locks]) {
       if (lock.session !== session.id) continue;
       this.locks.delete(name);
@@ -335,6 +339,7 @@ export class NetconfServer implements SessionHost {
     this.syncCandidate(changes);
     for (const hook of this.commitHooks) hook(ds.root, changes, { session, server: this });
     this.configChanged(session, 'running', changes);
+    this.dynamic.changed();
     return changes;
   }
 
@@ -573,6 +578,7 @@ export class NetconfServer implements SessionHost {
     const root = parseData(this.schema, xml);
     const event: LoggedEvent = { time, eventTime: eventTimeOf(time), root };
     this.events.append(event);
+    this.dynamic.event(event);
     for (const [id, sub] of this.subscriptions) {
       const session = this.sessions.get(id);
       if (!session) continue;
@@ -661,6 +667,8 @@ export class NetconfServer implements SessionHost {
 }
 
 const MONITORING_TOPS = [
+  'ietf-subscribed-notifications:streams',
+  'ietf-subscribed-notifications:subscriptions',
   'ietf-netconf-monitoring:netconf-state',
   'ietf-yang-library:modules-state',
   'ietf-yang-library:yang-library',

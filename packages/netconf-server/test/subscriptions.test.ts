@@ -1,0 +1,105 @@
+import type { NetconfNotification, NetconfSession } from '@yangkit/netconf-client';
+import { afterEach, expect, test } from 'vitest';
+import type { NetconfServer } from '../src/server.js';
+import { client, IF, iface, rpcErrorOf, testServer } from './helpers.js';
+
+let server: NetconfServer;
+afterEach(async () => {
+  await server?.close();
+});
+
+const SN = 'urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications';
+const YP = 'urn:ietf:params:xml:ns:yang:ietf-yang-push';
+const DS = 'urn:ietf:params:xml:ns:yang:ietf-datastores';
+
+function collect(
+  session: NetconfSession,
+  count: number,
+  match: (n: NetconfNotification) => boolean,
+): Promise<NetconfNotification[]> {
+  return (async () => {
+    const out: NetconfNotification[] = [];
+    for await (const n of session.notifications()) {
+      if (match(n)) out.push(n);
+      if (out.length >= count) return out;
+    }
+    return out;
+  })();
+}
+
+function idOf(xml: string): number {
+  return Number(/<id[^>]*>(\d+)<\/id>/.exec(xml)![1]);
+}
+
+test('establish-subscription to the NETCONF stream delivers events with its filter', async () => {
+  server = await testServer();
+  const sub = await client(server);
+  const reply = await sub.rpc(
+    `<establish-subscription xmlns="${SN}"><stream>NETCONF</stream><stream-subtree-filter><netconf-config-change xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-notifications"/></stream-subtree-filter></establish-subscription>`,
+  );
+  expect(idOf(reply.xml)).toBeGreaterThan(0);
+  const got = collect(sub, 1, () => true);
+  await (await client(server)).editConfig({ target: 'running', config: iface('eth0') });
+  expect((await got)[0]!.xml).toContain('netconf-config-change');
+});
+
+test('a periodic YANG Push subscription sends push-update with the datastore contents', async () => {
+  server = await testServer();
+  const c = await client(server);
+  await c.editConfig({ target: 'running', config: iface('eth0') });
+  const got = collect(c, 2, (n) => n.xml.includes('push-update'));
+  await c.rpc(
+    `<establish-subscription xmlns="${SN}" xmlns:yp="${YP}" xmlns:ds="${DS}"><yp:datastore>ds:running</yp:datastore><yp:datastore-subtree-filter><interfaces xmlns="${IF}"/></yp:datastore-subtree-filter><yp:periodic><yp:period>10</yp:period></yp:periodic></establish-subscription>`,
+  );
+  const updates = await got;
+  expect(updates[1]!.xml).toContain('<name>eth0</name>');
+});
+
+test('an on-change subscription sends the initial state, then a push-change-update after an edit', async () => {
+  server = await testServer();
+  const c = await client(server);
+  const got = collect(c, 2, (n) => n.xml.includes('push-'));
+  await c.rpc(
+    `<establish-subscription xmlns="${SN}" xmlns:yp="${YP}" xmlns:ds="${DS}"><yp:datastore>ds:running</yp:datastore><yp:datastore-subtree-filter><interfaces xmlns="${IF}"/></yp:datastore-subtree-filter><yp:on-change><yp:dampening-period>5</yp:dampening-period></yp:on-change></establish-subscription>`,
+  );
+  await new Promise((r) => setTimeout(r, 20));
+  await (await client(server)).editConfig({ target: 'running', config: iface('eth9') });
+  const [first, change] = await got;
+  expect(first!.xml).toContain('push-update');
+  expect(change!.xml).toContain('push-change-update');
+  expect(change!.xml).toContain('<operation>replace</operation>');
+  expect(change!.xml).toContain('<name>eth9</name>');
+});
+
+test("delete-subscription of another session's subscription is refused, kill-subscription is not", async () => {
+  server = await testServer();
+  const a = await client(server);
+  const b = await client(server);
+  const id = idOf(
+    (await a.rpc(`<establish-subscription xmlns="${SN}"><stream>NETCONF</stream></establish-subscription>`))
+      .xml,
+  );
+  const e = await rpcErrorOf(
+    b.rpc(`<delete-subscription xmlns="${SN}"><id>${id}</id></delete-subscription>`),
+  );
+  expect(e.errors[0]!.errorAppTag).toBe('ietf-subscribed-notifications:no-such-subscription');
+  expect((await b.rpc(`<kill-subscription xmlns="${SN}"><id>${id}</id></kill-subscription>`)).ok).toBe(true);
+});
+
+test('the subscribed-notifications streams list is served', async () => {
+  server = await testServer();
+  const c = await client(server);
+  const data = await c.get({ filter: { subtree: `<streams xmlns="${SN}"/>` } });
+  expect(data).toContain('<name>NETCONF</name>');
+});
+
+test('an active subscription is listed in the subscriptions state', async () => {
+  server = await testServer();
+  const c = await client(server);
+  const id = idOf(
+    (await c.rpc(`<establish-subscription xmlns="${SN}"><stream>NETCONF</stream></establish-subscription>`))
+      .xml,
+  );
+  const data = await c.get({ filter: { subtree: `<subscriptions xmlns="${SN}"/>` } });
+  expect(data).toContain(`<id>${id}</id>`);
+});
