@@ -9,16 +9,41 @@ import {
   encodeXmlChunks,
   type InstanceTree,
 } from '@yangkit/yang-json-codec';
+import type { SchemaNode } from '@yangkit/yang-schema';
 import { encodeOptions, type RequestContext } from './context.js';
 import { RestconfError } from './errors.js';
 import { filterContent, findInstances, resourceTree, schemaOf } from './instances.js';
 import { dataMediaType } from './media.js';
 import { hasMonitoring, MONITORING_NS, restconfStateXml } from './monitoring.js';
 
+const NC_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
+const WD_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults';
+
+const configOnly = new WeakMap<SchemaNode, boolean>();
+
+/** True when no state data can sit at or below `node`, so `<get-config>` answers all there is. */
+function holdsNoState(node: SchemaNode): boolean {
+  let known = configOnly.get(node);
+  if (known === undefined) {
+    known = node.config && node.dataChildren().every(holdsNoState);
+    configOnly.set(node, known);
+  }
+  return known;
+}
+
+/** Inserts elements at the end of a `<data>` document (`<data .../>` or `<data ...>...</data>`). */
+function appendToData(xml: string, extra: string): string {
+  const trimmed = xml.trimEnd();
+  if (trimmed.endsWith('</data>')) return `${trimmed.slice(0, -'</data>'.length)}${extra}</data>`;
+  if (trimmed.endsWith('/>') && trimmed.startsWith('<data')) return `${trimmed.slice(0, -2)}>${extra}</data>`;
+  return `<data xmlns="${NC_NS}">${extra}</data>`;
+}
+
 /**
- * Reads the datastore or below one resource from the backend as NETCONF XML: `<get-config>` for
- * `content=config`, else `<get>`, with the subtree filter of the target. Defaults come back as
- * the backend stores them (explicit) and the with-defaults mode is applied afterwards.
+ * Reads the datastore or below one resource from the backend as a NETCONF `<data>` document:
+ * `<get-config>` for `content=config` or a target that holds no state, else `<get>`, with the
+ * subtree filter of the target. Defaults come back as the backend stores them (explicit) and the
+ * with-defaults mode is applied afterwards on the decoded tree.
  */
 export async function fetchXml(
   ctx: RequestContext,
@@ -27,17 +52,24 @@ export async function fetchXml(
 ): Promise<string> {
   const s = ctx.settings;
   const content = ctx.query.content ?? 'all';
-  const filter = resolved === undefined ? undefined : { subtree: toSubtreeFilter(resolved) };
-  const wd = s.backend.capabilities.withDefaults === undefined ? {} : { withDefaults: 'explicit' as const };
-  const opts = { ...(filter === undefined ? {} : { filter }), ...wd };
-  let xml =
-    content === 'config' ? await session.getConfig({ source: 'running', ...opts }) : await session.get(opts);
+  const last = resolved?.steps[resolved.steps.length - 1];
+  const useConfig = content === 'config' || (last !== undefined && holdsNoState(schemaOf(last)));
+  const filter = resolved === undefined ? '' : `<filter type="subtree">${toSubtreeFilter(resolved)}</filter>`;
+  const wd =
+    s.backend.capabilities.withDefaults === undefined
+      ? ''
+      : `<with-defaults xmlns="${WD_NS}">explicit</with-defaults>`;
+  const rpc = useConfig
+    ? `<get-config><source><running/></source>${filter}${wd}</get-config>`
+    : `<get>${filter}${wd}</get>`;
+  // The reply's XML is already serialized with its namespaces; it is decoded as is.
+  let xml = (await session.rpc(rpc)).xml;
   const first = resolved?.steps[0];
   const wantsState =
     content !== 'config' &&
     hasMonitoring(s) &&
     (first === undefined || schemaOf(first).namespace === MONITORING_NS);
-  if (wantsState) xml += restconfStateXml(s);
+  if (wantsState) xml = appendToData(xml, restconfStateXml(s));
   return xml;
 }
 
