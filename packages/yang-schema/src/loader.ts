@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type CompileOptions, compileSchema } from './compiler/compile';
 import { YangModuleNotFoundError } from './errors';
@@ -38,10 +38,19 @@ interface Candidate {
 const FILE_NAME = /^([A-Za-z_][\w.-]*?)(?:@(\d{4}-\d{2}-\d{2}))?\.yang$/;
 const MAX_DIR_DEPTH = 32;
 
-function indexDirectory(dir: string, into: Map<string, Candidate[]>, depth = 0): void {
+function indexDirectory(
+  dir: string,
+  into: Map<string, Candidate[]>,
+  seen = new Set<string>(),
+  depth = 0,
+): void {
   if (depth > MAX_DIR_DEPTH) return;
   let entries: string[];
   try {
+    // Symbolic links may loop back to a folder already searched.
+    const real = realpathSync(dir);
+    if (seen.has(real)) return;
+    seen.add(real);
     entries = readdirSync(dir);
   } catch {
     return;
@@ -57,7 +66,7 @@ function indexDirectory(dir: string, into: Map<string, Candidate[]>, depth = 0):
     }
     if (!e.startsWith('.')) {
       try {
-        if (statSync(full).isDirectory()) indexDirectory(full, into, depth + 1);
+        if (statSync(full).isDirectory()) indexDirectory(full, into, seen, depth + 1);
       } catch {
         // unreadable entries are skipped, like yanglint does
       }

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadModules, loadSchema, standardModulesDir } from '../src/index';
@@ -60,6 +61,22 @@ describe('loadSchema', () => {
     const tree = await loadSchema({ modules: ['ietf-restconf', 'ietf-netconf-nmda'] });
     expect(tree.yangData.has('ietf-restconf:yang-errors')).toBe(true);
     expect(tree.find('/ietf-netconf-nmda:get-data/input/datastore')?.type?.base).toBe('identityref');
+  });
+
+  test('searches folders with symbolic link loops once', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'yang-schema-'));
+    try {
+      writeFileSync(
+        path.join(dir, 'loop@2020-01-01.yang'),
+        'module loop { namespace "urn:l"; prefix l; revision 2020-01-01; }',
+      );
+      symlinkSync(dir, path.join(dir, 'again'));
+      symlinkSync(dir, path.join(dir, 'and-again'));
+      const tree = await loadSchema({ paths: [dir], modules: ['loop'], standardModules: false });
+      expect(tree.moduleByName('loop')?.revision).toBe('2020-01-01');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('places standardModulesDir next to the package sources', () => {
