@@ -6,123 +6,33 @@ import {
   textOf,
   type XmlElement,
 } from '@yangkit/netconf-client';
-import type { SchemaNode } from '@yangkit/yang-schema';
-import { childAt, createRoot, type DataNode, joinKey } from './data-tree.js';
+import { createRoot, type DataNode } from './data-tree.js';
 import type { DatastoreName } from './datastore.js';
 import { applyEdit, type EditOperation, type ErrorOption } from './edit-config.js';
 import { RpcError, rpcError } from './errors.js';
-import { subtreeFilter, xpathFilter } from './filter.js';
 import { editData, getData, NMDA_NS } from './nmda.js';
 import type { EventFilter } from './notifications.js';
+import {
+  base,
+  datastoreIn,
+  filterOf,
+  missing,
+  select,
+  wantedTops,
+  withDefaultsOf,
+} from './operation-args.js';
 import { parseData } from './parse-data.js';
+import { action, checkInput } from './rpc-dispatch.js';
 import type { NetconfServer } from './server.js';
 import { CLOSE_AFTER_REPLY, type ServerSession } from './session.js';
 import { SN_NS } from './subscriptions.js';
 import { Validator } from './validate.js';
-import { readValue } from './values.js';
-import { type Selected, selectAll, type WithDefaultsMode, writeSelection } from './write-xml.js';
+import { type Selected, type WithDefaultsMode, writeSelection } from './write-xml.js';
 
 const MON_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring';
-const WD_MODULE_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults';
 const YANG_NS = 'urn:ietf:params:xml:ns:yang:1';
 
 type Handler = (server: NetconfServer, session: ServerSession, op: XmlElement) => Promise<string> | string;
-
-const base = (op: XmlElement, local: string): XmlElement | undefined =>
-  childElement(op, local, NETCONF_BASE_NS);
-
-function missing(op: XmlElement, local: string): RpcError {
-  return new RpcError({
-    errorType: 'protocol',
-    errorTag: 'missing-element',
-    errorMessage: `<${op.local}> needs <${local}>`,
-    errorInfo: { 'bad-element': local },
-  });
-}
-
-/** The datastore named inside `<source>`/`<target>` (RFC 6241 7.1); `<url>` is not supported. */
-function datastoreIn(
-  op: XmlElement,
-  local: 'source' | 'target',
-  allowConfig = false,
-): DatastoreName | XmlElement {
-  const el = base(op, local);
-  if (!el) throw missing(op, local);
-  const inner = childElements(el)[0];
-  if (!inner) throw missing(op, local);
-  if (allowConfig && inner.local === 'config' && inner.namespace === NETCONF_BASE_NS) return inner;
-  if (inner.local === 'url')
-    throw rpcError('operation-not-supported', 'the :url capability is not supported', {
-      errorType: 'protocol',
-    });
-  if (
-    inner.namespace === NETCONF_BASE_NS &&
-    (inner.local === 'running' || inner.local === 'candidate' || inner.local === 'startup')
-  )
-    return inner.local;
-  throw rpcError('invalid-value', `<${inner.local}> is not a datastore of this server`, {
-    errorType: 'protocol',
-    errorInfo: { 'bad-element': inner.local },
-  });
-}
-
-function withDefaultsOf(op: XmlElement): WithDefaultsMode | undefined {
-  const el = childElement(op, 'with-defaults', WD_MODULE_NS);
-  if (!el) return undefined;
-  const mode = textOf(el).trim();
-  if (mode === 'report-all' || mode === 'report-all-tagged' || mode === 'trim' || mode === 'explicit')
-    return mode;
-  throw rpcError('invalid-value', `with-defaults "${mode}" is not a retrieval mode`, {
-    errorType: 'protocol',
-    errorInfo: { 'bad-element': 'with-defaults' },
-  });
-}
-
-/** A parsed `<filter>` (RFC 6241 6.1, 8.9). */
-export type Filter =
-  | { readonly subtree: readonly XmlElement[] }
-  | { readonly xpath: string; readonly scope: ReadonlyMap<string, string> }
-  | undefined;
-
-export function filterOf(el: XmlElement | undefined): Filter {
-  if (!el) return undefined;
-  const type = el.attributes.find((a) => a.local === 'type' && a.namespace === undefined)?.value ?? 'subtree';
-  if (type === 'subtree') return { subtree: childElements(el) };
-  if (type === 'xpath') {
-    const select = el.attributes.find((a) => a.local === 'select')?.value;
-    if (select === undefined)
-      throw rpcError('missing-attribute', 'an xpath filter needs a select attribute', {
-        errorType: 'protocol',
-        errorInfo: { 'bad-attribute': 'select', 'bad-element': 'filter' },
-      });
-    return { xpath: select, scope: el.scope };
-  }
-  throw rpcError('bad-attribute', `filter type "${type}" is not subtree or xpath`, {
-    errorType: 'protocol',
-    errorInfo: { 'bad-attribute': 'type', 'bad-element': 'filter' },
-  });
-}
-
-/** Which top-level nodes a subtree filter can select, so unrelated state providers are skipped. */
-export function wantedTops(server: NetconfServer, filter: Filter): ((q: string) => boolean) | undefined {
-  if (!filter || !('subtree' in filter)) return undefined;
-  const names = new Set<string>();
-  const anyNs = new Set<string>();
-  for (const el of filter.subtree) {
-    if (el.namespace === undefined) anyNs.add(el.local);
-    else {
-      const m = server.schema.moduleByNamespace(el.namespace);
-      if (m) names.add(`${m.name}:${el.local}`);
-    }
-  }
-  return (q) => names.has(q) || anyNs.has(q.slice(q.indexOf(':') + 1));
-}
-
-export function select(server: NetconfServer, root: DataNode, filter: Filter): Selected[] {
-  if (!filter) return selectAll(root);
-  if ('subtree' in filter) return subtreeFilter(server.schema, root, filter.subtree);
-  return xpathFilter(server.schema, root, filter.xpath, filter.scope);
-}
 
 function data(
   server: NetconfServer,
@@ -561,160 +471,4 @@ export async function dispatchOperation(
   checkInput(server, rpc, op);
   const output = await run(op, { session, server });
   return output ? output : '<ok/>';
-}
-
-/** Checks operation input against the schema: names, types, mandatory parameters (RFC 7950 7.14.2). */
-function checkInput(server: NetconfServer, operation: SchemaNode, el: XmlElement): void {
-  const input = operation.children.find((c) => c.kind === 'input');
-  const content = childElements(el);
-  if (!input) {
-    if (content.length > 0)
-      throw rpcError('unknown-element', `${operation.name} takes no input`, {
-        errorType: 'protocol',
-        errorInfo: { 'bad-element': content[0]!.local },
-      });
-    return;
-  }
-  const node: DataNode = {
-    schema: input,
-    parent: undefined,
-    key: '',
-    value: undefined,
-    xml: undefined,
-    kids: new Map(),
-  };
-  inputEdit(server, input, node, content);
-  for (const c of input.dataChildren()) {
-    if (c.mandatory && c.kind !== 'choice' && !node.kids!.has(c)) {
-      throw rpcError('missing-element', `mandatory input parameter "${c.name}" is missing`, {
-        errorType: 'protocol',
-        errorInfo: { 'bad-element': c.name },
-      });
-    }
-  }
-}
-
-function inputEdit(server: NetconfServer, input: SchemaNode, node: DataNode, content: XmlElement[]): void {
-  for (const el of content) {
-    const m = el.namespace ? server.schema.moduleByNamespace(el.namespace) : undefined;
-    const schema = m ? input.dataChild(m.name, el.local) : undefined;
-    if (!schema)
-      throw rpcError('unknown-element', `unknown input parameter "${el.local}"`, {
-        errorType: 'protocol',
-        errorInfo: { 'bad-element': el.local },
-      });
-    if (schema.kind === 'leaf' || schema.kind === 'leaf-list') {
-      const r = readValue(server.schema, schema, textOf(el), el.scope);
-      if (!r.ok)
-        throw rpcError(
-          'invalid-value',
-          r.errorMessage ?? `invalid value for "${schema.name}": ${r.message}`,
-          {
-            errorType: 'protocol',
-            errorAppTag: r.errorAppTag,
-            errorInfo: { 'bad-element': schema.name, 'bad-value': textOf(el) },
-          },
-        );
-      const leaf: DataNode = {
-        schema,
-        parent: node,
-        key: schema.kind === 'leaf-list' ? r.value : '',
-        value: r.value,
-        xml: undefined,
-        kids: undefined,
-      };
-      if (schema.kind === 'leaf-list') {
-        const map =
-          (node.kids!.get(schema) as Map<string, DataNode> | undefined) ?? new Map<string, DataNode>();
-        map.set(leaf.key, leaf);
-        node.kids!.set(schema, map);
-      } else node.kids!.set(schema, leaf);
-    } else if (schema.kind === 'container' || schema.kind === 'list') {
-      const child: DataNode = {
-        schema,
-        parent: node,
-        key: '',
-        value: undefined,
-        xml: undefined,
-        kids: new Map(),
-      };
-      inputEdit(server, schema, child, childElements(el));
-      if (schema.kind === 'list') {
-        const key = joinKey(
-          schema.keyNodes.map((k) => {
-            const s = child.kids!.get(k);
-            return s && !(s instanceof Map) ? (s.value ?? '') : '';
-          }),
-        );
-        const map =
-          (node.kids!.get(schema) as Map<string, DataNode> | undefined) ?? new Map<string, DataNode>();
-        map.set(key, { ...child, key });
-        node.kids!.set(schema, map);
-      } else node.kids!.set(schema, child);
-    }
-  }
-}
-
-/** RFC 7950 7.15.2 `<action>`: finds the target instance and the action, then runs its handler. */
-async function action(server: NetconfServer, session: ServerSession, op: XmlElement): Promise<string> {
-  const view = await server.operationalView(session);
-  let node: DataNode = view;
-  let parentSchema: SchemaNode | undefined;
-  let el: XmlElement | undefined = childElements(op)[0];
-  for (let depth = 0; el && depth < 64; depth++) {
-    const m = el.namespace ? server.schema.moduleByNamespace(el.namespace) : undefined;
-    const schema = m
-      ? parentSchema
-        ? parentSchema.dataChild(m.name, el.local)
-        : server.schema.topLevel(m.name, el.local)
-      : undefined;
-    if (!schema)
-      throw rpcError('unknown-element', `unknown element "${el.local}" in <action>`, {
-        errorType: 'protocol',
-        errorInfo: { 'bad-element': el.local },
-      });
-    if (schema.kind === 'action') {
-      const run = server.actionHandlers.get(schema.schemaPath);
-      if (!run)
-        throw rpcError('operation-not-supported', `no handler is registered for action "${schema.name}"`, {
-          errorType: 'protocol',
-        });
-      checkInput(server, schema, el);
-      const output = await run(el, node, { session, server });
-      return output ? output : '<ok/>';
-    }
-    let key = '';
-    if (schema.kind === 'list') {
-      key = joinKey(
-        schema.keyNodes.map((k) => {
-          const kel = childElement(el!, k.name, k.namespace);
-          if (!kel)
-            throw rpcError('missing-element', `list "${schema.name}" needs its key "${k.name}"`, {
-              errorType: 'protocol',
-              errorInfo: { 'bad-element': k.name },
-            });
-          const r = readValue(server.schema, k, textOf(kel), kel.scope);
-          return r.ok ? r.value : textOf(kel);
-        }),
-      );
-    }
-    const next = childAt(node, { schema, key });
-    if (!next)
-      throw rpcError('data-missing', `the instance the action "${op.local}" names does not exist`, {
-        errorAppTag: 'instance-required',
-      });
-    node = next;
-    parentSchema = schema;
-    el = childElements(el).find(
-      (c) =>
-        !(
-          schema.kind === 'list' &&
-          schema.keyNodes.some((k) => k.name === c.local && k.namespace === c.namespace)
-        ),
-    );
-  }
-  throw rpcError('missing-element', '<action> names no action', {
-    errorType: 'protocol',
-    errorInfo: { 'bad-element': 'action' },
-  });
 }
