@@ -5,6 +5,8 @@ import type { SchemaNode } from '@yangkit/yang-schema';
 import { encodeOptions, type RequestContext } from './context.js';
 import type { Body } from './edit.js';
 import { RestconfError } from './errors.js';
+import { getBulk } from './get-bulk.js';
+import { GET_BULK_MODULE } from './get-bulk-module.js';
 import { schemaOf, wrapInAncestors } from './instances.js';
 import { dataMediaType } from './media.js';
 
@@ -56,6 +58,8 @@ export async function invokeOperation(
   body: Body | undefined,
 ): Promise<void> {
   const op = resolveOperation(name, pathSchemaOf(ctx.settings.schema)) as unknown as SchemaNode;
+  // get-bulk is this project's operation, answered here rather than by the NETCONF server.
+  if (op.module === GET_BULK_MODULE && op.name === 'get-bulk') return getBulk(ctx, op, body);
   const input = decodeInput(ctx, body, op);
   await invoke(ctx, op, operationXml(op, input));
 }

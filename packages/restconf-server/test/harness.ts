@@ -5,6 +5,7 @@ import { connectStream } from '@yangkit/netconf-client';
 import { duplexPair, exampleHandlers, loadServerSchema, NetconfServer } from '@yangkit/netconf-server';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { createBackend } from '../src/backend.js';
+import { GET_BULK_MODULE, GET_BULK_YANG } from '../src/get-bulk-module.js';
 import { createRestconfHandler, type RestconfHandler } from '../src/handler.js';
 import { RESTCONF_MODULES } from '../src/modules.js';
 import type { RestconfHandlerOptions } from '../src/options.js';
@@ -18,6 +19,7 @@ let cached: Promise<SchemaTree> | undefined;
 export function exampleSchema(): Promise<SchemaTree> {
   cached ??= loadServerSchema({
     paths: [YANG_DIR],
+    texts: [GET_BULK_YANG],
     modules: [
       'example-jukebox',
       'example-ops',
@@ -25,6 +27,7 @@ export function exampleSchema(): Promise<SchemaTree> {
       'example-mod',
       'ietf-interfaces',
       'iana-if-type',
+      GET_BULK_MODULE,
       ...RESTCONF_MODULES,
     ],
   });
