@@ -139,7 +139,7 @@ function compileOnce(
     roots.set(m.name, list);
   }
   applyAugments(ctx, builder, roots, all);
-  const deviatedBy = applyDeviations(ctx, builder, types, roots, all);
+  const deviatedBy = applyDeviations(ctx, types, roots, all);
 
   const structures: PendingStructure[] = [];
   const annotations = new Map<string, SchemaAnnotation>();

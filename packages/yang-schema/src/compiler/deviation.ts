@@ -3,7 +3,7 @@ import { subs } from '../parser/statement';
 import type { NodeImpl } from '../schema-node';
 import type { CompileContext } from './context';
 import type { ModuleCtx, Unit } from './module-set';
-import type { NodeBuilder } from './node-builder';
+import { mustOf } from './node-properties';
 import { parseAbsoluteNodeId, walkNodeId } from './schema-nodeid';
 import type { TypeResolver } from './type-resolver';
 
@@ -13,7 +13,6 @@ import type { TypeResolver } from './type-resolver';
  */
 export function applyDeviations(
   ctx: CompileContext,
-  builder: NodeBuilder,
   types: TypeResolver,
   roots: Map<string, NodeImpl[]>,
   modules: readonly ModuleCtx[],
@@ -43,7 +42,7 @@ export function applyDeviations(
           if (how !== 'add' && how !== 'replace' && how !== 'delete') {
             ctx.fail(`unknown deviate "${how}"`, d, unit);
           }
-          deviate(ctx, builder, types, target, d, how, unit);
+          deviate(ctx, types, target, d, how, unit);
         }
       }
     }
@@ -53,7 +52,6 @@ export function applyDeviations(
 
 function deviate(
   ctx: CompileContext,
-  builder: NodeBuilder,
   types: TypeResolver,
   target: NodeImpl,
   d: YangStatement,
@@ -83,7 +81,7 @@ function deviate(
         break;
       case 'must':
         if (how === 'delete') target.must = target.must.filter((m) => m.expression !== arg);
-        else target.must.push(builder.must(x, unit));
+        else target.must.push(mustOf(x, unit));
         break;
       case 'unique': {
         const parts = arg.split(/\s+/).filter((p) => p.length > 0);

@@ -1,9 +1,10 @@
 import type { YangStatement } from '../parser/statement';
 import { sub, subArg, subs } from '../parser/statement';
 import { NodeImpl } from '../schema-node';
-import type { MustConstraint, SchemaNodeKind, Status, WhenCondition } from '../schema-types';
+import type { SchemaNodeKind } from '../schema-types';
 import type { CompileContext, Scope } from './context';
-import type { ModuleCtx, Unit } from './module-set';
+import type { ModuleCtx } from './module-set';
+import { readCommon, readElements, readLeafLike, whenOf } from './node-properties';
 import { applyRefine, findRelative } from './refine';
 import type { TypeResolver } from './type-resolver';
 
@@ -119,12 +120,12 @@ export class NodeBuilder {
     if (kind === 'action' && !parent)
       this.ctx.fail('"action" is not allowed at the top level of a module', s, unit);
     const node = this.node(kind, s, parent, ns);
-    this.common(node, s, unit);
+    readCommon(this.ctx, node, s, unit);
     const inner = this.ctx.enter(scope, s);
     switch (kind) {
       case 'leaf':
       case 'leaf-list':
-        this.leafLike(node, s, inner);
+        readLeafLike(this.ctx, this.types, node, s, inner);
         break;
       case 'list': {
         const key = subArg(s, 'key');
@@ -136,7 +137,7 @@ export class NodeBuilder {
         node.unique = subs(s, 'unique').map((u) =>
           (u.argument ?? '').split(/\s+/).filter((x) => x.length > 0),
         );
-        this.elements(node, s, unit);
+        readElements(this.ctx, node, s, unit);
         break;
       }
       case 'container': {
@@ -164,7 +165,7 @@ export class NodeBuilder {
         const io = sub(s, k);
         const n = this.node(k, io ?? s, node, ns);
         if (io) {
-          this.common(n, io, unit);
+          readCommon(this.ctx, n, io, unit);
           this.buildAll(io.substatements, n, this.ctx.enter(inner, io), ns, n.children);
         }
         node.children.push(n);
@@ -199,117 +200,6 @@ export class NodeBuilder {
     return n;
   }
 
-  private common(node: NodeImpl, s: YangStatement, unit: Unit): void {
-    for (const x of s.substatements) {
-      if (x.prefix !== undefined) {
-        const m = this.ctx.extensionModule(unit, x);
-        const ext = { module: m?.name ?? x.prefix, name: x.keyword };
-        node.extensions.push(x.argument === undefined ? ext : { ...ext, argument: x.argument });
-        continue;
-      }
-      switch (x.keyword) {
-        case 'description':
-          node.description = x.argument ?? '';
-          break;
-        case 'reference':
-          node.reference = x.argument ?? '';
-          break;
-        case 'status':
-          node.status = (x.argument ?? 'current') as Status;
-          break;
-        case 'config':
-        case 'mandatory':
-          if (x.argument !== 'true' && x.argument !== 'false') {
-            this.ctx.fail(`${x.keyword} must be "true" or "false", not "${x.argument}"`, x, unit);
-          }
-          if (x.keyword === 'config') node.explicitConfig = x.argument === 'true';
-          break;
-        case 'must':
-          node.must.push(this.must(x, unit));
-          break;
-        case 'when':
-          node.when.push(this.when(x, unit, 'node', node));
-          break;
-        default:
-          break;
-      }
-    }
-  }
-
-  /** A `must` with the prefix map of the unit it was written in. */
-  must(x: YangStatement, unit: Unit): MustConstraint {
-    const m: { -readonly [K in keyof MustConstraint]: MustConstraint[K] } = {
-      expression: x.argument ?? '',
-      prefixes: unit.prefixes,
-      module: unit.module.name,
-    };
-    const em = subArg(x, 'error-message');
-    const tag = subArg(x, 'error-app-tag');
-    const d = subArg(x, 'description');
-    if (em !== undefined) m.errorMessage = em;
-    if (tag !== undefined) m.errorAppTag = tag;
-    if (d !== undefined) m.description = d;
-    return m;
-  }
-
-  /** A `when` with its context node (RFC 7950 7.21.5). */
-  when(
-    x: YangStatement,
-    unit: Unit,
-    origin: WhenCondition['origin'],
-    contextNode: NodeImpl | undefined,
-  ): WhenCondition {
-    return {
-      expression: x.argument ?? '',
-      prefixes: unit.prefixes,
-      module: unit.module.name,
-      origin,
-      contextNode,
-    };
-  }
-
-  private leafLike(node: NodeImpl, s: YangStatement, scope: Scope): void {
-    const t = sub(s, 'type');
-    if (!t) this.ctx.fail(`${node.kind} "${node.name}" has no type`, s, scope.unit);
-    const r = this.types.resolve(t, scope);
-    node.type = r.type;
-    const units = subArg(s, 'units') ?? r.units;
-    if (units !== undefined) node.units = units;
-    if (node.kind === 'leaf') {
-      node.mandatory = subArg(s, 'mandatory') === 'true';
-      const own = subArg(s, 'default');
-      const d = own ?? (node.mandatory ? undefined : r.default);
-      if (d !== undefined) {
-        node.default = d;
-        node.defaults = [d];
-        node.defaultPrefixes = own !== undefined ? scope.unit.prefixes : r.defaultPrefixes;
-      }
-    } else {
-      this.elements(node, s, scope.unit);
-      const own = subs(s, 'default').map((d) => d.argument ?? '');
-      node.defaults =
-        own.length > 0 ? own : r.default !== undefined && node.minElements === 0 ? [r.default] : [];
-      node.defaultPrefixes = own.length > 0 ? scope.unit.prefixes : r.defaultPrefixes;
-    }
-  }
-
-  private elements(node: NodeImpl, s: YangStatement, unit: Unit): void {
-    const min = sub(s, 'min-elements');
-    const max = sub(s, 'max-elements');
-    // RFC 7950 7.7.5, 7.7.6: min is a non-negative integer, max a positive integer or "unbounded".
-    if (min) {
-      if (!/^(0|[1-9][0-9]*)$/.test(min.argument ?? ''))
-        this.ctx.fail(`invalid min-elements "${min.argument}"`, min, unit);
-      node.minElements = Number(min.argument);
-    }
-    if (max && max.argument !== 'unbounded') {
-      if (!/^[1-9][0-9]*$/.test(max.argument ?? ''))
-        this.ctx.fail(`invalid max-elements "${max.argument}"`, max, unit);
-      node.maxElements = Number(max.argument);
-    }
-    if (subArg(s, 'ordered-by') === 'user') node.orderedBy = 'user';
-  }
-
   /** RFC 7950 7.13: copies the grouping's nodes, then applies refine and augment. */
   private uses(
     s: YangStatement,
@@ -341,12 +231,12 @@ export class NodeBuilder {
     }
     const when = sub(s, 'when');
     if (when) {
-      const w = this.when(when, unit, 'uses', parent);
+      const w = whenOf(when, unit, 'uses', parent);
       for (const n of created) n.when.unshift(w);
     }
     for (const x of s.substatements) {
       if (x.prefix !== undefined) continue;
-      if (x.keyword === 'refine') applyRefine(this.ctx, this, x, created, unit);
+      if (x.keyword === 'refine') applyRefine(this.ctx, x, created, unit);
       else if (x.keyword === 'augment') {
         if (!this.ctx.ifFeaturesHold(x, unit)) continue;
         const target = findRelative(created, x.argument ?? '');
@@ -372,7 +262,7 @@ export class NodeBuilder {
     const added: NodeImpl[] = [];
     this.buildAll(s.substatements, target, this.ctx.enter(scope, s), ns, added);
     const when = sub(s, 'when');
-    const w = when ? this.when(when, scope.unit, 'augment', target) : undefined;
+    const w = when ? whenOf(when, scope.unit, 'augment', target) : undefined;
     for (const n of added) {
       if (w) n.when.unshift(w);
       if (target.children.some((c) => c.name === n.name && c.module === n.module)) {

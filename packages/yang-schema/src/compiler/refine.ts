@@ -2,7 +2,7 @@ import type { YangStatement } from '../parser/statement';
 import type { NodeImpl } from '../schema-node';
 import type { CompileContext } from './context';
 import type { Unit } from './module-set';
-import type { NodeBuilder } from './node-builder';
+import { mustOf } from './node-properties';
 
 /**
  * Finds a node by a descendant schema node identifier (RFC 7950 6.5) among the nodes a `uses` created.
@@ -24,13 +24,7 @@ export function findRelative(roots: readonly NodeImpl[], path: string): NodeImpl
 }
 
 /** Applies one `refine` (RFC 7950 7.13.2) to the nodes a `uses` created. */
-export function applyRefine(
-  ctx: CompileContext,
-  builder: NodeBuilder,
-  s: YangStatement,
-  created: NodeImpl[],
-  unit: Unit,
-): void {
+export function applyRefine(ctx: CompileContext, s: YangStatement, created: NodeImpl[], unit: Unit): void {
   const target = findRelative(created, s.argument ?? '');
   if (!target) ctx.fail(`refine target "${s.argument}" not found`, s, unit, 'YANG_AUGMENT');
   if (!ctx.ifFeaturesHold(s, unit)) {
@@ -77,7 +71,7 @@ export function applyRefine(
         target.maxElements = arg === 'unbounded' ? Number.POSITIVE_INFINITY : Number(arg);
         break;
       case 'must':
-        target.must.push(builder.must(x, unit));
+        target.must.push(mustOf(x, unit));
         break;
       default:
         break;
