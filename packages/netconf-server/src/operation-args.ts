@@ -18,6 +18,7 @@ const WD_MODULE_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults';
 export const base = (op: XmlElement, local: string): XmlElement | undefined =>
   childElement(op, local, NETCONF_BASE_NS);
 
+/** A missing-element error for a required parameter of an operation. */
 export function missing(op: XmlElement, local: string): RpcError {
   return new RpcError({
     errorType: 'protocol',
@@ -53,6 +54,7 @@ export function datastoreIn(
   });
 }
 
+/** The RFC 6243 `<with-defaults>` parameter of a retrieval, if given. */
 export function withDefaultsOf(op: XmlElement): WithDefaultsMode | undefined {
   const el = childElement(op, 'with-defaults', WD_MODULE_NS);
   if (!el) return undefined;
@@ -71,6 +73,7 @@ export type Filter =
   | { readonly xpath: string; readonly scope: ReadonlyMap<string, string> }
   | undefined;
 
+/** Reads a `<filter>` element: subtree (the default type) or xpath with its `select`. */
 export function filterOf(el: XmlElement | undefined): Filter {
   if (!el) return undefined;
   const type = el.attributes.find((a) => a.local === 'type' && a.namespace === undefined)?.value ?? 'subtree';
@@ -105,6 +108,7 @@ export function wantedTops(server: NetconfServer, filter: Filter): ((q: string) 
   return (q) => names.has(q) || anyNs.has(q.slice(q.indexOf(':') + 1));
 }
 
+/** Applies a filter (or none) to a datastore root. */
 export function select(server: NetconfServer, root: DataNode, filter: Filter): Selected[] {
   if (!filter) return selectAll(root);
   if ('subtree' in filter) return subtreeFilter(server.schema, root, filter.subtree);

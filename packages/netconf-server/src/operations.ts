@@ -72,8 +72,11 @@ const handlers: Record<string, Handler> = {
     }
     const ds = server.datastore(target);
     server.checkLock(target, session);
-    const defaultOperation = (textOf(base(op, 'default-operation') ?? op).trim() || 'merge') as EditOperation;
-    if (base(op, 'default-operation') && !['merge', 'replace', 'none'].includes(defaultOperation)) {
+    const defaultOperationEl = base(op, 'default-operation');
+    const defaultOperation = (
+      defaultOperationEl ? textOf(defaultOperationEl).trim() : 'merge'
+    ) as EditOperation;
+    if (!['merge', 'replace', 'none'].includes(defaultOperation)) {
       throw rpcError(
         'invalid-value',
         `default-operation "${defaultOperation}" is not merge, replace or none`,

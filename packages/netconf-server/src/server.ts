@@ -3,7 +3,7 @@ import type { XmlElement } from '@yangkit/netconf-client';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { cloneNode, type DataNode } from './data-tree.js';
 import { type Change, copyInto, Datastore, type DatastoreName, graft, replayChange } from './datastore.js';
-import { NetconfServerError, RpcError, type RpcErrorFields, rpcError } from './errors.js';
+import { NetconfServerError, RpcError, rpcError } from './errors.js';
 import { monitoringState, serverCapabilities } from './monitoring.js';
 import {
   type EventFilter,
@@ -230,9 +230,15 @@ export class NetconfServer implements SessionHost {
     );
   }
 
-  sessionEnded(session: ServerSession, reason: TerminationReason, killedBy?: number): void {
+  sessionEnded(
+    session: ServerSession,
+    reason: TerminationReason,
+    established: boolean,
+    killedBy?: number,
+  ): void {
     this.sessions.delete(session.id);
     if (reason === 'bad-hello') this.statistics.inBadHellos++;
+    if (!established) return;
     if (reason === 'dropped') this.statistics.droppedSessions++;
     const sub = this.subscriptions.get(session.id);
     if (sub?.timer) clearTimeout(sub.timer);
@@ -248,7 +254,6 @@ export class NetconfServer implements SessionHost {
     if (this.pending && this.pending.session === session.id && this.pending.persist === undefined) {
       this.rollbackPending('cancel', session);
     }
-    if (reason === 'bad-hello') return;
     const killed = killedBy === undefined ? '' : `<killed-by>${killedBy}</killed-by>`;
     const termination =
       reason === 'killed'
@@ -717,5 +722,3 @@ function invert(ds: Datastore, change: Change): void {
     if (parent) graft(ds, parent, change.node);
   }
 }
-
-export type { RpcErrorFields };

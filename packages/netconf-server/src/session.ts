@@ -35,7 +35,13 @@ export interface SessionHost {
   /** Runs one operation; resolves with the reply content (`<ok/>`, `<data>...</data>`, output). */
   dispatch(session: ServerSession, operation: XmlElement, rpc: XmlElement): Promise<string>;
   sessionStarted(session: ServerSession): void;
-  sessionEnded(session: ServerSession, reason: TerminationReason, killedBy?: number): void;
+  /** `established`: whether the hello exchange had completed (only then was the session announced). */
+  sessionEnded(
+    session: ServerSession,
+    reason: TerminationReason,
+    established: boolean,
+    killedBy?: number,
+  ): void;
   readonly maxMessageBytes: number;
 }
 
@@ -138,7 +144,7 @@ export class ServerSession {
     try {
       this.io.end();
     } finally {
-      if (wasOpen || reason !== 'dropped') this.host.sessionEnded(this, reason, killedBy);
+      this.host.sessionEnded(this, reason, wasOpen, killedBy);
     }
   }
 
