@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+import { GatewayError } from './errors.js';
+import { helpText } from './flags.js';
+import { startGateway } from './gateway.js';
+import { createLogger } from './logger.js';
+import { optionsFromArgs } from './options.js';
+
+/** `restconf-gateway [--name=value ...]`: see `--help`. */
+async function main(argv: readonly string[]): Promise<void> {
+  let command: ReturnType<typeof optionsFromArgs>;
+  try {
+    command = optionsFromArgs(argv);
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  if (command.help) {
+    process.stdout.write(`${helpText()}\n`);
+    return;
+  }
+  const log = createLogger(command.options.logLevel ?? 'info');
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
+  try {
+    gateway = await startGateway(command.options, { logger: log });
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: stopping`);
+    gateway.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'stopping failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+function fail(error: unknown): void {
+  const known = GatewayError.isInstance(error);
+  const cause = known && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  process.stderr.write(
+    `restconf-gateway: ${error instanceof Error ? error.message : String(error)}${cause}\n`,
+  );
+  if (known && error.exitCode === 2) process.stderr.write('Try --help.\n');
+  process.exitCode = known ? error.exitCode : 1;
+}
+
+main(process.argv.slice(2)).catch(fail);

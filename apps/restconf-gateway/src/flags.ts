@@ -1,0 +1,393 @@
+import { GatewayError } from './errors.js';
+
+/** How a flag's value is read. */
+export type FlagType = 'boolean' | 'string' | 'integer' | 'list';
+
+/** One command-line flag (also a key of the config file). */
+export interface FlagSpec {
+  /** The name without dashes, e.g. `restconf-server-url`. */
+  readonly name: string;
+  readonly type: FlagType;
+  /** Allowed values, when the flag is an enumeration. */
+  readonly choices?: readonly string[];
+  /** Smallest and largest value of an integer flag. */
+  readonly range?: readonly [number, number];
+  /** The default shown in `--help`. */
+  readonly defaultText?: string;
+  /** Placeholder for the value in `--help`. */
+  readonly value?: string;
+  /** One line for `--help`. */
+  readonly help: string;
+  /** Only on the command line, never in a config file. */
+  readonly cliOnly?: boolean;
+}
+
+const BOOLEAN_CHOICES = ['true', 'false'];
+
+/**
+ * Every flag of `restconf-gateway`: the server parameters of the interface specification
+ * ("Server parameters" and the retrieval settings), then the gateway's own.
+ */
+export const FLAGS: readonly FlagSpec[] = [
+  { name: 'help', type: 'boolean', help: 'Print this help and exit.', cliOnly: true },
+  {
+    name: 'config',
+    type: 'string',
+    value: 'FILE',
+    help: 'JSON config file: an object of flag names to values; flags given on the command line win.',
+    cliOnly: true,
+  },
+  {
+    name: 'host',
+    type: 'string',
+    defaultText: '127.0.0.1',
+    value: 'ADDR',
+    help: 'Address the HTTP server listens on.',
+  },
+  {
+    name: 'port',
+    type: 'integer',
+    range: [0, 65535],
+    defaultText: '8080',
+    value: 'N',
+    help: 'Port the HTTP server listens on (0 picks a free port).',
+  },
+  {
+    name: 'restconf-root',
+    type: 'string',
+    defaultText: '/restconf',
+    value: 'PATH',
+    help: 'Path of the RESTCONF root announced in /.well-known/host-meta.',
+  },
+  {
+    name: 'tls-cert',
+    type: 'string',
+    value: 'FILE',
+    help: 'PEM certificate chain: serve HTTPS instead of HTTP (with --tls-key).',
+  },
+  { name: 'tls-key', type: 'string', value: 'FILE', help: 'PEM private key for --tls-cert.' },
+  {
+    name: 'http-user',
+    type: 'string',
+    value: 'NAME',
+    help: 'Require HTTP Basic authentication as this user; the password comes from RESTCONF_HTTP_PASSWORD or --http-password-file. Needed to listen beyond loopback.',
+  },
+  {
+    name: 'http-password-file',
+    type: 'string',
+    value: 'FILE',
+    help: 'File holding the password of --http-user (first line).',
+  },
+  {
+    name: 'path',
+    type: 'list',
+    value: 'DIR',
+    help: 'Folder searched for YANG modules (repeatable). Default: the example modules shipped with the gateway.',
+  },
+  {
+    name: 'module',
+    type: 'list',
+    value: 'NAME',
+    help: 'Module the embedded backend implements (repeatable), or the module set used with --netconf. Default: the RFC 8040 example modules.',
+  },
+  {
+    name: 'startup-file',
+    type: 'string',
+    value: 'FILE',
+    help: "The embedded backend's startup datastore: loaded at start, written on every change of running. Without it the datastore starts empty and keeps nothing.",
+  },
+  {
+    name: 'initial-data',
+    type: 'string',
+    value: 'FILE',
+    help: 'NETCONF <config> XML merged into running at start when running is empty. Default: the sample jukebox when the example modules are served; an empty value loads nothing.',
+  },
+  {
+    name: 'netconf',
+    type: 'string',
+    value: 'ssh://USER@HOST:PORT',
+    help: 'Use this NETCONF server as the backend instead of the embedded one.',
+  },
+  {
+    name: 'netconf-password-file',
+    type: 'string',
+    value: 'FILE',
+    help: 'File holding the NETCONF password (else NETCONF_PASSWORD).',
+  },
+  {
+    name: 'netconf-key',
+    type: 'string',
+    value: 'FILE',
+    help: 'Private key for the NETCONF SSH login (passphrase from NETCONF_KEY_PASSPHRASE).',
+  },
+  {
+    name: 'netconf-host-key',
+    type: 'list',
+    value: 'SHA256:...',
+    help: "Pinned fingerprint of the NETCONF server's SSH host key (repeatable).",
+  },
+  {
+    name: 'netconf-known-hosts',
+    type: 'string',
+    value: 'FILE',
+    defaultText: '~/.ssh/known_hosts',
+    help: 'known_hosts file checked when no --netconf-host-key is given.',
+  },
+  {
+    name: 'netconf-ssh-listen',
+    type: 'string',
+    value: 'HOST:PORT',
+    help: 'Also serve the embedded backend over NETCONF/SSH on this address.',
+  },
+  {
+    name: 'netconf-ssh-user',
+    type: 'string',
+    value: 'NAME',
+    defaultText: 'netconf',
+    help: 'User of --netconf-ssh-listen; the password comes from NETCONF_SSH_PASSWORD.',
+  },
+  {
+    name: 'message-indent',
+    type: 'integer',
+    range: [-1, 9],
+    defaultText: '-1',
+    value: 'N',
+    help: 'Indentation of response bodies; -1 or 0 writes one line.',
+  },
+  {
+    name: 'restconf-default-encoding',
+    type: 'string',
+    choices: ['json', 'xml'],
+    defaultText: 'json',
+    help: 'Response encoding when the request does not choose one.',
+  },
+  {
+    name: 'restconf-capability',
+    type: 'list',
+    value: 'URI',
+    help: 'A capability URI added to restconf-state/capabilities (repeatable).',
+  },
+  {
+    name: 'restconf-server-url',
+    type: 'string',
+    value: 'URL',
+    defaultText: 'the listening address',
+    help: 'Start of the URL in Location headers, e.g. https://example.com.',
+  },
+  {
+    name: 'restconf-strict-headers',
+    type: 'boolean',
+    defaultText: 'false',
+    help: 'Accept only RFC 8040 media types; when false also application/json, text/json and text/xml.',
+  },
+  {
+    name: 'simple-json-names',
+    type: 'boolean',
+    defaultText: 'false',
+    help: 'Leave module names out of JSON member names (departs from RFC 7951).',
+  },
+  {
+    name: 'wildcard-keys',
+    type: 'boolean',
+    defaultText: 'false',
+    help: 'Wildcard list keys in URLs; only false is supported.',
+  },
+  {
+    name: 'with-json-metadata',
+    type: 'boolean',
+    defaultText: 'true',
+    help: 'RFC 7952 metadata in JSON (e.g. with-defaults=report-all-tagged).',
+  },
+  {
+    name: 'with-nmda',
+    type: 'boolean',
+    defaultText: 'false',
+    help: 'NMDA datastore resources (RFC 8527); only false is supported.',
+  },
+  {
+    name: 'with-restconf',
+    type: 'boolean',
+    defaultText: 'true',
+    help: 'Serve RESTCONF; only true is supported.',
+  },
+  {
+    name: 'with-yang-metadata',
+    type: 'boolean',
+    defaultText: 'true',
+    help: 'Process YANG metadata annotations; only true is supported.',
+  },
+  {
+    name: 'default-style',
+    type: 'string',
+    choices: ['explicit', 'trim', 'report-all'],
+    defaultText: 'explicit',
+    help: 'with-defaults mode when a GET has no with-defaults parameter.',
+  },
+  {
+    name: 'return-empty-npcontainers',
+    type: 'boolean',
+    defaultText: 'false',
+    help: 'Return empty non-presence containers.',
+  },
+  {
+    name: 'system-sorted',
+    type: 'boolean',
+    defaultText: 'false',
+    help: 'Sort system-ordered lists and leaf-lists by key.',
+  },
+  {
+    name: 'system-sort-type',
+    type: 'string',
+    choices: ['natural'],
+    defaultText: 'natural',
+    help: 'Order used by --system-sorted (natural: by canonical key values).',
+  },
+  {
+    name: 'server-status',
+    type: 'boolean',
+    defaultText: 'false',
+    help: 'Serve /server-status (uptime, requests by status, NETCONF sessions).',
+  },
+  { name: 'metrics', type: 'boolean', defaultText: 'false', help: 'Serve Prometheus metrics at /metrics.' },
+  {
+    name: 'max-body-bytes',
+    type: 'integer',
+    range: [1024, 1024 ** 3],
+    defaultText: '16777216',
+    value: 'N',
+    help: 'Largest accepted request body.',
+  },
+  {
+    name: 'log-level',
+    type: 'string',
+    choices: ['fatal', 'error', 'warn', 'info', 'debug', 'silent'],
+    defaultText: 'info',
+    help: 'Least severe log level written to stderr.',
+  },
+];
+
+/** Flag values by name: booleans, strings, integers and lists, as given. */
+export type FlagValues = Record<string, boolean | string | number | string[]>;
+
+const BY_NAME = new Map(FLAGS.map((f) => [f.name, f]));
+
+function invalid(message: string): GatewayError {
+  return new GatewayError('INVALID_FLAG', message);
+}
+
+/** Converts one raw value of `spec` (from argv or a config file) and checks it. */
+export function convertFlag(
+  spec: FlagSpec,
+  raw: unknown,
+  where: string,
+): boolean | string | number | string[] {
+  const name = `${where}${spec.name}`;
+  switch (spec.type) {
+    case 'boolean': {
+      if (typeof raw === 'boolean') return raw;
+      if (typeof raw === 'string' && BOOLEAN_CHOICES.includes(raw)) return raw === 'true';
+      throw invalid(`${name} takes true or false, not ${JSON.stringify(raw)}`);
+    }
+    case 'integer': {
+      const n =
+        typeof raw === 'number'
+          ? raw
+          : typeof raw === 'string' && /^-?\d+$/.test(raw)
+            ? Number(raw)
+            : Number.NaN;
+      const [lo, hi] = spec.range ?? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+      if (!Number.isSafeInteger(n) || n < lo || n > hi)
+        throw invalid(`${name} takes an integer from ${lo} to ${hi}, not ${JSON.stringify(raw)}`);
+      return n;
+    }
+    case 'list': {
+      const items = Array.isArray(raw) ? raw : [raw];
+      if (!items.every((x): x is string => typeof x === 'string'))
+        throw invalid(`${name} takes strings, not ${JSON.stringify(raw)}`);
+      return items;
+    }
+    default: {
+      if (typeof raw !== 'string') throw invalid(`${name} takes a string, not ${JSON.stringify(raw)}`);
+      if (spec.choices !== undefined && !spec.choices.includes(raw))
+        throw invalid(`${name} takes one of ${spec.choices.join(', ')}, not ${JSON.stringify(raw)}`);
+      return raw;
+    }
+  }
+}
+
+/** Largest number of command-line arguments read. */
+const MAX_ARGS = 1000;
+
+/**
+ * Reads command-line arguments in the spec's `--name=value` form; `--name value` also works for
+ * non-boolean flags, a bare `--name` sets a boolean to true, and list flags repeat.
+ */
+export function parseFlags(argv: readonly string[]): FlagValues {
+  if (argv.length > MAX_ARGS) throw invalid(`too many arguments (${argv.length})`);
+  const out: FlagValues = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--') || arg === '--')
+      throw invalid(`unexpected argument ${JSON.stringify(arg)}; flags look like --name=value`);
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+    const spec = BY_NAME.get(name);
+    if (spec === undefined) throw invalid(`unknown flag --${name} (see --help)`);
+    let raw: string;
+    if (eq >= 0) raw = arg.slice(eq + 1);
+    else if (spec.type === 'boolean') raw = 'true';
+    else {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) throw invalid(`--${name} needs a value`);
+      raw = next;
+      i++;
+    }
+    const value = convertFlag(spec, raw, '--');
+    if (spec.type === 'list')
+      out[name] = [...((out[name] as string[] | undefined) ?? []), ...(value as string[])];
+    else if (name in out) throw invalid(`--${name} is given twice`);
+    else out[name] = value;
+  }
+  return out;
+}
+
+/** Checks the entries of a parsed config file against {@link FLAGS}. */
+export function checkConfig(config: unknown, file: string): FlagValues {
+  if (typeof config !== 'object' || config === null || Array.isArray(config))
+    throw new GatewayError('INVALID_CONFIG', `${file} must hold a JSON object of flag names to values`);
+  const out: FlagValues = {};
+  for (const [name, raw] of Object.entries(config)) {
+    const spec = BY_NAME.get(name);
+    if (spec === undefined || spec.cliOnly === true)
+      throw new GatewayError('INVALID_CONFIG', `${file}: unknown setting "${name}"`);
+    try {
+      out[name] = convertFlag(spec, raw, `${file}: `);
+    } catch (error) {
+      throw new GatewayError('INVALID_CONFIG', (error as Error).message);
+    }
+  }
+  return out;
+}
+
+/** The `--help` text: usage, then every flag with its value, default and meaning. */
+export function helpText(): string {
+  const lines = [
+    'Usage: restconf-gateway [--name=value ...]',
+    '',
+    'Serves RESTCONF (RFC 8040) over HTTP in front of a NETCONF server: the embedded one (default,',
+    'with the RFC 8040 example modules and sample jukebox data) or an external one (--netconf).',
+    '',
+    'Flags (a boolean may be given bare, e.g. --metrics; list flags repeat):',
+  ];
+  for (const f of FLAGS) {
+    const value = f.type === 'boolean' ? '[=true|false]' : `=${f.choices?.join('|') ?? f.value ?? 'VALUE'}`;
+    const def = f.defaultText === undefined ? '' : ` (default ${f.defaultText})`;
+    lines.push(`  --${f.name}${value}`, `      ${f.help}${def}`);
+  }
+  lines.push(
+    '',
+    'Environment: NETCONF_PASSWORD, NETCONF_KEY_PASSPHRASE, NETCONF_SSH_PASSWORD, RESTCONF_HTTP_PASSWORD.',
+    'Exit codes: 0 after SIGINT/SIGTERM, 1 when the server fails, 2 for bad flags or config.',
+  );
+  return lines.join('\n');
+}

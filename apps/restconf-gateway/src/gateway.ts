@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { createRestconfHandler, type RestconfHandler } from '@yangkit/restconf-server';
+import type { Logger as PinoLogger } from 'pino';
+import { basicAuth } from './basic-auth.js';
+import { type BackendSetup, startEmbedded } from './embedded.js';
+import { GatewayError } from './errors.js';
+import { createLogger, handlerLogger } from './logger.js';
+import { checkOptions, type GatewayOptions } from './options.js';
+import { startRemote } from './remote.js';
+
+/** A running gateway. */
+export interface Gateway {
+  /** Base URL of the HTTP server, e.g. `http://127.0.0.1:8080`. */
+  readonly url: string;
+  /** The RESTCONF root path (`/restconf`). */
+  readonly root: string;
+  readonly http: Server;
+  readonly handler: RestconfHandler;
+  /** The backend, its schema and (when embedded) the NETCONF server. */
+  readonly backend: BackendSetup;
+  /** Stops listening, ends open connections and NETCONF sessions, stops the embedded server. */
+  close(): Promise<void>;
+}
+
+/** Extra wiring of {@link startGateway} that has no flag. */
+export interface StartContext {
+  /** Where to log (default: pino on stderr at `options.logLevel`). */
+  readonly logger?: PinoLogger;
+}
+
+/** True for addresses only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function readPem(file: string, flag: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new GatewayError('FILE', `cannot read ${flag} ${file}`, { cause: error });
+  }
+}
+
+/**
+ * Starts the gateway: the backend (the external NETCONF server of `netconf`, else the embedded
+ * one), the RESTCONF handler of @yangkit/restconf-server with the server parameters, and an
+ * HTTP(S) server on `host:port` (default 127.0.0.1:8080). Resolves once it listens and the
+ * backend answered.
+ */
+export async function startGateway(
+  options: GatewayOptions = {},
+  context: StartContext = {},
+): Promise<Gateway> {
+  checkOptions(options);
+  const log = context.logger ?? createLogger(options.logLevel ?? 'info');
+  const host = options.host ?? '127.0.0.1';
+  const loopback = isLoopback(host);
+  if (!loopback && options.httpUser === undefined) {
+    throw new GatewayError(
+      'INVALID_FLAG',
+      `refusing to serve ${host} without authentication: add --http-user (or listen on 127.0.0.1)`,
+    );
+  }
+  const tls = options.tlsCert !== undefined && options.tlsKey !== undefined;
+  const pem = tls
+    ? { cert: readPem(options.tlsCert!, '--tls-cert'), key: readPem(options.tlsKey!, '--tls-key') }
+    : undefined;
+
+  const setup = options.netconf === undefined ? await startEmbedded(options) : await startRemote(options);
+  let handler: RestconfHandler | undefined;
+  const auth =
+    options.httpUser === undefined ? undefined : basicAuth(options.httpUser, options.httpPassword ?? '');
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    if (auth !== undefined && !auth(req, res)) return;
+    handler!(req, res);
+  };
+  const http: Server = pem === undefined ? createServer(listener) : createHttpsServer(pem, listener);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(options.port ?? 8080, host, () => {
+        http.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await setup.backend.close();
+    await setup.close();
+    throw new GatewayError(
+      'LISTEN',
+      `cannot listen on ${host}:${options.port ?? 8080}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  const port = (http.address() as AddressInfo).port;
+  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const root = options.restconfRoot ?? '/restconf';
+  handler = createRestconfHandler({
+    schema: setup.schema,
+    backend: setup.backend,
+    root,
+    serverUrl: options.restconfServerUrl ?? url,
+    logger: handlerLogger(log),
+    ...(options.restconfDefaultEncoding === undefined
+      ? {}
+      : { defaultEncoding: options.restconfDefaultEncoding }),
+    ...(options.restconfStrictHeaders === undefined ? {} : { strictHeaders: options.restconfStrictHeaders }),
+    ...(options.simpleJsonNames === undefined ? {} : { simpleJsonNames: options.simpleJsonNames }),
+    ...(options.messageIndent === undefined ? {} : { messageIndent: options.messageIndent }),
+    ...(options.defaultStyle === undefined ? {} : { defaultStyle: options.defaultStyle }),
+    ...(options.returnEmptyNpcontainers === undefined
+      ? {}
+      : { returnEmptyNpContainers: options.returnEmptyNpcontainers }),
+    ...(options.systemSorted === undefined ? {} : { systemSorted: options.systemSorted }),
+    ...(options.withJsonMetadata === undefined ? {} : { withJsonMetadata: options.withJsonMetadata }),
+    ...(options.restconfCapability === undefined ? {} : { capabilities: options.restconfCapability }),
+    ...(options.serverStatus === undefined ? {} : { serverStatus: options.serverStatus }),
+    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+  });
+  const gateway: Gateway = {
+    url,
+    root,
+    http,
+    handler,
+    backend: setup,
+    async close() {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await handler!.close();
+      await setup.close();
+    },
+  };
+  try {
+    await handler.ready;
+  } catch (error) {
+    await gateway.close();
+    throw new GatewayError('BACKEND', `the NETCONF backend did not start: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  log.info(`serving RESTCONF at ${url}${root} with the ${setup.description}`);
+  if (setup.sshListener !== undefined) {
+    const a = setup.sshListener.address;
+    log.info(
+      `serving NETCONF over SSH on ${a.address}:${a.port} for user ${options.netconfSshUser ?? 'netconf'}`,
+    );
+  }
+  if (options.serverStatus === true) log.info(`server status at ${url}/server-status`);
+  if (options.metrics === true) log.info(`Prometheus metrics at ${url}/metrics`);
+  if (auth === undefined)
+    log.warn(`no authentication: every client that can reach ${host} may read and edit`);
+  return gateway;
+}

@@ -1,0 +1,213 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DefaultStyle } from '@yangkit/restconf-server';
+import { GatewayError } from './errors.js';
+import { checkConfig, type FlagValues, parseFlags } from './flags.js';
+
+/** Options of {@link startGateway}; each maps to the flag of the same name in kebab-case. */
+export interface GatewayOptions {
+  readonly host?: string;
+  /** 0 picks a free port (default 8080). */
+  readonly port?: number;
+  readonly restconfRoot?: string;
+  readonly tlsCert?: string;
+  readonly tlsKey?: string;
+  /** HTTP Basic user; with `httpPassword`. */
+  readonly httpUser?: string;
+  readonly httpPassword?: string;
+  /** YANG module folders; default the gateway's own `yang/`. */
+  readonly path?: readonly string[];
+  /** Modules the embedded backend implements; default the RFC 8040 example modules. */
+  readonly module?: readonly string[];
+  readonly startupFile?: string;
+  /** NETCONF `<config>` XML file merged into an empty running at start; `''` for none. */
+  readonly initialData?: string;
+  /** `ssh://user@host:port` of an external NETCONF server. */
+  readonly netconf?: string;
+  readonly netconfPassword?: string;
+  readonly netconfKey?: string;
+  readonly netconfKeyPassphrase?: string;
+  readonly netconfHostKey?: readonly string[];
+  readonly netconfKnownHosts?: string;
+  /** `HOST:PORT` to serve the embedded backend over NETCONF/SSH. */
+  readonly netconfSshListen?: string;
+  readonly netconfSshUser?: string;
+  readonly netconfSshPassword?: string;
+  readonly messageIndent?: number;
+  readonly restconfDefaultEncoding?: 'json' | 'xml';
+  readonly restconfCapability?: readonly string[];
+  readonly restconfServerUrl?: string;
+  readonly restconfStrictHeaders?: boolean;
+  readonly simpleJsonNames?: boolean;
+  readonly wildcardKeys?: boolean;
+  readonly withJsonMetadata?: boolean;
+  readonly withNmda?: boolean;
+  readonly withRestconf?: boolean;
+  readonly withYangMetadata?: boolean;
+  readonly defaultStyle?: DefaultStyle;
+  readonly returnEmptyNpcontainers?: boolean;
+  readonly systemSorted?: boolean;
+  readonly systemSortType?: 'natural';
+  readonly serverStatus?: boolean;
+  readonly metrics?: boolean;
+  readonly maxBodyBytes?: number;
+  readonly logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+}
+
+/** The folder of the gateway's shipped files (`yang/`, `data/`), from `src/` or `dist/`. */
+export const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The RFC 8040 example modules served when no `--module` is given. */
+export const EXAMPLE_MODULES: readonly string[] = [
+  'example-jukebox',
+  'example-ops',
+  'example-actions',
+  'example-mod',
+  'example-events',
+];
+
+/** The sample jukebox loaded by default. */
+export const SAMPLE_DATA = path.join(APP_DIR, 'data', 'jukebox.xml');
+
+function camel(name: string): string {
+  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+function readSecret(file: string, what: string): string {
+  try {
+    return readFileSync(file, 'utf8').split(/\r?\n/)[0] ?? '';
+  } catch (error) {
+    throw new GatewayError('FILE', `cannot read ${what} ${file}`, { cause: error });
+  }
+}
+
+/** Reads `--config FILE` as JSON. */
+function readConfig(file: string): FlagValues {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new GatewayError('INVALID_CONFIG', `cannot read config file ${file}`, { cause: error });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new GatewayError('INVALID_CONFIG', `${file} is not JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return checkConfig(parsed, file);
+}
+
+/** What the command line asks for. */
+export type Command = { readonly help: true } | { readonly help: false; readonly options: GatewayOptions };
+
+/**
+ * Turns command-line arguments (and the config file they name, and the environment for secrets)
+ * into {@link GatewayOptions}; throws a {@link GatewayError} with exit code 2 on bad usage.
+ */
+export function optionsFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Command {
+  const flags = parseFlags(argv);
+  if (flags.help === true) return { help: true };
+  const merged: FlagValues = {
+    ...(typeof flags.config === 'string' ? readConfig(flags.config) : {}),
+    ...flags,
+  };
+  delete merged.config;
+  delete merged.help;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(merged)) out[camel(k)] = v;
+  const passwordFile = merged['netconf-password-file'];
+  delete out.netconfPasswordFile;
+  const netconfPassword =
+    typeof passwordFile === 'string' ? readSecret(passwordFile, 'password file') : env.NETCONF_PASSWORD;
+  if (netconfPassword !== undefined) out.netconfPassword = netconfPassword;
+  if (env.NETCONF_KEY_PASSPHRASE !== undefined) out.netconfKeyPassphrase = env.NETCONF_KEY_PASSPHRASE;
+  if (env.NETCONF_SSH_PASSWORD !== undefined) out.netconfSshPassword = env.NETCONF_SSH_PASSWORD;
+  const httpFile = merged['http-password-file'];
+  delete out.httpPasswordFile;
+  const httpPassword =
+    typeof httpFile === 'string' ? readSecret(httpFile, 'password file') : env.RESTCONF_HTTP_PASSWORD;
+  if (httpPassword !== undefined) out.httpPassword = httpPassword;
+  const options = out as GatewayOptions;
+  checkOptions(options);
+  return { help: false, options };
+}
+
+function usage(message: string): GatewayError {
+  return new GatewayError('INVALID_FLAG', message);
+}
+
+/** Checks combinations of options that single flags cannot; throws with exit code 2. */
+export function checkOptions(o: GatewayOptions): void {
+  if (o.wildcardKeys === true)
+    throw usage('--wildcard-keys=true is not supported: list keys in URLs must be complete');
+  if (o.withNmda === true)
+    throw usage('--with-nmda=true is not supported: the NMDA datastore resources are not served');
+  if (o.withRestconf === false) throw usage('--with-restconf=false leaves nothing to serve');
+  if (o.withYangMetadata === false) throw usage('--with-yang-metadata=false is not supported');
+  if ((o.tlsCert === undefined) !== (o.tlsKey === undefined))
+    throw usage('--tls-cert and --tls-key go together');
+  if (o.httpUser !== undefined && (o.httpPassword === undefined || o.httpPassword === ''))
+    throw usage('--http-user needs a password in RESTCONF_HTTP_PASSWORD or --http-password-file');
+  if (o.netconf !== undefined) {
+    parseNetconfUrl(o.netconf);
+    if (o.startupFile !== undefined)
+      throw usage('--startup-file belongs to the embedded backend, not --netconf');
+    if (o.netconfSshListen !== undefined)
+      throw usage('--netconf-ssh-listen belongs to the embedded backend, not --netconf');
+    if (o.netconfPassword === undefined && o.netconfKey === undefined)
+      throw usage('--netconf needs NETCONF_PASSWORD, --netconf-password-file or --netconf-key');
+  }
+  if (o.netconfSshListen !== undefined) {
+    parseHostPort(o.netconfSshListen, '--netconf-ssh-listen');
+    if (o.netconfSshPassword === undefined || o.netconfSshPassword === '')
+      throw usage('--netconf-ssh-listen needs a password in NETCONF_SSH_PASSWORD');
+  }
+  if (o.restconfServerUrl !== undefined && !/^https?:\/\/[^/]+/.test(o.restconfServerUrl))
+    throw usage(
+      `--restconf-server-url must be an http:// or https:// URL, not ${JSON.stringify(o.restconfServerUrl)}`,
+    );
+  if (o.restconfRoot !== undefined && !/^\/[\w.~/-]*$/.test(o.restconfRoot))
+    throw usage(`--restconf-root must be a path starting with /, not ${JSON.stringify(o.restconfRoot)}`);
+}
+
+/** A parsed `--netconf` URL. */
+export interface NetconfUrl {
+  readonly username: string;
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Parses `ssh://user@host[:port]` (port 830 by default, RFC 6242 section 3). */
+export function parseNetconfUrl(url: string): NetconfUrl {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw usage(`--netconf must look like ssh://user@host:port, not ${JSON.stringify(url)}`);
+  }
+  if (
+    u.protocol !== 'ssh:' ||
+    u.hostname === '' ||
+    u.username === '' ||
+    u.pathname !== '' ||
+    u.password !== ''
+  )
+    throw usage(
+      `--netconf must look like ssh://user@host:port (no password in the URL), not ${JSON.stringify(url)}`,
+    );
+  const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
+  return { username: decodeURIComponent(u.username), host, port: u.port === '' ? 830 : Number(u.port) };
+}
+
+/** Parses `HOST:PORT` (IPv6 in brackets). */
+export function parseHostPort(text: string, flag: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text);
+  const port = m === null ? Number.NaN : Number(m[3]);
+  if (m === null || port > 65535)
+    throw usage(`${flag} must look like HOST:PORT, not ${JSON.stringify(text)}`);
+  return { host: (m[1] ?? m[2])!, port };
+}
