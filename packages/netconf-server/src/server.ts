@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream';
 import type { XmlElement } from '@yangkit/netconf-client';
 import type { SchemaTree } from '@yangkit/yang-schema';
-import { cloneNode, type DataNode } from './data-tree.js';
+import { cloneNode, type DataNode, type Step } from './data-tree.js';
 import { type Change, copyInto, Datastore, type DatastoreName, graft, replayChange } from './datastore.js';
 import { NetconfServerError, RpcError, rpcError } from './errors.js';
 import { monitoringState, serverCapabilities } from './monitoring.js';
@@ -74,6 +74,12 @@ export interface NetconfServerOptions {
   readonly maxMessageBytes?: number;
   /** Journal size that triggers a background compaction (default 4 MiB). */
   readonly compactBytes?: number;
+  /**
+   * `changes` (default): an edit of running validates what it can affect (see the README).
+   * `full`: every change of running validates the whole datastore, so `must`/`when` anywhere are
+   * re-evaluated; costs O(datastore) per edit.
+   */
+  readonly validation?: 'changes' | 'full';
 }
 
 interface PendingCommit {
@@ -124,6 +130,7 @@ export class NetconfServer implements SessionHost {
   private readonly subscriptions = new Map<number, Subscription>();
   private readonly store: StartupStore | undefined;
   private readonly startupMode: 'auto' | 'explicit';
+  private readonly fullValidation: boolean;
   private nextSessionId = 1;
   private candidateStale = false;
   private committing = false;
@@ -136,6 +143,7 @@ export class NetconfServer implements SessionHost {
     this.maxMessageBytes = options.maxMessageBytes ?? 64 * 1024 * 1024;
     this.events = new EventLog(options.replayLogSize ?? 1000);
     this.startupMode = options.startupMode ?? 'auto';
+    this.fullValidation = options.validation === 'full';
     this.features = {
       candidate: options.candidate ?? true,
       writableRunning: options.writableRunning ?? true,
@@ -317,7 +325,7 @@ export class NetconfServer implements SessionHost {
       const changes = ds.changesSince(mark);
       if (changes.length > 0 && options.validate !== 'none') {
         const errors =
-          options.validate === 'all'
+          options.validate === 'all' || this.fullValidation
             ? this.validator.validateAll(ds.root)
             : this.validator.validateChanges(ds.root, changes);
         if (errors.length > 0) throw new RpcError(errors[0]!, errors.slice(1));
@@ -544,9 +552,8 @@ export class NetconfServer implements SessionHost {
     const by = session
       ? `<changed-by>${sessionParams(session)}</changed-by>`
       : '<changed-by><server/></changed-by>';
-    void changes;
     this.publishEvent(
-      `<netconf-config-change xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-notifications">${by}<datastore>${datastore}</datastore></netconf-config-change>`,
+      `<netconf-config-change xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-notifications">${by}<datastore>${datastore}</datastore>${editSummary(changes)}</netconf-config-change>`,
     );
   }
 
@@ -679,6 +686,55 @@ const MONITORING_TOPS = [
   'ietf-yang-library:yang-library',
   'nc-notifications:netconf',
 ];
+
+/** At most this many `<edit>` entries in one netconf-config-change. */
+const MAX_EDITS = 64;
+
+/**
+ * RFC 6470 netconf-config-change `<edit>` entries: one per changed subtree (changes inside a node
+ * created or deleted in the same transaction are folded into it), `target` an instance-identifier.
+ */
+function editSummary(changes: readonly Change[]): string {
+  const covered = new Set<string>();
+  let out = '';
+  let count = 0;
+  for (const c of changes) {
+    const parts = c.steps.map(stepText);
+    let folded = false;
+    for (let i = 1; i < parts.length && !folded; i++) folded = covered.has(parts.slice(0, i).join(''));
+    if (folded) continue;
+    const target = parts.join('');
+    if (c.op === 'create' || c.op === 'remove') covered.add(target);
+    if (++count > MAX_EDITS) break;
+    const ns = new Map<string, string>();
+    for (const st of c.steps) {
+      ns.set(st.schema.prefix, st.schema.namespace);
+      for (const k of st.schema.keyNodes) ns.set(k.prefix, k.namespace);
+    }
+    let decl = '';
+    for (const [p, u] of ns) decl += ` xmlns:${p}="${u}"`;
+    const operation =
+      c.op === 'create' ? 'create' : c.op === 'remove' ? 'delete' : c.op === 'set' ? 'replace' : 'merge';
+    out += `<edit><target${decl}>${escapeText(target)}</target><operation>${operation}</operation></edit>`;
+  }
+  return out;
+}
+
+function stepText(step: Step): string {
+  const s = step.schema;
+  let text = `/${s.prefix}:${s.name}`;
+  if (s.kind === 'list') {
+    const values = step.key.split('\u0000');
+    s.keyNodes.forEach((k, i) => {
+      text += `[${k.prefix}:${k.name}=${quoteLiteral(values[i] ?? '')}]`;
+    });
+  } else if (s.kind === 'leaf-list') text += `[.=${quoteLiteral(step.key)}]`;
+  return text;
+}
+
+function quoteLiteral(v: string): string {
+  return v.includes("'") ? `"${v}"` : `'${v}'`;
+}
 
 /** ietf-netconf-notifications `common-session-parms`. */
 function sessionParams(session: ServerSession): string {

@@ -26,6 +26,7 @@ test('a commit sends netconf-config-change to a subscribed session', async () =>
   const n = await seen;
   expect(n.xml).toContain('<username>editor</username>');
   expect(n.xml).toContain('<datastore>running</datastore>');
+  expect(n.xml).toMatch(/<target[^>]*>\/if:interfaces<\/target><operation>create<\/operation>/);
 });
 
 test('replay sends logged events, then replayComplete', async () => {

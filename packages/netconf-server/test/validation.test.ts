@@ -167,3 +167,23 @@ test('validate reports errors of the candidate without changing running', async 
   const e = await rpcErrorOf(c.validate({ source: 'candidate' }));
   expect(e.errors[0]!.errorAppTag).toBe('instance-required');
 });
+
+test('full validation re-checks a must elsewhere in the datastore on every edit', async () => {
+  const module = `module example-far {
+    yang-version 1.1;
+    namespace "urn:example:far";
+    prefix f;
+    container a { leaf limit { type uint8; } }
+    container b { leaf value { type uint8; must "not(/f:a/f:limit) or . <= /f:a/f:limit" { error-app-tag "over-limit"; } } }
+  }`;
+  const farSchema = await loadServerSchema({ texts: [module], modules: ['example-far'] });
+  server = await NetconfServer.create({ schema: farSchema, validation: 'full' });
+  const [a, b] = duplexPair();
+  server.connect(a, { username: 'v' });
+  const c = await connectStream(b);
+  await c.editConfig({ target: 'running', config: '<b xmlns="urn:example:far"><value>5</value></b>' });
+  const e = await rpcErrorOf(
+    c.editConfig({ target: 'running', config: '<a xmlns="urn:example:far"><limit>3</limit></a>' }),
+  );
+  expect(e.errors[0]!.errorAppTag).toBe('over-limit');
+});
