@@ -268,36 +268,9 @@ class XmlDecoder implements XmlSink {
   /** Resolves a child element of `holder` to a frame (creating the instance for inner nodes). */
   private child(holder: Holder, el: XmlElement): Frame {
     const parent = holder.node;
-    const module = this.moduleOf(el.ns);
-    if (module === undefined) {
-      if (!this.ctx.strict) return { type: 'skip' };
-      const path = this.ctx.childPath(parent, { module: undefined, name: el.local });
-      throw this.ctx.error(
-        'UNKNOWN_NAMESPACE',
-        'unknown-namespace',
-        `element "${el.local}" is in namespace "${el.ns}" that no module of the schema has (${path.json})`,
-        path,
-        { errorInfo: { 'bad-element': el.local, 'bad-namespace': el.ns } },
-      );
-    }
     let schema = holder.info.byNamespace.get(el.ns)?.get(el.local);
-    if (schema === undefined && holder.notifications)
-      schema = this.notificationStep(holder.schemaParent, module, el.local);
-    if (schema === undefined) {
-      if (!this.ctx.strict) return { type: 'skip' };
-      const sameName = holder.info.byName.get(el.local);
-      if (sameName !== undefined) {
-        const path = this.ctx.childPath(parent, { module, name: el.local });
-        throw this.ctx.error(
-          'UNKNOWN_NAMESPACE',
-          'unknown-namespace',
-          `element "${el.local}" is in the namespace of module "${module}" but belongs to "${sameName[0]!.module}" (${path.json})`,
-          path,
-          { errorInfo: { 'bad-element': el.local, 'bad-namespace': el.ns } },
-        );
-      }
-      throw this.ctx.unknown(parent, module, el.local, `in ${describe(parent)}`);
-    }
+    if (schema === undefined) schema = this.unresolved(holder, el);
+    if (schema === undefined) return { type: 'skip' };
     this.ctx.checkConfig(parent, schema);
     switch (schema.kind) {
       case 'leaf':
@@ -312,6 +285,40 @@ class XmlDecoder implements XmlSink {
         return this.holder(schema, nodeInfo(schema), node, node.children!, holder.notifications);
       }
     }
+  }
+
+  /** A child element no data node matches: a nested notification, skipped (not strict), or an error. */
+  private unresolved(holder: Holder, el: XmlElement): SchemaNode | undefined {
+    const parent = holder.node;
+    const module = this.moduleOf(el.ns);
+    if (module === undefined) {
+      if (!this.ctx.strict) return undefined;
+      const path = this.ctx.childPath(parent, { module: undefined, name: el.local });
+      throw this.ctx.error(
+        'UNKNOWN_NAMESPACE',
+        'unknown-namespace',
+        `element "${el.local}" is in namespace "${el.ns}" that no module of the schema has (${path.json})`,
+        path,
+        { errorInfo: { 'bad-element': el.local, 'bad-namespace': el.ns } },
+      );
+    }
+    const nested = holder.notifications
+      ? this.notificationStep(holder.schemaParent, module, el.local)
+      : undefined;
+    if (nested !== undefined) return nested;
+    if (!this.ctx.strict) return undefined;
+    const sameName = holder.info.byName.get(el.local);
+    if (sameName !== undefined) {
+      const path = this.ctx.childPath(parent, { module, name: el.local });
+      throw this.ctx.error(
+        'UNKNOWN_NAMESPACE',
+        'unknown-namespace',
+        `element "${el.local}" is in the namespace of module "${module}" but belongs to "${sameName[0]!.module}" (${path.json})`,
+        path,
+        { errorInfo: { 'bad-element': el.local, 'bad-namespace': el.ns } },
+      );
+    }
+    throw this.ctx.unknown(parent, module, el.local, `in ${describe(parent)}`);
   }
 
   /** Adds a finished instance to its holder, with the single-instance and key checks. */

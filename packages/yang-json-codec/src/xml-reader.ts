@@ -70,7 +70,7 @@ const DEFAULT_MAX_DEPTH = 256;
 /** An element being read: becomes the finished XmlElement once its end tag is seen. */
 interface Frame extends XmlElement {
   readonly tag: string;
-  readonly children: (XmlElement | string)[];
+  children: (XmlElement | string)[];
   /** Children are kept in `children` (else they go to the sink as they are read). */
   collect: boolean;
   /** A child element was seen (whitespace beside it is then not content). */
@@ -90,6 +90,7 @@ export interface XmlSink {
 }
 
 const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
+const NO_CHILDREN: (XmlElement | string)[] = [];
 
 /** XML NameStartChar (XML 1.0 section 2.3; non-ASCII characters are accepted as name characters). */
 function isNameStart(c: number): boolean {
@@ -367,7 +368,7 @@ class Scanner {
       local,
       ns,
       attributes: attributes.length === 0 ? NO_ATTRIBUTES : attributes,
-      children: [],
+      children: this.sink === undefined ? [] : NO_CHILDREN,
       scope,
       collect: true,
       hasElements: false,
@@ -376,6 +377,8 @@ class Scanner {
     if (this.sink !== undefined && (parent === undefined || !parent.collect)) {
       frame.collect = this.sink.open(frame, this.stack.length) === 'collect';
     }
+    // Streamed elements keep no children, so only collected ones get an array.
+    if (frame.collect && frame.children === NO_CHILDREN) frame.children = [];
     if (selfClosing) this.finish(frame, parent);
     else {
       if (this.stack.length >= this.maxDepth) {
