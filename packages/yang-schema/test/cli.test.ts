@@ -79,6 +79,16 @@ describe('yang-schema CLI', () => {
     expect(r.stdout).toContain('  rpcs:\n    +---x play\n       +---w input\n');
   });
 
+  test('tree output of example-jukebox matches its golden file', async () => {
+    const r = await run('tree', '-p', sharedYang, 'example-jukebox');
+    expect(r.stdout).toBe(readFileSync(path.join(__dirname, 'fixtures/tree/example-jukebox.txt'), 'utf8'));
+  });
+
+  test('tree output of ietf-ip matches its golden file', async () => {
+    const r = await run('tree', '-p', corpusDir, 'ietf-ip');
+    expect(r.stdout).toBe(readFileSync(path.join(__dirname, 'fixtures/tree/ietf-ip.txt'), 'utf8'));
+  });
+
   test('tree prints the augments of a module', async () => {
     const r = await run('tree', '-p', corpusDir, 'ietf-ip');
     expect(r.stdout).toContain('  augment /if:interfaces/if:interface:\n    +--rw ipv4!\n');
