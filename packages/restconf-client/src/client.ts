@@ -8,7 +8,7 @@ import {
   type RequestTarget,
 } from '@yangkit/restconf-uri';
 import { encodeBody } from './body.js';
-import { RestconfClientError } from './errors.js';
+import { RestconfClientError, RestconfResponseError } from './errors.js';
 import { readNotifications, type StreamOptions } from './event-stream.js';
 import { parseHostMeta } from './host-meta.js';
 import { insertPatch } from './insert-edit.js';
@@ -303,16 +303,21 @@ export class RestconfClient {
 
   /**
    * Reads the notifications of an event stream: its location is looked up in the stream list
-   * (the entry of the client's encoding first), then read with {@link readNotifications}.
+   * (the entry of the client's encoding first; `{+restconf}/streams/<encoding>-<name>` when the
+   * list does not name it), then read with {@link readNotifications}.
    */
   async *subscribe(stream: string, options: SubscribeOptions = {}): AsyncGenerator<RestconfNotification> {
-    const info = (await this.streams(options)).find((s) => s.name === stream);
-    if (info === undefined)
-      throw new RestconfClientError('INVALID_ARGUMENT', `no event stream named '${stream}'`);
-    const access = info.access.find((a) => a.encoding === this.encoding) ?? info.access[0];
-    if (access === undefined)
-      throw new RestconfClientError('INVALID_RESPONSE', `stream '${stream}' has no location`);
-    const url = new URL(access.location, this.baseUrl);
+    const listed = await this.streams(options).catch((error: unknown) => {
+      // A server without ietf-restconf-monitoring streams: fall back to the RFC 8040 location form.
+      if (RestconfResponseError.isInstance(error) && error.status === 404) return [];
+      throw error;
+    });
+    const info = listed.find((s) => s.name === stream);
+    const access = info?.access.find((a) => a.encoding === this.encoding) ?? info?.access[0];
+    const url =
+      access === undefined
+        ? await this.url({ kind: 'stream', encoding: this.encoding, name: stream }, {}, options)
+        : new URL(access.location, this.baseUrl);
     url.search = viaUri(() =>
       formatQuery({
         ...(options.filter === undefined ? {} : { filter: options.filter }),

@@ -189,7 +189,8 @@ export async function startTestServer(options: { root?: string; dropStreamAfter?
           );
         }
         if (options.dropStreamAfter !== undefined && streamConnections === 1) {
-          res.socket?.destroy();
+          // Drop the connection once the events are on their way, as a failing proxy would.
+          setTimeout(() => res.socket?.destroy(), 50);
           return;
         }
         return; // stays open, as an event stream does
