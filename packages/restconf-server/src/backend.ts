@@ -9,6 +9,11 @@ export type SessionFactory = (user?: string) => Promise<NetconfSession>;
 export interface BackendOptions {
   /** Where sessions come from. */
   readonly openSession: SessionFactory;
+  /**
+   * Ends a session the backend no longer keeps (default: `<close-session>`, then destroy). With a
+   * netconf-client pool as the factory, pass `(s) => pool.release(s)`.
+   */
+  readonly closeSession?: (session: NetconfSession) => Promise<void>;
   /** Idle sessions kept for reuse (default 8). */
   readonly maxIdle?: number;
   /**
@@ -81,24 +86,31 @@ export function createBackend(options: BackendOptions): Backend {
     return s;
   }
 
-  function dispose(s: NetconfSession): void {
-    s.close().catch(() => s.destroy());
+  function dispose(s: NetconfSession): Promise<void> {
+    const end = options.closeSession ?? ((x: NetconfSession) => x.close().then(() => undefined));
+    return end(s).catch(() => s.destroy());
   }
 
+  /** Subscribes to the NETCONF stream; resolves once the subscription is made, then reads in the background. */
   async function watch(): Promise<void> {
     const s = await open();
     watcher = s;
     await s.createSubscription({});
-    for await (const n of s.notifications()) {
-      const change = childElement(n.element, 'netconf-config-change', NOTIF_NS);
-      if (change === undefined) continue;
-      const by = childElement(change, 'changed-by', NOTIF_NS);
-      const sid = by === undefined ? undefined : childElement(by, 'session-id', NOTIF_NS);
-      if (sid !== undefined && own.has(Number(textOf(sid)))) continue;
-      const ds = childElement(change, 'datastore', NOTIF_NS);
-      const name = ds === undefined ? 'running' : textOf(ds).trim();
-      for (const l of listeners) l(name);
-    }
+    void (async () => {
+      for await (const n of s.notifications()) {
+        const change = childElement(n.element, 'netconf-config-change', NOTIF_NS);
+        if (change === undefined) continue;
+        const by = childElement(change, 'changed-by', NOTIF_NS);
+        const sid = by === undefined ? undefined : childElement(by, 'session-id', NOTIF_NS);
+        if (sid !== undefined && own.has(Number(textOf(sid)))) continue;
+        const ds = childElement(change, 'datastore', NOTIF_NS);
+        const name = ds === undefined ? 'running' : textOf(ds).trim();
+        for (const l of listeners) l(name);
+      }
+    })().catch(() => {
+      // The watcher session ended; tags still move on this handler's own edits.
+      watcher = undefined;
+    });
   }
 
   return {
@@ -108,10 +120,12 @@ export function createBackend(options: BackendOptions): Backend {
       idle.push(s);
       const wanted = options.watchChanges ?? true;
       if (wanted && caps.protocol.has('notification')) {
-        watch().catch(() => {
-          // Without the watcher, tags still move on this handler's own edits.
+        try {
+          await watch();
+        } catch {
+          // A backend that refuses the subscription: tags move on this handler's own edits only.
           watcher = undefined;
-        });
+        }
       }
     },
     get capabilities(): Capabilities {
@@ -135,7 +149,7 @@ export function createBackend(options: BackendOptions): Backend {
         active--;
         if (!closed && use.reusable && session.endReason === undefined && idle.length < maxIdle)
           idle.push(session);
-        else if (session.endReason === undefined) dispose(session);
+        else if (session.endReason === undefined) void dispose(session);
       }
     },
     ownsSession: (id) => own.has(id),
@@ -147,7 +161,7 @@ export function createBackend(options: BackendOptions): Backend {
       closed = true;
       const all = idle.splice(0);
       if (watcher !== undefined) all.push(watcher);
-      await Promise.all(all.map((s) => s.close().catch(() => s.destroy())));
+      await Promise.all(all.map(dispose));
     },
   };
 }

@@ -94,7 +94,11 @@ export function toRestconfErrors(error: unknown, schema: SchemaTree): RestconfEr
  * An XML error-path as NETCONF servers write it (`/jbox:jukebox/jbox:library`) in both forms; the
  * prefixes are taken to be the modules' own prefixes, as servers write them.
  */
-export function netconfErrorPath(xml: string, schema: SchemaTree): ErrorPathForms {
+export function netconfErrorPath(path: string, schema: SchemaTree): ErrorPathForms {
+  // Servers such as netconfd locate data errors inside the request
+  // (`/nc:rpc/nc:edit-config/nc:config/if:interfaces/...`); the data-resource path is what follows.
+  const inConfig = /^\/(?:[\w.-]+:)?rpc\/(?:[\w.-]+:)?edit-config\/(?:[\w.-]+:)?config(?=\/)/.exec(path);
+  const xml = inConfig === null ? path : path.slice(inConfig[0].length);
   const byPrefix = new Map<string, { name: string; namespace: string }>();
   for (const m of schema.modules) if (!byPrefix.has(m.prefix)) byPrefix.set(m.prefix, m);
   const namespaces: Record<string, string> = {};

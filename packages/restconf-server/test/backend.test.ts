@@ -1,0 +1,111 @@
+import { connectStream, type NetconfSession } from '@yangkit/netconf-client';
+import { duplexPair, NetconfServer } from '@yangkit/netconf-server';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createBackend } from '../src/backend.js';
+import { exampleSchema } from './harness.js';
+
+let server: NetconfServer;
+beforeAll(async () => {
+  server = await NetconfServer.create({ schema: await exampleSchema() });
+});
+afterAll(() => server.close());
+
+function factory(opened: NetconfSession[]): () => Promise<NetconfSession> {
+  return async () => {
+    const [a, b] = duplexPair();
+    server.connect(a, { username: 'test' });
+    const s = await connectStream(b);
+    opened.push(s);
+    return s;
+  };
+}
+
+describe('createBackend', () => {
+  test('learns the capabilities of the server at start', async () => {
+    const backend = createBackend({ openSession: factory([]), watchChanges: false });
+    await backend.start();
+    expect(backend.capabilities.protocol.has('candidate')).toBe(true);
+    await backend.close();
+  });
+
+  test('reuses an idle session when the request left it reusable', async () => {
+    const opened: NetconfSession[] = [];
+    const backend = createBackend({ openSession: factory(opened), watchChanges: false });
+    await backend.start();
+    const first = await backend.withSession(async (s) => s.sessionId);
+    const second = await backend.withSession(async (s) => s.sessionId);
+    expect(second).toBe(first);
+    expect(opened).toHaveLength(1);
+    await backend.close();
+  });
+
+  test('closes a session a request marked as not reusable, so its locks end with it', async () => {
+    const opened: NetconfSession[] = [];
+    const closed: number[] = [];
+    const backend = createBackend({
+      openSession: factory(opened),
+      watchChanges: false,
+      closeSession: async (s) => {
+        closed.push(s.sessionId);
+        await s.close();
+      },
+    });
+    await backend.start();
+    const id = await backend.withSession(async (s, use) => {
+      await s.lock({ target: 'candidate' });
+      use.reusable = false;
+      return s.sessionId;
+    });
+    expect(closed).toEqual([id]);
+    // The lock died with the session: another session can take it.
+    await backend.withSession(async (s) => {
+      await s.lock({ target: 'candidate' });
+      await s.unlock({ target: 'candidate' });
+    });
+    await backend.close();
+  });
+
+  test('concurrent requests get sessions of their own', async () => {
+    const opened: NetconfSession[] = [];
+    const backend = createBackend({ openSession: factory(opened), watchChanges: false });
+    await backend.start();
+    const ids = await Promise.all(
+      [1, 2, 3].map(() =>
+        backend.withSession(async (s) => {
+          await new Promise((r) => setTimeout(r, 10));
+          return s.sessionId;
+        }),
+      ),
+    );
+    expect(new Set(ids).size).toBe(3);
+    expect(backend.stats().idle).toBe(3);
+    await backend.close();
+  });
+
+  test('reports changes made by other clients, not its own', async () => {
+    const backend = createBackend({ openSession: factory([]) });
+    const seen: string[] = [];
+    backend.onExternalChange((ds) => seen.push(ds));
+    await backend.start();
+    await backend.withSession(async (s) => {
+      await s.editConfig({
+        target: 'candidate',
+        config: '<jukebox xmlns="http://example.com/ns/example-jukebox"/>',
+      });
+      await s.commit();
+    });
+    const [a, b] = duplexPair();
+    server.connect(a, { username: 'other' });
+    const other = await connectStream(b);
+    await other.editConfig({
+      target: 'candidate',
+      config:
+        '<jukebox xmlns="http://example.com/ns/example-jukebox"><player><gap>0.1</gap></player></jukebox>',
+    });
+    await other.commit();
+    await other.close();
+    await expect.poll(() => seen.length, { timeout: 2000, interval: 20 }).toBe(1);
+    expect(seen).toEqual(['running']);
+    await backend.close();
+  });
+});
