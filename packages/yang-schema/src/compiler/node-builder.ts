@@ -108,6 +108,8 @@ export class NodeBuilder {
       c.location = s.location;
       out.push(c);
       this.build(s, c, scope, ns, c.children);
+      // The implicit case carries the status of the node it wraps.
+      c.status = c.children[0]?.status ?? 'current';
       return;
     }
     const kind = s.keyword as SchemaNodeKind;
