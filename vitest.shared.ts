@@ -10,7 +10,7 @@ export const sharedConfig = defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     passWithNoTests: false,
-    testTimeout: 20_000,
+    testTimeout: 60_000,
     benchmark: { include: ['bench/**/*.bench.ts'] },
     coverage: { provider: 'v8', include: ['src/**'], reporter: ['text-summary', 'html'] },
   },
