@@ -29,7 +29,7 @@ export function restconfStateXml(s: Settings): string {
   const caps = restconfCapabilities(s)
     .map((c) => `<capability>${escapeText(c)}</capability>`)
     .join('');
-  return `<restconf-state xmlns="${MONITORING_NS}"><capabilities>${caps}</capabilities></restconf-state>`;
+  return `<restconf-state xmlns="${MONITORING_NS}"><capabilities>${caps}</capabilities><streams/></restconf-state>`;
 }
 
 /** True when the schema has ietf-restconf-monitoring, so that restconf-state can be served. */

@@ -145,6 +145,12 @@ describe('monitoring and yang library', () => {
     }
   });
 
+  test('the stream list is empty while no event stream is offered', async () => {
+    const r = await gw.fetch('/restconf/data/ietf-restconf-monitoring:restconf-state/streams');
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ 'ietf-restconf-monitoring:streams': {} });
+  });
+
   test('ietf-yang-library lists the implemented modules', async () => {
     const r = await gw.fetch('/restconf/data/ietf-yang-library:yang-library');
     expect(r.status).toBe(200);
