@@ -7,7 +7,7 @@ import {
   type QueryParameters,
   type RequestTarget,
 } from '@yangkit/restconf-uri';
-import { encodeBody } from './body.js';
+import { encodeBody, jsonValue } from './body.js';
 import { RestconfClientError, RestconfResponseError } from './errors.js';
 import { readNotifications, type StreamOptions } from './event-stream.js';
 import { parseHostMeta } from './host-meta.js';
@@ -233,12 +233,14 @@ export class RestconfClient {
   #operation(url: URL, module: string | undefined, input: unknown, options: RequestOptions) {
     const encoding = options.encoding ?? this.encoding;
     let body: string | undefined;
-    if (input !== undefined) {
-      const wrapped =
-        encoding === 'json' && !isWrappedInput(input)
-          ? { [module ? `${module}:input` : 'input']: input }
-          : input;
-      body = encodeBody(wrapped, encoding);
+    if (input !== undefined && encoding === 'json') {
+      const value = jsonValue(input);
+      body = encodeBody(
+        isWrappedInput(value) ? value : { [module ? `${module}:input` : 'input']: value },
+        'json',
+      );
+    } else if (input !== undefined) {
+      body = encodeBody(input, encoding);
     }
     return this.#exchange(
       {

@@ -113,6 +113,12 @@ export async function startTestServer(options: { root?: string; dropStreamAfter?
           revision++;
           return send(204);
         }
+        if (
+          (req.method === 'PUT' || req.method === 'PATCH') &&
+          /xml/.test(req.headers['content-type'] ?? '')
+        ) {
+          return send(204);
+        }
         if (req.method === 'PUT' || req.method === 'PATCH') {
           artists.set(name, { ...artists.get(name), ...JSON.parse(body)['example-jukebox:artist'][0] });
           revision++;
