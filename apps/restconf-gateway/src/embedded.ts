@@ -9,7 +9,13 @@ import {
   type SshListener,
   startSshServer,
 } from '@yangkit/netconf-server';
-import { type Backend, createBackend, RESTCONF_MODULES } from '@yangkit/restconf-server';
+import {
+  type Backend,
+  createBackend,
+  GET_BULK_MODULE,
+  GET_BULK_YANG,
+  RESTCONF_MODULES,
+} from '@yangkit/restconf-server';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { GatewayError } from './errors.js';
 import { APP_DIR, EXAMPLE_MODULES, type GatewayOptions, parseHostPort, SAMPLE_DATA } from './options.js';

@@ -7,7 +7,7 @@ import {
   SshConnection,
   type SshOptions,
 } from '@yangkit/netconf-client';
-import { createBackend, RESTCONF_MODULES } from '@yangkit/restconf-server';
+import { createBackend, GET_BULK_MODULE, GET_BULK_YANG, RESTCONF_MODULES } from '@yangkit/restconf-server';
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import type { BackendSetup } from './embedded.js';
 import { modulePaths } from './embedded.js';
@@ -87,12 +87,13 @@ async function learnSchema(session: NetconfSession, options: GatewayOptions): Pr
     options.module ??
     announced.map((m) => (m.revision === undefined ? m.module : `${m.module}@${m.revision}`));
   const wanted = [...names];
-  for (const m of [...PROTOCOL_MODULES, ...RESTCONF_MODULES])
+  for (const m of [...PROTOCOL_MODULES, GET_BULK_MODULE, ...RESTCONF_MODULES])
     if (!wanted.some((n) => n.split('@')[0] === m)) wanted.push(m);
   const canGetSchema = session.capabilities.modules.some((m) => m.module === 'ietf-netconf-monitoring');
   try {
     return await loadSchema({
       paths: modulePaths(options),
+      texts: [GET_BULK_YANG],
       modules: wanted,
       features,
       unlistedFeatures: 'none',
