@@ -38,6 +38,7 @@ export class NodeImpl implements SchemaNode {
   must: MustConstraint[] = [];
   when: WhenCondition[] = [];
   status: Status = 'current';
+  ifFeatures: string[] = [];
   extensions: ExtensionInstance[] = [];
   description?: string;
   reference?: string;
@@ -128,6 +129,7 @@ export function freezeNode(node: NodeImpl): void {
   for (const u of node.unique) Object.freeze(u);
   Object.freeze(node.unique);
   Object.freeze(node.defaults);
+  Object.freeze(node.ifFeatures);
   for (const m of node.must) Object.freeze(m);
   Object.freeze(node.must);
   for (const w of node.when) Object.freeze(w);

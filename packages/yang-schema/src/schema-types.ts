@@ -108,6 +108,8 @@ export interface SchemaNode {
   /** `when` conditions: the node's own and those of the `uses`/`augment` that created it. */
   readonly when: readonly WhenCondition[];
   readonly status: Status;
+  /** The node's own `if-feature` expressions as written (all true in this compilation). */
+  readonly ifFeatures: readonly string[];
   readonly extensions: readonly ExtensionInstance[];
   readonly description?: string;
   readonly reference?: string;

@@ -22,6 +22,9 @@ export function readCommon(ctx: CompileContext, node: NodeImpl, s: YangStatement
       case 'reference':
         node.reference = x.argument ?? '';
         break;
+      case 'if-feature':
+        node.ifFeatures.push(x.argument ?? '');
+        break;
       case 'status':
         node.status = (x.argument ?? 'current') as Status;
         break;

@@ -103,6 +103,8 @@ function printSiblings(
     const type = typeOf(tree, module, n);
     const keys = n.kind === 'list' && n.keys.length > 0 ? ` [${n.keys.join(' ')}]` : '';
     line += type ? `${label.padEnd(width)}   ${type}` : `${label}${keys}`;
+    // RFC 8340 section 2.6: if-features of the node follow as "{feature,...}?".
+    if (n.ifFeatures.length > 0) line += ` {${n.ifFeatures.join(',')}}?`;
     out.push(line.trimEnd());
     if (n.children.length > 0 && n.kind !== 'leaf') {
       const last = i === nodes.length - 1;
