@@ -1,41 +1,6 @@
 import { CodecError } from './errors';
-
-/** Namespace of the `xml` prefix, bound by definition (Namespaces in XML 1.0 section 3). */
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
-
-/**
- * In-scope namespace declarations of an element (Namespaces in XML 1.0 section 6): a link to the enclosing
- * scope plus the declarations made on the element itself. Elements without declarations share their
- * parent's scope object, so a document with one declaration at the top allocates one scope.
- */
-export class NamespaceScope {
-  readonly parent: NamespaceScope | undefined;
-  private readonly declared: Map<string, string>;
-
-  constructor(parent: NamespaceScope | undefined, declared: Map<string, string>) {
-    this.parent = parent;
-    this.declared = declared;
-  }
-
-  /** The namespace URI bound to `prefix` ('' = the default namespace), or undefined when unbound. */
-  lookup(prefix: string): string | undefined {
-    for (let s: NamespaceScope | undefined = this; s !== undefined; s = s.parent) {
-      const uri = s.declared.get(prefix);
-      if (uri !== undefined) return uri;
-    }
-    if (prefix === 'xml') return XML_NS;
-    return undefined;
-  }
-
-  /** Every binding visible here, innermost first wins; '' is the default namespace. */
-  bindings(): Map<string, string> {
-    const out = new Map<string, string>();
-    for (let s: NamespaceScope | undefined = this; s !== undefined; s = s.parent) {
-      for (const [p, u] of s.declared) if (!out.has(p)) out.set(p, u);
-    }
-    return out;
-  }
-}
+import { NamespaceScope } from './namespace-scope';
+import { decodeEntities, normalizeAttribute } from './xml-entities';
 
 /** An attribute with its namespace resolved; unprefixed attributes are in no namespace (`ns` is ''). */
 export interface XmlAttribute {
@@ -446,48 +411,4 @@ function resolvePrefix(scope: NamespaceScope, prefix: string, name: string): str
     });
   }
   return ns;
-}
-
-/** XML 1.0 section 3.3.3: literal whitespace characters in attribute values read as spaces. */
-function normalizeAttribute(value: string): string {
-  return /[\t\r\n]/.test(value) ? value.replace(/[\t\r\n]/g, ' ') : value;
-}
-
-const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
-/** Decodes the five predefined entities and character references (XML 1.0 section 4.1); refuses others. */
-export function decodeEntities(text: string): string {
-  if (text.indexOf('&') < 0) return text;
-  return text.replace(/&([^;&\s]*);?/g, (whole, ref: string) => {
-    if (!whole.endsWith(';')) {
-      throw new CodecError('XML_MALFORMED', 'bare "&" in text', { errorTag: 'malformed-message' });
-    }
-    const named = PREDEFINED[ref];
-    if (named !== undefined) return named;
-    let code = Number.NaN;
-    if (/^#x[0-9a-fA-F]{1,6}$/.test(ref)) code = Number.parseInt(ref.slice(2), 16);
-    else if (/^#[0-9]{1,7}$/.test(ref)) code = Number.parseInt(ref.slice(1), 10);
-    else {
-      throw new CodecError('XML_FORBIDDEN', `undeclared entity "&${ref};"`, {
-        errorTag: 'malformed-message',
-      });
-    }
-    if (!isXmlChar(code)) {
-      throw new CodecError('XML_MALFORMED', `character reference "&${ref};" is not an XML character`, {
-        errorTag: 'malformed-message',
-      });
-    }
-    return String.fromCodePoint(code);
-  });
-}
-
-function isXmlChar(c: number): boolean {
-  return (
-    c === 0x9 ||
-    c === 0xa ||
-    c === 0xd ||
-    (c >= 0x20 && c <= 0xd7ff) ||
-    (c >= 0xe000 && c <= 0xfffd) ||
-    (c >= 0x10000 && c <= 0x10ffff)
-  );
 }
