@@ -1,0 +1,50 @@
+import { RestconfError } from '../errors.js';
+
+/** Options of event streams (RFC 8040 section 6) given to `createRestconfHandler`. */
+export interface EventStreamOptions {
+  /**
+   * Seconds without output after which the comment `:SSE keepalive` is written: 0 (off) or
+   * 5..3600 (`--sse-keepalive`, the `SSE_KEEPALIVE` setting; default 0).
+   */
+  readonly keepaliveSeconds?: number;
+  /** Bound of each client's queue in events; a client past it is disconnected (default 1000). */
+  readonly maxQueuedEvents?: number;
+  /** Bound of each client's queue in bytes (default 1 MiB). */
+  readonly maxQueuedBytes?: number;
+}
+
+/** {@link EventStreamOptions} with every default filled in. */
+export interface StreamSettings {
+  readonly keepaliveSeconds: number;
+  readonly maxQueuedEvents: number;
+  readonly maxQueuedBytes: number;
+}
+
+/** Checks and completes the stream options; an out-of-range keepalive is `INVALID_OPTION`. */
+export function streamSettings(options: EventStreamOptions = {}, sseKeepalive?: number): StreamSettings {
+  const keepaliveSeconds = sseKeepalive ?? options.keepaliveSeconds ?? 0;
+  // The spec's SSE_KEEPALIVE: uint16, range 0 | 5..3600.
+  if (
+    !Number.isInteger(keepaliveSeconds) ||
+    (keepaliveSeconds !== 0 && (keepaliveSeconds < 5 || keepaliveSeconds > 3600))
+  ) {
+    throw new RestconfError('INVALID_OPTION', `SSE keepalive ${keepaliveSeconds} is not 0 or 5..3600 seconds`, {
+      errorTag: 'invalid-value',
+      status: 500,
+    });
+  }
+  const positive = (name: string, value: number): number => {
+    if (!Number.isInteger(value) || value < 1) {
+      throw new RestconfError('INVALID_OPTION', `${name} ${value} is not a positive integer`, {
+        errorTag: 'invalid-value',
+        status: 500,
+      });
+    }
+    return value;
+  };
+  return {
+    keepaliveSeconds,
+    maxQueuedEvents: positive('maxQueuedEvents', options.maxQueuedEvents ?? 1000),
+    maxQueuedBytes: positive('maxQueuedBytes', options.maxQueuedBytes ?? 1024 * 1024),
+  };
+}
