@@ -20,6 +20,7 @@ export interface Settings {
   readonly returnEmptyNpContainers: boolean;
   readonly systemSorted: boolean;
   readonly withJsonMetadata: boolean;
+  readonly withNmda: boolean;
   readonly capabilities: readonly string[];
   readonly logger: Logger | undefined;
   readonly maxBodyBytes: number;

@@ -60,6 +60,7 @@ function settingsOf(o: RestconfHandlerOptions): Settings {
     returnEmptyNpContainers: o.returnEmptyNpContainers ?? false,
     systemSorted: o.systemSorted ?? false,
     withJsonMetadata: o.withJsonMetadata ?? true,
+    withNmda: o.withNmda ?? false,
     capabilities: o.capabilities ?? [],
     logger: o.logger,
     maxBodyBytes: o.maxBodyBytes ?? 16 * 1024 * 1024,

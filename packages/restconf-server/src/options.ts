@@ -40,6 +40,11 @@ export interface RestconfHandlerOptions {
   readonly systemSorted?: boolean;
   /** RFC 7952 metadata in JSON (`--with-json-metadata`, default true). */
   readonly withJsonMetadata?: boolean;
+  /**
+   * Serve the RFC 8527 `{root}/ds/<datastore>` resources when the backend implements NMDA
+   * (`--with-nmda`, default false).
+   */
+  readonly withNmda?: boolean;
   /** Extra capability URIs for restconf-state (`--restconf-capability`). */
   readonly capabilities?: readonly string[];
   /** Where to log (default: nothing). */
