@@ -237,3 +237,36 @@ export function graft(target: Datastore, parent: DataNode, subtree: DataNode): D
   for (const c of childrenOf(subtree)) graft(target, created, c);
   return created;
 }
+
+/** Applies the inverse of a change through the logged API (confirmed-commit rollback). */
+export function invert(ds: Datastore, change: Change): void {
+  const inverse: Change | undefined =
+    change.op === 'create'
+      ? { op: 'remove', steps: change.steps, node: undefined as unknown as DataNode, prev: undefined }
+      : change.op === 'set'
+        ? {
+            op: 'set',
+            steps: change.steps,
+            before: change.after,
+            after: change.before,
+            beforeXml: change.afterXml,
+            afterXml: change.beforeXml,
+          }
+        : change.op === 'move'
+          ? change.prev === undefined
+            ? { op: 'move', steps: change.steps, where: 'first', anchor: undefined, prev: undefined }
+            : { op: 'move', steps: change.steps, where: 'after', anchor: change.prev, prev: undefined }
+          : undefined;
+  if (inverse) {
+    replayChange(ds, inverse);
+    return;
+  }
+  if (change.op === 'remove') {
+    let parent: DataNode | undefined = ds.root;
+    for (const step of change.steps.slice(0, -1)) {
+      const slot: DataNode | Map<string, DataNode> | undefined = parent?.kids?.get(step.schema);
+      parent = slot instanceof Map ? slot.get(step.key) : slot;
+    }
+    if (parent) graft(ds, parent, change.node);
+  }
+}

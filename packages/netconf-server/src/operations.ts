@@ -383,7 +383,7 @@ const handlers: Record<string, Handler> = {
         errorType: 'protocol',
         errorInfo: { 'bad-element': 'stopTime' },
       });
-    server.subscribe(session, filter as EventFilter | undefined, start, stop);
+    server.eventSubscriptions.subscribe(session, filter as EventFilter | undefined, start, stop);
     return '<ok/>';
   },
   [`${NMDA_NS}|get-data`]: (server, session, op) => getData(server, session, op),

@@ -1,18 +1,13 @@
 import type { Duplex } from 'node:stream';
 import type { XmlElement } from '@yangkit/netconf-client';
 import type { SchemaTree } from '@yangkit/yang-schema';
-import { cloneNode, type DataNode, type Step } from './data-tree.js';
-import { type Change, copyInto, Datastore, type DatastoreName, graft, replayChange } from './datastore.js';
+import { editSummary, sessionParams } from './change-events.js';
+import { cloneNode, type DataNode } from './data-tree.js';
+import { type Change, copyInto, Datastore, type DatastoreName, invert, replayChange } from './datastore.js';
 import { NetconfServerError, RpcError, rpcError } from './errors.js';
+import { EventSubscriptions } from './event-subscriptions.js';
 import { monitoringState, serverCapabilities } from './monitoring.js';
-import {
-  type EventFilter,
-  EventLog,
-  eventTimeOf,
-  type LoggedEvent,
-  writeControlEvent,
-  writeEvent,
-} from './notifications.js';
+import { EventLog, eventTimeOf, type LoggedEvent } from './notifications.js';
 import { dispatchOperation } from './operations.js';
 import { overlay, parseData } from './parse-data.js';
 import { StartupStore } from './persistence.js';
@@ -89,14 +84,6 @@ interface PendingCommit {
   readonly changes: Change[];
 }
 
-interface Subscription {
-  filter: EventFilter | undefined;
-  stopTime: number | undefined;
-  timer: NodeJS.Timeout | undefined;
-  replaying: boolean;
-  queued: LoggedEvent[];
-}
-
 /**
  * The NETCONF server engine: schema, datastores, locks, sessions, the notification log and
  * subscriptions, and the application hooks. Sessions attach through {@link NetconfServer.connect}
@@ -123,11 +110,12 @@ export class NetconfServer implements SessionHost {
   readonly actionHandlers = new Map<string, ActionHandler>();
   readonly stateProviders: StateProvider[] = [];
   readonly events: EventLog;
+  /** RFC 5277 create-subscription subscriptions, one per session. */
+  readonly eventSubscriptions: EventSubscriptions = new EventSubscriptions(this);
   /** RFC 8639/8641 dynamic subscriptions. */
   readonly dynamic: DynamicSubscriptions = new DynamicSubscriptions(this);
   private readonly validateHooks: ValidateHook[] = [];
   private readonly commitHooks: CommitHook[] = [];
-  private readonly subscriptions = new Map<number, Subscription>();
   private readonly store: StartupStore | undefined;
   private readonly startupMode: 'auto' | 'explicit';
   private readonly fullValidation: boolean;
@@ -248,9 +236,7 @@ export class NetconfServer implements SessionHost {
     if (reason === 'bad-hello') this.statistics.inBadHellos++;
     if (!established) return;
     if (reason === 'dropped') this.statistics.droppedSessions++;
-    const sub = this.subscriptions.get(session.id);
-    if (sub?.timer) clearTimeout(sub.timer);
-    this.subscriptions.delete(session.id);
+    this.eventSubscriptions.sessionEnded(session);
     this.dynamic.sessionEnded(session);
     for (const [name, lock] of [...this.locks]) {
       if (lock.session !== session.id) continue;
@@ -591,74 +577,12 @@ export class NetconfServer implements SessionHost {
     const event: LoggedEvent = { time, eventTime: eventTimeOf(time), root };
     this.events.append(event);
     this.dynamic.event(event);
-    for (const [id, sub] of this.subscriptions) {
-      const session = this.sessions.get(id);
-      if (!session) continue;
-      if (sub.stopTime !== undefined && time > sub.stopTime) continue;
-      if (sub.replaying) {
-        sub.queued.push(event);
-        continue;
-      }
-      const text = writeEvent(this.schema, event, sub.filter);
-      if (text) session.notify(text);
-    }
+    this.eventSubscriptions.event(event);
   }
 
   private publishEvent(xml: string): void {
     if (!this.schema.moduleByName('ietf-netconf-notifications')?.implemented) return;
     this.publish(xml);
-  }
-
-  /** RFC 5277 create-subscription for a session: replay from `startTime`, then live events. */
-  subscribe(
-    session: ServerSession,
-    filter: EventFilter | undefined,
-    startTime: number | undefined,
-    stopTime: number | undefined,
-  ): void {
-    if (this.subscriptions.has(session.id))
-      throw rpcError('in-use', 'this session already has a subscription', { errorType: 'protocol' });
-    const sub: Subscription = {
-      filter,
-      stopTime,
-      timer: undefined,
-      replaying: startTime !== undefined,
-      queued: [],
-    };
-    this.subscriptions.set(session.id, sub);
-    if (stopTime !== undefined) {
-      sub.timer = setTimeout(() => this.endSubscription(session.id), Math.max(0, stopTime - Date.now()));
-      sub.timer.unref();
-    }
-    if (startTime === undefined) return;
-    // Replay after the <ok/> reply has been written (RFC 5277 section 2.1.1).
-    setImmediate(() => {
-      if (!this.subscriptions.has(session.id)) return;
-      for (const e of this.events.between(startTime, stopTime ?? Number.POSITIVE_INFINITY)) {
-        const text = writeEvent(this.schema, e, filter);
-        if (text) session.notify(text);
-      }
-      session.notify(writeControlEvent('replayComplete'));
-      sub.replaying = false;
-      for (const e of sub.queued.splice(0)) {
-        const text = writeEvent(this.schema, e, filter);
-        if (text) session.notify(text);
-      }
-      if (stopTime !== undefined && stopTime <= Date.now()) this.endSubscription(session.id);
-    });
-  }
-
-  private endSubscription(id: number): void {
-    const sub = this.subscriptions.get(id);
-    if (!sub) return;
-    if (sub.timer) clearTimeout(sub.timer);
-    this.subscriptions.delete(id);
-    this.sessions.get(id)?.notify(writeControlEvent('notificationComplete'));
-  }
-
-  /** Whether a session has an RFC 5277 subscription. */
-  subscribed(session: ServerSession): boolean {
-    return this.subscriptions.has(session.id);
   }
 
   /** Ends a session from another one (kill-session) or from the application. */
@@ -673,7 +597,7 @@ export class NetconfServer implements SessionHost {
     this.closed = true;
     for (const s of [...this.sessions.values()]) s.terminate('other');
     if (this.pending) clearTimeout(this.pending.timer);
-    for (const sub of this.subscriptions.values()) if (sub.timer) clearTimeout(sub.timer);
+    this.eventSubscriptions.close();
     this.store?.close();
   }
 }
@@ -686,95 +610,3 @@ const MONITORING_TOPS = [
   'ietf-yang-library:yang-library',
   'nc-notifications:netconf',
 ];
-
-/** At most this many `<edit>` entries in one netconf-config-change. */
-const MAX_EDITS = 64;
-
-/**
- * RFC 6470 netconf-config-change `<edit>` entries: one per changed subtree (changes inside a node
- * created or deleted in the same transaction are folded into it), `target` an instance-identifier.
- */
-function editSummary(changes: readonly Change[]): string {
-  const covered = new Set<string>();
-  let out = '';
-  let count = 0;
-  for (const c of changes) {
-    const parts = c.steps.map(stepText);
-    let folded = false;
-    for (let i = 1; i < parts.length && !folded; i++) folded = covered.has(parts.slice(0, i).join(''));
-    if (folded) continue;
-    const target = parts.join('');
-    if (c.op === 'create' || c.op === 'remove') covered.add(target);
-    if (++count > MAX_EDITS) break;
-    const ns = new Map<string, string>();
-    for (const st of c.steps) {
-      ns.set(st.schema.prefix, st.schema.namespace);
-      for (const k of st.schema.keyNodes) ns.set(k.prefix, k.namespace);
-    }
-    let decl = '';
-    for (const [p, u] of ns) decl += ` xmlns:${p}="${u}"`;
-    const operation =
-      c.op === 'create' ? 'create' : c.op === 'remove' ? 'delete' : c.op === 'set' ? 'replace' : 'merge';
-    out += `<edit><target${decl}>${escapeText(target)}</target><operation>${operation}</operation></edit>`;
-  }
-  return out;
-}
-
-function stepText(step: Step): string {
-  const s = step.schema;
-  let text = `/${s.prefix}:${s.name}`;
-  if (s.kind === 'list') {
-    const values = step.key.split('\u0000');
-    s.keyNodes.forEach((k, i) => {
-      text += `[${k.prefix}:${k.name}=${quoteLiteral(values[i] ?? '')}]`;
-    });
-  } else if (s.kind === 'leaf-list') text += `[.=${quoteLiteral(step.key)}]`;
-  return text;
-}
-
-function quoteLiteral(v: string): string {
-  return v.includes("'") ? `"${v}"` : `'${v}'`;
-}
-
-/** ietf-netconf-notifications `common-session-parms`. */
-function sessionParams(session: ServerSession): string {
-  const host = session.info.sourceHost;
-  return `<username>${escapeText(session.info.username)}</username><session-id>${session.id}</session-id>${host ? `<source-host>${escapeText(host)}</source-host>` : ''}`;
-}
-
-function escapeText(v: string): string {
-  return v.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
-}
-
-/** Applies the inverse of a change through the logged API (confirmed-commit rollback). */
-function invert(ds: Datastore, change: Change): void {
-  const inverse: Change | undefined =
-    change.op === 'create'
-      ? { op: 'remove', steps: change.steps, node: undefined as unknown as DataNode, prev: undefined }
-      : change.op === 'set'
-        ? {
-            op: 'set',
-            steps: change.steps,
-            before: change.after,
-            after: change.before,
-            beforeXml: change.afterXml,
-            afterXml: change.beforeXml,
-          }
-        : change.op === 'move'
-          ? change.prev === undefined
-            ? { op: 'move', steps: change.steps, where: 'first', anchor: undefined, prev: undefined }
-            : { op: 'move', steps: change.steps, where: 'after', anchor: change.prev, prev: undefined }
-          : undefined;
-  if (inverse) {
-    replayChange(ds, inverse);
-    return;
-  }
-  if (change.op === 'remove') {
-    let parent: DataNode | undefined = ds.root;
-    for (const step of change.steps.slice(0, -1)) {
-      const slot: DataNode | Map<string, DataNode> | undefined = parent?.kids?.get(step.schema);
-      parent = slot instanceof Map ? slot.get(step.key) : slot;
-    }
-    if (parent) graft(ds, parent, change.node);
-  }
-}

@@ -1,0 +1,97 @@
+import { rpcError } from './errors.js';
+import { type EventFilter, type LoggedEvent, writeControlEvent, writeEvent } from './notifications.js';
+import type { NetconfServer } from './server.js';
+import type { ServerSession } from './session.js';
+
+interface Subscription {
+  readonly session: ServerSession;
+  readonly filter: EventFilter | undefined;
+  readonly stopTime: number | undefined;
+  timer: NodeJS.Timeout | undefined;
+  replaying: boolean;
+  readonly queued: LoggedEvent[];
+}
+
+/**
+ * RFC 5277 subscriptions to the NETCONF stream: one per session, optional filter, replay of the
+ * logged events from `startTime` ending with replayComplete, and notificationComplete at `stopTime`.
+ */
+export class EventSubscriptions {
+  private readonly subs = new Map<number, Subscription>();
+
+  constructor(private readonly server: NetconfServer) {}
+
+  /** RFC 5277 2.1.1 create-subscription: replay from `startTime` (after the reply), then live events. */
+  subscribe(
+    session: ServerSession,
+    filter: EventFilter | undefined,
+    startTime: number | undefined,
+    stopTime: number | undefined,
+  ): void {
+    if (this.subs.has(session.id))
+      throw rpcError('in-use', 'this session already has a subscription', { errorType: 'protocol' });
+    const sub: Subscription = {
+      session,
+      filter,
+      stopTime,
+      timer: undefined,
+      replaying: startTime !== undefined,
+      queued: [],
+    };
+    this.subs.set(session.id, sub);
+    if (stopTime !== undefined) {
+      sub.timer = setTimeout(() => this.end(session.id), Math.max(0, stopTime - Date.now()));
+      sub.timer.unref();
+    }
+    if (startTime === undefined) return;
+    setImmediate(() => {
+      if (this.subs.get(session.id) !== sub) return;
+      for (const e of this.server.events.between(startTime, stopTime ?? Number.POSITIVE_INFINITY))
+        this.deliver(sub, e);
+      session.notify(writeControlEvent('replayComplete'));
+      sub.replaying = false;
+      for (const e of sub.queued.splice(0)) this.deliver(sub, e);
+      if (stopTime !== undefined && stopTime <= Date.now()) this.end(session.id);
+    });
+  }
+
+  /** A new event of the stream. */
+  event(event: LoggedEvent): void {
+    for (const sub of this.subs.values()) {
+      if (sub.stopTime !== undefined && event.time > sub.stopTime) continue;
+      if (sub.replaying) sub.queued.push(event);
+      else this.deliver(sub, event);
+    }
+  }
+
+  /** Whether a session has a subscription. */
+  has(session: ServerSession): boolean {
+    return this.subs.has(session.id);
+  }
+
+  /** Drops the subscription of a closed session. */
+  sessionEnded(session: ServerSession): void {
+    const sub = this.subs.get(session.id);
+    if (sub?.timer) clearTimeout(sub.timer);
+    this.subs.delete(session.id);
+  }
+
+  /** Stops every timer. */
+  close(): void {
+    for (const sub of this.subs.values()) if (sub.timer) clearTimeout(sub.timer);
+    this.subs.clear();
+  }
+
+  private deliver(sub: Subscription, event: LoggedEvent): void {
+    const text = writeEvent(this.server.schema, event, sub.filter);
+    if (text) sub.session.notify(text);
+  }
+
+  private end(id: number): void {
+    const sub = this.subs.get(id);
+    if (!sub) return;
+    if (sub.timer) clearTimeout(sub.timer);
+    this.subs.delete(id);
+    sub.session.notify(writeControlEvent('notificationComplete'));
+  }
+}
