@@ -51,9 +51,11 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
   const modules = options.module ?? EXAMPLE_MODULES;
   let schema: SchemaTree;
   try {
+    // get-bulk is answered by the handler itself; its module only has to be in the schema.
     schema = await loadServerSchema({
       paths: modulePaths(options),
-      modules: [...modules, ...RESTCONF_MODULES],
+      texts: [GET_BULK_YANG],
+      modules: [...modules, GET_BULK_MODULE, ...RESTCONF_MODULES],
     });
   } catch (error) {
     throw new GatewayError('SCHEMA', `cannot load the YANG modules: ${(error as Error).message}`, {
