@@ -10,6 +10,8 @@ import { streamXml, type XmlElement, type XmlSink } from './xml-reader';
 
 /** NETCONF base namespace (RFC 6241): `<rpc>`, `<rpc-reply>`, `<data>`, `<ok>`. */
 export const NETCONF_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
+/** The YANG XML namespace of RFC 7950 section 7.15.2 `<action>`. */
+export const YANG_XML_NS = 'urn:ietf:params:xml:ns:yang:1';
 /** RFC 5277 notification namespace. */
 export const NOTIFICATION_NS = 'urn:ietf:params:xml:ns:netconf:notification:1.0';
 /** ietf-restconf namespace (RFC 8040): `<data>`, `<errors>`. */
@@ -59,6 +61,7 @@ type Frame =
   | { readonly type: 'skip' }
   | { readonly type: 'data-wrapper'; readonly owner: Holder }
   | { readonly type: 'operation'; readonly part: Holder }
+  | { readonly type: 'action-path'; readonly part: Holder; readonly schema: SchemaNode | undefined }
   | { readonly type: 'notification' }
   | { readonly type: 'event-time' };
 
@@ -168,13 +171,36 @@ class XmlDecoder implements XmlSink {
         break;
       case 'operation':
         if ((el.local === 'rpc' || el.local === 'rpc-reply') && el.ns === NETCONF_NS) next = frame;
-        else if (
+        else if (el.local === 'action' && el.ns === YANG_XML_NS && this.target.operation!.kind === 'action') {
+          // RFC 7950 7.15.2: <action> holds the data nodes leading to the action element.
+          next = { type: 'action-path', part: frame.part, schema: undefined };
+        } else if (
           this.moduleOf(el.ns) === this.target.operation!.module &&
           (el.local === this.target.part!.kind || el.local === this.target.operation!.name)
         ) {
           next = frame.part;
         } else next = this.child(frame.part, el);
         break;
+      case 'action-path': {
+        const op = this.target.operation!;
+        const step =
+          frame.schema === undefined
+            ? this.tree.topLevel(this.moduleOf(el.ns) ?? '', el.local)
+            : frame.schema.dataChild(this.moduleOf(el.ns) ?? '', el.local);
+        if (step === op) next = frame.part;
+        else if (
+          step !== undefined &&
+          (step.kind === 'container' || step.kind === 'list') &&
+          isAncestor(step, op)
+        ) {
+          next = { type: 'action-path', part: frame.part, schema: step };
+        } else if (step !== undefined && step.kind === 'leaf' && frame.schema?.kind === 'list') {
+          next = { type: 'skip' }; // a key of a list entry on the way
+        } else {
+          throw this.structure(`<${el.local}> does not lead to ${op.kind} "${op.name}"`, el.local);
+        }
+        break;
+      }
       case 'notification':
         if (depth === 0) {
           if (el.local !== 'notification' || el.ns !== NOTIFICATION_NS || this.sawNotification) {
@@ -451,4 +477,10 @@ function text(el: XmlElement): string {
 
 function describe(parent: DataNode | undefined): string {
   return parent === undefined ? 'the document' : `${parent.schema.kind} "${parent.schema.name}"`;
+}
+
+/** True when `node` is an ancestor of `descendant` in the schema tree. */
+function isAncestor(node: SchemaNode, descendant: SchemaNode): boolean {
+  for (let p = descendant.parent; p !== undefined; p = p.parent) if (p === node) return true;
+  return false;
 }

@@ -249,3 +249,16 @@ describe('decoding errors name the node and the rule', () => {
     expect([e.code, e.errorPath?.json]).toEqual(['UNKNOWN_ELEMENT', '/example-ops:reboot/nope']);
   });
 });
+
+describe('NETCONF action requests', () => {
+  test('reject an <action> path that does not lead to the action', () => {
+    const xml = `<action xmlns="urn:ietf:params:xml:ns:yang:1"><jukebox xmlns="http://example.com/ns/example-jukebox"/></action>`;
+    const e = codecError(() =>
+      decodeXml(schema, xml, {
+        kind: 'action-input',
+        operation: '/example-actions:interfaces/interface/reset',
+      }),
+    );
+    expect([e.code, e.errorInfo]).toEqual(['BAD_ELEMENT', { 'bad-element': 'jukebox' }]);
+  });
+});
