@@ -43,7 +43,7 @@ export function decodeResource(ctx: RequestContext, body: Body, parent: SchemaNo
 }
 
 /** The path step naming one instance: its keys for a list entry, its value for a leaf-list entry. */
-function stepOf(node: DataNode): PathStep {
+export function stepOf(node: DataNode): PathStep {
   const s = node.schema;
   if (s.kind === 'leaf-list' && node.value !== undefined) return { schema: s, value: node.value };
   if (s.kind === 'list' && s.keyNodes.length > 0) {
