@@ -20,9 +20,8 @@ export interface EventStreamInfo {
  * `:notification` but no stream list still has the `NETCONF` stream (RFC 5277 section 3.2.3).
  */
 export async function readStreamList(session: NetconfSession): Promise<EventStreamInfo[]> {
-  const replay = session.capabilities.protocol.has('interleave') || session.capabilities.protocol.has('replay');
   const fallback: EventStreamInfo[] = [
-    { name: 'NETCONF', description: 'default NETCONF event stream', replaySupport: replay },
+    { name: 'NETCONF', description: 'default NETCONF event stream', replaySupport: false },
   ];
   let data: string;
   try {

@@ -1,0 +1,67 @@
+import type { Filter } from '@yangkit/netconf-client';
+import { type CompiledXPath, compileXPath, parseXmlForXPath, xmlNavigator } from '@yangkit/yang-xpath';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { RestconfError } from '../errors.js';
+
+/** Longest `filter` expression accepted, in characters. */
+export const MAX_FILTER_LENGTH = 4096;
+
+/**
+ * A compiled `filter` query parameter (RFC 8040 section 4.8.4): an XPath 1.0 expression over the
+ * notification's event. Prefixes are module names, or the modules' own prefixes.
+ */
+export interface EventFilter {
+  /** The expression as given. */
+  readonly expression: string;
+  /** The filter for `<create-subscription>` when the backend evaluates XPath itself (`:xpath`). */
+  readonly netconf: Filter;
+  /** Evaluates the filter over an event's XML (the notification's children but eventTime). */
+  matches(eventXml: string): boolean;
+}
+
+/** Compiles `expression`; a syntax error or an unknown prefix is a 400 `invalid-value`. */
+export function compileEventFilter(schema: SchemaTree, expression: string): EventFilter {
+  if (expression.length > MAX_FILTER_LENGTH) {
+    throw invalid(`the filter is longer than ${MAX_FILTER_LENGTH} characters`);
+  }
+  const prefixes: Record<string, string> = {};
+  for (const m of schema.modules) {
+    prefixes[m.prefix] ??= m.namespace;
+  }
+  // Module names win over a module prefix that happens to spell another module's name.
+  for (const m of schema.modules) prefixes[m.name] = m.namespace;
+  let compiled: CompiledXPath;
+  try {
+    compiled = compileXPath(expression, { prefixes });
+  } catch (error) {
+    throw invalid(`the filter is not a valid XPath expression: ${(error as Error).message}`, error);
+  }
+  // Only the prefixes the expression uses go to the backend.
+  const used: Record<string, string> = {};
+  for (const match of expression.matchAll(/([A-Za-z_][\w.-]*):(?!:)/g)) {
+    const prefix = match[1]!;
+    const ns = prefixes[prefix];
+    if (ns !== undefined) used[prefix] = ns;
+  }
+  return {
+    expression,
+    netconf: { xpath: expression, namespaces: used },
+    matches(eventXml) {
+      try {
+        return compiled.evaluateBoolean(parseXmlForXPath(eventXml), xmlNavigator);
+      } catch {
+        // An event the filter cannot be evaluated on is not selected (RFC 5277 section 3.6).
+        return false;
+      }
+    },
+  };
+}
+
+function invalid(message: string, cause?: unknown): RestconfError {
+  return new RestconfError('REQUEST_INVALID', message, {
+    errorType: 'protocol',
+    errorTag: 'invalid-value',
+    status: 400,
+    ...(cause === undefined ? {} : { cause }),
+  });
+}

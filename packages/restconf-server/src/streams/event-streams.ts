@@ -1,0 +1,172 @@
+import type { QueryParameters } from '@yangkit/restconf-uri';
+import { createSseWriter, SSE_HEADERS, type SseWriter } from '@yangkit/sse-stream';
+import type { Backend } from '../backend.js';
+import type { Settings } from '../context.js';
+import { RestconfError } from '../errors.js';
+import type { Encoding } from '../media.js';
+import type { Responder } from '../response.js';
+import { compileEventFilter } from './event-filter.js';
+import { controlEventOf, notificationMessage } from './notification-message.js';
+import { type EventStreamInfo, readStreamList, streamsXml } from './stream-list.js';
+import type { StreamSettings } from './stream-options.js';
+
+/** A stream resource request: `/stream`, `/streams` or `/streams/<encoding>-<name>`. */
+export interface StreamTarget {
+  readonly encoding?: string;
+  readonly name?: string;
+}
+
+/** Counters of the event streams, for tests and `/server-status`. */
+export interface EventStreamStats {
+  /** SSE responses open now. */
+  readonly open: number;
+  /** Notifications written to clients since the start. */
+  readonly sent: number;
+  /** Clients disconnected because their queue overflowed. */
+  readonly overflowed: number;
+}
+
+/**
+ * The handler's event streams (RFC 8040 section 6): the backend's stream list for
+ * `restconf-state/streams`, and one SSE response per GET on a stream resource, each fed by a
+ * NETCONF session of its own that holds one RFC 5277 subscription and ends with the response.
+ */
+export interface EventStreams {
+  readonly settings: StreamSettings;
+  /** Reads the backend's streams (once the backend started); failures leave the default `NETCONF`. */
+  discover(backend: Backend): Promise<void>;
+  /** The streams known now. */
+  list(): readonly EventStreamInfo[];
+  /** `restconf-state/streams` as XML. */
+  streamsXml(serverUrl: string, root: string): string;
+  /** Serves a GET or HEAD on a stream resource until the client leaves or the stream ends. */
+  serve(s: Settings, out: Responder, target: StreamTarget, query: QueryParameters): Promise<void>;
+  stats(): EventStreamStats;
+  /** Ends every open stream (graceful shutdown); their NETCONF sessions end with them. */
+  close(): void;
+}
+
+/** Creates the event stream service of one handler. */
+export function createEventStreams(settings: StreamSettings): EventStreams {
+  let streams: EventStreamInfo[] = [];
+  const open = new Set<SseWriter>();
+  let sent = 0;
+  let overflowed = 0;
+
+  return {
+    settings,
+    async discover(backend) {
+      if (!backend.capabilities.protocol.has('notification')) {
+        streams = [];
+        return;
+      }
+      try {
+        streams = await backend.withSession((session) => readStreamList(session));
+      } catch {
+        streams = [{ name: 'NETCONF', description: 'default NETCONF event stream', replaySupport: false }];
+      }
+    },
+    list: () => streams,
+    streamsXml: (serverUrl, root) => streamsXml(streams, serverUrl, root),
+    stats: () => ({ open: open.size, sent, overflowed }),
+    close() {
+      for (const w of [...open]) void w.close();
+    },
+    async serve(s, out, target, query) {
+      const name = target.name ?? 'NETCONF';
+      const encoding = encodingOf(target.encoding, s.defaultEncoding);
+      const info = streams.find((x) => x.name === name);
+      if (info === undefined) {
+        throw new RestconfError('NOT_FOUND', `no event stream '${name}'`, { errorTag: 'invalid-value', status: 404 });
+      }
+      checkAccept(out.req.headers.accept);
+      const filter = query.filter === undefined ? undefined : compileEventFilter(s.schema, query.filter);
+      const startTime = query.startTime?.text;
+      const stopTime = query.stopTime?.text;
+      if (startTime !== undefined && !info.replaySupport) {
+        throw new RestconfError('REQUEST_INVALID', `stream '${name}' has no replay`, {
+          errorType: 'protocol',
+          errorTag: 'invalid-value',
+          status: 400,
+        });
+      }
+      if (out.head) {
+        out.status = 200;
+        out.res.writeHead(200, { ...SSE_HEADERS });
+        out.res.end();
+        return;
+      }
+      await s.backend.withSession(async (session, use) => {
+        // The subscription lives as long as the session (RFC 5277 section 2.1.1): never reuse it.
+        use.reusable = false;
+        const atBackend = filter !== undefined && session.capabilities.protocol.has('xpath');
+        const events = session.notifications();
+        await session.createSubscription({
+          stream: name,
+          ...(atBackend ? { filter: filter.netconf } : {}),
+          ...(startTime === undefined ? {} : { startTime }),
+          ...(stopTime === undefined ? {} : { stopTime }),
+        });
+        const endSession = (): void => {
+          if (session.endReason === undefined) void session.close().catch(() => session.destroy());
+        };
+        out.status = 200;
+        const writer = createSseWriter(out.res, {
+          keepaliveSeconds: settings.keepaliveSeconds,
+          maxQueuedEvents: settings.maxQueuedEvents,
+          maxQueuedBytes: settings.maxQueuedBytes,
+          overflow: 'close',
+          // The client left (or fell too far behind): its NETCONF session ends at once.
+          onClose: (info) => {
+            open.delete(writer);
+            if (info.reason === 'overflow') overflowed++;
+            endSession();
+          },
+        });
+        open.add(writer);
+        try {
+          for await (const n of events) {
+            if (writer.isClosed) break;
+            const control = controlEventOf(n);
+            if (control === undefined && filter !== undefined && !atBackend && !filter.matches(n.xml)) continue;
+            let data: string;
+            try {
+              data = notificationMessage(s.schema, n, encoding, s.messageIndent);
+            } catch (error) {
+              s.logger?.warn(`notification not encoded: ${(error as Error).message}`);
+              continue;
+            }
+            if (writer.send({ data })) sent++;
+            // RFC 5277 section 2.2.3: nothing follows notificationComplete (stop-time reached).
+            if (control === 'notificationComplete') break;
+          }
+        } finally {
+          // The stream ended (stop-time, backend gone, client gone): the client may reconnect.
+          void writer.close();
+          endSession();
+        }
+      });
+    },
+  };
+}
+
+function encodingOf(text: string | undefined, fallback: Encoding): Encoding {
+  if (text === undefined) return fallback;
+  if (text === 'xml' || text === 'json') return text;
+  throw new RestconfError('NOT_FOUND', `no stream encoding '${text}'`, { errorTag: 'invalid-value', status: 404 });
+}
+
+/** A stream answers only text/event-stream (RFC 8040 section 6.3); another Accept is 406. */
+function checkAccept(accept: string | undefined): void {
+  if (accept === undefined || accept.trim() === '') return;
+  const ok = accept.split(',').some((part) => {
+    const type = part.split(';')[0]!.trim().toLowerCase();
+    return type === 'text/event-stream' || type === 'text/*' || type === '*/*';
+  });
+  if (!ok) {
+    throw new RestconfError('NOT_ACCEPTABLE', 'a stream resource is served as text/event-stream only', {
+      errorTag: 'invalid-value',
+      status: 406,
+    });
+  }
+}

@@ -1,0 +1,10 @@
+export { type EventFilter, compileEventFilter, MAX_FILTER_LENGTH } from './event-filter.js';
+export {
+  createEventStreams,
+  type EventStreamStats,
+  type EventStreams,
+  type StreamTarget,
+} from './event-streams.js';
+export { controlEventOf, notificationMessage } from './notification-message.js';
+export { type EventStreamInfo, readStreamList, STREAM_ENCODINGS, streamLocation, streamsXml } from './stream-list.js';
+export { type EventStreamOptions, type StreamSettings, streamSettings } from './stream-options.js';

@@ -1,0 +1,38 @@
+import { type NetconfNotification, outerXml } from '@yangkit/netconf-client';
+import { decodeXml, encodeJson } from '@yangkit/yang-json-codec';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import type { Encoding } from '../media.js';
+import { NCEVENT_NS } from './stream-list.js';
+
+/** The RFC 5277 control events that carry no data and end or mark a replay. */
+export type ControlEvent = 'replayComplete' | 'notificationComplete';
+
+/** Which control event `n` is, if any (RFC 5277 sections 2.2.2, 2.2.3 via nc-notifications). */
+export function controlEventOf(n: NetconfNotification): ControlEvent | undefined {
+  for (const child of n.element.children) {
+    if (child.type !== 'element' || child.namespace !== NCEVENT_NS) continue;
+    if (child.local === 'replayComplete' || child.local === 'notificationComplete') return child.local;
+  }
+  return undefined;
+}
+
+/**
+ * One notification as the text of an SSE event (RFC 8040 section 6.4). XML: the
+ * `<notification>` element with `<eventTime>` and the event. JSON (RFC 8040 section 6.4, RFC 7951):
+ * `{"ietf-restconf:notification":{"eventTime":"...","module:event":{...}}}`.
+ */
+export function notificationMessage(
+  schema: SchemaTree,
+  n: NetconfNotification,
+  encoding: Encoding,
+  indent: number,
+): string {
+  if (encoding === 'xml') return outerXml(n.element);
+  const control = controlEventOf(n);
+  if (control !== undefined && schema.moduleByName('nc-notifications')?.implemented !== true) {
+    // The schema may lack nc-notifications; these events have no content to encode.
+    return JSON.stringify({ 'ietf-restconf:notification': { eventTime: n.eventTime, [`nc-notifications:${control}`]: {} } });
+  }
+  const tree = decodeXml(schema, outerXml(n.element), { kind: 'notification', strict: false });
+  return encodeJson(tree, { indent });
+}
