@@ -76,6 +76,9 @@ export async function open(settings: TransportSettings, exchange: Exchange): Pro
     return await settings.fetch(exchange.url, {
       method: exchange.method,
       headers: requestHeaders(settings, exchange),
+      // One URL has a JSON and an XML representation and conditional requests are the
+      // caller's: a browser cache must neither answer for the server nor add validators.
+      cache: 'no-store',
       ...(exchange.body === undefined ? {} : { body: exchange.body }),
       ...(exchange.signal ? { signal: exchange.signal } : {}),
     });

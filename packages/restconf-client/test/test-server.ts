@@ -35,7 +35,14 @@ const errorsXml = (type: string, tag: string, message: string) =>
  * `example-jukebox:jukebox/library/artist` entries: host-meta, data CRUD with ETags, an
  * operation, a schema, the stream list and an event stream numbering its events.
  */
-export async function startTestServer(options: { root?: string; dropStreamAfter?: number } = {}) {
+export async function startTestServer(
+  options: {
+    root?: string;
+    dropStreamAfter?: number;
+    /** Extra files served as is (path -> content type and body), e.g. a page and a script. */
+    files?: Record<string, { type: string; body: string }>;
+  } = {},
+) {
   const root = options.root ?? '/top/restconf';
   const seen: SeenRequest[] = [];
   const artists = new Map<string, Record<string, unknown>>([['Foo Fighters', { name: 'Foo Fighters' }]]);
@@ -60,6 +67,12 @@ export async function startTestServer(options: { root?: string; dropStreamAfter?
         send(status, xml ? errorsXml('protocol', tag, message) : errorsJson('protocol', tag, message, path));
       const etag = `"rev-${revision}"`;
       const p = url.pathname;
+      const file = options.files?.[p];
+      if (file !== undefined) {
+        res.writeHead(200, { 'content-type': file.type });
+        res.end(file.body);
+        return;
+      }
       if (p === '/.well-known/host-meta') {
         res.writeHead(200, { 'content-type': 'application/xrd+xml' });
         res.end(
