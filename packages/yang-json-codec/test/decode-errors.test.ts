@@ -6,7 +6,7 @@ import { codecError, testSchema } from './helpers';
 let schema: SchemaTree;
 beforeAll(async () => {
   schema = await testSchema();
-});
+}, 60_000);
 
 const CT = 'urn:example:codec-types';
 const xmlTypes = (inner: string) => `<types xmlns="${CT}">${inner}</types>`;

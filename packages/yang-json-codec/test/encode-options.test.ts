@@ -6,7 +6,7 @@ import { testSchema } from './helpers';
 let schema: SchemaTree;
 beforeAll(async () => {
   schema = await testSchema();
-});
+}, 60_000);
 
 describe('encoder options', () => {
   test('leaves out empty non-presence containers when return-empty-npcontainers is off', () => {

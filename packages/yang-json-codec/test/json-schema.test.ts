@@ -11,7 +11,7 @@ let check: ValidateFunction;
 beforeAll(async () => {
   schema = await testSchema();
   check = new Ajv({ strict: false, allErrors: true }).compile(toJsonSchema(schema));
-});
+}, 60_000);
 
 const casesDir = path.join(FIXTURES, 'cases');
 const dataCases = readdirSync(casesDir).filter(

@@ -25,7 +25,7 @@ beforeAll(async () => {
   for (const [name, modules] of Object.entries(SETS)) {
     schemas.set(name, await loadSchema({ paths: [SHARED_YANG], modules }));
   }
-});
+}, 60_000);
 
 describe.each(Object.keys(SETS))('round trips of generated %s data', (name) => {
   const modules = SETS[name]!;

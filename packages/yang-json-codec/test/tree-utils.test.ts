@@ -13,7 +13,7 @@ import { codecError, testSchema } from './helpers';
 let schema: SchemaTree;
 beforeAll(async () => {
   schema = await testSchema();
-});
+}, 60_000);
 
 const jukebox = {
   'example-jukebox:jukebox': {

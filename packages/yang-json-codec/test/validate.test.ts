@@ -6,7 +6,7 @@ import { SHARED_YANG, testSchema } from './helpers';
 let schema: SchemaTree;
 beforeAll(async () => {
   schema = await testSchema();
-});
+}, 60_000);
 
 const entry = (id: number, extra: Record<string, unknown> = {}) => ({
   id,
