@@ -1,7 +1,7 @@
 import { RESTCONF_NS } from '@yangkit/yang-json-codec';
 import type { RequestContext } from './context.js';
 import { RestconfError } from './errors.js';
-import { accepts, dataMediaType, MEDIA } from './media.js';
+import { accepts, MEDIA } from './media.js';
 import { escapeAttr } from './xml-text.js';
 
 function indentOf(ctx: RequestContext): number | undefined {
@@ -140,5 +140,3 @@ function findSubmodule(ctx: RequestContext, name: string): { revision?: string; 
   for (const m of ctx.settings.schema.modules) for (const s of m.submodules) if (s.name === name) return s;
   return undefined;
 }
-
-export { dataMediaType };

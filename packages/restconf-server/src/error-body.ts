@@ -26,6 +26,9 @@ export function toRestconfErrors(error: unknown, schema: SchemaTree): RestconfEr
     ];
   }
   if (CodecError.isInstance(error)) {
+    // A body that breaks a schema rule is the client's error (400), even when the tag is operation-failed.
+    const status =
+      error.errorTag === 'too-big' ? 413 : error.errorTag === 'operation-failed' ? 400 : undefined;
     return [
       new RestconfError('BODY_MISMATCH', error.message, {
         errorType: error.errorTag === 'malformed-message' ? 'protocol' : 'application',
@@ -33,9 +36,9 @@ export function toRestconfErrors(error: unknown, schema: SchemaTree): RestconfEr
         errorAppTag: error.errorAppTag,
         errorPath: error.errorPath,
         errorInfo: error.errorInfo,
-        status: error.errorTag === 'too-big' ? 413 : error.errorTag === 'operation-failed' ? 400 : undefined,
+        ...(status === undefined ? {} : { status }),
         cause: error,
-      } as ConstructorParameters<typeof RestconfError>[2]),
+      }),
     ];
   }
   if (YangPatchError.isInstance(error)) {

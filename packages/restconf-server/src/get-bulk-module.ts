@@ -5,6 +5,12 @@ export const GET_BULK_MODULE = 'yangkit-get-bulk';
 export const GET_BULK_NS = 'urn:yangkit:params:xml:ns:yang:yangkit-get-bulk';
 
 /**
+ * Namespace of the `datapath` attribute on the XML `data` element of a get-bulk reply (the spec's
+ * `vendor-attrs` namespace); it names the data node the entries sit in.
+ */
+export const ATTRS_NS = 'urn:yangkit:params:xml:ns:yangkit-attrs';
+
+/**
  * The YANG text of {@link GET_BULK_MODULE}: the spec's `get-bulk` operation for paging through a
  * long list. Give it to the schema loader (`loadSchema({ texts: [GET_BULK_YANG], modules: [..., GET_BULK_MODULE] })`)
  * and the handler answers the operation itself.

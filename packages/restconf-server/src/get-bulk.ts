@@ -13,11 +13,18 @@ import type { SchemaNode } from '@yangkit/yang-schema';
 import { encodeOptions, type RequestContext } from './context.js';
 import type { Body } from './edit.js';
 import { RestconfError } from './errors.js';
-import { GET_BULK_MODULE, GET_BULK_NS } from './get-bulk-module.js';
+import { ATTRS_NS, GET_BULK_MODULE, GET_BULK_NS } from './get-bulk-module.js';
 import { findInstances, resourceTree, schemaOf } from './instances.js';
 import { dataMediaType } from './media.js';
 import { decodeData, fetchXml } from './read.js';
-import { escapeText } from './xml-text.js';
+import { escapeAttr, escapeText } from './xml-text.js';
+
+/** The api-path of the node holding the list: the list-target without its last segment. */
+function parentPath(listTarget: string): string {
+  const trimmed = listTarget.replace(/\/+$/, '');
+  const cut = trimmed.lastIndexOf('/');
+  return cut <= 0 ? '/' : trimmed.slice(0, cut);
+}
 
 function invalid(message: string): RestconfError {
   return new RestconfError('REQUEST_INVALID', message, {
@@ -113,6 +120,6 @@ export async function getBulk(ctx: RequestContext, op: SchemaNode, body: Body | 
   }
   const out = json
     ? `{"${prefix}output":{"bulk":{"data":${data}${keys}}}}`
-    : `<output xmlns="${GET_BULK_NS}"><bulk><data>${data}</data>${keys}</bulk></output>`;
+    : `<output xmlns="${GET_BULK_NS}"><bulk><data xmlns:ya="${ATTRS_NS}" ya:datapath="${escapeAttr(parentPath(targetText))}">${data}</data>${keys}</bulk></output>`;
   ctx.out.text(200, dataMediaType(ctx.encoding), out);
 }

@@ -68,8 +68,12 @@ describe('get-bulk', () => {
       headers: { 'content-type': 'application/yang-data+xml' },
       body: `<input xmlns="urn:yangkit:params:xml:ns:yang:yangkit-get-bulk"><list-target>${TARGET}</list-target><count>2</count></input>`,
     });
-    expect(await r.text()).toContain(
+    const text = await r.text();
+    expect(text).toContain(
       '<last-keys><name xmlns="http://example.com/ns/example-jukebox">a01</name></last-keys>',
+    );
+    expect(text).toContain(
+      '<data xmlns:ya="urn:yangkit:params:xml:ns:yangkit-attrs" ya:datapath="/example-jukebox:jukebox/library">',
     );
   });
 });
