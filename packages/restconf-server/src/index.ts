@@ -17,7 +17,7 @@ export {
   type RestconfErrorInit,
   statusOfErrorTag,
 } from './errors.js';
-export { GET_BULK_MODULE, GET_BULK_NS, GET_BULK_YANG } from './get-bulk-module.js';
+export { ATTRS_NS, GET_BULK_MODULE, GET_BULK_NS, GET_BULK_YANG } from './get-bulk-module.js';
 export { createRestconfHandler, type RestconfHandler } from './handler.js';
 export { type BodyType, bodyType, type Encoding, MEDIA, negotiateEncoding, parseAccept } from './media.js';
 export { RESTCONF_MODULES } from './modules.js';
