@@ -297,20 +297,12 @@ class Editor {
       node = undefined;
     }
     if (!node) {
-      if (op === 'none' && !needsCreate(content)) {
-        // Only deletes below a missing node: run them to report data-missing, nothing to create.
-        const probe = { ...parent, kids: new Map() } as DataNode;
-        for (const c of content) this.children(probe, schema, [c], 'none');
-        if (content.length > 0 && this.errors.length === 0) {
-          const p = pathOfChild(parent, schema, keysOf());
-          this.fail({
-            errorType: 'application',
-            errorTag: 'data-missing',
-            errorMessage: `${schema.kind} "${schema.name}" does not exist`,
-            errorPath: p.path,
-            errorPathNamespaces: p.namespaces,
-          });
-        }
+      if (op === 'none' && content.length === 0) return;
+      if ((op === 'merge' || op === 'none') && !needsCreate(content, op)) {
+        // Only deletes and removes below a missing node: run them on an empty stand-in so that a
+        // delete reports data-missing and a remove is a no-op; nothing is created.
+        const standIn: DataNode = { schema, parent, key, value: undefined, xml: undefined, kids: new Map() };
+        this.children(standIn, schema, content, 'none');
         return;
       }
       node = this.created(parent, this.ds.create(parent, schema, key));
@@ -399,16 +391,18 @@ class Editor {
   }
 }
 
-/** True when an edit below holds something that creates data (so `none` ancestors must exist). */
-function needsCreate(els: readonly XmlElement[], depth = 0): boolean {
+/** True when an edit below holds something that creates data (so its missing ancestors are created). */
+function needsCreate(els: readonly XmlElement[], inherited: EditOperation, depth = 0): boolean {
   if (depth > 256) return true;
   for (const el of els) {
-    const op = el.attributes.find((a) => a.local === 'operation' && a.namespace === NETCONF_BASE_NS)?.value;
-    if (op === 'merge' || op === 'replace' || op === 'create') return true;
+    const own = el.attributes.find((a) => a.local === 'operation' && a.namespace === NETCONF_BASE_NS)?.value;
+    const op = own ?? inherited;
     if (op === 'delete' || op === 'remove') continue;
+    if (op !== 'none') return true;
     if (
       needsCreate(
         el.children.filter((c): c is XmlElement => c.type === 'element'),
+        'none',
         depth + 1,
       )
     )

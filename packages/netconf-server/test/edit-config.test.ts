@@ -112,3 +112,34 @@ describe('edit-config on running', () => {
     expect(await c.getConfig({ source: 'running' })).not.toContain('eth9');
   });
 });
+
+describe('edit-config ancestors', () => {
+  test('a delete under a missing container fails with data-missing and creates nothing', async () => {
+    server = await testServer();
+    const c = await client(server);
+    const e = await rpcError(c.editConfig({ target: 'running', config: iface('gone', '', 'delete') }));
+    expect(e.errors[0]!.errorTag).toBe('data-missing');
+    expect(await c.getConfig({ source: 'running' })).not.toContain('interfaces');
+  });
+
+  test('a remove under a missing container succeeds and creates nothing', async () => {
+    server = await testServer();
+    const c = await client(server);
+    await c.editConfig({ target: 'running', config: iface('gone', '', 'remove') });
+    expect(await c.getConfig({ source: 'running' })).not.toContain('interfaces');
+  });
+
+  test('default-operation none changes nothing but what carries an operation', async () => {
+    server = await testServer();
+    const c = await client(server);
+    await c.editConfig({ target: 'running', config: iface('eth0', '<description>a</description>') });
+    await c.editConfig({
+      target: 'running',
+      defaultOperation: 'none',
+      config: `<interfaces xmlns="${IF}" xmlns:nc="${NC}"><interface><name>eth0</name><description>ignored</description><enabled nc:operation="merge">false</enabled></interface></interfaces>`,
+    });
+    const data = await c.getConfig({ source: 'running' });
+    expect(data).toContain('<description>a</description>');
+    expect(data).toContain('<enabled>false</enabled>');
+  });
+});
