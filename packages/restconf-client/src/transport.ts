@@ -73,15 +73,16 @@ export function requestHeaders(settings: TransportSettings, exchange: Exchange):
 /** Calls fetch, turning its failures into `NETWORK` or `ABORTED` errors. */
 export async function open(settings: TransportSettings, exchange: Exchange): Promise<Response> {
   try {
-    return await settings.fetch(exchange.url, {
+    // One URL has a JSON and an XML representation and conditional requests are the
+    // caller's: a browser cache must neither answer for the server nor add validators.
+    const init: RequestInit & { cache: 'no-store' } = {
       method: exchange.method,
       headers: requestHeaders(settings, exchange),
-      // One URL has a JSON and an XML representation and conditional requests are the
-      // caller's: a browser cache must neither answer for the server nor add validators.
       cache: 'no-store',
       ...(exchange.body === undefined ? {} : { body: exchange.body }),
       ...(exchange.signal ? { signal: exchange.signal } : {}),
-    });
+    };
+    return await settings.fetch(exchange.url, init);
   } catch (error) {
     if (exchange.signal?.aborted) {
       throw new RestconfClientError('ABORTED', `${exchange.method} ${exchange.url.pathname} was aborted`, {

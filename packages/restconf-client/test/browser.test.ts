@@ -70,20 +70,21 @@ describe.runIf(run)('in headless Chromium', () => {
   test('discovers, reads both encodings and conditionally, decodes an error and reads a stream', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/index.html`);
-    await page.waitForFunction(() => 'restconf' in window);
+    await page.waitForFunction(() => 'restconf' in globalThis);
     const result = await page.evaluate(async () => {
       const { RestconfClient, RestconfResponseError } = (
-        window as unknown as { restconf: typeof import('../src/index.js') }
+        globalThis as unknown as { restconf: typeof import('../src/index.js') }
       ).restconf;
+      const { origin } = (globalThis as unknown as { location: URL }).location;
       const client = new RestconfClient({
-        baseUrl: location.origin,
+        baseUrl: origin,
         auth: { user: 'admin', password: 'sécret' },
       });
       const library = '/example-jukebox:jukebox/library';
       const root = await client.root();
       const first = await client.get(library);
       const json = first.data;
-      const conditional = (await client.get(library, { ifNoneMatch: first.etag })).status;
+      const conditional = (await client.get(library, { ifNoneMatch: first.etag as string })).status;
       const xml = (await client.get(library, { encoding: 'xml' })).data;
       const created = await client.create(library, { 'example-jukebox:artist': [{ name: 'Nirvana' }] });
       const error = await client
