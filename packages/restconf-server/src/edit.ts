@@ -4,6 +4,7 @@ import {
   formatApiPath,
   type ResolvedApiPath,
   resolveApiPath,
+  toInstanceIdentifier,
 } from '@yangkit/restconf-uri';
 import { type DataNode, decodeJson, decodeXml, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import { type DatastoreEdit, type PathStep, pathSchemaOf, toEditConfig } from '@yangkit/yang-patch';
@@ -11,9 +12,10 @@ import type { SchemaNode } from '@yangkit/yang-schema';
 import type { RequestContext } from './context.js';
 import { editConfig, runEdits } from './edit-session.js';
 import { RestconfError } from './errors.js';
-import { dataParent, findInstances, toPathSteps } from './instances.js';
+import { dataParent, findInstances, schemaOf, toPathSteps } from './instances.js';
 import type { Encoding } from './media.js';
 import { decodeData, fetchXml } from './read.js';
+import { escapeAttr } from './xml-text.js';
 
 /** A request body with its encoding, already read. */
 export interface Body {
@@ -194,12 +196,36 @@ export async function mergeResource(
     throw mismatch(`the body holds ${node.schema.name}, not ${last.schema.name}`);
   checkKeys(last, node);
   // The target must exist: PATCH never creates it (RFC 8040 section 4.6.1).
-  const existing = await ctx.settings.backend.withSession((session) =>
-    fetchXml({ ...ctx, query: { ...ctx.query, content: 'config' } }, session, resolved),
-  );
-  if (findInstances(decodeData(ctx, existing), resolved).length === 0) throw notFound();
+  if (!(await exists(ctx, resolved))) throw notFound();
   await apply(ctx, [{ editId: '1', operation: 'merge', target, node }], check);
   ctx.out.empty(204);
+}
+
+/**
+ * Whether the target resource exists, reading as little as the backend allows: with `:xpath` a
+ * select of the entry's first key, a container's first child (or the container when it is empty)
+ * or the leaf itself; otherwise the target's subtree.
+ */
+async function exists(ctx: RequestContext, resolved: ResolvedApiPath): Promise<boolean> {
+  const s = ctx.settings;
+  const xml = await s.backend.withSession(async (session) => {
+    if (!s.backend.capabilities.protocol.has('xpath')) {
+      return fetchXml({ ...ctx, query: { ...ctx.query, content: 'config' } }, session, resolved);
+    }
+    const prefixes: Record<string, string> = {};
+    for (const m of s.schema.modules) prefixes[m.name] = m.prefix;
+    const id = toInstanceIdentifier(resolved, { prefixes });
+    const last = schemaOf(resolved.steps[resolved.steps.length - 1]!);
+    let select = id.path;
+    if (last.kind === 'list' && last.keyNodes.length > 0) {
+      select = `${id.path}/${prefixes[last.keyNodes[0]!.module] ?? last.module}:${last.keyNodes[0]!.name}`;
+    } else if (last.kind === 'container') {
+      select = `${id.path}/*[1] | ${id.path}[not(*)]`;
+    }
+    const rpc = `<get-config><source><running/></source><filter type="xpath" select="${escapeAttr(select)}"${id.xmlns}/></get-config>`;
+    return (await session.rpc(rpc)).xml;
+  });
+  return findInstances(decodeData(ctx, xml), resolved).length > 0;
 }
 
 /** DELETE on a data resource (RFC 8040 section 4.7): 204, or 404 when it does not exist. */

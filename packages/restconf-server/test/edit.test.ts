@@ -162,6 +162,26 @@ describe('merge with PATCH (RFC 8040 B.2.3)', () => {
     expect(got['example-jukebox:album'][0]).toMatchObject({ year: 2013, genre: 'alternative' });
   });
 
+  test('PATCH of a container merges into it', async () => {
+    const r = await gw.fetch(
+      `${LIB}`,
+      json('PATCH', { 'example-jukebox:library': { artist: [{ name: 'Mogwai' }] } }),
+    );
+    expect(r.status).toBe(204);
+    expect((await get(FOO)).status).toBe(200);
+    expect((await get(`${LIB}/artist=Mogwai`)).status).toBe(200);
+  });
+
+  test('PATCH of a missing container is 404 and creates nothing', async () => {
+    await gw.fetch('/restconf/data/example-jukebox:jukebox', { method: 'DELETE' });
+    const r = await gw.fetch(
+      LIB,
+      json('PATCH', { 'example-jukebox:library': { artist: [{ name: 'Mogwai' }] } }),
+    );
+    expect(r.status).toBe(404);
+    expect((await get('/restconf/data/example-jukebox:jukebox')).status).toBe(404);
+  });
+
   test('PATCH of a missing resource is 404', async () => {
     const r = await gw.fetch(
       `${LIB}/artist=Nobody`,
