@@ -35,7 +35,12 @@ function operationXml(op: SchemaNode, input: InstanceTree | undefined): string {
 }
 
 async function invoke(ctx: RequestContext, op: SchemaNode, rpcXml: string): Promise<void> {
-  const reply = await ctx.settings.backend.withSession((session) => session.rpc(rpcXml));
+  // An operation may take session state (a lock, a subscription); it must end with the request
+  // (the spec: locks are released when the request ends), so the session is not reused.
+  const reply = await ctx.settings.backend.withSession((session, use) => {
+    use.reusable = false;
+    return session.rpc(rpcXml);
+  });
   const kind = op.kind === 'action' ? ('action-output' as const) : ('rpc-output' as const);
   const output = decodeXml(ctx.settings.schema, reply.xml, { kind, operation: op, strict: false });
   if (!hasChildren(output)) {

@@ -78,6 +78,26 @@ describe('operation resources (RFC 8040 3.6, B.4)', () => {
     expect(await r.text()).toContain('Foo Fighters');
   });
 
+  test('a lock taken through ietf-netconf:lock ends with its request', async () => {
+    const r = await gw.fetch(
+      '/restconf/operations/ietf-netconf:lock',
+      json('POST', { 'ietf-netconf:input': { target: { candidate: [null] } } }),
+    );
+    expect(r.status).toBe(204);
+    for (let i = 0; i < 3; i++) {
+      const edit = await gw.fetch(
+        '/restconf/data/example-jukebox:jukebox/player/gap',
+        json('PATCH', { 'example-jukebox:gap': `0.${i + 1}` }),
+      );
+      expect(edit.status).toBe(204);
+    }
+    const again = await gw.fetch(
+      '/restconf/operations/ietf-netconf:lock',
+      json('POST', { 'ietf-netconf:input': { target: { candidate: [null] } } }),
+    );
+    expect(again.status).toBe(204);
+  });
+
   test('jukebox play checks its input against the data (B.4 style rpc)', async () => {
     const r = await gw.fetch(
       '/restconf/operations/example-jukebox:play',
