@@ -167,9 +167,20 @@ export class NetconfServer implements SessionHost {
   connect(stream: Duplex, info: SessionInfo = { username: 'local' }): ServerSession {
     if (this.closed) throw new NetconfServerError('CLOSED', 'the server is closed');
     const session = new ServerSession(this, this.nextSessionId++, info, {
-      write: (bytes) => {
-        if (!stream.destroyed && stream.writable) stream.write(bytes);
-      },
+      write: (bytes) => (!stream.destroyed && stream.writable ? stream.write(bytes) : undefined),
+      drained: () =>
+        new Promise<void>((resolve) => {
+          if (!stream.writableNeedDrain || stream.destroyed) resolve();
+          else {
+            const done = (): void => {
+              stream.off('drain', done);
+              stream.off('close', done);
+              resolve();
+            };
+            stream.on('drain', done);
+            stream.on('close', done);
+          }
+        }),
       end: () => {
         if (!stream.destroyed) stream.end();
       },

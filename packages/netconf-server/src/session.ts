@@ -47,7 +47,10 @@ export interface SessionHost {
 
 /** The byte sink of a session; the transport (a Duplex, an SSH channel) implements it. */
 export interface SessionIo {
-  write(bytes: Buffer): void;
+  /** Writes bytes; returns false when the transport's buffer is full (Node stream semantics). */
+  write(bytes: Buffer): boolean | undefined;
+  /** Resolves once a full transport buffer has drained; the next rpc waits for it. */
+  drained?(): Promise<void>;
   /** Ends the transport. */
   end(): void;
 }
@@ -80,6 +83,8 @@ export class ServerSession {
   private readonly framer: Framer;
   private queue: Promise<void> = Promise.resolve();
   private closeAfterReply = false;
+  /** The transport refused more bytes; the next rpc waits for `drain` (backpressure). */
+  private congested = false;
 
   constructor(
     private readonly host: SessionHost,
@@ -125,7 +130,7 @@ export class ServerSession {
   /** Sends one framed message. */
   send(xml: string): void {
     if (this.state === 'closed') return;
-    this.io.write(encodeMessage(xml, this.framer.mode));
+    if (this.io.write(encodeMessage(xml, this.framer.mode)) === false) this.congested = true;
   }
 
   /** Sends a `<notification>` (RFC 5277 section 4). */
@@ -195,6 +200,10 @@ export class ServerSession {
   }
 
   private async rpc(text: string): Promise<void> {
+    if (this.congested && this.io.drained) {
+      this.congested = false;
+      await this.io.drained();
+    }
     if (this.state !== 'open') return;
     let rpc: XmlElement;
     try {

@@ -53,6 +53,7 @@ describe.skipIf(!available && process.env.CI !== 'true')('ncclient check.py agai
     } catch (error) {
       stdout = (error as { stdout?: string }).stdout ?? String(error);
     }
+    console.log(stdout.trim().split('\n').slice(-1)[0]);
     const failed = stdout.split('\n').filter((l) => l.startsWith('FAIL') && !MISSING_REVISION.test(l));
     expect(failed, stdout).toEqual([]);
     expect(stdout).toMatch(/4[2-9] passed, [01] failed/);

@@ -208,7 +208,7 @@ describe('session input', () => {
             host,
             1,
             { username: 'p' },
-            { write: (b) => written.push(b), end: () => {} },
+            { write: (b) => written.push(b) > 0, end: () => {} },
           );
           s.start();
           if (hello)

@@ -75,3 +75,34 @@ test('malformed chunked framing ends the session', async () => {
   await r.ended;
   expect(r.session.open).toBe(false);
 });
+
+test('the next rpc waits until a full transport has drained', async () => {
+  server = await testServer();
+  const [a, b] = duplexPair();
+  let drains = 0;
+  const original = a.write.bind(a);
+  // A transport whose buffer is always full: every write asks the session to wait for 'drain'.
+  (a as unknown as { write: (chunk: Buffer) => boolean }).write = (chunk: Buffer) => {
+    original(chunk);
+    setTimeout(() => {
+      drains++;
+      a.emit('drain');
+    }, 5);
+    return false;
+  };
+  Object.defineProperty(a, 'writableNeedDrain', { get: () => true });
+  server.connect(a, { username: 'slow' });
+  let received = '';
+  b.on('data', (d: Buffer) => (received += d.toString()));
+  b.write(
+    '<hello xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><capabilities><capability>urn:ietf:params:netconf:base:1.0</capability></capabilities></hello>]]>]]>',
+  );
+  for (const id of [1, 2, 3])
+    b.write(
+      `<rpc message-id="${id}" xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><get-config><source><running/></source></get-config></rpc>]]>]]>`,
+    );
+  for (let i = 0; i < 200 && !received.includes('message-id="3"'); i++)
+    await new Promise((r) => setTimeout(r, 5));
+  expect(received).toContain('message-id="3"');
+  expect(drains).toBeGreaterThanOrEqual(2);
+});
