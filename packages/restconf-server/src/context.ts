@@ -5,6 +5,7 @@ import type { ChangeClock } from './change-clock.js';
 import type { Encoding } from './media.js';
 import type { DefaultStyle, Logger } from './options.js';
 import type { Responder } from './response.js';
+import type { EventStreams } from './streams/index.js';
 
 /** The handler's options with every default filled in. */
 export interface Settings {
@@ -25,6 +26,8 @@ export interface Settings {
   readonly logger: Logger | undefined;
   readonly maxBodyBytes: number;
   readonly clock: ChangeClock;
+  /** Event streams (RFC 8040 section 6). */
+  readonly events: EventStreams;
 }
 
 /** One request as the resource handlers see it. */

@@ -29,6 +29,7 @@ import { yangPatch } from './patch.js';
 import { readData } from './read.js';
 import { Responder } from './response.js';
 import { Metrics, RequestStats, serverStatusJson } from './server-status.js';
+import { createEventStreams, streamSettings } from './streams/index.js';
 
 /** A node:http request listener that is also connect/express-style middleware. */
 export interface RestconfHandler {
@@ -65,6 +66,7 @@ function settingsOf(o: RestconfHandlerOptions): Settings {
     logger: o.logger,
     maxBodyBytes: o.maxBodyBytes ?? 16 * 1024 * 1024,
     clock: o.clock ?? memoryChangeClock(),
+    events: createEventStreams(streamSettings(o.streams, o.sseKeepalive)),
   };
 }
 
@@ -99,6 +101,7 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
       : undefined;
   const ready = s.backend.start().then(() => {
     s.backend.onExternalChange(() => s.clock.changed());
+    return s.events.discover(s.backend);
   });
   ready.catch((error: unknown) => s.logger?.error('NETCONF backend did not start', error));
 
@@ -158,7 +161,10 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
   return Object.assign(handler, {
     ready,
     metricsRegistry: metrics?.registry,
-    close: () => s.backend.close(),
+    close: () => {
+      s.events.close();
+      return s.backend.close();
+    },
   });
 }
 
@@ -183,12 +189,7 @@ async function serve(
   });
   let resolved: ResolvedApiPath | undefined;
   if (target.kind === 'data') resolved = resolveApiPath(target.path, pathSchemaOf(s.schema));
-  if (
-    target.kind === 'stream' ||
-    target.kind === 'subscription' ||
-    target.kind === 'nmda-datastore' ||
-    target.kind === 'nmda-data'
-  ) {
+  if (target.kind === 'subscription' || target.kind === 'nmda-datastore' || target.kind === 'nmda-data') {
     throw new RestconfError('NOT_FOUND', `no ${target.kind} resources are offered`, {
       errorTag: 'invalid-value',
       status: 404,
@@ -236,7 +237,8 @@ async function serve(
   }
   // Operation output is JSON only when its input was (the spec's negotiation rule 3).
   // host-meta and schemas have media types of their own; they check Accept themselves.
-  const ownMedia = target.kind === 'well-known-host-meta' || target.kind === 'schema';
+  const ownMedia =
+    target.kind === 'well-known-host-meta' || target.kind === 'schema' || target.kind === 'stream';
   const invokes = target.kind === 'operation' || (resolved !== undefined && isAction(resolved));
   const encoding = ownMedia
     ? s.defaultEncoding
@@ -259,6 +261,8 @@ async function serve(
       return schemaText(ctx, target.module, target.revision);
     case 'operation':
       return invokeOperation(ctx, target, body);
+    case 'stream':
+      return s.events.serve(s, out, target, query);
     default:
       break;
   }

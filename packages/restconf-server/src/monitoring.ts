@@ -22,14 +22,13 @@ export function restconfCapabilities(s: Settings): string[] {
 
 /**
  * `restconf-state` as NETCONF XML (RFC 8040 section 9.1), served by the handler itself:
- * `<restconf-state xmlns=...><capabilities><capability>uri</capability>...</capabilities><streams/></restconf-state>`.
- * Event streams are not offered yet, so the stream list is empty.
+ * `<restconf-state xmlns=...><capabilities><capability>uri</capability>...</capabilities><streams>...</streams></restconf-state>`.
  */
 export function restconfStateXml(s: Settings): string {
   const caps = restconfCapabilities(s)
     .map((c) => `<capability>${escapeText(c)}</capability>`)
     .join('');
-  return `<restconf-state xmlns="${MONITORING_NS}"><capabilities>${caps}</capabilities><streams/></restconf-state>`;
+  return `<restconf-state xmlns="${MONITORING_NS}"><capabilities>${caps}</capabilities>${s.events.streamsXml(s.serverUrl, s.root)}</restconf-state>`;
 }
 
 /** True when the schema has ietf-restconf-monitoring, so that restconf-state can be served. */

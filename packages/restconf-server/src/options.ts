@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import type { Backend } from './backend.js';
 import type { ChangeClock } from './change-clock.js';
 import type { Encoding } from './media.js';
+import type { EventStreamOptions } from './streams/index.js';
 
 /** RFC 6243 basic modes, for `defaultStyle`. */
 export type DefaultStyle = 'report-all' | 'trim' | 'explicit';
@@ -57,4 +58,8 @@ export interface RestconfHandlerOptions {
   readonly maxBodyBytes?: number;
   /** Entity tag and last-modified state of the datastore (default in memory). */
   readonly clock?: ChangeClock;
+  /** Seconds of SSE idleness before `:SSE keepalive`: 0 or 5..3600 (`--sse-keepalive`, `SSE_KEEPALIVE`; default 0). */
+  readonly sseKeepalive?: number;
+  /** Event stream queue bounds and keepalive (RFC 8040 section 6). */
+  readonly streams?: EventStreamOptions;
 }
