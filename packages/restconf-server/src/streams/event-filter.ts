@@ -1,6 +1,6 @@
 import type { Filter } from '@yangkit/netconf-client';
-import { type CompiledXPath, compileXPath, parseXmlForXPath, xmlNavigator } from '@yangkit/yang-xpath';
 import type { SchemaTree } from '@yangkit/yang-schema';
+import { type CompiledXPath, compileXPath, parseXmlForXPath, xmlNavigator } from '@yangkit/yang-xpath';
 import { RestconfError } from '../errors.js';
 
 /** Longest `filter` expression accepted, in characters. */

@@ -77,7 +77,10 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
       const encoding = encodingOf(target.encoding, s.defaultEncoding);
       const info = streams.find((x) => x.name === name);
       if (info === undefined) {
-        throw new RestconfError('NOT_FOUND', `no event stream '${name}'`, { errorTag: 'invalid-value', status: 404 });
+        throw new RestconfError('NOT_FOUND', `no event stream '${name}'`, {
+          errorTag: 'invalid-value',
+          status: 404,
+        });
       }
       checkAccept(out.req.headers.accept);
       const filter = query.filter === undefined ? undefined : compileEventFilter(s.schema, query.filter);
@@ -128,7 +131,8 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
           for await (const n of events) {
             if (writer.isClosed) break;
             const control = controlEventOf(n);
-            if (control === undefined && filter !== undefined && !atBackend && !filter.matches(n.xml)) continue;
+            if (control === undefined && filter !== undefined && !atBackend && !filter.matches(n.xml))
+              continue;
             let data: string;
             try {
               data = notificationMessage(s.schema, n, encoding, s.messageIndent);
@@ -153,7 +157,10 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
 function encodingOf(text: string | undefined, fallback: Encoding): Encoding {
   if (text === undefined) return fallback;
   if (text === 'xml' || text === 'json') return text;
-  throw new RestconfError('NOT_FOUND', `no stream encoding '${text}'`, { errorTag: 'invalid-value', status: 404 });
+  throw new RestconfError('NOT_FOUND', `no stream encoding '${text}'`, {
+    errorTag: 'invalid-value',
+    status: 404,
+  });
 }
 
 /** A stream answers only text/event-stream (RFC 8040 section 6.3); another Accept is 406. */

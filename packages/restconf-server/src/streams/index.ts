@@ -1,4 +1,4 @@
-export { type EventFilter, compileEventFilter, MAX_FILTER_LENGTH } from './event-filter.js';
+export { compileEventFilter, type EventFilter, MAX_FILTER_LENGTH } from './event-filter.js';
 export {
   createEventStreams,
   type EventStreamStats,
@@ -6,5 +6,11 @@ export {
   type StreamTarget,
 } from './event-streams.js';
 export { controlEventOf, notificationMessage } from './notification-message.js';
-export { type EventStreamInfo, readStreamList, STREAM_ENCODINGS, streamLocation, streamsXml } from './stream-list.js';
+export {
+  type EventStreamInfo,
+  readStreamList,
+  STREAM_ENCODINGS,
+  streamLocation,
+  streamsXml,
+} from './stream-list.js';
 export { type EventStreamOptions, type StreamSettings, streamSettings } from './stream-options.js';

@@ -31,7 +31,9 @@ export function notificationMessage(
   const control = controlEventOf(n);
   if (control !== undefined && schema.moduleByName('nc-notifications')?.implemented !== true) {
     // The schema may lack nc-notifications; these events have no content to encode.
-    return JSON.stringify({ 'ietf-restconf:notification': { eventTime: n.eventTime, [`nc-notifications:${control}`]: {} } });
+    return JSON.stringify({
+      'ietf-restconf:notification': { eventTime: n.eventTime, [`nc-notifications:${control}`]: {} },
+    });
   }
   const tree = decodeXml(schema, outerXml(n.element), { kind: 'notification', strict: false });
   return encodeJson(tree, { indent });

@@ -69,7 +69,8 @@ export function streamsXml(list: readonly EventStreamInfo[], serverUrl: string, 
       (e) =>
         `<access><encoding>${e}</encoding><location>${escapeText(streamLocation(serverUrl, root, e, s.name))}</location></access>`,
     ).join('');
-    const description = s.description === undefined ? '' : `<description>${escapeText(s.description)}</description>`;
+    const description =
+      s.description === undefined ? '' : `<description>${escapeText(s.description)}</description>`;
     const created =
       s.replaySupport && s.replayLogCreationTime !== undefined
         ? `<replay-log-creation-time>${escapeText(s.replayLogCreationTime)}</replay-log-creation-time>`

@@ -28,10 +28,14 @@ export function streamSettings(options: EventStreamOptions = {}, sseKeepalive?: 
     !Number.isInteger(keepaliveSeconds) ||
     (keepaliveSeconds !== 0 && (keepaliveSeconds < 5 || keepaliveSeconds > 3600))
   ) {
-    throw new RestconfError('INVALID_OPTION', `SSE keepalive ${keepaliveSeconds} is not 0 or 5..3600 seconds`, {
-      errorTag: 'invalid-value',
-      status: 500,
-    });
+    throw new RestconfError(
+      'INVALID_OPTION',
+      `SSE keepalive ${keepaliveSeconds} is not 0 or 5..3600 seconds`,
+      {
+        errorTag: 'invalid-value',
+        status: 500,
+      },
+    );
   }
   const positive = (name: string, value: number): number => {
     if (!Number.isInteger(value) || value < 1) {
