@@ -1,6 +1,7 @@
 import { type Gateway, startGateway } from '@yangkit/restconf-gateway';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RestconfClient, RestconfResponseError } from '../src/index.js';
+import { runCli } from '../src/cli-run.js';
+import { RestconfClient, type RestconfNotification, RestconfResponseError } from '../src/index.js';
 
 // The real app: restconf-gateway with its embedded NETCONF server and the RFC 8040 examples.
 let gateway: Gateway;
@@ -63,10 +64,71 @@ describe('against restconf-gateway', () => {
     expect(await c.schema('example-jukebox')).toContain('module example-jukebox');
   });
 
-  test('reports the 404 of a stream the app does not offer as a RestconfResponseError', async () => {
-    const events = client().subscribe('NETCONF', { reconnect: false });
-    const error = await events.next().catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 404, errorTag: 'invalid-value' });
-    expect(RestconfResponseError.isInstance(error)).toBe(true);
+  test.each(['json', 'xml'] as const)(
+    'receives a configuration change on the NETCONF stream in %s',
+    async (encoding) => {
+      const c = new RestconfClient({ baseUrl: gateway.url, encoding });
+      expect((await c.streams()).map((s) => s.name)).toContain('NETCONF');
+      const controller = new AbortController();
+      const received: RestconfNotification[] = [];
+      const reading = (async () => {
+        for await (const n of c.subscribe('NETCONF', { signal: controller.signal })) {
+          received.push(n);
+          if (/netconf-config-change/.test(n.event)) break;
+        }
+      })().catch((error: unknown) => error);
+      // Edit until the stream has delivered the change: the stream opens asynchronously.
+      for (let i = 0; i < 50 && !received.some((n) => /netconf-config-change/.test(n.event)); i++) {
+        await client().remove(`${LIBRARY}/artist=Stream%20Band`);
+        await client().create(LIBRARY, { 'example-jukebox:artist': [{ name: 'Stream Band' }] });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      controller.abort();
+      expect(await reading).toBeUndefined();
+      const change = received.find((n) => /netconf-config-change/.test(n.event));
+      expect(change?.eventTime).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+      // JSON: the decoded event; XML: the notification document, whose edit target names the jukebox.
+      expect(JSON.stringify(change?.data)).toContain('jukebox');
+    },
+  );
+});
+
+describe('yangkit against restconf-gateway', () => {
+  async function yangkit(...args: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(['--server', gateway.url, ...args], {
+      stdout: (t) => (stdout += t),
+      stderr: (t) => (stderr += t),
+    });
+    return { code, stdout, stderr };
+  }
+
+  test('sget prints the entry as indented JSON', async () => {
+    const { code, stdout } = await yangkit('sget', `${LIBRARY}/artist=Miles%20Davis/name`);
+    expect(code).toBe(0);
+    expect(stdout).toBe('{\n  "example-jukebox:name": "Miles Davis"\n}\n');
+  });
+
+  test('create of an existing entry exits 1 and prints data-exists', async () => {
+    const { code, stderr } = await yangkit(
+      'create',
+      LIBRARY,
+      '{"example-jukebox:artist":[{"name":"Miles Davis"}]}',
+    );
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^error: HTTP 409\n {2}\w+ data-exists/);
+  });
+
+  test('rpc invokes an operation with input and prints its output', async () => {
+    expect((await yangkit('rpc', 'example-ops:reboot', '{"delay":1,"message":"now"}')).code).toBe(0);
+    const { code, stdout } = await yangkit('rpc', 'example-ops:get-reboot-info');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toHaveProperty(['example-ops:output']);
+  });
+
+  test('schema prints a module source', async () => {
+    const { stdout } = await yangkit('schema', 'example-ops');
+    expect(stdout).toContain('rpc get-reboot-info');
   });
 });
