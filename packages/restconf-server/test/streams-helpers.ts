@@ -20,7 +20,10 @@ export interface OpenStream {
   close(): void;
 }
 
-/** GETs a stream URL with Accept text/event-stream and reads it as SSE. */
+/**
+ * GETs a stream URL with Accept text/event-stream and reads it as SSE in the background, so that
+ * comments (keepalives) are seen while no event is awaited.
+ */
 export async function openStream(url: string, headers: Record<string, string> = {}): Promise<OpenStream> {
   const abort = new AbortController();
   const response = await fetch(url, {
@@ -28,28 +31,39 @@ export async function openStream(url: string, headers: Record<string, string> = 
     signal: abort.signal,
   });
   const comments: string[] = [];
-  const iterator = readSse(response.body!, { onComment: (c) => comments.push(c) })[Symbol.asyncIterator]();
+  const queue: SseEvent[] = [];
+  let ended = false;
+  let wake: (() => void) | undefined;
+  void (async () => {
+    try {
+      for await (const event of readSse(response.body!, { onComment: (c) => comments.push(c) })) {
+        queue.push(event);
+        wake?.();
+      }
+    } catch {
+      // Aborted or dropped: the stream is over either way.
+    }
+    ended = true;
+    wake?.();
+  })();
+  const next = async (): Promise<SseEvent | undefined> => {
+    while (queue.length === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve));
+    return queue.shift();
+  };
+  const takeWith = async (marker: RegExp, count: number): Promise<SseEvent[]> => {
+    const out: SseEvent[] = [];
+    while (out.length < count) {
+      const event = await next();
+      if (event === undefined) break;
+      if (marker.test(event.data)) out.push(event);
+    }
+    return out;
+  };
   return {
     response,
     comments,
-    async take(count) {
-      const out: SseEvent[] = [];
-      while (out.length < count) {
-        const next = await iterator.next();
-        if (next.done) break;
-        out.push(next.value);
-      }
-      return out;
-    },
-    async takeWith(marker, count) {
-      const out: SseEvent[] = [];
-      while (out.length < count) {
-        const next = await iterator.next();
-        if (next.done) break;
-        if (marker.test(next.value.data)) out.push(next.value);
-      }
-      return out;
-    },
+    take: (count) => takeWith(/(?:)/, count),
+    takeWith,
     close: () => abort.abort(),
   };
 }

@@ -119,6 +119,7 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
           maxQueuedEvents: settings.maxQueuedEvents,
           maxQueuedBytes: settings.maxQueuedBytes,
           overflow: 'close',
+          ...(settings.retryMs === undefined ? {} : { retryMs: settings.retryMs }),
           // The client left (or fell too far behind): its NETCONF session ends at once.
           onClose: (info) => {
             open.delete(writer);

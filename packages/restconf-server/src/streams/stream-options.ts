@@ -11,6 +11,8 @@ export interface EventStreamOptions {
   readonly maxQueuedEvents?: number;
   /** Bound of each client's queue in bytes (default 1 MiB). */
   readonly maxQueuedBytes?: number;
+  /** Reconnection delay sent to clients as the SSE `retry:` field, in ms (default: none sent). */
+  readonly retryMs?: number;
 }
 
 /** {@link EventStreamOptions} with every default filled in. */
@@ -18,6 +20,7 @@ export interface StreamSettings {
   readonly keepaliveSeconds: number;
   readonly maxQueuedEvents: number;
   readonly maxQueuedBytes: number;
+  readonly retryMs: number | undefined;
 }
 
 /** Checks and completes the stream options; an out-of-range keepalive is `INVALID_OPTION`. */
@@ -50,5 +53,6 @@ export function streamSettings(options: EventStreamOptions = {}, sseKeepalive?: 
     keepaliveSeconds,
     maxQueuedEvents: positive('maxQueuedEvents', options.maxQueuedEvents ?? 1000),
     maxQueuedBytes: positive('maxQueuedBytes', options.maxQueuedBytes ?? 1024 * 1024),
+    retryMs: options.retryMs === undefined ? undefined : positive('retryMs', options.retryMs),
   };
 }

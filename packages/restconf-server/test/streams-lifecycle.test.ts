@@ -1,0 +1,145 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connectStream } from '@yangkit/netconf-client';
+import { duplexPair, NetconfServer } from '@yangkit/netconf-server';
+import { EventSource } from 'eventsource';
+import { afterEach, describe, expect, test } from 'vitest';
+import { type Backend, createBackend } from '../src/backend.js';
+import { RestconfError } from '../src/errors.js';
+import { createRestconfHandler, type RestconfHandler } from '../src/handler.js';
+import type { RestconfHandlerOptions } from '../src/options.js';
+import { exampleSchema } from './harness.js';
+import { eventXml, openStream, until } from './streams-helpers.js';
+
+/** A handler over a NETCONF server that can be replaced (a backend restart). */
+interface Rig {
+  url: string;
+  netconf: NetconfServer;
+  backend: Backend;
+  handler: RestconfHandler;
+  http: Server;
+  restartBackend(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const rigs: Rig[] = [];
+afterEach(async () => {
+  for (const r of rigs.splice(0)) await r.close();
+});
+
+async function rig(options: Partial<RestconfHandlerOptions> = {}): Promise<Rig> {
+  const schema = await exampleSchema();
+  const r = { netconf: await NetconfServer.create({ schema }) } as Rig;
+  r.backend = createBackend({
+    openSession: async () => {
+      const [a, b] = duplexPair();
+      r.netconf.connect(a, { username: 'restconf' });
+      return connectStream(b);
+    },
+  });
+  r.handler = createRestconfHandler({ schema, backend: r.backend, ...options });
+  r.http = createServer(r.handler);
+  await new Promise<void>((resolve) => r.http.listen(0, '127.0.0.1', resolve));
+  r.url = `http://127.0.0.1:${(r.http.address() as AddressInfo).port}`;
+  await r.handler.ready;
+  r.restartBackend = async () => {
+    await r.netconf.close();
+    r.netconf = await NetconfServer.create({ schema });
+  };
+  r.close = async () => {
+    r.http.closeAllConnections();
+    await new Promise<void>((resolve) => r.http.close(() => resolve()));
+    await r.handler.close();
+    await r.netconf.close();
+  };
+  rigs.push(r);
+  return r;
+}
+
+describe('SSE keepalive', () => {
+  test('an idle stream gets the :SSE keepalive comment after the interval', { timeout: 20_000 }, async () => {
+    const r = await rig({ sseKeepalive: 5 });
+    const s = await openStream(`${r.url}/restconf/streams/json-NETCONF`);
+    const started = Date.now();
+    await until(() => s.comments.includes('SSE keepalive'), 'a keepalive', 12_000);
+    s.close();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_500);
+  });
+
+  test('a keepalive outside 0 or 5..3600 seconds is refused', async () => {
+    const schema = await exampleSchema();
+    const backend = createBackend({ openSession: () => Promise.reject(new Error('unused')) });
+    for (const bad of [1, 4, 3601, 2.5]) {
+      expect(() => createRestconfHandler({ schema, backend, sseKeepalive: bad })).toThrow(RestconfError);
+    }
+  });
+});
+
+describe('closed clients', () => {
+  test('a client that disconnects has its NETCONF session ended at once', async () => {
+    const r = await rig();
+    const s = await openStream(`${r.url}/restconf/streams/json-NETCONF`);
+    await until(() => r.backend.stats().active === 1, 'the stream session');
+    const during = r.netconf.sessions.size;
+    s.close();
+    await until(() => r.netconf.sessions.size === during - 1, 'the stream session to end');
+    expect(r.backend.stats()).toMatchObject({ active: 0, sessions: during - 1 });
+  });
+
+  test('other clients keep receiving after one disconnects', async () => {
+    const r = await rig();
+    const a = await openStream(`${r.url}/restconf/streams/json-NETCONF`);
+    const b = await openStream(`${r.url}/restconf/streams/json-NETCONF`);
+    a.close();
+    r.netconf.publish(eventXml('after-a-left'));
+    const [event] = await b.takeWith(/after-a-left/, 1);
+    b.close();
+    expect(event!.data).toContain('after-a-left');
+  });
+
+  test('closing the handler ends every open stream', async () => {
+    const r = await rig();
+    const s = await openStream(`${r.url}/restconf/streams/json-NETCONF`);
+    await r.handler.close();
+    expect(await s.take(1)).toEqual([]);
+  });
+});
+
+describe('the eventsource client', () => {
+  test('receives notifications as message events', async () => {
+    const r = await rig();
+    const es = new EventSource(`${r.url}/restconf/streams/json-NETCONF`);
+    const got = new Promise<string>((resolve) => {
+      es.onmessage = (e) => {
+        if (e.data.includes('from-es')) resolve(e.data);
+      };
+    });
+    await new Promise<void>((resolve) => {
+      es.onopen = () => resolve();
+    });
+    r.netconf.publish(eventXml('from-es'));
+    const data = await got;
+    es.close();
+    expect(JSON.parse(data)['ietf-restconf:notification']['example-mod:event']['event-class']).toBe(
+      'from-es',
+    );
+  });
+
+  test('reconnects after the backend restarts and receives later notifications', async () => {
+    const r = await rig({ streams: { retryMs: 100 } });
+    const es = new EventSource(`${r.url}/restconf/streams/json-NETCONF`);
+    let opens = 0;
+    es.onopen = () => {
+      opens++;
+    };
+    const received: string[] = [];
+    es.onmessage = (e) => received.push(e.data);
+    await until(() => opens === 1, 'the first connection');
+    await r.restartBackend();
+    await until(() => opens === 2, 'the reconnection');
+    r.netconf.publish(eventXml('after-restart'));
+    await until(() => received.some((d) => d.includes('after-restart')), 'the event after the restart');
+    es.close();
+    expect(opens).toBe(2);
+  });
+});
