@@ -12,6 +12,25 @@ export interface XmlLimits {
 /** A parsed element: child elements by local name (arrays when repeated), `#text`, `@_attr`. */
 export type XmlElement = { readonly [name: string]: unknown };
 
+const parsers = new Map<number, XMLParser>();
+
+/** One parser per depth limit: XMLParser keeps no state between documents. */
+function parserFor(maxDepth: number): XMLParser {
+  let parser = parsers.get(maxDepth);
+  if (parser === undefined) {
+    parser = new XMLParser({
+      ignoreAttributes: false,
+      removeNSPrefix: true,
+      parseTagValue: false,
+      parseAttributeValue: false,
+      trimValues: true,
+      maxNestedTags: maxDepth,
+    });
+    parsers.set(maxDepth, parser);
+  }
+  return parser;
+}
+
 /**
  * Parses an XML document into plain objects, namespace prefixes removed, values kept as
  * text. Any failure, including a limit, becomes `INVALID_RESPONSE`.
@@ -24,14 +43,7 @@ export function parseXml(text: string, limits: XmlLimits = {}): XmlElement {
       `XML body of ${text.length} characters exceeds ${maxLength}`,
     );
   }
-  const parser = new XMLParser({
-    ignoreAttributes: false,
-    removeNSPrefix: true,
-    parseTagValue: false,
-    parseAttributeValue: false,
-    trimValues: true,
-    maxNestedTags: limits.maxDepth ?? 64,
-  });
+  const parser = parserFor(limits.maxDepth ?? 64);
   let result: unknown;
   try {
     result = parser.parse(text, true);

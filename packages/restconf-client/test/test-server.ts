@@ -140,7 +140,7 @@ export async function startTestServer(
         if (req.method === 'GET') {
           const entry = artists.get(name);
           return entry
-            ? send(200, JSON.stringify({ 'example-jukebox:artist': [entry] }))
+            ? send(200, JSON.stringify({ 'example-jukebox:artist': [entry] }), { etag })
             : fail(404, 'invalid-value', 'no such artist');
         }
       }
