@@ -102,7 +102,8 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
       await s.backend.withSession(async (session, use) => {
         // The subscription lives as long as the session (RFC 5277 section 2.1.1): never reuse it.
         use.reusable = false;
-        const atBackend = filter !== undefined && session.capabilities.protocol.has('xpath');
+        const atBackend =
+          settings.backendFilter && filter !== undefined && session.capabilities.protocol.has('xpath');
         const events = session.notifications();
         await session.createSubscription({
           stream: name,

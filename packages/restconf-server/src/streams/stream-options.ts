@@ -11,6 +11,11 @@ export interface EventStreamOptions {
   readonly maxQueuedEvents?: number;
   /** Bound of each client's queue in bytes (default 1 MiB). */
   readonly maxQueuedBytes?: number;
+  /**
+   * Hand the `filter` to a backend with `:xpath` instead of evaluating it here (default false:
+   * yuma123 netconfd drops the connection on an XPath `create-subscription` filter).
+   */
+  readonly backendFilter?: boolean;
   /** Reconnection delay sent to clients as the SSE `retry:` field, in ms (default: none sent). */
   readonly retryMs?: number;
 }
@@ -21,6 +26,7 @@ export interface StreamSettings {
   readonly maxQueuedEvents: number;
   readonly maxQueuedBytes: number;
   readonly retryMs: number | undefined;
+  readonly backendFilter: boolean;
 }
 
 /** Checks and completes the stream options; an out-of-range keepalive is `INVALID_OPTION`. */
@@ -53,6 +59,7 @@ export function streamSettings(options: EventStreamOptions = {}, sseKeepalive?: 
     keepaliveSeconds,
     maxQueuedEvents: positive('maxQueuedEvents', options.maxQueuedEvents ?? 1000),
     maxQueuedBytes: positive('maxQueuedBytes', options.maxQueuedBytes ?? 1024 * 1024),
+    backendFilter: options.backendFilter ?? false,
     retryMs: options.retryMs === undefined ? undefined : positive('retryMs', options.retryMs),
   };
 }
