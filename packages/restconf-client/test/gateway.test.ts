@@ -93,6 +93,90 @@ describe('against restconf-gateway', () => {
   );
 });
 
+describe('operations, YANG Patch and confirmed commits against restconf-gateway', () => {
+  const client = () => new RestconfClient({ baseUrl: gateway.url });
+
+  test('applies a YANG Patch and returns ok in the yang-patch-status', async () => {
+    const response = await client().yangPatch(LIBRARY, {
+      'ietf-yang-patch:yang-patch': {
+        'patch-id': 'add-and-drop',
+        edit: [
+          {
+            'edit-id': '1',
+            operation: 'create',
+            target: '/artist=Patched',
+            value: { 'example-jukebox:artist': [{ name: 'Patched' }] },
+          },
+          { 'edit-id': '2', operation: 'delete', target: '/artist=Patched' },
+        ],
+      },
+    });
+    expect(response.data).toEqual({
+      'ietf-yang-patch:yang-patch-status': { 'patch-id': 'add-and-drop', ok: [null] },
+    });
+  });
+
+  test('raises the errors of a failing YANG Patch edit', async () => {
+    const error = await client()
+      .yangPatch(LIBRARY, {
+        'ietf-yang-patch:yang-patch': {
+          'patch-id': 'dup',
+          edit: [
+            {
+              'edit-id': '1',
+              operation: 'create',
+              target: '/artist=Miles%20Davis',
+              value: { 'example-jukebox:artist': [{ name: 'Miles Davis' }] },
+            },
+          ],
+        },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 409 });
+  });
+
+  test('invokes an action on a list entry', async () => {
+    const c = client();
+    await c.replace('/example-actions:interfaces/interface=eth0', {
+      'example-actions:interface': [{ name: 'eth0' }],
+    });
+    const reset = await c.invokeAction('/example-actions:interfaces/interface=eth0/reset', { delay: 0 });
+    expect([200, 204]).toContain(reset.status);
+    const time = await c.invokeAction('/example-actions:interfaces/interface=eth0/get-last-reset-time');
+    expect(JSON.stringify(time.data)).toMatch(/last-reset/);
+  });
+
+  test('keeps a confirmed edit after commit with its persist-id', async () => {
+    const c = client();
+    const path = `${LIBRARY}/artist=Confirmed`;
+    await c.replace(
+      path,
+      { 'example-jukebox:artist': [{ name: 'Confirmed' }] },
+      { confirmed: true, confirmTimeout: 60, persist: 'keep-1' },
+    );
+    await c.commit('keep-1');
+    expect((await c.get(path)).status).toBe(200);
+  });
+
+  test('rolls a confirmed edit back with cancel-commit', async () => {
+    const c = client();
+    const path = `${LIBRARY}/artist=Cancelled`;
+    await c.replace(
+      path,
+      { 'example-jukebox:artist': [{ name: 'Cancelled' }] },
+      { confirmed: true, persist: 'drop-1' },
+    );
+    expect((await c.get(path)).status).toBe(200);
+    await c.cancelCommit('drop-1');
+    await expect(c.get(path)).rejects.toMatchObject({ status: 404 });
+  });
+
+  test('reads the YANG library', async () => {
+    const { data } = await client().yangLibrary();
+    expect(JSON.stringify(data)).toContain('example-jukebox');
+  });
+});
+
 describe('yangkit against restconf-gateway', () => {
   async function yangkit(...args: string[]) {
     let stdout = '';
