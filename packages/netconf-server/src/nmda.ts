@@ -39,7 +39,7 @@ function datastoreOf(op: XmlElement): string {
   return name;
 }
 
-/** RFC 8526 3.1.1 `<get-data>`: datastore, subtree/xpath filter, config-filter, with-origin, with-defaults. */
+/** RFC 8526 3.1.1 `<get-data>`: datastore, subtree/xpath filter, config-filter, max-depth, with-origin, with-defaults. */
 export async function getData(
   server: NetconfServer,
   session: ServerSession,
@@ -59,6 +59,15 @@ export async function getData(
   const configFilter = cf ? textOf(cf).trim() === 'true' : undefined;
   const wd = childElement(op, 'with-defaults', NMDA_NS);
   const withOrigin = childElement(op, 'with-origin', NMDA_NS) !== undefined;
+  const depthEl = childElement(op, 'max-depth', NMDA_NS);
+  const depthText = depthEl ? textOf(depthEl).trim() : 'unbounded';
+  const maxDepth = depthText === 'unbounded' ? undefined : Number(depthText);
+  if (maxDepth !== undefined && (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > 65535)) {
+    throw rpcError('invalid-value', 'max-depth is 1..65535 or unbounded', {
+      errorType: 'protocol',
+      errorInfo: { 'bad-element': 'max-depth' },
+    });
+  }
   if (withOrigin && name !== 'operational') {
     throw rpcError('invalid-value', 'with-origin applies to the operational datastore only', {
       errorType: 'protocol',
@@ -68,6 +77,7 @@ export async function getData(
   const body = writeSelection(server.schema, selection, {
     ...(wd ? { withDefaults: textOf(wd).trim() as WithDefaultsMode } : {}),
     ...(configFilter !== undefined ? { configFilter } : {}),
+    ...(maxDepth !== undefined ? { maxDepth } : {}),
     ...(withOrigin ? { origin: (n: DataNode) => (n.schema?.config ? 'intended' : 'system') } : {}),
   });
   return `<data xmlns="${NMDA_NS}">${body}</data>`;

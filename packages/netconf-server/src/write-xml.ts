@@ -25,6 +25,8 @@ export interface WriteOptions {
   readonly configFilter?: boolean;
   /** RFC 8342 origin of a node (`intended`, `system`, ...); written where it differs from the parent's. */
   readonly origin?: (node: DataNode) => string | undefined;
+  /** RFC 8526 max-depth: levels written, top-level nodes being level 1. */
+  readonly maxDepth?: number;
 }
 
 /** Namespace of the RFC 8342 ietf-origin module. */
@@ -114,16 +116,32 @@ class Writer {
     return [` xmlns:or="${ORIGIN_NS}" or:origin="or:${origin}"`, origin];
   }
 
+  /** Levels open while writing, for max-depth. */
+  private depth = 0;
+
+  private tooDeep(): boolean {
+    return this.options.maxDepth !== undefined && this.depth >= this.options.maxDepth;
+  }
+
   selected(s: Selected, parentNs: string, parentOrigin: string | undefined): void {
-    if (this.skip(s.node)) return;
+    if (this.skip(s.node) || this.tooDeep()) return;
     if (s.children === 'all') {
       this.node(s.node, parentNs, parentOrigin);
       return;
     }
+    this.depth++;
+    try {
+      this.selectedInner(s, parentNs, parentOrigin);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private selectedInner(s: Selected, parentNs: string, parentOrigin: string | undefined): void {
     const schema = s.node.schema!;
     const [attr, origin] = this.originAttr(s.node, parentOrigin);
     this.open(schema, parentNs, attr || undefined);
-    for (const c of s.children) this.selected(c, schema.namespace, origin);
+    for (const c of s.children as Selected[]) this.selected(c, schema.namespace, origin);
     this.out.push('</', schema.name, '>');
   }
 
@@ -139,7 +157,16 @@ class Writer {
   }
 
   node(node: DataNode, parentNs: string, parentOrigin: string | undefined): void {
-    if (this.skip(node)) return;
+    if (this.skip(node) || this.tooDeep()) return;
+    this.depth++;
+    try {
+      this.nodeInner(node, parentNs, parentOrigin);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private nodeInner(node: DataNode, parentNs: string, parentOrigin: string | undefined): void {
     const schema = node.schema!;
     const [attr, origin] = this.options.origin ? this.originAttr(node, parentOrigin) : ['', parentOrigin];
     switch (schema.kind) {
@@ -216,14 +243,17 @@ class Writer {
 
   /** RFC 6243 report-all: default leaves (and non-presence containers holding them) that are absent. */
   private defaults(parent: DataNode, child: SchemaNode, ns: string): void {
+    if (this.tooDeep()) return;
     if (!child.config && parent.schema?.config) return;
     if (child.when.length > 0) return;
     if (!inActiveCase(parent, child)) return;
     if (child.kind === 'leaf' && child.default !== undefined) this.leaf(child, child.default, ns, true);
     else if (child.kind === 'container' && child.presence === undefined && hasDefaults(child, 0)) {
       this.open(child, ns, undefined);
+      this.depth++;
       for (const c of child.dataChildren())
         if (c.kind === 'leaf' || c.kind === 'container') this.defaults(EMPTY(child), c, child.namespace);
+      this.depth--;
       this.out.push('</', child.name, '>');
     }
   }
