@@ -52,8 +52,9 @@ async function floorServer(status: number, headers: Record<string, string>, body
 
 async function capture(
   shot: Shot,
+  target: Gateway = gw,
 ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
-  const r = await gw.fetch(shot.path, {
+  const r = await target.fetch(shot.path, {
     method: shot.method,
     ...(shot.headers ? { headers: shot.headers } : {}),
     ...(shot.body ? { body: shot.body } : {}),
@@ -66,12 +67,17 @@ async function capture(
   return { status: r.status, headers, body };
 }
 
-async function measure(name: string, requests: autocannon.Request[], sample: Shot): Promise<void> {
-  const captured = await capture(sample);
+async function measure(
+  name: string,
+  requests: autocannon.Request[],
+  sample: Shot,
+  target: Gateway = gw,
+): Promise<void> {
+  const captured = await capture(sample, target);
   const floor = await floorServer(captured.status, captured.headers, captured.body);
   try {
     const f = await run(`http://127.0.0.1:${(floor.address() as AddressInfo).port}`, requests);
-    const g = await run(gw.url, requests);
+    const g = await run(target.url, requests);
     rows.push({
       name,
       rps: g.requests.average,
@@ -160,6 +166,30 @@ describe(`gateway over HTTP, ${CONNECTIONS} connections, ${SECONDS}s per run, ${
         body: JSON.stringify({ 'example-jukebox:gap': '0.7' }),
       };
       await measure('PATCH leaf', [shot], shot);
+    },
+    once,
+  );
+
+  bench(
+    'PATCH leaf, empty datastore',
+    async () => {
+      const empty = await startGateway();
+      try {
+        await empty.fetch('/restconf/data', {
+          method: 'PUT',
+          headers: { 'content-type': 'application/yang-data+json' },
+          body: JSON.stringify({ 'example-jukebox:jukebox': { player: { gap: '0.5' } } }),
+        });
+        const shot = {
+          method: 'PATCH' as const,
+          path: LEAF,
+          headers: { 'content-type': 'application/yang-data+json' },
+          body: JSON.stringify({ 'example-jukebox:gap': '0.7' }),
+        };
+        await measure('PATCH leaf (empty datastore)', [shot], shot, empty);
+      } finally {
+        await empty.close();
+      }
     },
     once,
   );
