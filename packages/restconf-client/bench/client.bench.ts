@@ -46,7 +46,7 @@ describe('GET of a 20-artist library over loopback HTTP', () => {
       const response = await fetch(`${base}/restconf/data/example-jukebox:jukebox/library?depth=3`, {
         headers: { accept: 'application/yang-data+json' },
       });
-      sink += Object.keys(await response.json()).length;
+      sink += Object.keys((await response.json()) as object).length;
     },
     options,
   );

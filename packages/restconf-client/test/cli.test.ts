@@ -1,8 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, expect, test } from 'vitest';
+import { parseCliArgs } from '../src/cli-args.js';
 import { runCli } from '../src/cli-run.js';
+import { RestconfClientError } from '../src/index.js';
 import { startTestServer } from './test-server.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -208,4 +211,21 @@ test('--help prints the usage and exits 0', async () => {
   let stdout = '';
   expect(await runCli(['--help'], { stdout: (t) => (stdout += t), stderr: () => {} })).toBe(0);
   expect(stdout).toContain('exit codes: 0 success');
+});
+
+test('argument parsing throws only RestconfClientError on any argv', () => {
+  const word = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('--server', 'sget', '--depth', '--', '-h', '--insert', 'insert'),
+  );
+  fc.assert(
+    fc.property(fc.array(word, { maxLength: 8 }), (argv) => {
+      try {
+        parseCliArgs(argv);
+      } catch (error) {
+        expect(RestconfClientError.isInstance(error)).toBe(true);
+      }
+    }),
+    { numRuns: 2000 },
+  );
 });

@@ -66,3 +66,24 @@ test('stops with ABORTED when the signal fires', async () => {
   setTimeout(() => controller.abort(), 50);
   await expect(reading).rejects.toMatchObject({ code: 'ABORTED' });
 });
+
+test('establishes an RFC 8650 subscription and reads its uri to the end', async () => {
+  server = await startTestServer();
+  const client = new RestconfClient({ baseUrl: server.url });
+  const { id, uri } = await client.establishSubscription({
+    'ietf-subscribed-notifications:stream': 'NETCONF',
+    'ietf-subscribed-notifications:encoding': 'encode-json',
+  });
+  expect(id).toBe(22);
+  expect(uri).toBe(`${server.url}/top/restconf/subscriptions/22`);
+  const events: RestconfNotification[] = [];
+  // The server sends no ids, so a clean end of the stream ends the loop.
+  for await (const n of client.subscription(uri)) events.push(n);
+  expect(events.map((e) => [e.event, e.data])).toEqual([['ietf-yang-push:push-update', { id: 22 }]]);
+  expect(JSON.parse(server.seen.find((r) => r.method === 'POST')?.body ?? '')).toEqual({
+    'ietf-subscribed-notifications:input': {
+      'ietf-subscribed-notifications:stream': 'NETCONF',
+      'ietf-subscribed-notifications:encoding': 'encode-json',
+    },
+  });
+});

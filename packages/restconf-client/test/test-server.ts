@@ -177,6 +177,28 @@ export async function startTestServer(
           }),
         );
       }
+      // RFC 8650 section 3.4: establish, then read the subscription's uri.
+      if (
+        p === `${root}/operations/ietf-subscribed-notifications:establish-subscription` &&
+        req.method === 'POST'
+      ) {
+        return send(
+          200,
+          JSON.stringify({
+            'ietf-subscribed-notifications:output': {
+              id: 22,
+              'ietf-restconf-subscribed-notifications:uri': `${root}/subscriptions/22`,
+            },
+          }),
+        );
+      }
+      if (p === `${root}/subscriptions/22`) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(
+          `data: ${JSON.stringify({ 'ietf-restconf:notification': { eventTime: '2026-01-01T00:00:00Z', 'ietf-yang-push:push-update': { id: 22 } } })}\n\n`,
+        );
+        return void res.end();
+      }
       if (p === `${root}/streams/json` || p === `${root}/streams/xml`) {
         streamConnections++;
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
