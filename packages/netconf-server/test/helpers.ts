@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { connectStream, type NetconfSession } from '@yangkit/netconf-client';
 import type { SchemaTree } from '@yangkit/yang-schema';
@@ -25,6 +26,17 @@ export function testSchema(): Promise<SchemaTree> {
     ],
   });
   return cached;
+}
+
+/** The modules netconfd serves: RFC 7223/7277 ietf-interfaces and ietf-ip, with example-jukebox. */
+export async function rfc7223Schema(): Promise<SchemaTree> {
+  const dir = path.resolve(__dirname, 'fixtures/rfc7223');
+  const texts = readdirSync(dir).map((file) => readFileSync(path.join(dir, file), 'utf8'));
+  return loadServerSchema({
+    paths: [YANG_DIR],
+    texts,
+    modules: ['example-jukebox', 'ietf-interfaces', 'ietf-ip', 'iana-if-type'],
+  });
 }
 
 /** A server on the test schema. */

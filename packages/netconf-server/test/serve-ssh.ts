@@ -5,11 +5,13 @@
 import { exampleHandlers } from '../src/example-handlers.js';
 import { NetconfServer } from '../src/server.js';
 import { startSshServer } from '../src/ssh.js';
-import { testSchema } from './helpers.js';
+import { rfc7223Schema, testSchema } from './helpers.js';
 
-export async function serveSsh(options: { startupMode?: 'auto' | 'explicit'; candidate?: boolean } = {}) {
+export async function serveSsh(
+  options: { startupMode?: 'auto' | 'explicit'; candidate?: boolean; rfc7223?: boolean } = {},
+) {
   const server = await NetconfServer.create({
-    schema: await testSchema(),
+    schema: await (options.rfc7223 ? rfc7223Schema() : testSchema()),
     startupMode: options.startupMode ?? 'explicit',
     candidate: options.candidate ?? true,
   });
