@@ -1,18 +1,18 @@
-import {
-  type ApiPath,
-  formatQuery,
-  formatTarget,
-  parseDateAndTime,
-  parseFields,
-  type QueryParameters,
-  type RequestTarget,
-} from '@yangkit/restconf-uri';
+import { type ApiPath, formatQuery, formatTarget, type RequestTarget } from '@yangkit/restconf-uri';
 import { encodeBody, jsonValue } from './body.js';
 import { RestconfClientError, RestconfResponseError } from './errors.js';
 import { readNotifications, type StreamOptions } from './event-stream.js';
 import { parseHostMeta } from './host-meta.js';
 import { insertPatch } from './insert-edit.js';
 import type { RestconfNotification } from './notification.js';
+import {
+  commitQuery,
+  dataTarget,
+  getQuery,
+  isWrappedInput,
+  type Query,
+  streamQuery,
+} from './request-query.js';
 import { parseStreams, type StreamInfo } from './streams.js';
 import { moduleOf, type PathInput, splitQualified, toApiPath, viaUri } from './target.js';
 import {
@@ -32,8 +32,6 @@ import type {
   RestconfClientOptions,
   RestconfResponse,
 } from './types.js';
-
-type Query = Partial<QueryParameters>;
 
 /** Options of {@link RestconfClient.subscribe}: the stream query parameters of RFC 8040 section 4.8. */
 export interface SubscribeOptions extends StreamOptions {
@@ -99,23 +97,7 @@ export class RestconfClient {
   /** GET on the datastore, a data resource or an NMDA datastore, with every GET query parameter. */
   async get(path: PathInput = '', options: GetOptions = {}): Promise<RestconfResponse> {
     const apiPath = toApiPath(path);
-    const query: Query = {
-      ...(options.content === undefined ? {} : { content: options.content }),
-      ...(options.depth === undefined ? {} : { depth: options.depth }),
-      ...(options.fields === undefined
-        ? {}
-        : {
-            fields:
-              typeof options.fields === 'string'
-                ? viaUri(() => parseFields(options.fields as string))
-                : options.fields,
-          }),
-      ...(options.withDefaults === undefined ? {} : { withDefaults: options.withDefaults }),
-      ...(options.withOrigin ? { withOrigin: true } : {}),
-      ...(options.withEtag ? { withEtag: true } : {}),
-      ...(options.withLastModified ? { withLastModified: true } : {}),
-      ...(options.withOwners ? { withOwners: true } : {}),
-    };
+    const query = getQuery(options);
     let target: RequestTarget;
     if (options.datastore !== undefined) {
       const { module, name } = splitQualified(options.datastore);
@@ -320,15 +302,7 @@ export class RestconfClient {
       access === undefined
         ? await this.url({ kind: 'stream', encoding: this.encoding, name: stream }, {}, options)
         : new URL(access.location, this.baseUrl);
-    url.search = viaUri(() =>
-      formatQuery({
-        ...(options.filter === undefined ? {} : { filter: options.filter }),
-        ...(options.startTime === undefined
-          ? {}
-          : { startTime: dateAndTime(options.startTime, 'start-time') }),
-        ...(options.stopTime === undefined ? {} : { stopTime: dateAndTime(options.stopTime, 'stop-time') }),
-      }),
-    );
+    url.search = viaUri(() => formatQuery(streamQuery(options)));
     yield* readNotifications(this.#settings, url, options);
   }
 
@@ -375,28 +349,4 @@ export class RestconfClient {
       ...(options.headers ? { headers: options.headers } : {}),
     });
   }
-}
-
-const dataTarget = (path: ApiPath): RequestTarget =>
-  path.segments.length === 0 ? { kind: 'datastore' } : { kind: 'data', path };
-
-const isWrappedInput = (input: unknown) =>
-  typeof input === 'object' &&
-  input !== null &&
-  Object.keys(input).length === 1 &&
-  /^(?:[^:]+:)?input$/.test(Object.keys(input)[0] ?? '');
-
-function dateAndTime(text: string, name: string) {
-  const value = parseDateAndTime(text);
-  if (value === undefined)
-    throw new RestconfClientError('INVALID_ARGUMENT', `${name} '${text}' is no date-and-time`);
-  return value;
-}
-
-function commitQuery(options: EditOptions): Query {
-  return {
-    ...(options.confirmed ? { confirmed: true } : {}),
-    ...(options.confirmTimeout === undefined ? {} : { confirmTimeout: options.confirmTimeout }),
-    ...(options.persist === undefined ? {} : { persist: options.persist }),
-  };
 }

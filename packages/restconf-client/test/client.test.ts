@@ -203,6 +203,17 @@ describe('editing', () => {
     expect(server.seen.filter((r) => r.url.includes('/data'))).toHaveLength(0);
   });
 
+  test('rejects a fields expression that does not parse', async () => {
+    await expect(client.get(LIBRARY, { fields: 'artist((' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+  });
+
+  test('rejects a start-time that is no date-and-time', async () => {
+    const events = client.subscribe('NETCONF', { startTime: 'yesterday' });
+    await expect(events.next()).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
   test('rejects a JSON value that is not JSON text', async () => {
     await expect(client.merge(LIBRARY, '{oops')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
