@@ -23,6 +23,7 @@ import { toRestconfErrors } from './error-body.js';
 import { RestconfError } from './errors.js';
 import { schemaOf } from './instances.js';
 import { bodyType, type Encoding, MEDIA, negotiateEncoding } from './media.js';
+import { serveNmda } from './nmda/serve.js';
 import { invokeAction, invokeOperation, isAction } from './operation.js';
 import type { RestconfHandlerOptions } from './options.js';
 import { yangPatch } from './patch.js';
@@ -189,7 +190,10 @@ async function serve(
   });
   let resolved: ResolvedApiPath | undefined;
   if (target.kind === 'data') resolved = resolveApiPath(target.path, pathSchemaOf(s.schema));
-  if (target.kind === 'subscription' || target.kind === 'nmda-datastore' || target.kind === 'nmda-data') {
+  if (target.kind === 'nmda-datastore' || target.kind === 'nmda-data') {
+    return serveNmda(s, req, out, method, target, query, setEncoding);
+  }
+  if (target.kind === 'subscription') {
     throw new RestconfError('NOT_FOUND', `no ${target.kind} resources are offered`, {
       errorTag: 'invalid-value',
       status: 404,

@@ -1,4 +1,5 @@
 import type { Settings } from './context.js';
+import { nmdaCapabilities } from './nmda/capabilities.js';
 import { escapeText } from './xml-text.js';
 
 /** Namespace of ietf-restconf-monitoring (RFC 8040 section 9.1). */
@@ -16,6 +17,7 @@ export function restconfCapabilities(s: Settings): string[] {
     `${base}fields:1.0`,
     `${base}with-defaults:1.0`,
     `${base}yang-patch:1.0`,
+    ...nmdaCapabilities(s),
     ...s.capabilities,
   ];
 }

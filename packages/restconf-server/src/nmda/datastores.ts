@@ -1,0 +1,67 @@
+import type { QualifiedName } from '@yangkit/restconf-uri';
+import type { Settings } from '../context.js';
+import { RestconfError } from '../errors.js';
+
+/** Namespace of ietf-netconf-nmda (RFC 8526): `<get-data>` and `<edit-data>`. */
+export const NMDA_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-nmda';
+/** Namespace of ietf-datastores (RFC 8342 section 7): the datastore identities. */
+export const DATASTORES_NS = 'urn:ietf:params:xml:ns:yang:ietf-datastores';
+
+/** The datastore identities of ietf-datastores (RFC 8342 section 7) this server maps to `/ds`. */
+export type NmdaDatastoreName = 'running' | 'candidate' | 'startup' | 'intended' | 'operational';
+
+/** One datastore resource `{root}/ds/ietf-datastores:<name>` as this server offers it. */
+export interface NmdaDatastore {
+  readonly name: NmdaDatastoreName;
+  /** True for the configuration datastores `<edit-data>` can change (running, candidate). */
+  readonly writable: boolean;
+}
+
+/**
+ * True when `/ds` is served: `withNmda` is set and the backend implements NMDA, that is it
+ * announces the ietf-netconf-nmda module (RFC 8526 section 2), directly or, with the RFC 8526
+ * yang-library:1.1 capability, through a schema that implements it.
+ */
+export function nmdaAvailable(s: Settings): boolean {
+  if (!s.withNmda) return false;
+  let caps: Settings['backend']['capabilities'];
+  try {
+    caps = s.backend.capabilities;
+  } catch {
+    return false;
+  }
+  if (caps.modules.some((m) => m.module === 'ietf-netconf-nmda')) return true;
+  return (
+    caps.yangLibrary?.version === '1.1' && s.schema.moduleByName('ietf-netconf-nmda')?.implemented === true
+  );
+}
+
+/** The datastores the backend has: candidate and startup only with their NETCONF capabilities. */
+export function nmdaDatastores(s: Settings): NmdaDatastore[] {
+  const protocol = s.backend.capabilities.protocol;
+  const out: NmdaDatastore[] = [{ name: 'running', writable: true }];
+  if (protocol.has('candidate')) out.push({ name: 'candidate', writable: true });
+  if (protocol.has('startup')) out.push({ name: 'startup', writable: false });
+  out.push({ name: 'intended', writable: false }, { name: 'operational', writable: false });
+  return out;
+}
+
+/**
+ * The datastore a `/ds/<module>:<name>` target names (RFC 8527 section 3.1: an identity derived
+ * from `ietf-datastores:datastore`, written module-qualified).
+ *
+ * @throws {RestconfError} `NOT_FOUND` (404) for a datastore this server does not implement
+ */
+export function datastoreOf(s: Settings, identity: QualifiedName): NmdaDatastore {
+  const found =
+    identity.module === 'ietf-datastores'
+      ? nmdaDatastores(s).find((d) => d.name === identity.name)
+      : undefined;
+  if (found === undefined) {
+    throw new RestconfError('NOT_FOUND', `no datastore ${identity.module}:${identity.name} on this server`, {
+      errorTag: 'invalid-value',
+      status: 404,
+    });
+  }
+  return found;
+}

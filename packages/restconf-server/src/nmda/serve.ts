@@ -1,0 +1,113 @@
+import type { IncomingMessage } from 'node:http';
+import {
+  type QueryParameters,
+  type RequestTarget,
+  type ResolvedApiPath,
+  resolveApiPath,
+} from '@yangkit/restconf-uri';
+import { pathSchemaOf } from '@yangkit/yang-patch';
+import { hasBody, readBody } from '../body.js';
+import type { RequestContext, Settings } from '../context.js';
+import type { Body } from '../edit.js';
+import { RestconfError } from '../errors.js';
+import { schemaOf } from '../instances.js';
+import { bodyType, type Encoding, MEDIA, negotiateEncoding } from '../media.js';
+import { invokeAction, isAction } from '../operation.js';
+import type { Responder } from '../response.js';
+import { datastoreOf, type NmdaDatastore, nmdaAvailable } from './datastores.js';
+import { createNmda, deleteNmda, mergeNmda, replaceNmda, writeNmdaDatastore } from './edit.js';
+import { readNmda } from './read.js';
+
+/** A `{root}/ds/...` request target. */
+export type NmdaTarget = Extract<RequestTarget, { kind: 'nmda-datastore' | 'nmda-data' }>;
+
+const READ = ['GET', 'HEAD', 'OPTIONS'];
+
+/**
+ * The methods of an RFC 8527 resource (the Allow header of OPTIONS and 405): reads everywhere,
+ * edits only on the datastores `<edit-data>` can change, and actions only below operational
+ * (RFC 8527 section 3.1).
+ */
+export function nmdaAllowedMethods(ds: NmdaDatastore, resolved: ResolvedApiPath | undefined): string[] {
+  if (resolved !== undefined && isAction(resolved)) {
+    return ds.name === 'operational' ? ['POST', 'OPTIONS'] : ['OPTIONS'];
+  }
+  if (!ds.writable) return READ;
+  if (resolved === undefined) return [...READ, 'POST', 'PUT', 'PATCH'];
+  const last = resolved.steps[resolved.steps.length - 1];
+  if (last !== undefined && !schemaOf(last).config) return READ;
+  return [...READ, 'POST', 'PUT', 'PATCH', 'DELETE'];
+}
+
+/**
+ * Serves `{root}/ds/<datastore>[/<api-path>]` (RFC 8527): 404 unless `withNmda` is set and the
+ * backend implements NMDA; reads map to `<get-data>`, edits to `<edit-data>`, actions below
+ * operational to `<action>`.
+ */
+export async function serveNmda(
+  s: Settings,
+  req: IncomingMessage,
+  out: Responder,
+  method: string,
+  target: NmdaTarget,
+  query: QueryParameters,
+  setEncoding: (e: Encoding) => void,
+): Promise<void> {
+  if (!nmdaAvailable(s)) {
+    throw new RestconfError('NOT_FOUND', 'no NMDA datastore resources are offered', {
+      errorTag: 'invalid-value',
+      status: 404,
+    });
+  }
+  const ds = datastoreOf(s, target.datastore);
+  const resolved =
+    target.kind === 'nmda-data' ? resolveApiPath(target.path, pathSchemaOf(s.schema)) : undefined;
+  const allow = nmdaAllowedMethods(ds, resolved);
+  if (!allow.includes(method)) {
+    throw new RestconfError('METHOD_NOT_ALLOWED', `${method} is not allowed on this resource`, {
+      errorTag: 'operation-not-supported',
+      status: 405,
+      allow,
+    });
+  }
+  if (method === 'OPTIONS') {
+    out.header('Allow', allow.join(', '));
+    if (allow.includes('PATCH')) out.header('Accept-Patch', `${MEDIA.dataXml},${MEDIA.dataJson}`);
+    out.empty(200);
+    return;
+  }
+  const negotiation = { defaultEncoding: s.defaultEncoding, strictHeaders: s.strictHeaders };
+  const action = resolved !== undefined && isAction(resolved);
+  let body: Body | undefined;
+  if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
+    const present = hasBody(req);
+    const contentType = req.headers['content-type'];
+    if (present || contentType !== undefined) {
+      // Plain bodies only: YANG Patch on /ds is not offered (415).
+      const type = bodyType(contentType, negotiation, false);
+      body = { text: present ? await readBody(req, s.maxBodyBytes) : '', encoding: type.encoding };
+    } else if (!action) {
+      throw new RestconfError('BODY_MISMATCH', 'the request needs a body', {
+        errorTag: 'malformed-message',
+        status: 400,
+      });
+    }
+  }
+  const encoding = negotiateEncoding(req.headers.accept, negotiation, action ? body?.encoding : undefined);
+  setEncoding(encoding);
+  const ctx: RequestContext = { settings: s, method, target, query, out, encoding };
+  if (action) return invokeAction(ctx, resolved, body);
+  if (method === 'GET' || method === 'HEAD') {
+    if (ds.name === 'running' || ds.name === 'intended') {
+      // Entity tags follow running, of which intended is the validated copy here.
+      out.header('ETag', s.clock.etag());
+      out.header('Last-Modified', s.clock.lastModified().toUTCString());
+    }
+    return readNmda(ctx, ds, resolved);
+  }
+  if (method === 'DELETE') return deleteNmda(ctx, ds, resolved!);
+  if (method === 'POST') return createNmda(ctx, ds, resolved, body!);
+  if (resolved === undefined) return writeNmdaDatastore(ctx, ds, body!, method === 'PUT' ? 'replace' : 'merge');
+  if (method === 'PUT') return replaceNmda(ctx, ds, resolved, body!);
+  return mergeNmda(ctx, ds, resolved, body!);
+}
