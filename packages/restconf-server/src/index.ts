@@ -21,5 +21,4 @@ export { ATTRS_NS, GET_BULK_MODULE, GET_BULK_NS, GET_BULK_YANG } from './get-bul
 export { createRestconfHandler, type RestconfHandler } from './handler.js';
 export { type BodyType, bodyType, type Encoding, MEDIA, negotiateEncoding, parseAccept } from './media.js';
 export { RESTCONF_MODULES } from './modules.js';
-export { restconfCapabilities } from './monitoring.js';
 export type { DefaultStyle, Logger, RestconfHandlerOptions } from './options.js';
