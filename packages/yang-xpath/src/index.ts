@@ -47,4 +47,3 @@ export {
   xmlNavigator,
 } from './xml-tree.js';
 export { CompiledXPath, type CompileOptions, compileXPath, type EvaluateOptions } from './xpath.js';
-export { translateXsdRegex } from './xsd-regex.js';
