@@ -7,7 +7,7 @@ export {
   type RestconfErrorEntry,
   RestconfResponseError,
 } from './errors.js';
-export { readNotifications, type StreamOptions } from './event-stream.js';
+export type { StreamOptions } from './event-stream.js';
 export { parseHostMeta } from './host-meta.js';
 export { decodeNotification, type RestconfNotification } from './notification.js';
 export { parseStreams, type StreamInfo } from './streams.js';

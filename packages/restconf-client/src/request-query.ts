@@ -30,6 +30,7 @@ export function getQuery(options: GetOptions): Query {
     ...(options.withEtag ? { withEtag: true } : {}),
     ...(options.withLastModified ? { withLastModified: true } : {}),
     ...(options.withOwners ? { withOwners: true } : {}),
+    ...(options.vendor === undefined ? {} : { vendor: new Map(Object.entries(options.vendor)) }),
   };
 }
 

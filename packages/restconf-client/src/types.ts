@@ -77,6 +77,8 @@ export interface GetOptions extends RequestOptions, Conditions {
   readonly withLastModified?: boolean;
   /** `with-owners`. */
   readonly withOwners?: boolean;
+  /** Vendor query parameters named `prefix:name` (RFC 8040 section 4.8); `''` sends a bare name. */
+  readonly vendor?: Readonly<Record<string, string>>;
   /** Read an NMDA datastore (RFC 8527), e.g. `ietf-datastores:operational`. */
   readonly datastore?: string;
 }

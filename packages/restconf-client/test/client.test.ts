@@ -51,9 +51,10 @@ describe('reading', () => {
       withEtag: true,
       withLastModified: true,
       withOwners: true,
+      vendor: { 'acme:trace': 'on', 'acme:flag': '' },
     });
     expect(server.seen.at(-1)?.url).toBe(
-      `${server.root}/data${LIBRARY}?content=config&depth=2&fields=artist(name;album)&with-defaults=report-all&with-etag&with-last-modified&with-owners`,
+      `${server.root}/data${LIBRARY}?content=config&depth=2&fields=artist(name;album)&with-defaults=report-all&with-etag&with-last-modified&with-owners&acme:trace=on&acme:flag`,
     );
   });
 
