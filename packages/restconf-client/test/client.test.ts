@@ -198,6 +198,29 @@ describe('editing', () => {
     });
   });
 
+  test('inserts with merge in XML as a yang-patch document with where and point', async () => {
+    await client
+      .insert(
+        `${LIBRARY}/artist=Nirvana`,
+        '<artist xmlns="http://example.com/ns/example-jukebox"><name>Nirvana</name></artist>',
+        {
+          operation: 'merge',
+          insert: 'after',
+          point: `${LIBRARY}/artist=Foo%20Fighters`,
+          encoding: 'xml',
+        },
+      )
+      .catch(() => undefined);
+    const request = server.seen.at(-1);
+    expect(request?.headers['content-type']).toBe('application/yang-patch+xml');
+    expect(request?.body).toBe(
+      '<yang-patch xmlns="urn:ietf:params:xml:ns:yang:ietf-yang-patch"><patch-id>insert</patch-id>' +
+        '<edit><edit-id>1</edit-id><operation>insert</operation><target>/artist=Nirvana</target>' +
+        '<where>after</where><point>/artist=Foo%20Fighters</point>' +
+        '<value><artist xmlns="http://example.com/ns/example-jukebox"><name>Nirvana</name></artist></value></edit></yang-patch>',
+    );
+  });
+
   test('rejects an api-path that does not parse before sending anything', async () => {
     const error = await client.get('/example-jukebox:jukebox//library').catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'INVALID_ARGUMENT' });
