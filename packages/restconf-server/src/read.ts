@@ -81,15 +81,11 @@ export function decodeData(ctx: RequestContext, xml: string): InstanceTree {
 /**
  * GET and HEAD on the datastore and data resources (RFC 8040 sections 4.2, 4.3): the target and
  * its descendants after content, with-defaults, fields and depth, streamed in the negotiated
- * encoding. `fetch` replaces the `<get>`/`<get-config>` read (RFC 8527 datastores use `<get-data>`).
+ * encoding.
  */
-export async function readData(
-  ctx: RequestContext,
-  resolved: ResolvedApiPath | undefined,
-  fetch: (session: NetconfSession) => Promise<string> = (session) => fetchXml(ctx, session, resolved),
-): Promise<void> {
+export async function readData(ctx: RequestContext, resolved: ResolvedApiPath | undefined): Promise<void> {
   const s = ctx.settings;
-  const xml = await s.backend.withSession((session) => fetch(session));
+  const xml = await s.backend.withSession((session) => fetchXml(ctx, session, resolved));
   let tree = decodeData(ctx, xml);
   const content = ctx.query.content ?? 'all';
   if (content !== 'all') filterContent(tree, content);

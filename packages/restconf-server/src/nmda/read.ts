@@ -1,7 +1,19 @@
 import type { NetconfSession } from '@yangkit/netconf-client';
-import { type ResolvedApiPath, toSubtreeFilter } from '@yangkit/restconf-uri';
-import type { RequestContext } from '../context.js';
-import { readData } from '../read.js';
+import { formatFields, type ResolvedApiPath, toSubtreeFilter } from '@yangkit/restconf-uri';
+import {
+  applyDepth,
+  applyFields,
+  applyWithDefaults,
+  type DataNode,
+  encodeJsonChunks,
+  encodeXmlChunks,
+  type InstanceTree,
+} from '@yangkit/yang-json-codec';
+import { encodeOptions, type RequestContext } from '../context.js';
+import { RestconfError } from '../errors.js';
+import { findInstances, resourceTree } from '../instances.js';
+import { dataMediaType } from '../media.js';
+import { decodeData } from '../read.js';
 import type { NmdaDatastore } from './datastores.js';
 
 const NC_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
@@ -26,19 +38,72 @@ export async function getDataXml(
   return `<data xmlns="${NC_NS}">${inner}</data>`;
 }
 
+/** The `ietf-origin:origin` of a node: its own annotation or, as RFC 8342 section 5.3.4 says, its parent's. */
+function originOf(node: DataNode | undefined): string | undefined {
+  for (let n = node; n !== undefined; n = n.parent) {
+    const a = n.annotations?.find((x) => x.module === 'ietf-origin' && x.name === 'origin');
+    if (a !== undefined) return a.value;
+  }
+  return undefined;
+}
+
 /**
- * GET and HEAD on `{root}/ds/<datastore>[/<api-path>]` (RFC 8527 section 3.1): the RFC 8040
- * read of the datastore or data resource with depth, fields and with-defaults, from the named
+ * Gives each target node the origin it inherits from ancestors that the response leaves out, so
+ * that a data resource's origin is stated on its top node.
+ */
+function keepInheritedOrigin(nodes: DataNode[]): void {
+  for (const n of nodes) {
+    if (n.annotations?.some((x) => x.module === 'ietf-origin' && x.name === 'origin')) continue;
+    const value = originOf(n.parent);
+    if (value !== undefined)
+      n.annotations = [...(n.annotations ?? []), { module: 'ietf-origin', name: 'origin', value }];
+  }
+}
+
+function emptyTarget(tree: InstanceTree): boolean {
+  for (const nodes of tree.children.values()) {
+    for (const n of nodes) if (n.children === undefined || n.children.size > 0) return false;
+  }
+  return true;
+}
+
+/**
+ * GET and HEAD on `{root}/ds/<datastore>[/<api-path>]` (RFC 8527 section 3.1): the RFC 8040 read
+ * of the datastore or data resource with with-defaults, fields and depth, from the named
  * datastore. With `with-origin` the `ietf-origin:origin` annotations are written in both
  * encodings, even when JSON metadata is otherwise off.
  */
-export function readNmda(
+export async function readNmda(
   ctx: RequestContext,
   ds: NmdaDatastore,
   resolved: ResolvedApiPath | undefined,
 ): Promise<void> {
-  const read: RequestContext = ctx.query.withOrigin
-    ? { ...ctx, settings: { ...ctx.settings, withJsonMetadata: true } }
-    : ctx;
-  return readData(read, resolved, (session) => getDataXml(ctx, session, ds, resolved));
+  const s = ctx.settings;
+  const xml = await s.backend.withSession((session) => getDataXml(ctx, session, ds, resolved));
+  let tree = decodeData(ctx, xml);
+  if (resolved !== undefined) {
+    const nodes = findInstances(tree, resolved);
+    if (nodes.length === 0) {
+      throw new RestconfError('NOT_FOUND', 'no data resource at the request target', {
+        errorTag: 'invalid-value',
+        status: 404,
+      });
+    }
+    if (ctx.query.withOrigin) keepInheritedOrigin(nodes);
+    tree = resourceTree(tree, nodes);
+  }
+  applyWithDefaults(tree, ctx.query.withDefaults ?? s.defaultStyle);
+  if (ctx.query.fields !== undefined) applyFields(tree, formatFields(ctx.query.fields));
+  if (ctx.query.depth !== undefined) applyDepth(tree, ctx.query.depth);
+  const opts = {
+    ...encodeOptions(s),
+    ...(ctx.query.withOrigin ? { metadata: true } : {}),
+    // The target itself is always written, even as an empty non-presence container.
+    ...(resolved !== undefined && emptyTarget(tree) ? { returnEmptyNpContainers: true } : {}),
+  };
+  const chunks =
+    ctx.encoding === 'json'
+      ? encodeJsonChunks(tree, { ...opts, wrapper: true })
+      : encodeXmlChunks(tree, { ...opts, wrapper: true });
+  await ctx.out.stream(200, dataMediaType(ctx.encoding), chunks);
 }
