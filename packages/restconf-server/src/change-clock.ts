@@ -12,6 +12,11 @@ export interface ChangeClock {
   etag(): string;
   /** The time of the last change (whole seconds, as HTTP dates carry). */
   lastModified(): Date;
+  /**
+   * True once the second of the last change is over. HTTP dates have whole seconds, so before
+   * that a client's If-Modified-Since cannot tell the state before the change from the one after.
+   */
+  settled(): boolean;
   /** Records a change made now. */
   changed(): void;
 }
@@ -20,13 +25,16 @@ export interface ChangeClock {
 export function memoryChangeClock(now: () => number = Date.now): ChangeClock {
   const epoch = Math.floor(now() / 1000).toString(36);
   let counter = 0;
-  let modified = new Date(Math.floor(now() / 1000) * 1000);
+  let exact = now();
+  let modified = new Date(Math.floor(exact / 1000) * 1000);
   return {
     etag: () => `"${epoch}-${counter.toString(36)}"`,
     lastModified: () => modified,
+    settled: () => now() - exact >= 1000,
     changed: () => {
       counter++;
-      modified = new Date(Math.floor(now() / 1000) * 1000);
+      exact = now();
+      modified = new Date(Math.floor(exact / 1000) * 1000);
     },
   };
 }

@@ -27,7 +27,9 @@ export function checkRead(req: IncomingMessage, clock: ChangeClock): 'not-modifi
   const inm = req.headers['if-none-match'];
   if (inm !== undefined) return inm.trim() === '*' || tags(inm).includes(etag) ? 'not-modified' : 'ok';
   const ims = date(req.headers['if-modified-since']);
-  if (ims !== undefined && clock.lastModified().getTime() <= ims) return 'not-modified';
+  // HTTP dates have whole seconds: a client may hold the state from before a change made in the
+  // same second, so 304 is only answered once that second is over.
+  if (ims !== undefined && clock.settled() && clock.lastModified().getTime() <= ims) return 'not-modified';
   return 'ok';
 }
 
@@ -38,7 +40,9 @@ function checkWriteHeaders(req: IncomingMessage, clock: ChangeClock, write: bool
     throw failed('If-Match does not match the current entity tag');
   }
   const ius = date(req.headers['if-unmodified-since']);
-  if (im === undefined && ius !== undefined && clock.lastModified().getTime() > ius) {
+  // A change in the same second as the date may have come after it: refused until that second is over.
+  const modified = clock.lastModified().getTime();
+  if (im === undefined && ius !== undefined && (modified > ius || (modified === ius && !clock.settled()))) {
     throw failed('the resource was modified after If-Unmodified-Since');
   }
   if (write) {

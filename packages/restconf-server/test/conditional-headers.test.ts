@@ -30,6 +30,30 @@ describe('conditional headers', () => {
     expect(checkRead(req({ 'if-modified-since': 'yesterday-ish' }), memoryChangeClock())).toBe('ok');
   });
 
+  test('If-Modified-Since answers 200 within the second of a change', () => {
+    let t = 1_700_000_000_500;
+    const clock = memoryChangeClock(() => t);
+    const header = clock.lastModified().toUTCString();
+    clock.changed();
+    // Same whole second as the header the client holds: the change must not be hidden by a 304.
+    expect(checkRead(req({ 'if-modified-since': header }), clock)).toBe('ok');
+    // Once the second is over the same header is answered with 304.
+    t += 1000;
+    expect(checkRead(req({ 'if-modified-since': clock.lastModified().toUTCString() }), clock)).toBe(
+      'not-modified',
+    );
+  });
+
+  test('If-Unmodified-Since of the second of a change is refused until that second is over', () => {
+    let t = 1_700_000_000_500;
+    const clock = memoryChangeClock(() => t);
+    clock.changed();
+    const header = { 'if-unmodified-since': clock.lastModified().toUTCString() };
+    expect(() => checkWrite(req(header), clock)).toThrow(RestconfError);
+    t += 1000;
+    expect(() => checkWrite(req(header), clock)).not.toThrow();
+  });
+
   test('the tag changes with every recorded change', () => {
     const clock = memoryChangeClock();
     const a = clock.etag();
