@@ -35,7 +35,9 @@ describe('edits on writable datastores (RFC 8527 section 3.1, RFC 8526 edit-data
     await gw.fetch(ETH0, json('PUT', iface('eth0')));
     const r = await gw.fetch(ETH0, json('PATCH', iface('eth0', { description: 'merged' })));
     expect(r.status).toBe(204);
-    expect(await (await get(`${ETH0}/description`)).json()).toEqual({ 'ietf-interfaces:description': 'merged' });
+    expect(await (await get(`${ETH0}/description`)).json()).toEqual({
+      'ietf-interfaces:description': 'merged',
+    });
   });
 
   test('PATCH on a missing data resource is 404', async () => {
@@ -47,10 +49,7 @@ describe('edits on writable datastores (RFC 8527 section 3.1, RFC 8526 edit-data
   });
 
   test('POST on the datastore creates a child and answers its /ds Location', async () => {
-    const r = await gw.fetch(
-      `${DS}:running/ietf-interfaces:interfaces`,
-      json('POST', iface('eth1')),
-    );
+    const r = await gw.fetch(`${DS}:running/ietf-interfaces:interfaces`, json('POST', iface('eth1')));
     expect(r.status).toBe(201);
     expect(r.headers.get('location')).toBe(
       'http://localhost/restconf/ds/ietf-datastores:running/ietf-interfaces:interfaces/interface=eth1',
@@ -134,7 +133,9 @@ describe('read-only datastores answer 405 with Allow', () => {
   test('an action runs below operational', async () => {
     await gw.fetch(
       '/restconf/data',
-      json('PATCH', { 'ietf-restconf:data': { 'example-actions:interfaces': { interface: [{ name: 'eth0' }] } } }),
+      json('PATCH', {
+        'ietf-restconf:data': { 'example-actions:interfaces': { interface: [{ name: 'eth0' }] } },
+      }),
     );
     const r = await gw.fetch(
       `${DS}:operational/example-actions:interfaces/interface=eth0/reset`,

@@ -72,7 +72,9 @@ describe('datastore resources (RFC 8527 section 3.1)', () => {
   test('XML is served on request', async () => {
     const r = await gw.fetch(`${DS}:running/example-jukebox:jukebox/player`, XML_ACCEPT);
     expect(r.headers.get('content-type')).toBe('application/yang-data+xml');
-    expect(await r.text()).toBe('<player xmlns="http://example.com/ns/example-jukebox"><gap>0.5</gap></player>');
+    expect(await r.text()).toBe(
+      '<player xmlns="http://example.com/ns/example-jukebox"><gap>0.5</gap></player>',
+    );
   });
 
   test('HEAD answers the headers of GET without a body', async () => {
@@ -148,7 +150,9 @@ describe('with-origin (RFC 8527 section 3.2.2)', () => {
 
 describe('query parameters on datastore resources (RFC 8527 section 3.2)', () => {
   test('with-defaults=report-all adds default values', async () => {
-    const got = await getJson(`${DS}:running/ietf-interfaces:interfaces/interface=eth0?with-defaults=report-all`);
+    const got = await getJson(
+      `${DS}:running/ietf-interfaces:interfaces/interface=eth0?with-defaults=report-all`,
+    );
     const entry = (got['ietf-interfaces:interface'] as Record<string, unknown>[])[0]!;
     expect(entry.enabled).toBe(true);
   });
@@ -183,7 +187,9 @@ describe('discovery (RFC 8527 section 2)', () => {
 
   test('the yang library in operational lists the datastores with their schemas', async () => {
     const got = await getJson(`${DS}:operational/ietf-yang-library:yang-library/datastore`);
-    const names = (got['ietf-yang-library:datastore'] as { name: string; schema: string }[]).map((d) => d.name);
+    const names = (got['ietf-yang-library:datastore'] as { name: string; schema: string }[]).map(
+      (d) => d.name,
+    );
     expect(names).toEqual(expect.arrayContaining(['ietf-datastores:running', 'ietf-datastores:operational']));
   });
 

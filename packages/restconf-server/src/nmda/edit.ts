@@ -40,7 +40,8 @@ async function editData(
   defaultOperation?: 'merge' | 'replace',
 ): Promise<void> {
   const nmdaConfig = config.replace(`<config xmlns="${NC_NS}"`, `<config xmlns="${NMDA_NS}"`);
-  const op = defaultOperation === undefined ? '' : `<default-operation>${defaultOperation}</default-operation>`;
+  const op =
+    defaultOperation === undefined ? '' : `<default-operation>${defaultOperation}</default-operation>`;
   const rpc = `<edit-data xmlns="${NMDA_NS}"><datastore xmlns:ds="${DATASTORES_NS}">ds:${ds.name}</datastore>${op}${nmdaConfig}</edit-data>`;
   await ctx.settings.backend.withSession((session) => session.rpc(rpc));
   // Entity tags and Last-Modified follow running (RFC 8040 section 3.4.1).
@@ -92,7 +93,8 @@ function targetNode(ctx: RequestContext, resolved: ResolvedApiPath, body: Body) 
   const target = toPathSteps(resolved);
   const last = target[target.length - 1]!;
   const node = decodeResource(ctx, body, dataParent(last.schema));
-  if (node.schema !== last.schema) throw mismatch(`the body holds ${node.schema.name}, not ${last.schema.name}`);
+  if (node.schema !== last.schema)
+    throw mismatch(`the body holds ${node.schema.name}, not ${last.schema.name}`);
   if (JSON.stringify(stepOf(node).keys ?? null) !== JSON.stringify(last.keys ?? null)) {
     throw mismatch('the key values in the body differ from those in the request URI');
   }

@@ -107,7 +107,8 @@ export async function serveNmda(
   }
   if (method === 'DELETE') return deleteNmda(ctx, ds, resolved!);
   if (method === 'POST') return createNmda(ctx, ds, resolved, body!);
-  if (resolved === undefined) return writeNmdaDatastore(ctx, ds, body!, method === 'PUT' ? 'replace' : 'merge');
+  if (resolved === undefined)
+    return writeNmdaDatastore(ctx, ds, body!, method === 'PUT' ? 'replace' : 'merge');
   if (method === 'PUT') return replaceNmda(ctx, ds, resolved, body!);
   return mergeNmda(ctx, ds, resolved, body!);
 }
