@@ -29,8 +29,9 @@ import {
   type GetDataOptions,
   type WithDefaultsMode,
 } from './operations.js';
+import { replyDataXml } from './reply.js';
 import { NetconfSessionCore, type RpcOptions, type RpcReply, type SessionOptions } from './session.js';
-import { childElement, innerXml, textOf } from './xml.js';
+import { childElement, textOf } from './xml.js';
 
 /**
  * A NETCONF session with typed operations. Data retrievals resolve with the content of `<data>`
@@ -179,9 +180,9 @@ export class NetconfSession extends NetconfSessionCore {
 }
 
 function dataOf(reply: RpcReply): string {
-  const data = childElement(reply.element, 'data');
-  if (data === undefined) throw new NetconfError('MALFORMED_REPLY', 'reply without <data>');
-  return innerXml(data).trim();
+  const xml = replyDataXml(reply);
+  if (xml === undefined) throw new NetconfError('MALFORMED_REPLY', 'reply without <data>');
+  return xml;
 }
 
 /**

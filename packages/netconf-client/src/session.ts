@@ -13,8 +13,9 @@ import {
   parseNotification,
 } from './messages.js';
 import { iterateNotifications } from './notification-iterator.js';
+import { lazyReply, type ScannedReply, scanReply } from './reply.js';
 import { parseRpcErrors } from './rpc-error.js';
-import { childElement, innerXml, parseXml, type XmlElement } from './xml.js';
+import { childElement, innerXml, parseXml, type XmlElement, type XmlLimits } from './xml.js';
 
 /** Options of a NETCONF session, whatever its transport. */
 export interface SessionOptions {
@@ -40,7 +41,18 @@ export interface SessionOptions {
    * dropped. Default 1000; `false` disables.
    */
   firstRpcProbe?: number | false;
+  /**
+   * Replies longer than this many characters are not parsed into a tree on arrival: one pass
+   * checks them (DOCTYPE, entities, processing instructions, tag balance, depth) and reads the
+   * envelope (message-id, `<ok/>`, `<rpc-error>`, the range of `<data>`), `xml` and the data of
+   * `get`/`getConfig`/`getData` are slices of the message, and `element` is parsed on first
+   * access. Replies holding `<rpc-error>` are always parsed in full. Default 256 KiB; `Infinity`
+   * parses every reply at once.
+   */
+  fullParseLimit?: number;
 }
+
+const FULL_PARSE_LIMIT = 256 * 1024;
 
 // A <get> whose filter selects nothing on any server: session-id 0 is never assigned (RFC 6241 8.1).
 const PROBE_RPC = buildRpc(
@@ -283,11 +295,17 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
 
   #onMessage(text: string): void {
     if (this.#end || text.trim() === '') return;
-    let el: XmlElement;
+    const limits: XmlLimits =
+      this.#options.maxDepth === undefined ? {} : { maxDepth: this.#options.maxDepth };
+    let el: XmlElement | undefined;
+    let scanned: ScannedReply | undefined;
     try {
-      el = parseXml(text, this.#options.maxDepth === undefined ? {} : { maxDepth: this.#options.maxDepth });
+      if (this.#hello && text.length > (this.#options.fullParseLimit ?? FULL_PARSE_LIMIT)) {
+        scanned = scanReply(text, limits);
+      }
+      if (scanned === undefined) el = parseXml(text, limits);
       if (!this.#hello) {
-        this.#onHello(el);
+        this.#onHello(el!);
         return;
       }
     } catch (error) {
@@ -295,7 +313,11 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
       this.#finish('protocol-error', error as NetconfError);
       return;
     }
-    if (el.local === 'rpc-reply' && el.namespace === NETCONF_BASE_NS) this.#onReply(el, text);
+    if (scanned !== undefined) {
+      const taken = this.#take(scanned.messageId);
+      if (taken) taken[1].resolve(lazyReply(scanned, taken[0], text, limits));
+    } else if (el === undefined) return;
+    else if (el.local === 'rpc-reply' && el.namespace === NETCONF_BASE_NS) this.#onReply(el, text);
     else if (el.local === 'notification' && el.namespace === NOTIFICATION_NS) {
       try {
         this.emit('notification', parseNotification(el));
@@ -304,6 +326,18 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
         // A notification without eventTime is dropped rather than ending the session.
       }
     }
+  }
+
+  /** Removes and returns the RPC a reply answers, if it is still waiting. */
+  #take(messageId: string | undefined): [string, Pending] | undefined {
+    let key = messageId;
+    // A reply without message-id can only be matched when exactly one RPC is outstanding.
+    if (key === undefined && this.#pending.size === 1) key = this.#pending.keys().next().value;
+    const pending = key === undefined ? undefined : this.#pending.get(key);
+    if (!pending || key === undefined) return undefined; // late reply after a timeout or abort
+    this.#pending.delete(key);
+    pending.cleanup();
+    return [key, pending];
   }
 
   #onHello(el: XmlElement): void {
@@ -325,13 +359,9 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
 
   #onReply(el: XmlElement, text: string): void {
     const messageId = el.attributes.find((a) => a.local === 'message-id' && a.namespace === undefined)?.value;
-    let key = messageId;
-    // A reply without message-id can only be matched when exactly one RPC is outstanding.
-    if (key === undefined && this.#pending.size === 1) key = this.#pending.keys().next().value;
-    const pending = key === undefined ? undefined : this.#pending.get(key);
-    if (!pending || key === undefined) return; // late reply after a timeout or abort
-    this.#pending.delete(key);
-    pending.cleanup();
+    const taken = this.#take(messageId);
+    if (!taken) return;
+    const [key, pending] = taken;
     const errors = parseRpcErrors(el);
     if (errors.some((e) => e.errorSeverity !== 'warning')) {
       pending.reject(new NetconfRpcError(errors, text));

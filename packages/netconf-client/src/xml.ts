@@ -49,8 +49,10 @@ export interface XmlLimits {
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
-const DEFAULT_MAX_DEPTH = 256;
-const DEFAULT_MAX_LENGTH = 64 * 1024 * 1024;
+/** Default of {@link XmlLimits.maxDepth}. */
+export const DEFAULT_MAX_DEPTH = 256;
+/** Default of {@link XmlLimits.maxLength}. */
+export const DEFAULT_MAX_LENGTH = 64 * 1024 * 1024;
 // fast-xml-parser refuses names such as `constructor`, which are legal YANG identifiers; every name
 // passes through with this marker (no XML name can start with `$`), stripped again below.
 const NAME_MARK = /^\$+/;
@@ -121,7 +123,7 @@ const ENTITY = /&([^&;]{0,12})(;?)/g;
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 /** Decodes the five predefined entities and character references; anything else is an error. */
-function decodeEntities(value: string): string {
+export function decodeEntities(value: string): string {
   if (!value.includes('&')) return value;
   return value.replace(ENTITY, (_match, name: string, semi: string) => {
     if (semi !== ';') throw xmlError('bare & or unterminated entity reference');
