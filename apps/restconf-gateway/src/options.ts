@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DefaultStyle } from '@yangkit/restconf-server';
@@ -82,12 +82,18 @@ function readSecret(file: string, what: string): string {
   }
 }
 
+/** Largest config file read (bytes); a config of flags is a few hundred. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
 /** Reads `--config FILE` as JSON. */
 function readConfig(file: string): FlagValues {
   let text: string;
   try {
+    if (statSync(file).size > MAX_CONFIG_BYTES)
+      throw new GatewayError('INVALID_CONFIG', `${file} is larger than ${MAX_CONFIG_BYTES} bytes`);
     text = readFileSync(file, 'utf8');
   } catch (error) {
+    if (GatewayError.isInstance(error)) throw error;
     throw new GatewayError('INVALID_CONFIG', `cannot read config file ${file}`, { cause: error });
   }
   let parsed: unknown;
