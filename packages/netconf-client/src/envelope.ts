@@ -7,8 +7,8 @@ export interface EnvelopeElement {
   readonly name: string;
   /** Index of the `<` of the start tag. */
   readonly start: number;
-  /** Index just past the name in the start tag (where pushed-down declarations are inserted). */
-  readonly nameEnd: number;
+  /** Index of the `>` or `/>` closing the start tag (where pushed-down declarations go). */
+  readonly tagClose: number;
   /** Index just past the `>` of the start tag. */
   readonly contentStart: number;
   /** Index of the `<` of the end tag (equal to `contentStart` for an empty-element tag). */
@@ -130,9 +130,13 @@ export function scanEnvelope(text: string, maxDepth: number): EnvelopeElement {
     if (j >= text.length || text.charCodeAt(j) !== 0x3e) throw parseError('unterminated tag');
     end = j + 1;
     if (next === 0x2f /* / */) {
-      const name = text.slice(i + 2, j).trimEnd();
       const expected = open.pop();
-      if (name !== expected) throw parseError(`end tag </${name}> does not match <${expected ?? ''}>`);
+      if (expected === undefined) throw parseError('end tag without a start tag');
+      // Compared in place: slicing every end tag name would double the garbage of a large reply.
+      const after = i + 2 + expected.length;
+      if (!text.startsWith(expected, i + 2) || (after !== j && !SPACE.test(text.slice(after, j)))) {
+        throw parseError(`end tag </${text.slice(i + 2, j).trimEnd()}> does not match <${expected}>`);
+      }
       if (open.length < RECORD_DEPTH) recorded.pop()!.contentEnd = i;
     } else {
       if (open.length === 0 && root !== undefined)
@@ -151,7 +155,7 @@ export function scanEnvelope(text: string, maxDepth: number): EnvelopeElement {
         const el: EnvelopeElement = {
           name,
           start: i,
-          nameEnd: n,
+          tagClose: empty ? j - 1 : j,
           contentStart: end,
           contentEnd: end,
           declarations: new Map(),

@@ -51,19 +51,19 @@ function namespaceOf(scope: ReadonlyMap<string, string>, el: EnvelopeElement): s
 
 /**
  * The content of `parent` as text: each child element gets the declarations of `scope` it does not
- * make itself, written into its start tag; everything else is copied from the message unchanged
+ * make itself, written at the end of its start tag (the order innerXml writes them in); everything else is copied from the message unchanged
  * (it is already well-formed XML text), so nothing below the children is re-serialized.
  */
 function contentWithScope(text: string, parent: EnvelopeElement, scope: ReadonlyMap<string, string>): string {
   const out: string[] = [];
   let at = parent.contentStart;
   for (const child of parent.children) {
-    out.push(text.slice(at, child.nameEnd));
+    out.push(text.slice(at, child.tagClose));
     for (const [prefix, uri] of scope) {
       if (prefix === 'xml' || child.declarations.has(prefix)) continue;
       out.push(prefix === '' ? ' xmlns="' : ` xmlns:${prefix}="`, escapeXmlAttribute(uri), '"');
     }
-    at = child.nameEnd;
+    at = child.tagClose;
   }
   out.push(text.slice(at, parent.contentEnd));
   return out.join('').trim();
