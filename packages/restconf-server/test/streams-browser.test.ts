@@ -64,7 +64,7 @@ describe.skipIf(!present)('a browser EventSource', () => {
       const page = await browser.newPage();
       await page.goto(`${pageUrl}/page`);
       await page.evaluate(() => {
-        const w = window as unknown as { received: string[]; opened: boolean };
+        const w = globalThis as unknown as { received: string[]; opened: boolean };
         w.received = [];
         w.opened = false;
         const es = new EventSource('/restconf/streams/json-NETCONF');
@@ -75,10 +75,12 @@ describe.skipIf(!present)('a browser EventSource', () => {
           if (e.data.includes('browser-')) w.received.push(e.data);
         };
       });
-      await page.waitForFunction(() => (window as unknown as { opened: boolean }).opened);
+      await page.waitForFunction(() => (globalThis as unknown as { opened: boolean }).opened);
       for (let i = 0; i < 5; i++) gw.netconf.publish(eventXml(`browser-${i}`));
-      await page.waitForFunction(() => (window as unknown as { received: string[] }).received.length === 5);
-      const received = await page.evaluate(() => (window as unknown as { received: string[] }).received);
+      await page.waitForFunction(
+        () => (globalThis as unknown as { received: string[] }).received.length === 5,
+      );
+      const received = await page.evaluate(() => (globalThis as unknown as { received: string[] }).received);
       const classes = received.map(
         (d) => JSON.parse(d)['ietf-restconf:notification']['example-mod:event']['event-class'],
       );

@@ -1,3 +1,4 @@
+import type { NetconfNotification } from '@yangkit/netconf-client';
 import type { QueryParameters } from '@yangkit/restconf-uri';
 import { createSseWriter, SSE_HEADERS, type SseWriter } from '@yangkit/sse-stream';
 import type { Backend } from '../backend.js';
@@ -6,7 +7,8 @@ import { RestconfError } from '../errors.js';
 import type { Encoding } from '../media.js';
 import type { Responder } from '../response.js';
 import { compileEventFilter } from './event-filter.js';
-import { controlEventOf, notificationMessage } from './notification-message.js';
+import { LiveFeeds } from './live-feed.js';
+import { controlEventOf, MessageCache } from './notification-message.js';
 import { type EventStreamInfo, readStreamList, streamsXml } from './stream-list.js';
 import type { StreamSettings } from './stream-options.js';
 
@@ -52,10 +54,13 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
   const open = new Set<SseWriter>();
   let sent = 0;
   let overflowed = 0;
+  const messages = new MessageCache();
+  let live: LiveFeeds;
 
   return {
     settings,
     async discover(backend) {
+      live = new LiveFeeds(backend);
       if (!backend.capabilities.protocol.has('notification')) {
         streams = [];
         return;
@@ -99,11 +104,66 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
         out.res.end();
         return;
       }
+      const writerOptions = {
+        keepaliveSeconds: settings.keepaliveSeconds,
+        maxQueuedEvents: settings.maxQueuedEvents,
+        maxQueuedBytes: settings.maxQueuedBytes,
+        overflow: 'close' as const,
+        ...(settings.retryMs === undefined ? {} : { retryMs: settings.retryMs }),
+      };
+      const atBackend =
+        settings.backendFilter && filter !== undefined && s.backend.capabilities.protocol.has('xpath');
+      /** Filters, encodes and sends one notification; false when the stream is complete. */
+      const forward = (writer: SseWriter, n: NetconfNotification): boolean => {
+        const control = controlEventOf(n);
+        if (control === undefined && filter !== undefined && !atBackend && !filter.matches(n.xml))
+          return true;
+        let data: string;
+        try {
+          data = messages.message(s.schema, n, encoding, s.messageIndent);
+        } catch (error) {
+          s.logger?.warn(`notification not encoded: ${(error as Error).message}`);
+          return true;
+        }
+        if (writer.send({ data })) sent++;
+        // RFC 5277 section 2.2.3: nothing follows notificationComplete (stop-time reached).
+        return control !== 'notificationComplete';
+      };
+      const track = (writer: SseWriter): void => {
+        open.add(writer);
+        void writer.closed.then((info) => {
+          open.delete(writer);
+          if (info.reason === 'overflow') overflowed++;
+        });
+      };
+
+      if (startTime === undefined && !atBackend) {
+        // A live subscription: shared with the other clients of the stream.
+        let writer: SseWriter | undefined;
+        const early: NetconfNotification[] = [];
+        const leave = await live.join(name, {
+          deliver(n) {
+            if (writer === undefined) {
+              if (early.length < settings.maxQueuedEvents) early.push(n);
+            } else if (!writer.isClosed) forward(writer, n);
+          },
+          end() {
+            void writer?.close();
+          },
+        });
+        out.status = 200;
+        // The client left (or fell too far behind): it leaves the feed at once, and the feed's
+        // NETCONF session ends with its last client.
+        writer = createSseWriter(out.res, { ...writerOptions, onClose: () => leave() });
+        track(writer);
+        for (const n of early.splice(0)) forward(writer, n);
+        await writer.closed;
+        return;
+      }
+
+      // A replay (or a filter the backend evaluates): a NETCONF session of its own.
       await s.backend.withSession(async (session, use) => {
-        // The subscription lives as long as the session (RFC 5277 section 2.1.1): never reuse it.
         use.reusable = false;
-        const atBackend =
-          settings.backendFilter && filter !== undefined && session.capabilities.protocol.has('xpath');
         const events = session.notifications();
         await session.createSubscription({
           stream: name,
@@ -115,36 +175,12 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
           if (session.endReason === undefined) void session.close().catch(() => session.destroy());
         };
         out.status = 200;
-        const writer = createSseWriter(out.res, {
-          keepaliveSeconds: settings.keepaliveSeconds,
-          maxQueuedEvents: settings.maxQueuedEvents,
-          maxQueuedBytes: settings.maxQueuedBytes,
-          overflow: 'close',
-          ...(settings.retryMs === undefined ? {} : { retryMs: settings.retryMs }),
-          // The client left (or fell too far behind): its NETCONF session ends at once.
-          onClose: (info) => {
-            open.delete(writer);
-            if (info.reason === 'overflow') overflowed++;
-            endSession();
-          },
-        });
-        open.add(writer);
+        // The client left (or fell too far behind): its NETCONF session ends at once.
+        const writer = createSseWriter(out.res, { ...writerOptions, onClose: endSession });
+        track(writer);
         try {
           for await (const n of events) {
-            if (writer.isClosed) break;
-            const control = controlEventOf(n);
-            if (control === undefined && filter !== undefined && !atBackend && !filter.matches(n.xml))
-              continue;
-            let data: string;
-            try {
-              data = notificationMessage(s.schema, n, encoding, s.messageIndent);
-            } catch (error) {
-              s.logger?.warn(`notification not encoded: ${(error as Error).message}`);
-              continue;
-            }
-            if (writer.send({ data })) sent++;
-            // RFC 5277 section 2.2.3: nothing follows notificationComplete (stop-time reached).
-            if (control === 'notificationComplete') break;
+            if (writer.isClosed || !forward(writer, n)) break;
           }
         } finally {
           // The stream ended (stop-time, backend gone, client gone): the client may reconnect.

@@ -38,3 +38,28 @@ export function notificationMessage(
   const tree = decodeXml(schema, outerXml(n.element), { kind: 'notification', strict: false });
   return encodeJson(tree, { indent });
 }
+
+/**
+ * Remembers the last few encoded messages, so that an event delivered to many clients (each
+ * with its own NETCONF session) is decoded and encoded once per encoding, not once per client.
+ */
+export class MessageCache {
+  readonly #entries = new Map<string, string>();
+  readonly #size: number;
+
+  constructor(size = 64) {
+    this.#size = size;
+  }
+
+  /** The message of `n` in `encoding`, from the cache or freshly encoded. */
+  message(schema: SchemaTree, n: NetconfNotification, encoding: Encoding, indent: number): string {
+    const key = `${encoding}\n${n.eventTime}\n${n.xml}`;
+    let text = this.#entries.get(key);
+    if (text === undefined) {
+      text = notificationMessage(schema, n, encoding, indent);
+      if (this.#entries.size >= this.#size) this.#entries.delete(this.#entries.keys().next().value!);
+      this.#entries.set(key, text);
+    }
+    return text;
+  }
+}

@@ -1,0 +1,102 @@
+import type { NetconfNotification, NetconfSession } from '@yangkit/netconf-client';
+import type { Backend } from '../backend.js';
+
+/** A client of a live feed. */
+export interface FeedSubscriber {
+  /** One notification of the stream, in the order the backend sent them. */
+  deliver(n: NetconfNotification): void;
+  /** The feed ended (the backend session is gone): the client may reconnect. */
+  end(): void;
+}
+
+interface Feed {
+  readonly subscribers: Set<FeedSubscriber>;
+  readonly started: Promise<void>;
+  session: NetconfSession | undefined;
+  ending: boolean;
+}
+
+/**
+ * Live (non-replay) subscriptions shared per stream: the first client of a stream opens a NETCONF
+ * session with `<create-subscription>`; later clients join it; the session ends as soon as the
+ * last client leaves. Every client still has its own SSE writer and bounded queue, so one slow
+ * client never holds the others back, and one NETCONF message is parsed once, not per client.
+ */
+export class LiveFeeds {
+  readonly #backend: Backend;
+  readonly #feeds = new Map<string, Feed>();
+
+  constructor(backend: Backend) {
+    this.#backend = backend;
+  }
+
+  /** NETCONF sessions held by live feeds now. */
+  get sessions(): number {
+    return this.#feeds.size;
+  }
+
+  /** Joins the feed of `stream`; resolves with `leave` once the subscription is made. */
+  async join(stream: string, subscriber: FeedSubscriber): Promise<() => void> {
+    let feed = this.#feeds.get(stream);
+    if (feed === undefined || feed.ending) {
+      feed = this.#start(stream);
+      this.#feeds.set(stream, feed);
+    }
+    feed.subscribers.add(subscriber);
+    try {
+      await feed.started;
+    } catch (error) {
+      feed.subscribers.delete(subscriber);
+      throw error;
+    }
+    const joined = feed;
+    return () => {
+      joined.subscribers.delete(subscriber);
+      if (joined.subscribers.size === 0) this.#end(stream, joined);
+    };
+  }
+
+  #start(stream: string): Feed {
+    let started!: () => void;
+    let failed!: (error: unknown) => void;
+    const feed: Feed = {
+      subscribers: new Set(),
+      started: new Promise<void>((resolve, reject) => {
+        started = resolve;
+        failed = reject;
+      }),
+      session: undefined,
+      ending: false,
+    };
+    this.#backend
+      .withSession(async (session, use) => {
+        // The subscription lives as long as the session (RFC 5277 section 2.1.1): never reuse it.
+        use.reusable = false;
+        feed.session = session;
+        const events = session.notifications();
+        await session.createSubscription({ stream });
+        started();
+        if (feed.subscribers.size === 0) this.#end(stream, feed);
+        for await (const n of events) {
+          for (const subscriber of [...feed.subscribers]) subscriber.deliver(n);
+        }
+      })
+      .catch(failed)
+      .finally(() => {
+        feed.ending = true;
+        if (this.#feeds.get(stream) === feed) this.#feeds.delete(stream);
+        for (const subscriber of [...feed.subscribers]) subscriber.end();
+        feed.subscribers.clear();
+      });
+    return feed;
+  }
+
+  #end(stream: string, feed: Feed): void {
+    feed.ending = true;
+    if (this.#feeds.get(stream) === feed) this.#feeds.delete(stream);
+    const session = feed.session;
+    if (session !== undefined && session.endReason === undefined) {
+      void session.close().catch(() => session.destroy());
+    }
+  }
+}
