@@ -22,3 +22,4 @@ export { createRestconfHandler, type RestconfHandler } from './handler.js';
 export { type BodyType, bodyType, type Encoding, MEDIA, negotiateEncoding, parseAccept } from './media.js';
 export { RESTCONF_MODULES } from './modules.js';
 export type { DefaultStyle, Logger, RestconfHandlerOptions } from './options.js';
+export type { EventStreamOptions } from './streams/index.js';
