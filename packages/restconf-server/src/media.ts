@@ -16,17 +16,18 @@ export const MEDIA = {
 } as const;
 
 /** Media types other than RFC 8040's accepted when strict headers are off (the spec's `--restconf-strict-headers=false`). */
-const LENIENT: Readonly<Record<string, Encoding>> = {
-  'application/json': 'json',
-  'text/json': 'json',
-  'text/xml': 'xml',
-  'application/xml': 'xml',
-};
+// Maps, not object literals: a header naming `__proto__` or `constructor` must find nothing.
+const LENIENT: ReadonlyMap<string, Encoding> = new Map([
+  ['application/json', 'json'],
+  ['text/json', 'json'],
+  ['text/xml', 'xml'],
+  ['application/xml', 'xml'],
+]);
 
-const STRICT: Readonly<Record<string, Encoding>> = {
-  [MEDIA.dataJson]: 'json',
-  [MEDIA.dataXml]: 'xml',
-};
+const STRICT: ReadonlyMap<string, Encoding> = new Map([
+  [MEDIA.dataJson, 'json'],
+  [MEDIA.dataXml, 'xml'],
+]);
 
 /** Largest Accept header examined; anything longer is refused rather than parsed. */
 const MAX_HEADER = 4096;
@@ -70,7 +71,7 @@ export interface NegotiationOptions {
 }
 
 function lookup(type: string, strict: boolean): Encoding | undefined {
-  return STRICT[type] ?? (strict ? undefined : LENIENT[type]);
+  return STRICT.get(type) ?? (strict ? undefined : LENIENT.get(type));
 }
 
 /**

@@ -59,6 +59,12 @@ describe('Content-Type', () => {
 });
 
 describe('header parsers are safe on any input', () => {
+  test('an Accept naming an Object.prototype member is refused with 406, not matched', () => {
+    for (const accept of ['__proto__', 'constructor', 'toString']) {
+      expect(() => negotiateEncoding(accept, lenient), accept).toThrow(/no acceptable media type/);
+    }
+  });
+
   test('negotiateEncoding answers an encoding or throws RestconfError 406', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 5000 }), fc.boolean(), (accept, strictHeaders) => {
