@@ -131,6 +131,7 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
     let encoding: Encoding = s.defaultEncoding;
     const run = async (): Promise<void> => {
       if (!ours) {
+        out.header('Vary', 'Accept');
         throw new RestconfError('NOT_FOUND', 'no resource at this path', {
           errorTag: 'invalid-value',
           status: 404,
@@ -144,6 +145,10 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
         out.text(200, metrics.registry.contentType, await metrics.registry.metrics());
         return;
       }
+      // The body's media type follows Accept (RFC 8040 section 5.2), errors included: a cache must
+      // not answer an XML request with a stored JSON body (RFC 9110 section 12.5.5). Bodies are
+      // never content-coded, so Accept-Encoding does not vary them.
+      out.header('Vary', 'Accept');
       await ready;
       await serve(s, req, out, url, (e) => {
         encoding = e;
