@@ -268,6 +268,8 @@ class Scanner {
     this.i++;
     const tag = this.name('an element name');
     let rawAttrs: [string, string][] | undefined;
+    // A set, not a scan of rawAttrs: thousands of attributes must not cost quadratic time.
+    let seen: Set<string> | undefined;
     for (;;) {
       const spaced = this.skipSpace();
       const c = text.charCodeAt(this.i);
@@ -286,7 +288,9 @@ class Scanner {
       const raw = text.slice(this.i + 1, end);
       if (raw.includes('<')) throw this.fail(`"<" in the value of attribute "${name}"`);
       rawAttrs ??= [];
-      if (rawAttrs.some(([n]) => n === name)) throw this.fail(`attribute "${name}" is repeated`);
+      seen ??= new Set();
+      if (seen.has(name)) throw this.fail(`attribute "${name}" is repeated`);
+      seen.add(name);
       let value: string;
       try {
         value = normalizeAttribute(decodeEntities(raw));
