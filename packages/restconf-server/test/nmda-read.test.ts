@@ -125,6 +125,25 @@ describe('with-origin (RFC 8527 section 3.2.2)', () => {
     );
   });
 
+  test('defaults added by with-defaults=report-all have origin default', async () => {
+    const got = await getJson(
+      `${DS}:operational/ietf-interfaces:interfaces/interface=eth0?with-origin&with-defaults=report-all`,
+    );
+    const entry = (got['ietf-interfaces:interface'] as Record<string, unknown>[])[0]!;
+    expect(entry.enabled).toBe(true);
+    expect(entry['@enabled']).toEqual({ 'ietf-origin:origin': 'ietf-origin:default' });
+    expect(entry['@description']).toBeUndefined();
+  });
+
+  test('origin default is written as or:default in XML', async () => {
+    const r = await gw.fetch(
+      `${DS}:operational/ietf-interfaces:interfaces/interface=eth0?with-origin&with-defaults=report-all`,
+      XML_ACCEPT,
+    );
+    expect(r.status).toBe(200);
+    expect(await r.text()).toMatch(/<enabled [^>]*or:origin="or:default">true<\/enabled>/);
+  });
+
   test('without with-origin no origin is written', async () => {
     const got = await getJson(`${DS}:operational/example-jukebox:jukebox/library`);
     expect(JSON.stringify(got)).not.toContain('ietf-origin');

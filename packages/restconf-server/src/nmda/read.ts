@@ -8,6 +8,7 @@ import {
   encodeJsonChunks,
   encodeXmlChunks,
   type InstanceTree,
+  walk,
 } from '@yangkit/yang-json-codec';
 import { encodeOptions, type RequestContext } from '../context.js';
 import { RestconfError } from '../errors.js';
@@ -53,10 +54,31 @@ function originOf(node: DataNode | undefined): string | undefined {
  */
 function keepInheritedOrigin(nodes: DataNode[]): void {
   for (const n of nodes) {
-    if (n.annotations?.some((x) => x.module === 'ietf-origin' && x.name === 'origin')) continue;
+    if (hasOrigin(n)) continue;
     const value = originOf(n.parent);
     if (value !== undefined)
       n.annotations = [...(n.annotations ?? []), { module: 'ietf-origin', name: 'origin', value }];
+  }
+}
+
+function hasOrigin(n: DataNode): boolean {
+  return n.annotations?.some((x) => x.module === 'ietf-origin' && x.name === 'origin') === true;
+}
+
+/**
+ * Applies the with-defaults mode; with `with-origin`, values it adds get origin `default`
+ * (RFC 8342 section 5.3.4: values from a schema default).
+ */
+function withDefaults(ctx: RequestContext, tree: InstanceTree): void {
+  const before = ctx.query.withOrigin ? new Set(walk(tree)) : undefined;
+  applyWithDefaults(tree, ctx.query.withDefaults ?? ctx.settings.defaultStyle);
+  if (before === undefined) return;
+  for (const n of walk(tree)) {
+    if (before.has(n) || hasOrigin(n)) continue;
+    n.annotations = [
+      ...(n.annotations ?? []),
+      { module: 'ietf-origin', name: 'origin', value: 'ietf-origin:default' },
+    ];
   }
 }
 
@@ -92,7 +114,7 @@ export async function readNmda(
     if (ctx.query.withOrigin) keepInheritedOrigin(nodes);
     tree = resourceTree(tree, nodes);
   }
-  applyWithDefaults(tree, ctx.query.withDefaults ?? s.defaultStyle);
+  withDefaults(ctx, tree);
   if (ctx.query.fields !== undefined) applyFields(tree, formatFields(ctx.query.fields));
   if (ctx.query.depth !== undefined) applyDepth(tree, ctx.query.depth);
   const opts = {
