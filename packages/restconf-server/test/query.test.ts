@@ -67,11 +67,29 @@ describe('depth (RFC 8040 B.3.2)', () => {
 });
 
 describe('fields (RFC 8040 B.3.3)', () => {
-  test('fields selects the named descendants', async () => {
+  test('fields selects the named descendants and keeps the target entry key', async () => {
     const got = await body(`${JB}/library/artist=Foo%20Fighters?fields=album(name;year)`);
     expect(got).toEqual({
-      'example-jukebox:artist': [{ album: [{ name: 'Wasting Light', year: 2011 }] }],
+      'example-jukebox:artist': [{ name: 'Foo Fighters', album: [{ name: 'Wasting Light', year: 2011 }] }],
     });
+  });
+
+  test('list entries on the way to a selected node keep their keys', async () => {
+    const got = await body(`${JB}/library?fields=artist/album/year`);
+    expect(got).toEqual({
+      'example-jukebox:library': {
+        artist: [{ name: 'Foo Fighters', album: [{ name: 'Wasting Light', year: 2011 }] }],
+      },
+    });
+  });
+
+  test('the target entry key is kept in XML too', async () => {
+    const got = (await body(
+      `${JB}/library/artist=Foo%20Fighters?fields=album/year`,
+      'application/yang-data+xml',
+    )) as string;
+    expect(got).toContain('<name>Foo Fighters</name>');
+    expect(got).toContain('<year>2011</year>');
   });
 
   test('a malformed fields expression is 400', async () => {

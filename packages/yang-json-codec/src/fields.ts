@@ -51,7 +51,8 @@ export function parseFields(expr: string): FieldSelection {
 /**
  * Applies the RESTCONF `fields` query parameter (RFC 8040 section 4.8.3) in place: below the target (each
  * top-level instance of a resource document, or the datastore of a data document) only the selected
- * descendants stay. Returns the tree.
+ * descendants stay. A list entry that stays keeps its key leafs, selected or not (the target entry
+ * included), so that every entry in the output still says which one it is. Returns the tree.
  */
 export function applyFields(tree: InstanceTree, fields: string | FieldSelection): InstanceTree {
   const selection = typeof fields === 'string' ? parseFields(fields) : fields;
@@ -65,12 +66,14 @@ export function applyFields(tree: InstanceTree, fields: string | FieldSelection)
 function select(holder: ChildHolder, selection: FieldSelection, parentModule: string | undefined): void {
   const children = holder.children;
   if (children === undefined || selection.size === 0) return;
+  // A document (it has a `kind`) has no keys; a list entry keeps its own (RFC 7950 section 7.8.2).
+  const keys = 'kind' in holder || holder.schema.kind !== 'list' ? undefined : holder.schema.keyNodes;
   for (const [schema, nodes] of children) {
     const sub =
       selection.get(`${schema.module}:${schema.name}`) ??
       (schema.module === parentModule ? selection.get(schema.name) : undefined);
     if (sub === undefined) {
-      children.delete(schema);
+      if (keys === undefined || !keys.includes(schema)) children.delete(schema);
       continue;
     }
     for (const n of nodes as DataNode[]) select(n, sub, schema.module);

@@ -80,6 +80,34 @@ describe('applyFields', () => {
     ]);
   });
 
+  test('keeps the key leafs of a target list entry (RFC 8040 section 4.8.3)', () => {
+    const top = [...decodeJson(schema, jukebox).children.keys()][0]!;
+    const library = top.dataChild('example-jukebox', 'library')!;
+    const entry = decodeJson(
+      schema,
+      { 'example-jukebox:artist': [{ name: 'Foo Fighters', album: [{ name: 'Wasting Light', year: 2011 }] }] },
+      { kind: 'resource', parent: library },
+    );
+    expect(json(applyFields(entry, 'album/year'))).toEqual({
+      'example-jukebox:artist': [{ name: 'Foo Fighters', album: [{ name: 'Wasting Light', year: 2011 }] }],
+    });
+  });
+
+  test('keeps the key leafs of list entries on the way to a selected node', () => {
+    expect(json(applyFields(resource(), 'library/artist/album/year;playlist/description'))).toEqual({
+      'example-jukebox:jukebox': {
+        library: { artist: [{ name: 'Foo Fighters', album: [{ name: 'Wasting Light', year: 2011 }] }] },
+        playlist: [{ name: 'Foo-One', description: 'example playlist 1' }],
+      },
+    });
+  });
+
+  test('drops non-key leafs of a list entry that are not selected', () => {
+    expect(json(applyFields(resource(), 'playlist/song/index'))).toEqual({
+      'example-jukebox:jukebox': { playlist: [{ name: 'Foo-One', song: [{ index: 1 }] }] },
+    });
+  });
+
   test('rejects a malformed expression', () => {
     expect(codecError(() => parseFields('a(b')).code).toBe('BAD_OPTION');
     expect(codecError(() => parseFields('a;;b')).code).toBe('BAD_OPTION');
