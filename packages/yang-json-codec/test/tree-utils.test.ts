@@ -85,7 +85,9 @@ describe('applyFields', () => {
     const library = top.dataChild('example-jukebox', 'library')!;
     const entry = decodeJson(
       schema,
-      { 'example-jukebox:artist': [{ name: 'Foo Fighters', album: [{ name: 'Wasting Light', year: 2011 }] }] },
+      {
+        'example-jukebox:artist': [{ name: 'Foo Fighters', album: [{ name: 'Wasting Light', year: 2011 }] }],
+      },
       { kind: 'resource', parent: library },
     );
     expect(json(applyFields(entry, 'album/year'))).toEqual({
