@@ -202,7 +202,15 @@ export const FLAGS: readonly FlagSpec[] = [
     name: 'with-nmda',
     type: 'boolean',
     defaultText: 'false',
-    help: 'NMDA datastore resources (RFC 8527); only false is supported.',
+    help: 'Serve the NMDA datastore resources {root}/ds/<datastore> (RFC 8527) when the backend implements NMDA.',
+  },
+  {
+    name: 'sse-keepalive',
+    type: 'integer',
+    range: [0, 3600],
+    defaultText: '0',
+    value: 'SECONDS',
+    help: 'Seconds of event stream idleness before an ":SSE keepalive" comment: 0 (none) or 5..3600 (also SSE_KEEPALIVE).',
   },
   {
     name: 'with-restconf',
@@ -386,7 +394,7 @@ export function helpText(): string {
   }
   lines.push(
     '',
-    'Environment: NETCONF_PASSWORD, NETCONF_KEY_PASSPHRASE, NETCONF_SSH_PASSWORD, RESTCONF_HTTP_PASSWORD.',
+    'Environment: NETCONF_PASSWORD, NETCONF_KEY_PASSPHRASE, NETCONF_SSH_PASSWORD, RESTCONF_HTTP_PASSWORD, SSE_KEEPALIVE.',
     'Exit codes: 0 after SIGINT/SIGTERM, 1 when the server fails, 2 for bad flags or config.',
   );
   return lines.join('\n');

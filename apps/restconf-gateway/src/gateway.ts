@@ -122,6 +122,8 @@ export async function startGateway(
     ...(options.serverStatus === undefined ? {} : { serverStatus: options.serverStatus }),
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.withNmda === undefined ? {} : { withNmda: options.withNmda }),
+    ...(options.sseKeepalive === undefined ? {} : { sseKeepalive: options.sseKeepalive }),
   });
   const gateway: Gateway = {
     url,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DefaultStyle } from '@yangkit/restconf-server';
 import { GatewayError } from './errors.js';
-import { checkConfig, type FlagValues, parseFlags } from './flags.js';
+import { checkConfig, convertFlag, FLAGS, type FlagValues, parseFlags } from './flags.js';
 
 /** Options of {@link startGateway}; each maps to the flag of the same name in kebab-case. */
 export interface GatewayOptions {
@@ -43,6 +43,8 @@ export interface GatewayOptions {
   readonly wildcardKeys?: boolean;
   readonly withJsonMetadata?: boolean;
   readonly withNmda?: boolean;
+  /** Seconds before an SSE keepalive comment: 0 or 5..3600. */
+  readonly sseKeepalive?: number;
   readonly withRestconf?: boolean;
   readonly withYangMetadata?: boolean;
   readonly defaultStyle?: DefaultStyle;
@@ -137,6 +139,11 @@ export function optionsFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv 
   const httpPassword =
     typeof httpFile === 'string' ? readSecret(httpFile, 'password file') : env.RESTCONF_HTTP_PASSWORD;
   if (httpPassword !== undefined) out.httpPassword = httpPassword;
+  // The spec's SSE_KEEPALIVE environment setting, when no flag or config names it.
+  if (out.sseKeepalive === undefined && env.SSE_KEEPALIVE !== undefined) {
+    const spec = FLAGS.find((f) => f.name === 'sse-keepalive')!;
+    out.sseKeepalive = convertFlag(spec, env.SSE_KEEPALIVE, 'SSE_KEEPALIVE ');
+  }
   const options = out as GatewayOptions;
   checkOptions(options);
   return { help: false, options };
@@ -150,8 +157,8 @@ function usage(message: string): GatewayError {
 export function checkOptions(o: GatewayOptions): void {
   if (o.wildcardKeys === true)
     throw usage('--wildcard-keys=true is not supported: list keys in URLs must be complete');
-  if (o.withNmda === true)
-    throw usage('--with-nmda=true is not supported: the NMDA datastore resources are not served');
+  if (o.sseKeepalive !== undefined && o.sseKeepalive > 0 && o.sseKeepalive < 5)
+    throw usage(`--sse-keepalive takes 0 or 5..3600 seconds, not ${o.sseKeepalive}`);
   if (o.withRestconf === false) throw usage('--with-restconf=false leaves nothing to serve');
   if (o.withYangMetadata === false) throw usage('--with-yang-metadata=false is not supported');
   if ((o.tlsCert === undefined) !== (o.tlsKey === undefined))

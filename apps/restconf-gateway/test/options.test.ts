@@ -89,8 +89,17 @@ describe('optionsFromArgs', () => {
     );
   });
 
-  test('refuses the unsupported value of --with-nmda', () => {
-    expect(failure(() => optionsFromArgs(['--with-nmda'], {}))?.message).toMatch(/not supported/);
+  test('refuses the unsupported value of --wildcard-keys', () => {
+    expect(failure(() => optionsFromArgs(['--wildcard-keys'], {}))?.message).toMatch(/not supported/);
+  });
+
+  test('takes SSE_KEEPALIVE from the environment when no flag names it', () => {
+    const c = optionsFromArgs([], { SSE_KEEPALIVE: '30' });
+    expect(c.help === false && c.options.sseKeepalive).toBe(30);
+  });
+
+  test('refuses an SSE keepalive between 1 and 4 seconds', () => {
+    expect(failure(() => optionsFromArgs(['--sse-keepalive=3'], {}))?.code).toBe('INVALID_FLAG');
   });
 
   test('refuses --tls-cert without --tls-key', () => {
