@@ -6,6 +6,7 @@ import {
   groupsToWrite,
   Indenter,
   isEmptyNp,
+  type SystemSort,
 } from './encode-options';
 import type { Annotation, AnyElement, ChildHolder, DataNode, InstanceTree } from './instance';
 import { knownAnnotation } from './known-annotations';
@@ -47,7 +48,7 @@ class JsonWriter {
   private readonly colon: string;
   private readonly simple: boolean;
   private readonly keepEmptyNp: boolean;
-  private readonly sort: boolean;
+  private readonly sort: SystemSort;
   private readonly metadata: boolean;
   private readonly wrapper: boolean;
   private readonly annotationTypes: SchemaTree['annotations'];

@@ -12,13 +12,19 @@ export interface EncodeOptions {
   readonly indent?: number;
   /** Write empty non-presence containers (`return-empty-npcontainers`, default true). */
   readonly returnEmptyNpContainers?: boolean;
-  /** Sort entries of `ordered-by system` lists by key and leaf-lists by value (`--system-sorted`, default false). */
-  readonly sortSystemOrdered?: boolean;
+  /**
+   * Sort entries of `ordered-by system` lists by key and leaf-lists by value (`--system-sorted`, default
+   * false); `true` is `'ascending'`, `'descending'` reverses the order (`--system-sort-type`).
+   */
+  readonly sortSystemOrdered?: SystemSort;
   /** Write RFC 7952 metadata (default true; `--with-json-metadata`). */
   readonly metadata?: boolean;
   /** data/config kinds: wrap the top-level nodes in `ietf-restconf:data` (default false). */
   readonly wrapper?: boolean;
 }
+
+/** How `ordered-by system` entries are ordered in output: as decoded (false) or sorted. */
+export type SystemSort = boolean | 'ascending' | 'descending';
 
 /** Largest piece a chunked encoder buffers before it yields. */
 export const CHUNK_SIZE = 64 * 1024;
@@ -68,11 +74,12 @@ function compareValues(a: string, b: string, numeric: boolean): number {
 }
 
 /** Entries of a group in output order: as decoded, or sorted for system-ordered lists when asked. */
-export function entriesInOrder(schema: SchemaNode, nodes: DataNode[], sort: boolean): DataNode[] {
-  if (!sort || schema.orderedBy === 'user' || nodes.length < 2) return nodes;
+export function entriesInOrder(schema: SchemaNode, nodes: DataNode[], sort: SystemSort): DataNode[] {
+  if (sort === false || schema.orderedBy === 'user' || nodes.length < 2) return nodes;
+  const sign = sort === 'descending' ? -1 : 1;
   if (schema.kind === 'leaf-list') {
     const numeric = isNumeric(schema);
-    return [...nodes].sort((a, b) => compareValues(a.value ?? '', b.value ?? '', numeric));
+    return [...nodes].sort((a, b) => sign * compareValues(a.value ?? '', b.value ?? '', numeric));
   }
   if (schema.kind !== 'list' || schema.keyNodes.length === 0) return nodes;
   const keys = schema.keyNodes;
@@ -85,7 +92,7 @@ export function entriesInOrder(schema: SchemaNode, nodes: DataNode[], sort: bool
         b.children?.get(k)?.[0]?.value ?? '',
         numeric[i]!,
       );
-      if (c !== 0) return c;
+      if (c !== 0) return sign * c;
     }
     return 0;
   });

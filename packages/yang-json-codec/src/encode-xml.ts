@@ -1,6 +1,13 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
-import { CHUNK_SIZE, type EncodeOptions, entriesInOrder, groupsToWrite, Indenter } from './encode-options';
+import {
+  CHUNK_SIZE,
+  type EncodeOptions,
+  entriesInOrder,
+  groupsToWrite,
+  Indenter,
+  type SystemSort,
+} from './encode-options';
 import type { Annotation, AnyElement, ChildHolder, DataNode, InstanceTree } from './instance';
 import { knownAnnotation } from './known-annotations';
 import { prefixOfModule } from './schema-view';
@@ -62,7 +69,7 @@ class XmlWriter {
   private readonly schema: SchemaTree;
   private readonly ind: Indenter;
   private readonly keepEmptyNp: boolean;
-  private readonly sort: boolean;
+  private readonly sort: SystemSort;
   private readonly metadata: boolean;
   private readonly wrapper: boolean;
   private readonly operationElement: boolean;

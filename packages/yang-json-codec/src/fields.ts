@@ -67,7 +67,8 @@ function select(holder: ChildHolder, selection: FieldSelection, parentModule: st
   const children = holder.children;
   if (children === undefined || selection.size === 0) return;
   // A document (it has a `kind`) has no keys; a list entry keeps its own (RFC 7950 section 7.8.2).
-  const keys = 'kind' in holder || holder.schema.kind !== 'list' ? undefined : holder.schema.keyNodes;
+  const entry = 'kind' in holder ? undefined : (holder as DataNode).schema;
+  const keys = entry?.kind === 'list' ? entry.keyNodes : undefined;
   for (const [schema, nodes] of children) {
     const sub =
       selection.get(`${schema.module}:${schema.name}`) ??

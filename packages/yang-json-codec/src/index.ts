@@ -4,7 +4,7 @@ export type { DecodeOptions } from './decoder';
 export { applyDepth } from './depth';
 export type { EncodeJsonOptions } from './encode-json';
 export { encodeJson, encodeJsonChunks } from './encode-json';
-export type { EncodeOptions } from './encode-options';
+export type { EncodeOptions, SystemSort } from './encode-options';
 export type { EncodeXmlOptions } from './encode-xml';
 export { encodeXml, encodeXmlChunks } from './encode-xml';
 export type { CodecErrorCode, CodecErrorInit, ErrorPath, ErrorTag } from './errors';

@@ -42,6 +42,22 @@ describe('encoder options', () => {
     expect(out['codec-types:types'].counts).toEqual([3, 1]);
   });
 
+  test('sorts system-ordered entries in descending order when asked', () => {
+    const tree = decodeJson(schema, {
+      'codec-types:entry': [
+        { region: 'eu', id: 9, weight: 1 },
+        { region: 'us', id: 10, weight: 1 },
+        { region: 'eu', id: 10, weight: 1 },
+      ],
+      'codec-types:types': { tags: ['a', 'c', 'b'] },
+    });
+    const out = JSON.parse(encodeJson(tree, { sortSystemOrdered: 'descending' }));
+    expect(out['codec-types:entry'].map((e: { region: string; id: number }) => `${e.region}${e.id}`)).toEqual(
+      ['us10', 'eu10', 'eu9'],
+    );
+    expect(out['codec-types:types'].tags).toEqual(['c', 'b', 'a']);
+  });
+
   test('keeps document order without sorting', () => {
     const tree = decodeJson(schema, { 'codec-types:types': { tags: ['b', 'a'] } });
     expect(JSON.parse(encodeJson(tree))['codec-types:types'].tags).toEqual(['b', 'a']);
