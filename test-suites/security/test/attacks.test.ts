@@ -114,7 +114,7 @@ async function send(
   path: string,
   type: string,
   body: string,
-  allowed: readonly number[],
+  allowed: number[],
 ): Promise<void> {
   const before = await s.snapshot();
   const r = await s.fetch(path, { method, headers: { 'Content-Type': type, Accept: DATA_JSON }, body });
