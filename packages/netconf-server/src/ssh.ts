@@ -1,9 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { type AuthContext, type Connection, Server, utils } from 'ssh2';
+import ssh2, { type AuthContext, type Connection } from 'ssh2';
 import { NetconfServerError } from './errors.js';
 import type { NetconfServer } from './server.js';
+
+// ssh2 is CommonJS and Node's ESM loader sees only some of its names (not Server or utils),
+// so they are taken from its default export.
+const { Server, utils } = ssh2;
 
 /** A user name and password accepted by the SSH server. */
 export interface SshUser {
