@@ -3,7 +3,7 @@ import type { SchemaTree } from '@yangkit/yang-schema';
 import type { Backend } from './backend.js';
 import type { ChangeClock } from './change-clock.js';
 import type { Encoding } from './media.js';
-import type { DefaultStyle, Logger } from './options.js';
+import type { DefaultStyle, Logger, SystemSortType } from './options.js';
 import type { Responder } from './response.js';
 import type { EventStreams } from './streams/index.js';
 
@@ -20,7 +20,11 @@ export interface Settings {
   readonly defaultStyle: DefaultStyle;
   readonly returnEmptyNpContainers: boolean;
   readonly systemSorted: boolean;
+  readonly systemSortType: SystemSortType;
   readonly withJsonMetadata: boolean;
+  readonly withYangMetadata: boolean;
+  readonly wildcardKeys: boolean;
+  readonly withRestconf: boolean;
   readonly withNmda: boolean;
   readonly capabilities: readonly string[];
   readonly logger: Logger | undefined;
@@ -41,19 +45,25 @@ export interface RequestContext {
   encoding: Encoding;
 }
 
-/** Encoder options from the settings. */
-export function encodeOptions(s: Settings): {
+/**
+ * Encoder options from the settings. RFC 7952 metadata is written only with `withYangMetadata`, and
+ * in JSON only with `withJsonMetadata` too; without an encoding both must be on.
+ */
+export function encodeOptions(
+  s: Settings,
+  encoding?: Encoding,
+): {
   indent: number;
   returnEmptyNpContainers: boolean;
-  sortSystemOrdered: boolean;
+  sortSystemOrdered: false | SystemSortType;
   metadata: boolean;
   simpleNames: boolean;
 } {
   return {
     indent: s.messageIndent,
     returnEmptyNpContainers: s.returnEmptyNpContainers,
-    sortSystemOrdered: s.systemSorted,
-    metadata: s.withJsonMetadata,
+    sortSystemOrdered: s.systemSorted ? s.systemSortType : false,
+    metadata: s.withYangMetadata && (encoding === 'xml' || s.withJsonMetadata),
     simpleNames: s.simpleJsonNames,
   };
 }

@@ -94,7 +94,7 @@ export async function getBulk(ctx: RequestContext, op: SchemaNode, body: Body | 
   }
   const page = entries.slice(start, start + count);
   const last = page[page.length - 1];
-  const opts = encodeOptions(ctx.settings);
+  const opts = encodeOptions(ctx.settings, ctx.encoding);
   const json = ctx.encoding === 'json';
   const prefix = ctx.settings.simpleJsonNames ? '' : `${GET_BULK_MODULE}:`;
   let data = json ? '{}' : '';

@@ -31,6 +31,7 @@ import { readData } from './read.js';
 import { Responder } from './response.js';
 import { Metrics, RequestStats, serverStatusJson } from './server-status.js';
 import { createEventStreams, streamSettings } from './streams/index.js';
+import { applyWildcardKeys } from './wildcard.js';
 
 /** A node:http request listener that is also connect/express-style middleware. */
 export interface RestconfHandler {
@@ -61,7 +62,11 @@ function settingsOf(o: RestconfHandlerOptions): Settings {
     defaultStyle: o.defaultStyle ?? 'explicit',
     returnEmptyNpContainers: o.returnEmptyNpContainers ?? false,
     systemSorted: o.systemSorted ?? false,
+    systemSortType: o.systemSortType ?? 'ascending',
     withJsonMetadata: o.withJsonMetadata ?? true,
+    withYangMetadata: o.withYangMetadata ?? true,
+    wildcardKeys: o.wildcardKeys ?? false,
+    withRestconf: o.withRestconf ?? true,
     withNmda: o.withNmda ?? false,
     capabilities: o.capabilities ?? [],
     logger: o.logger,
@@ -110,9 +115,8 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
     const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
     const path = url.split('?')[0]!;
     const ours =
-      path === s.root ||
-      path.startsWith(`${s.root}/`) ||
-      path.startsWith('/.well-known/host-meta') ||
+      (s.withRestconf &&
+        (path === s.root || path.startsWith(`${s.root}/`) || path.startsWith('/.well-known/host-meta'))) ||
       (options.serverStatus === true && path === '/server-status') ||
       (metrics !== undefined && path === '/metrics');
     if (!ours && next !== undefined) {
@@ -194,7 +198,10 @@ async function serve(
     root: s.root,
   });
   let resolved: ResolvedApiPath | undefined;
-  if (target.kind === 'data') resolved = resolveApiPath(target.path, pathSchemaOf(s.schema));
+  if (target.kind === 'data') {
+    resolved = resolveApiPath(target.path, pathSchemaOf(s.schema));
+    if (s.wildcardKeys) resolved = applyWildcardKeys(resolved, method);
+  }
   if (target.kind === 'nmda-datastore' || target.kind === 'nmda-data') {
     return serveNmda(s, req, out, method, target, query, setEncoding);
   }

@@ -47,7 +47,7 @@ async function invoke(ctx: RequestContext, op: SchemaNode, rpcXml: string): Prom
     ctx.out.empty(204);
     return;
   }
-  const opts = encodeOptions(ctx.settings);
+  const opts = encodeOptions(ctx.settings, ctx.encoding);
   const text = ctx.encoding === 'json' ? encodeJson(output, opts) : encodeXml(output, opts);
   ctx.out.text(200, dataMediaType(ctx.encoding), text);
 }

@@ -5,6 +5,9 @@ import type { ChangeClock } from './change-clock.js';
 import type { Encoding } from './media.js';
 import type { EventStreamOptions } from './streams/index.js';
 
+/** Order of `ordered-by system` entries when `systemSorted` is on. */
+export type SystemSortType = 'ascending' | 'descending';
+
 /** RFC 6243 basic modes, for `defaultStyle`. */
 export type DefaultStyle = 'report-all' | 'trim' | 'explicit';
 
@@ -37,10 +40,27 @@ export interface RestconfHandlerOptions {
   readonly defaultStyle?: DefaultStyle;
   /** Write empty non-presence containers (`--return-empty-npcontainers`, default false). */
   readonly returnEmptyNpContainers?: boolean;
-  /** Sort system-ordered lists by key (`--system-sorted`, default false). */
+  /** Sort system-ordered lists by key and leaf-lists by value (`--system-sorted`, default false). */
   readonly systemSorted?: boolean;
-  /** RFC 7952 metadata in JSON (`--with-json-metadata`, default true). */
+  /** Direction of that sort (`--system-sort-type`, default ascending). */
+  readonly systemSortType?: SystemSortType;
+  /** RFC 7952 metadata in JSON output (`--with-json-metadata`, default true); XML is not affected. */
   readonly withJsonMetadata?: boolean;
+  /**
+   * RFC 7952 metadata annotations in output at all, JSON and XML (`--with-yang-metadata`, default
+   * true). When false, `report-all-tagged` and `with-origin` write no annotations.
+   */
+  readonly withYangMetadata?: boolean;
+  /**
+   * A list key value of `*` in the last segment of a GET/HEAD data resource path matches every
+   * entry (`--wildcard-keys`, default false); other methods answer 400.
+   */
+  readonly wildcardKeys?: boolean;
+  /**
+   * Serve RESTCONF at all (`--with-restconf`, default true). When false, the root and host-meta
+   * are not served (404, or `next()` as middleware); `/server-status` and `/metrics` still are.
+   */
+  readonly withRestconf?: boolean;
   /**
    * Serve the RFC 8527 `{root}/ds/<datastore>` resources when the backend implements NMDA
    * (`--with-nmda`, default false).

@@ -104,7 +104,7 @@ export async function readData(ctx: RequestContext, resolved: ResolvedApiPath | 
   if (ctx.query.depth !== undefined) applyDepth(tree, ctx.query.depth);
   // The target itself is always written, even as an empty non-presence container.
   const opts = {
-    ...encodeOptions(s),
+    ...encodeOptions(s, ctx.encoding),
     ...(resolved !== undefined && emptyTarget(tree) ? { returnEmptyNpContainers: true } : {}),
   };
   const chunks =
