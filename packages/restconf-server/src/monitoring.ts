@@ -18,6 +18,9 @@ export function restconfCapabilities(s: Settings): string[] {
     `${base}with-defaults:1.0`,
     `${base}yang-patch:1.0`,
     ...nmdaCapabilities(s),
+    // RFC 8040 sections 9.1.1: filter with any event stream, replay when one keeps a replay log.
+    ...(s.events.list().length > 0 ? [`${base}filter:1.0`] : []),
+    ...(s.events.list().some((x) => x.replaySupport) ? [`${base}replay:1.0`] : []),
     ...s.capabilities,
   ];
 }

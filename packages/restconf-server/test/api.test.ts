@@ -127,6 +127,8 @@ describe('monitoring and yang library', () => {
       'urn:ietf:params:restconf:capability:fields:1.0',
       'urn:ietf:params:restconf:capability:with-defaults:1.0',
       'urn:ietf:params:restconf:capability:yang-patch:1.0',
+      'urn:ietf:params:restconf:capability:filter:1.0',
+      'urn:ietf:params:restconf:capability:replay:1.0',
     ]);
   });
 

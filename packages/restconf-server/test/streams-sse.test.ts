@@ -28,6 +28,15 @@ describe('event stream resources', () => {
     ]);
   });
 
+  test('restconf-state lists the filter and replay capabilities', async () => {
+    const res = await gw.fetch('/restconf/data/ietf-restconf-monitoring:restconf-state/capabilities', {
+      headers: { accept: 'application/yang-data+json' },
+    });
+    const text = await res.text();
+    expect(text).toContain('urn:ietf:params:restconf:capability:filter:1.0');
+    expect(text).toContain('urn:ietf:params:restconf:capability:replay:1.0');
+  });
+
   test('a JSON stream delivers a notification as ietf-restconf:notification with eventTime', async () => {
     const s = await openStream(`${gw.url}/restconf/streams/json-NETCONF`);
     expect(s.response.status).toBe(200);
