@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, get, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connectStream } from '@yangkit/netconf-client';
 import { duplexPair, NetconfServer } from '@yangkit/netconf-server';
@@ -102,6 +102,60 @@ describe('closed clients', () => {
     const s = await openStream(`${r.url}/restconf/streams/json-NETCONF`);
     await r.handler.close();
     expect(await s.take(1)).toEqual([]);
+  });
+});
+
+describe('bounded queues', () => {
+  test('a client that stops reading is cut off while another receives everything', {
+    timeout: 30_000,
+  }, async () => {
+    const r = await rig({ streams: { maxQueuedEvents: 100 } });
+    const slow = await new Promise<IncomingMessage>((resolve) => {
+      const req = get(
+        `${r.url}/restconf/streams/json-NETCONF`,
+        { headers: { accept: 'text/event-stream' } },
+        (res) => {
+          res.pause(); // reads nothing for now: the server's socket and queue fill up
+          resolve(res);
+        },
+      );
+      req.on('error', () => {});
+    });
+    const fast = await openStream(`${r.url}/restconf/streams/json-NETCONF`);
+    const filler = 'x'.repeat(8000);
+    const total = 2000;
+    let received = 0;
+    for (let sent = 0; sent < total; sent += 50) {
+      for (let i = 0; i < 50; i++) r.netconf.publish(eventXml(`${filler}-${sent + i}`));
+      received += (await fast.takeWith(/xxxx/, 50)).length;
+    }
+    fast.close();
+    // The slow client now reads what the server still held for it: a stream that has ended.
+    let text = '';
+    slow.setEncoding('utf8');
+    slow.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    slow.resume();
+    await new Promise<void>((resolve) => slow.on('end', () => resolve()));
+    const slowEvents = text.split('\n\n').filter((e) => e.includes('xxxx')).length;
+    expect(received).toBe(total);
+    expect(slowEvents).toBeLessThan(total);
+  });
+
+  test('live clients of one stream share one NETCONF session', async () => {
+    const r = await rig();
+    const a = await openStream(`${r.url}/restconf/streams/json-NETCONF`);
+    await until(() => r.backend.stats().active === 1, 'the feed session');
+    const b = await openStream(`${r.url}/restconf/streams/xml-NETCONF`);
+    r.netconf.publish(eventXml('shared'));
+    const [ea] = await a.takeWith(/shared/, 1);
+    const [eb] = await b.takeWith(/shared/, 1);
+    expect(r.backend.stats().active).toBe(1);
+    a.close();
+    b.close();
+    expect(ea!.data).toContain('"event-class":"shared"');
+    expect(eb!.data).toContain('<event-class>shared</event-class>');
   });
 });
 
