@@ -266,6 +266,14 @@ export const FLAGS: readonly FlagSpec[] = [
     help: 'Largest accepted request body.',
   },
   {
+    name: 'max-requests-per-client',
+    type: 'integer',
+    range: [1, 1_000_000],
+    defaultText: 'unbounded',
+    value: 'N',
+    help: 'Requests (event streams included) one client, by Basic user or else address, may have in progress; more get 429.',
+  },
+  {
     name: 'log-level',
     type: 'string',
     choices: ['fatal', 'error', 'warn', 'info', 'debug', 'silent'],

@@ -10,6 +10,7 @@ import { GatewayError } from './errors.js';
 import { createLogger, handlerLogger } from './logger.js';
 import { checkOptions, type GatewayOptions } from './options.js';
 import { startRemote } from './remote.js';
+import { requestLimit } from './security/request-limit.js';
 
 /** A running gateway. */
 export interface Gateway {
@@ -73,8 +74,11 @@ export async function startGateway(
   let handler: RestconfHandler | undefined;
   const auth =
     options.httpUser === undefined ? undefined : basicAuth(options.httpUser, options.httpPassword ?? '');
+  const limit =
+    options.maxRequestsPerClient === undefined ? undefined : requestLimit(options.maxRequestsPerClient);
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     if (auth !== undefined && !auth(req, res)) return;
+    if (limit !== undefined && !limit(req, res)) return;
     handler!(req, res);
   };
   const http: Server = pem === undefined ? createServer(listener) : createHttpsServer(pem, listener);

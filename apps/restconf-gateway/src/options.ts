@@ -54,6 +54,8 @@ export interface GatewayOptions {
   readonly serverStatus?: boolean;
   readonly metrics?: boolean;
   readonly maxBodyBytes?: number;
+  /** Requests one client (Basic user, else peer address) may have in progress; default unbounded. */
+  readonly maxRequestsPerClient?: number;
   readonly logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 }
 
