@@ -11,6 +11,7 @@ export const sharedConfig = defineConfig({
     include: ['test/**/*.test.ts'],
     passWithNoTests: false,
     testTimeout: 60_000,
+    hookTimeout: 60_000,
     benchmark: { include: ['bench/**/*.bench.ts'] },
     coverage: { provider: 'v8', include: ['src/**'], reporter: ['text-summary', 'html'] },
   },
