@@ -4,9 +4,14 @@ import { helpText } from './flags.js';
 import { startGateway } from './gateway.js';
 import { createLogger } from './logger.js';
 import { optionsFromArgs } from './options.js';
+import { addUserCommand } from './security/add-user-command.js';
 
 /** `restconf-gateway [--name=value ...]`: see `--help`. */
 async function main(argv: readonly string[]): Promise<void> {
+  if (argv[0] === 'add-user') {
+    process.stdout.write(await addUserCommand(argv.slice(1), process.stdin));
+    return;
+  }
   let command: ReturnType<typeof optionsFromArgs>;
   try {
     command = optionsFromArgs(argv);

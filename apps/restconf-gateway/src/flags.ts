@@ -266,6 +266,12 @@ export const FLAGS: readonly FlagSpec[] = [
     help: 'Largest accepted request body.',
   },
   {
+    name: 'users-file',
+    type: 'string',
+    value: 'FILE',
+    help: 'HTTP Basic users as user:scrypt-hash lines; add them with `restconf-gateway add-user --users-file FILE USER` (password on stdin).',
+  },
+  {
     name: 'max-requests-per-client',
     type: 'integer',
     range: [1, 1_000_000],

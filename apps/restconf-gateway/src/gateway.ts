@@ -11,6 +11,7 @@ import { createLogger, handlerLogger } from './logger.js';
 import { checkOptions, type GatewayOptions } from './options.js';
 import { startRemote } from './remote.js';
 import { requestLimit } from './security/request-limit.js';
+import { readUsersFile, usersAuth } from './security/users-file.js';
 
 /** A running gateway. */
 export interface Gateway {
@@ -59,7 +60,7 @@ export async function startGateway(
   const log = context.logger ?? createLogger(options.logLevel ?? 'info');
   const host = options.host ?? '127.0.0.1';
   const loopback = isLoopback(host);
-  if (!loopback && options.httpUser === undefined) {
+  if (!loopback && options.httpUser === undefined && options.usersFile === undefined) {
     throw new GatewayError(
       'INVALID_FLAG',
       `refusing to serve ${host} without authentication: add --http-user (or listen on 127.0.0.1)`,
@@ -76,10 +77,15 @@ export async function startGateway(
     options.httpUser === undefined ? undefined : basicAuth(options.httpUser, options.httpPassword ?? '');
   const limit =
     options.maxRequestsPerClient === undefined ? undefined : requestLimit(options.maxRequestsPerClient);
-  const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    if (auth !== undefined && !auth(req, res)) return;
+  const users = options.usersFile === undefined ? undefined : usersAuth(readUsersFile(options.usersFile));
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
     if (limit !== undefined && !limit(req, res)) return;
     handler!(req, res);
+  };
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    if (auth !== undefined && !auth(req, res)) return;
+    if (users === undefined) serve(req, res);
+    else void users(req, res).then((ok) => ok && serve(req, res));
   };
   const http: Server = pem === undefined ? createServer(listener) : createHttpsServer(pem, listener);
   try {
@@ -159,7 +165,7 @@ export async function startGateway(
   }
   if (options.serverStatus === true) log.info(`server status at ${url}/server-status`);
   if (options.metrics === true) log.info(`Prometheus metrics at ${url}/metrics`);
-  if (auth === undefined)
+  if (auth === undefined && users === undefined)
     log.warn(`no authentication: every client that can reach ${host} may read and edit`);
   return gateway;
 }

@@ -16,6 +16,8 @@ export interface GatewayOptions {
   /** HTTP Basic user; with `httpPassword`. */
   readonly httpUser?: string;
   readonly httpPassword?: string;
+  /** File of `user:scrypt-hash` lines (see `restconf-gateway add-user`) for HTTP Basic. */
+  readonly usersFile?: string;
   /** YANG module folders; default the gateway's own `yang/`. */
   readonly path?: readonly string[];
   /** Modules the embedded backend implements; default the RFC 8040 example modules. */
