@@ -266,6 +266,12 @@ export const FLAGS: readonly FlagSpec[] = [
     help: 'Largest accepted request body.',
   },
   {
+    name: 'insecure',
+    type: 'boolean',
+    defaultText: 'false',
+    help: 'Allow listening beyond loopback without authentication or without TLS (credentials then cross the network in clear).',
+  },
+  {
     name: 'users-file',
     type: 'string',
     value: 'FILE',

@@ -60,13 +60,15 @@ export async function startGateway(
   const log = context.logger ?? createLogger(options.logLevel ?? 'info');
   const host = options.host ?? '127.0.0.1';
   const loopback = isLoopback(host);
-  if (!loopback && options.httpUser === undefined && options.usersFile === undefined) {
+  const tls = options.tlsCert !== undefined && options.tlsKey !== undefined;
+  const authenticated = options.httpUser !== undefined || options.usersFile !== undefined;
+  // Basic credentials in clear on a network are as good as none (RFC 8040 section 2: TLS is required).
+  if (!loopback && options.insecure !== true && (!authenticated || !tls)) {
     throw new GatewayError(
       'INVALID_FLAG',
-      `refusing to serve ${host} without authentication: add --http-user (or listen on 127.0.0.1)`,
+      `refusing to serve ${host} without ${authenticated ? 'TLS' : 'authentication'}: add ${authenticated ? '--tls-cert and --tls-key' : '--http-user or --users-file'}, listen on 127.0.0.1, or pass --insecure`,
     );
   }
-  const tls = options.tlsCert !== undefined && options.tlsKey !== undefined;
   const pem = tls
     ? { cert: readPem(options.tlsCert!, '--tls-cert'), key: readPem(options.tlsKey!, '--tls-key') }
     : undefined;

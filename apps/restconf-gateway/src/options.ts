@@ -18,6 +18,8 @@ export interface GatewayOptions {
   readonly httpPassword?: string;
   /** File of `user:scrypt-hash` lines (see `restconf-gateway add-user`) for HTTP Basic. */
   readonly usersFile?: string;
+  /** Serve beyond loopback without authentication or without TLS. */
+  readonly insecure?: boolean;
   /** YANG module folders; default the gateway's own `yang/`. */
   readonly path?: readonly string[];
   /** Modules the embedded backend implements; default the RFC 8040 example modules. */
