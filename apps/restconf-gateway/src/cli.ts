@@ -44,8 +44,9 @@ async function main(argv: readonly string[]): Promise<void> {
       },
     );
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  // The signals that end event streams and their NETCONF sessions cleanly (the spec's SSE table).
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGUSR1'] as const)
+    process.on(signal, () => stop(signal));
 }
 
 function fail(error: unknown): void {

@@ -415,7 +415,7 @@ export function helpText(): string {
   lines.push(
     '',
     'Environment: NETCONF_PASSWORD, NETCONF_KEY_PASSPHRASE, NETCONF_SSH_PASSWORD, RESTCONF_HTTP_PASSWORD, SSE_KEEPALIVE.',
-    'Exit codes: 0 after SIGINT/SIGTERM, 1 when the server fails, 2 for bad flags or config.',
+    'Exit codes: 0 after SIGINT/SIGTERM/SIGHUP/SIGUSR1 (open streams end first), 1 when the server fails, 2 for bad flags or config.',
   );
   return lines.join('\n');
 }

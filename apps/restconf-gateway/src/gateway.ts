@@ -13,6 +13,8 @@ import { startRemote } from './remote.js';
 import { requestLimit } from './security/request-limit.js';
 import { readUsersFile, usersAuth } from './security/users-file.js';
 
+/** How long shutdown waits for requests in progress before closing their connections. */
+const SHUTDOWN_GRACE_MS = 10_000;
 /** A running gateway. */
 export interface Gateway {
   /** Base URL of the HTTP server, e.g. `http://127.0.0.1:8080`. */
@@ -144,9 +146,14 @@ export async function startGateway(
     handler,
     backend: setup,
     async close() {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      // Graceful: stop accepting, end the event streams, let requests in progress finish (up to
+      // a bound), then end the NETCONF sessions.
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       await handler!.close();
+      http.closeIdleConnections();
+      const timer = setTimeout(() => http.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      await closed;
+      clearTimeout(timer);
       await setup.close();
     },
   };

@@ -67,9 +67,33 @@ describe('restconf-gateway serving', () => {
     expect(await r.json()).toEqual({ 'example-jukebox:year': 2011 });
   });
 
+  test('SIGHUP ends an open event stream cleanly and exits 0', async () => {
+    const stream = await fetch(`${url}/restconf/streams/json-NETCONF`, {
+      headers: { accept: 'text/event-stream' },
+    });
+    expect(stream.status).toBe(200);
+    const body = stream.text();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGHUP');
+    expect(await exited).toBe(0);
+    await expect(body).resolves.toBeTypeOf('string');
+  });
+});
+
+describe('restconf-gateway stopping', () => {
   test('exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, [CLI, '--port=0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8');
+    await new Promise<void>((resolve, reject) => {
+      child.stderr!.on('data', (chunk: string) => {
+        stderr += chunk;
+        if (stderr.includes('serving RESTCONF at')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-  });
+  }, 60_000);
 });
