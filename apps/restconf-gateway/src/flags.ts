@@ -190,7 +190,7 @@ export const FLAGS: readonly FlagSpec[] = [
     name: 'wildcard-keys',
     type: 'boolean',
     defaultText: 'false',
-    help: 'Wildcard list keys in URLs; only false is supported.',
+    help: 'Accept * as a key value in the last api-path segment of a GET, matching every entry.',
   },
   {
     name: 'with-json-metadata',
@@ -216,13 +216,13 @@ export const FLAGS: readonly FlagSpec[] = [
     name: 'with-restconf',
     type: 'boolean',
     defaultText: 'true',
-    help: 'Serve RESTCONF; only true is supported.',
+    help: 'Serve RESTCONF; false leaves only /server-status and /metrics.',
   },
   {
     name: 'with-yang-metadata',
     type: 'boolean',
     defaultText: 'true',
-    help: 'Process YANG metadata annotations; only true is supported.',
+    help: 'RFC 7952 metadata annotations in responses (false: none, in either encoding).',
   },
   {
     name: 'default-style',
@@ -246,9 +246,9 @@ export const FLAGS: readonly FlagSpec[] = [
   {
     name: 'system-sort-type',
     type: 'string',
-    choices: ['natural'],
-    defaultText: 'natural',
-    help: 'Order used by --system-sorted (natural: by canonical key values).',
+    choices: ['ascending', 'descending'],
+    defaultText: 'ascending',
+    help: 'Order used by --system-sorted: by key values, ascending or descending.',
   },
   {
     name: 'server-status',

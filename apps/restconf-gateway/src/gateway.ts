@@ -131,6 +131,10 @@ export async function startGateway(
       ? {}
       : { returnEmptyNpContainers: options.returnEmptyNpcontainers }),
     ...(options.systemSorted === undefined ? {} : { systemSorted: options.systemSorted }),
+    ...(options.systemSortType === undefined ? {} : { systemSortType: options.systemSortType }),
+    ...(options.wildcardKeys === undefined ? {} : { wildcardKeys: options.wildcardKeys }),
+    ...(options.withRestconf === undefined ? {} : { withRestconf: options.withRestconf }),
+    ...(options.withYangMetadata === undefined ? {} : { withYangMetadata: options.withYangMetadata }),
     ...(options.withJsonMetadata === undefined ? {} : { withJsonMetadata: options.withJsonMetadata }),
     ...(options.restconfCapability === undefined ? {} : { capabilities: options.restconfCapability }),
     ...(options.serverStatus === undefined ? {} : { serverStatus: options.serverStatus }),

@@ -54,7 +54,7 @@ export interface GatewayOptions {
   readonly defaultStyle?: DefaultStyle;
   readonly returnEmptyNpcontainers?: boolean;
   readonly systemSorted?: boolean;
-  readonly systemSortType?: 'natural';
+  readonly systemSortType?: 'ascending' | 'descending';
   readonly serverStatus?: boolean;
   readonly metrics?: boolean;
   readonly maxBodyBytes?: number;
@@ -161,12 +161,8 @@ function usage(message: string): GatewayError {
 
 /** Checks combinations of options that single flags cannot; throws with exit code 2. */
 export function checkOptions(o: GatewayOptions): void {
-  if (o.wildcardKeys === true)
-    throw usage('--wildcard-keys=true is not supported: list keys in URLs must be complete');
   if (o.sseKeepalive !== undefined && o.sseKeepalive > 0 && o.sseKeepalive < 5)
     throw usage(`--sse-keepalive takes 0 or 5..3600 seconds, not ${o.sseKeepalive}`);
-  if (o.withRestconf === false) throw usage('--with-restconf=false leaves nothing to serve');
-  if (o.withYangMetadata === false) throw usage('--with-yang-metadata=false is not supported');
   if ((o.tlsCert === undefined) !== (o.tlsKey === undefined))
     throw usage('--tls-cert and --tls-key go together');
   if (o.httpUser !== undefined && (o.httpPassword === undefined || o.httpPassword === ''))

@@ -246,3 +246,25 @@ describe('--netconf-ssh-listen', () => {
     }
   });
 });
+
+describe('output flags reach the handler', () => {
+  test('--wildcard-keys lets a GET name every artist with *', async () => {
+    const gw = await start({ wildcardKeys: true });
+    try {
+      const r = await fetch(`${gw.url}/restconf/data/example-jukebox:jukebox/library/artist=*`);
+      expect(r.status).toBe(200);
+      expect(JSON.stringify(await r.json())).toContain('Foo Fighters');
+    } finally {
+      await gw.close();
+    }
+  });
+
+  test('--with-restconf=false stops serving the RESTCONF root', async () => {
+    const gw = await start({ withRestconf: false });
+    try {
+      expect((await fetch(`${gw.url}/restconf/data`)).status).toBe(404);
+    } finally {
+      await gw.close();
+    }
+  });
+});

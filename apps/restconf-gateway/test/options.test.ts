@@ -89,8 +89,22 @@ describe('optionsFromArgs', () => {
     );
   });
 
-  test('refuses the unsupported value of --wildcard-keys', () => {
-    expect(failure(() => optionsFromArgs(['--wildcard-keys'], {}))?.message).toMatch(/not supported/);
+  test('maps the output flags of the spec to options', () => {
+    const c = optionsFromArgs(
+      [
+        '--wildcard-keys',
+        '--with-yang-metadata=false',
+        '--system-sort-type=descending',
+        '--with-restconf=false',
+      ],
+      {},
+    );
+    expect(c.help === false && c.options).toMatchObject({
+      wildcardKeys: true,
+      withYangMetadata: false,
+      systemSortType: 'descending',
+      withRestconf: false,
+    });
   });
 
   test('takes SSE_KEEPALIVE from the environment when no flag names it', () => {
