@@ -1,4 +1,5 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
+import { isTruncatedByDepth } from './depth';
 import type { ChildHolder, DataNode } from './instance';
 import { orderedChildren } from './instance';
 import { resolveLeafref } from './values';
@@ -53,6 +54,7 @@ export class Indenter {
 export function isEmptyNp(node: DataNode): boolean {
   if (node.schema.kind !== 'container' || node.schema.presence !== undefined) return false;
   if (node.annotations !== undefined && node.annotations.length > 0) return false;
+  if (isTruncatedByDepth(node)) return false;
   if (node.children === undefined) return true;
   for (const nodes of node.children.values()) {
     for (const n of nodes) if (!isEmptyNp(n)) return false;

@@ -6,6 +6,7 @@ import {
   applyWithDefaults,
   decodeJson,
   encodeJson,
+  encodeXml,
   parseFields,
 } from '../src/index';
 import { codecError, testSchema } from './helpers';
@@ -40,14 +41,25 @@ describe('applyDepth', () => {
     expect(json(applyDepth(resource(), 1))).toEqual({ 'example-jukebox:jukebox': {} });
   });
 
-  test('keeps leafs but not containers or entries at the last level (RFC 8040 B.3.2 depth=3)', () => {
+  test('keeps containers and entries at the last level as empty nodes (RFC 8040 B.3.2 depth=3)', () => {
     expect(json(applyDepth(resource(), 3))).toEqual({
       'example-jukebox:jukebox': {
-        library: { 'artist-count': 42 },
-        playlist: [{ name: 'Foo-One', description: 'example playlist 1' }],
+        library: { artist: [{}], 'artist-count': 42 },
+        playlist: [{ name: 'Foo-One', description: 'example playlist 1', song: [{}] }],
         player: { gap: '0.5' },
       },
     });
+  });
+
+  test('writes truncated containers even when empty containers are otherwise left out', () => {
+    const out = JSON.parse(encodeJson(applyDepth(resource(), 2), { returnEmptyNpContainers: false }));
+    expect(out).toEqual({ 'example-jukebox:jukebox': { library: {}, playlist: [{}], player: {} } });
+  });
+
+  test('writes truncated nodes as empty elements in XML', () => {
+    const xml = encodeXml(applyDepth(resource(), 2), { returnEmptyNpContainers: false });
+    expect(xml).toContain('<library/>');
+    expect(xml).toContain('<player/>');
   });
 
   test('counts the datastore as level 1 for a data document', () => {

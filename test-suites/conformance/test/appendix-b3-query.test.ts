@@ -59,11 +59,17 @@ describe('B.3.2 "depth" parameter', () => {
     expect(await get(`${JUKEBOX}?depth=1`)).toEqual({ 'example-jukebox:jukebox': {} });
   });
 
-  test('depth=3 answers the leaves three levels down and nothing deeper', async () => {
+  test('depth=3 answers three levels, the child resources at the last one as empty nodes', async () => {
     const body = (await get(`${JUKEBOX}?depth=3`)) as { 'example-jukebox:jukebox': Record<string, unknown> };
     const jukebox = body['example-jukebox:jukebox'];
     expect(jukebox.player).toEqual({ gap: '0.5' });
-    expect(jukebox.playlist).toEqual([{ name: 'Foo-One', description: 'example playlist 1' }]);
+    // RFC 8040 B.3.2 (with erratum 6473: lists are arrays): "artist" and "song" stand empty at level 3.
+    expect(jukebox.playlist).toEqual([
+      { name: 'Foo-One', description: 'example playlist 1', song: [{}, {}] },
+    ]);
+    expect((jukebox.library as { artist: unknown[] }).artist.every((a) => JSON.stringify(a) === '{}')).toBe(
+      true,
+    );
     expect(JSON.stringify(jukebox)).not.toContain('Wasting Light');
   });
 
