@@ -1,0 +1,10 @@
+export { isSubscriptionOperation, RSN_MODULE, SN_MODULE, SUBSCRIPTION_OPERATIONS } from './names.js';
+export { requesterOf } from './requester.js';
+export {
+  RECEIVE_WITHIN_MS,
+  serveSubscription,
+  subscriptionCount,
+  subscriptionOperation,
+  subscriptionUri,
+} from './service.js';
+export { type EndReason, Subscription } from './subscription.js';

@@ -1,0 +1,272 @@
+import { childElement, textOf } from '@yangkit/netconf-client';
+import type { QueryParameters } from '@yangkit/restconf-uri';
+import { SSE_HEADERS } from '@yangkit/sse-stream';
+import {
+  type DataNode,
+  decodeJson,
+  decodeXml,
+  encodeJson,
+  encodeXml,
+  type InstanceTree,
+} from '@yangkit/yang-json-codec';
+import type { SchemaNode } from '@yangkit/yang-schema';
+import { encodeOptions, type RequestContext, type Settings } from '../context.js';
+import type { Body } from '../edit.js';
+import { RestconfError } from '../errors.js';
+import { dataMediaType, type Encoding } from '../media.js';
+import type { Responder } from '../response.js';
+import { escapeXml, RSN_NS, SN_NS } from './names.js';
+import { requesterOf } from './requester.js';
+import { Subscription } from './subscription.js';
+
+/** How long an established subscription waits for the GET on its uri before it ends (ms). */
+export const RECEIVE_WITHIN_MS = 60_000;
+
+const registries = new WeakMap<Settings, Map<number, Subscription>>();
+
+/** The subscriptions established through one handler, by id. */
+function registryOf(s: Settings): Map<number, Subscription> {
+  let r = registries.get(s);
+  if (r === undefined) {
+    r = new Map();
+    registries.set(s, r);
+  }
+  return r;
+}
+
+/** The subscriptions open now (tests and status). */
+export function subscriptionCount(s: Settings): number {
+  return registryOf(s).size;
+}
+
+/** The `{serverUrl}{root}/subscriptions/<id>` location of a subscription (RFC 8650 section 3.3). */
+export function subscriptionUri(s: Settings, id: number): string {
+  return `${s.serverUrl}${s.root}/subscriptions/${id}`;
+}
+
+/**
+ * POST on one of the RFC 8639 operations (RFC 8650 section 3.3): establish-subscription opens a
+ * NETCONF session that holds the subscription and answers `id` and the RFC 8650 `uri`;
+ * modify-, delete- and kill-subscription go to the backend, the first two on the session that
+ * established the subscription.
+ */
+export async function subscriptionOperation(
+  ctx: RequestContext,
+  op: SchemaNode,
+  body: Body | undefined,
+): Promise<void> {
+  const input = decodeInput(ctx, body, op);
+  if (op.name === 'establish-subscription') return establish(ctx, op, input, body);
+  const id = Number(leafOf(input, 'id')?.value);
+  const s = ctx.settings;
+  const sub = registryOf(s).get(id);
+  const user = requesterOf(ctx.out.req);
+  const xml = operationXml(op, input);
+  if (op.name === 'kill-subscription') {
+    // kill-subscription ends any subscription (RFC 8639 section 2.4.5), also one of another client.
+    if (sub === undefined || sub.session.endReason !== undefined) {
+      await s.backend.withSession((session) => session.rpc(xml));
+    } else {
+      await sub.session.rpc(xml);
+      sub.killed();
+    }
+    ctx.out.empty(204);
+    return;
+  }
+  if (sub === undefined || (sub.owner !== undefined && sub.owner !== user)) {
+    throw new RestconfError(
+      'REQUEST_INVALID',
+      `no subscription ${leafOf(input, 'id')?.value ?? ''} of this client`,
+      {
+        errorTag: 'invalid-value',
+        errorAppTag: 'ietf-subscribed-notifications:no-such-subscription',
+        status: 404,
+      },
+    );
+  }
+  await sub.session.rpc(xml);
+  if (op.name === 'delete-subscription') sub.end('deleted');
+  ctx.out.empty(204);
+}
+
+async function establish(
+  ctx: RequestContext,
+  op: SchemaNode,
+  input: InstanceTree | undefined,
+  body: Body | undefined,
+): Promise<void> {
+  const s = ctx.settings;
+  // RFC 8650 section 3.4 does not carry replay over RESTCONF.
+  if (leafOf(input, 'replay-start-time') !== undefined) {
+    throw new RestconfError('REQUEST_INVALID', 'replay is not supported for RESTCONF subscriptions', {
+      errorType: 'protocol',
+      errorTag: 'invalid-value',
+      errorAppTag: 'ietf-subscribed-notifications:replay-unsupported',
+      status: 400,
+    });
+  }
+  // The gateway encodes notifications itself; the backend always speaks XML.
+  const encodingLeaf = leafOf(input, 'encoding');
+  let encoding: Encoding = body?.encoding ?? ctx.encoding;
+  if (encodingLeaf !== undefined) {
+    const v = encodingLeaf.value ?? '';
+    if (v.endsWith(':encode-json')) encoding = 'json';
+    else if (v.endsWith(':encode-xml')) encoding = 'xml';
+    else
+      throw new RestconfError('REQUEST_INVALID', `encoding ${v} is not supported`, {
+        errorTag: 'invalid-value',
+        errorAppTag: 'ietf-subscribed-notifications:encoding-unsupported',
+        status: 400,
+      });
+    removeLeaf(input, encodingLeaf);
+  }
+  const owner = requesterOf(ctx.out.req);
+  const xml = operationXml(op, input);
+  const registry = registryOf(s);
+  const sub = await new Promise<Subscription>((resolve, reject) => {
+    s.backend
+      .withSession(async (session, use) => {
+        // The session holds the subscription: it is never handed to another request.
+        use.reusable = false;
+        const events = session.notifications();
+        const reply = await session.rpc(xml);
+        const idEl = childElement(reply.element, 'id', SN_NS) ?? childElement(reply.element, 'id');
+        const id = idEl === undefined ? Number.NaN : Number(textOf(idEl).trim());
+        if (!Number.isInteger(id) || registry.has(id)) {
+          throw new RestconfError('BACKEND_FAILED', 'establish-subscription answered no usable id', {
+            errorTag: 'operation-failed',
+            status: 502,
+          });
+        }
+        const created = new Subscription(
+          id,
+          owner,
+          encoding,
+          session,
+          {
+            schema: s.schema,
+            streams: s.events.settings,
+            messageIndent: s.messageIndent,
+            uri: subscriptionUri(s, id),
+            onEnd: () => registry.delete(id),
+          },
+          RECEIVE_WITHIN_MS,
+        );
+        registry.set(id, created);
+        resolve(created);
+        try {
+          for await (const n of events) created.deliver(n);
+        } finally {
+          created.end('backend-ended');
+        }
+      })
+      .catch(reject);
+  });
+  const reply = `<id xmlns="${SN_NS}">${sub.id}</id><uri xmlns="${RSN_NS}">${escapeXml(subscriptionUri(s, sub.id))}</uri>`;
+  const output = decodeXml(s.schema, reply, { kind: 'rpc-output', operation: op, strict: false });
+  const opts = encodeOptions(s, ctx.encoding);
+  const text = ctx.encoding === 'json' ? encodeJson(output, opts) : encodeXml(output, opts);
+  ctx.out.text(200, dataMediaType(ctx.encoding), text);
+}
+
+/**
+ * GET on `{root}/subscriptions/<id>` (RFC 8650 section 3.4): the subscription's notifications as
+ * SSE, to the user that established it (any client when the server does not authenticate), one
+ * response per subscription.
+ */
+export async function serveSubscription(
+  s: Settings,
+  out: Responder,
+  method: string,
+  idText: string,
+  _query?: QueryParameters,
+): Promise<void> {
+  const id = /^[0-9]{1,10}$/.test(idText) ? Number(idText) : Number.NaN;
+  const sub = registryOf(s).get(id);
+  // Another user's subscription is answered as absent: its existence is not disclosed.
+  if (sub === undefined || (sub.owner !== undefined && sub.owner !== requesterOf(out.req))) {
+    throw new RestconfError('NOT_FOUND', `no subscription '${idText}'`, {
+      errorTag: 'invalid-value',
+      status: 404,
+    });
+  }
+  const allow = ['GET', 'HEAD', 'OPTIONS'];
+  if (!allow.includes(method)) {
+    throw new RestconfError('METHOD_NOT_ALLOWED', `${method} is not allowed on a subscription`, {
+      errorTag: 'operation-not-supported',
+      status: 405,
+      allow,
+    });
+  }
+  if (method === 'OPTIONS') {
+    out.header('Allow', allow.join(', '));
+    out.empty(200);
+    return;
+  }
+  checkAccept(out.req.headers.accept);
+  if (sub.received) {
+    throw new RestconfError('REQUEST_INVALID', `subscription ${id} is already being received`, {
+      errorTag: 'in-use',
+      status: 409,
+    });
+  }
+  if (out.head) {
+    out.status = 200;
+    out.res.writeHead(200, { ...SSE_HEADERS });
+    out.res.end();
+    return;
+  }
+  await sub.receive(out);
+}
+
+function decodeInput(ctx: RequestContext, body: Body | undefined, op: SchemaNode): InstanceTree | undefined {
+  if (body === undefined || body.text.trim() === '') return undefined;
+  const options = { kind: 'rpc-input' as const, operation: op, simpleNames: ctx.settings.simpleJsonNames };
+  return body.encoding === 'json'
+    ? decodeJson(ctx.settings.schema, body.text, options)
+    : decodeXml(ctx.settings.schema, body.text, options);
+}
+
+/** The top-level leaf `name` of the operation's input (choices and cases hold no instances). */
+function leafOf(input: InstanceTree | undefined, name: string): DataNode | undefined {
+  if (input === undefined) return undefined;
+  for (const nodes of input.children.values()) {
+    for (const n of nodes) {
+      if (n.schema.name === name) return n;
+      for (const [schema, kids] of n.children ?? []) if (schema.name === name) return kids[0];
+    }
+  }
+  return undefined;
+}
+
+function removeLeaf(input: InstanceTree | undefined, leaf: DataNode): void {
+  if (input === undefined) return;
+  for (const nodes of input.children.values()) for (const n of nodes) n.children?.delete(leaf.schema);
+}
+
+function hasChildren(tree: InstanceTree): boolean {
+  for (const nodes of tree.children.values()) {
+    for (const n of nodes) if (n.children !== undefined && n.children.size > 0) return true;
+  }
+  return false;
+}
+
+function operationXml(op: SchemaNode, input: InstanceTree | undefined): string {
+  if (input !== undefined && hasChildren(input)) return encodeXml(input, { operationElement: true });
+  return `<${op.name} xmlns="${op.namespace}"/>`;
+}
+
+/** A subscription answers only text/event-stream (RFC 8650 section 3.4); another Accept is 406. */
+function checkAccept(accept: string | undefined): void {
+  if (accept === undefined || accept.trim() === '') return;
+  const ok = accept.split(',').some((part) => {
+    const type = part.split(';')[0]!.trim().toLowerCase();
+    return type === 'text/event-stream' || type === 'text/*' || type === '*/*';
+  });
+  if (!ok) {
+    throw new RestconfError('NOT_ACCEPTABLE', 'a subscription is served as text/event-stream only', {
+      errorTag: 'invalid-value',
+      status: 406,
+    });
+  }
+}
