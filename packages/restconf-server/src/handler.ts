@@ -31,6 +31,7 @@ import { readData } from './read.js';
 import { Responder } from './response.js';
 import { Metrics, RequestStats, serverStatusJson } from './server-status.js';
 import { createEventStreams, streamSettings } from './streams/index.js';
+import { serveSubscription } from './subscriptions/index.js';
 import { applyWildcardKeys } from './wildcard.js';
 
 /** A node:http request listener that is also connect/express-style middleware. */
@@ -205,12 +206,7 @@ async function serve(
   if (target.kind === 'nmda-datastore' || target.kind === 'nmda-data') {
     return serveNmda(s, req, out, method, target, query, setEncoding);
   }
-  if (target.kind === 'subscription') {
-    throw new RestconfError('NOT_FOUND', `no ${target.kind} resources are offered`, {
-      errorTag: 'invalid-value',
-      status: 404,
-    });
-  }
+  if (target.kind === 'subscription') return serveSubscription(s, out, method, target.id);
   const allow = allowedMethods(target, resolved);
   if (!allow.includes(method)) {
     throw new RestconfError('METHOD_NOT_ALLOWED', `${method} is not allowed on this resource`, {

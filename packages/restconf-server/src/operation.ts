@@ -9,6 +9,7 @@ import { getBulk } from './get-bulk.js';
 import { GET_BULK_MODULE } from './get-bulk-module.js';
 import { schemaOf, wrapInAncestors } from './instances.js';
 import { dataMediaType } from './media.js';
+import { isSubscriptionOperation, subscriptionOperation } from './subscriptions/index.js';
 
 const YANG_1_NS = 'urn:ietf:params:xml:ns:yang:1';
 
@@ -65,6 +66,8 @@ export async function invokeOperation(
   const op = resolveOperation(name, pathSchemaOf(ctx.settings.schema)) as unknown as SchemaNode;
   // get-bulk is this project's operation, answered here rather than by the NETCONF server.
   if (op.module === GET_BULK_MODULE && op.name === 'get-bulk') return getBulk(ctx, op, body);
+  // RFC 8650: subscriptions live beyond the request, in the handler's subscription service.
+  if (isSubscriptionOperation(op)) return subscriptionOperation(ctx, op, body);
   const input = decodeInput(ctx, body, op);
   await invoke(ctx, op, operationXml(op, input));
 }
