@@ -9,7 +9,7 @@ import {
   encodeXml,
   type InstanceTree,
 } from '@yangkit/yang-json-codec';
-import type { SchemaNode } from '@yangkit/yang-schema';
+import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { encodeOptions, type RequestContext, type Settings } from '../context.js';
 import type { Body } from '../edit.js';
 import { RestconfError } from '../errors.js';
@@ -61,7 +61,7 @@ export async function subscriptionOperation(
   const s = ctx.settings;
   const sub = registryOf(s).get(id);
   const user = requesterOf(ctx.out.req);
-  const xml = operationXml(op, input);
+  const xml = operationXml(s.schema, op, input);
   if (op.name === 'kill-subscription') {
     // kill-subscription ends any subscription (RFC 8639 section 2.4.5), also one of another client.
     if (sub === undefined || sub.session.endReason !== undefined) {
@@ -121,7 +121,7 @@ async function establish(
     removeLeaf(input, encodingLeaf);
   }
   const owner = requesterOf(ctx.out.req);
-  const xml = operationXml(op, input);
+  const xml = operationXml(s.schema, op, input);
   const registry = registryOf(s);
   const sub = await new Promise<Subscription>((resolve, reject) => {
     s.backend
@@ -251,9 +251,32 @@ function hasChildren(tree: InstanceTree): boolean {
   return false;
 }
 
-function operationXml(op: SchemaNode, input: InstanceTree | undefined): string {
-  if (input !== undefined && hasChildren(input)) return encodeXml(input, { operationElement: true });
-  return `<${op.name} xmlns="${op.namespace}"/>`;
+function operationXml(schema: SchemaTree, op: SchemaNode, input: InstanceTree | undefined): string {
+  if (input === undefined || !hasChildren(input)) return `<${op.name} xmlns="${op.namespace}"/>`;
+  return declareXpathPrefixes(schema, encodeXml(input, { operationElement: true }));
+}
+
+/**
+ * The xpath filters hold RFC 7951 expressions whose prefixes are module names; in XML a prefix
+ * needs a namespace declaration in scope (RFC 8639 section 2.4.2, RFC 7950 section 9.13), so
+ * each module name used becomes an `xmlns:<module>` on the filter element.
+ */
+function declareXpathPrefixes(schema: SchemaTree, xml: string): string {
+  return xml.replace(
+    /<((?:stream|datastore)-xpath-filter)((?:\s[^>]*)?)>([^<]*)</g,
+    (whole, name: string, attrs: string, text: string) => {
+      const declared = new Set<string>();
+      let extra = '';
+      for (const m of text.matchAll(/([A-Za-z_][\w.-]*):(?!:)/g)) {
+        const prefix = m[1]!;
+        const module = schema.moduleByName(prefix);
+        if (module === undefined || declared.has(prefix) || attrs.includes(`xmlns:${prefix}=`)) continue;
+        declared.add(prefix);
+        extra += ` xmlns:${prefix}="${escapeXml(module.namespace).replace(/"/g, '&quot;')}"`;
+      }
+      return extra === '' ? whole : `<${name}${attrs}${extra}>${text}<`;
+    },
+  );
 }
 
 /** A subscription answers only text/event-stream (RFC 8650 section 3.4); another Accept is 406. */

@@ -1,0 +1,331 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connectStream } from '@yangkit/netconf-client';
+import { duplexPair, exampleHandlers, loadServerSchema, NetconfServer } from '@yangkit/netconf-server';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createBackend } from '../src/backend.js';
+import { createRestconfHandler, type RestconfHandler } from '../src/handler.js';
+import { RESTCONF_MODULES } from '../src/modules.js';
+import { YANG_DIR } from './harness.js';
+import { eventXml, openStream, until } from './streams-helpers.js';
+
+const OP = '/restconf/operations/ietf-subscribed-notifications';
+const JSON_TYPE = 'application/yang-data+json';
+
+interface Gateway {
+  readonly url: string;
+  readonly netconf: NetconfServer;
+  readonly handler: RestconfHandler;
+  readonly http: Server;
+  close(): Promise<void>;
+}
+
+let schema: Promise<SchemaTree> | undefined;
+
+/** The example modules with RFC 8639, RFC 8641 and the RFC 8650 uri augment. */
+function subscriptionSchema(): Promise<SchemaTree> {
+  schema ??= loadServerSchema({
+    paths: [YANG_DIR],
+    modules: [
+      'example-mod',
+      'example-jukebox',
+      ...RESTCONF_MODULES,
+      'ietf-restconf-subscribed-notifications',
+    ],
+  });
+  return schema;
+}
+
+/** The handler over the embedded NETCONF server, with a Basic user check in front when `users`. */
+async function start(users?: Record<string, string>): Promise<Gateway> {
+  const s = await subscriptionSchema();
+  const netconf = await NetconfServer.create({ schema: s });
+  exampleHandlers(netconf);
+  const backend = createBackend({
+    openSession: async () => {
+      const [a, b] = duplexPair();
+      netconf.connect(a, { username: 'restconf' });
+      return connectStream(b);
+    },
+  });
+  const handler = createRestconfHandler({ schema: s, backend });
+  const http = createServer((req, res) => {
+    if (users !== undefined) {
+      const [user, password] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64')
+        .toString()
+        .split(':');
+      if (user === undefined || users[user] !== password) {
+        res.writeHead(401, { 'www-authenticate': 'Basic' }).end();
+        return;
+      }
+    }
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  await handler.ready;
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+    netconf,
+    handler,
+    http,
+    async close() {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await handler.close();
+      await netconf.close();
+    },
+  };
+}
+
+function basic(user: string, password: string): Record<string, string> {
+  return { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
+}
+
+async function post(
+  gw: Gateway,
+  operation: string,
+  input: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`${gw.url}${OP}:${operation}`, {
+    method: 'POST',
+    headers: { 'content-type': JSON_TYPE, accept: JSON_TYPE, ...headers },
+    body: JSON.stringify({ 'ietf-subscribed-notifications:input': input }),
+  });
+}
+
+/** establish-subscription; returns the id and the uri's path. */
+async function establish(
+  gw: Gateway,
+  input: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ id: number; uri: string; path: string }> {
+  const res = await post(gw, 'establish-subscription', input, headers);
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as Record<string, Record<string, unknown>>;
+  const output = body['ietf-subscribed-notifications:output']!;
+  const uri = output['ietf-restconf-subscribed-notifications:uri'] as string;
+  return { id: output.id as number, uri, path: new URL(uri).pathname };
+}
+
+type Message = Record<string, Record<string, unknown>>;
+
+function notificationOf(data: string): Record<string, unknown> {
+  return (JSON.parse(data) as Message)['ietf-restconf:notification']!;
+}
+
+let gw: Gateway;
+
+beforeAll(async () => {
+  gw = await start();
+});
+afterAll(async () => {
+  await gw.close();
+});
+
+describe('establish-subscription over RESTCONF', () => {
+  test('establish-subscription answers the id and the ietf-restconf-subscribed-notifications uri', async () => {
+    const { id, uri } = await establish(gw, { stream: 'NETCONF' });
+    expect(Number.isInteger(id)).toBe(true);
+    expect(uri).toBe(`http://localhost/restconf/subscriptions/${id}`);
+  });
+
+  test('a GET on the uri delivers the subscription notifications as SSE in JSON', async () => {
+    const { path } = await establish(gw, { stream: 'NETCONF' });
+    const s = await openStream(gw.url + path);
+    expect(s.response.status).toBe(200);
+    expect(s.response.headers.get('content-type')).toBe('text/event-stream');
+    gw.netconf.publish(eventXml('sub-json'));
+    const [event] = await s.takeWith(/sub-json/, 1);
+    s.close();
+    const n = notificationOf(event!.data);
+    expect(typeof n.eventTime).toBe('string');
+    expect((n['example-mod:event'] as Record<string, unknown>)['event-class']).toBe('sub-json');
+  });
+
+  test('an XML establish-subscription delivers XML notifications', async () => {
+    const res = await fetch(`${gw.url}${OP}:establish-subscription`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/yang-data+xml', accept: 'application/yang-data+xml' },
+      body: '<input xmlns="urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications"><stream>NETCONF</stream></input>',
+    });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const uri =
+      /<uri xmlns="urn:ietf:params:xml:ns:yang:ietf-restconf-subscribed-notifications">([^<]+)<\/uri>/.exec(
+        text,
+      )![1]!;
+    const s = await openStream(gw.url + new URL(uri).pathname);
+    gw.netconf.publish(eventXml('sub-xml'));
+    const [event] = await s.takeWith(/sub-xml/, 1);
+    s.close();
+    expect(event!.data).toMatch(/^<notification xmlns="urn:ietf:params:xml:ns:netconf:notification:1.0">/);
+    expect(event!.data).toContain('<event-class>sub-xml</event-class>');
+  });
+
+  test('a stream-xpath-filter is passed to the backend', async () => {
+    const { path } = await establish(gw, {
+      stream: 'NETCONF',
+      'stream-xpath-filter': "/example-mod:event[example-mod:event-class='wanted']",
+    });
+    const s = await openStream(gw.url + path);
+    gw.netconf.publish(eventXml('unwanted'));
+    gw.netconf.publish(eventXml('wanted'));
+    const [event] = await s.take(1);
+    s.close();
+    expect(event!.data).toContain('"wanted"');
+  });
+
+  test('replay-start-time is refused with 400', async () => {
+    const res = await post(gw, 'establish-subscription', {
+      stream: 'NETCONF',
+      'replay-start-time': '2020-01-01T00:00:00Z',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('invalid-value');
+  });
+
+  test('a second GET on a subscription being received is 409', async () => {
+    const { path } = await establish(gw, { stream: 'NETCONF' });
+    const s = await openStream(gw.url + path);
+    const again = await fetch(gw.url + path, { headers: { accept: 'text/event-stream' } });
+    s.close();
+    expect(again.status).toBe(409);
+  });
+
+  test('an unknown subscription is 404', async () => {
+    const res = await fetch(`${gw.url}/restconf/subscriptions/999999`, {
+      headers: { accept: 'text/event-stream' },
+    });
+    expect(res.status).toBe(404);
+  });
+
+  test('a subscription asked for as JSON data is 406', async () => {
+    const { path } = await establish(gw, { stream: 'NETCONF' });
+    const res = await fetch(gw.url + path, { headers: { accept: JSON_TYPE } });
+    expect(res.status).toBe(406);
+  });
+
+  test('a client that leaves ends the subscription and its NETCONF session', async () => {
+    const { id, path } = await establish(gw, { stream: 'NETCONF' });
+    const s = await openStream(gw.url + path);
+    gw.netconf.publish(eventXml('before-leave'));
+    await s.takeWith(/before-leave/, 1);
+    s.close();
+    await until(
+      () => !gw.netconf.dynamic.stateXml().includes(`<id>${id}</id>`),
+      'the backend subscription to end',
+    );
+    const res = await fetch(gw.url + path, { headers: { accept: 'text/event-stream' } });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('modify, delete and kill', () => {
+  test('delete-subscription ends the stream', async () => {
+    const { id, path } = await establish(gw, { stream: 'NETCONF' });
+    const s = await openStream(gw.url + path);
+    const res = await post(gw, 'delete-subscription', { id });
+    expect(res.status).toBe(204);
+    expect(await s.take(1)).toEqual([]);
+  });
+
+  test('kill-subscription delivers subscription-terminated and ends the stream', async () => {
+    const { id, path } = await establish(gw, { stream: 'NETCONF' });
+    const s = await openStream(gw.url + path);
+    const res = await post(gw, 'kill-subscription', { id });
+    expect(res.status).toBe(204);
+    const events = await s.take(2);
+    expect(events).toHaveLength(1);
+    const n = notificationOf(events[0]!.data);
+    expect(n['ietf-subscribed-notifications:subscription-terminated']).toEqual({
+      id,
+      reason: 'ietf-subscribed-notifications:no-such-subscription',
+    });
+  });
+
+  test('modify-subscription is passed to the backend and its answer returned', async () => {
+    const { id } = await establish(gw, { stream: 'NETCONF' });
+    const res = await post(gw, 'modify-subscription', { id, 'stream-xpath-filter': '/example-mod:event' });
+    // The embedded NETCONF server does not implement modify-subscription (RFC 8639 allows that).
+    expect(res.status).toBe(501);
+    expect(await res.text()).toContain('operation-not-supported');
+  });
+
+  test('deleting an unknown subscription is refused with no-such-subscription', async () => {
+    const res = await post(gw, 'delete-subscription', { id: 424242 });
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain('no-such-subscription');
+  });
+});
+
+describe('YANG Push', () => {
+  test('a periodic datastore subscription delivers push-update with the selected contents', async () => {
+    const put = await fetch(`${gw.url}/restconf/data/example-jukebox:jukebox`, {
+      method: 'PUT',
+      headers: { 'content-type': JSON_TYPE },
+      body: JSON.stringify({ 'example-jukebox:jukebox': { player: { gap: '0.5' } } }),
+    });
+    expect(put.status).toBeLessThan(300);
+    const { path } = await establish(gw, {
+      'ietf-yang-push:datastore': 'ietf-datastores:running',
+      'ietf-yang-push:datastore-xpath-filter': '/example-jukebox:jukebox',
+      'ietf-yang-push:periodic': { period: 5 },
+    });
+    const s = await openStream(gw.url + path);
+    const [event] = await s.takeWith(/push-update/, 1);
+    s.close();
+    const n = notificationOf(event!.data);
+    const update = n['ietf-yang-push:push-update'] as Record<string, unknown>;
+    expect(JSON.stringify(update['datastore-contents'])).toContain('0.5');
+  });
+
+  test('an on-change subscription with a dampening-period delivers push-change-update after an edit', async () => {
+    const { path } = await establish(gw, {
+      'ietf-yang-push:datastore': 'ietf-datastores:running',
+      'ietf-yang-push:datastore-xpath-filter': '/example-jukebox:jukebox',
+      'ietf-yang-push:on-change': { 'dampening-period': 1 },
+    });
+    const s = await openStream(gw.url + path);
+    const res = await fetch(`${gw.url}/restconf/data/example-jukebox:jukebox`, {
+      method: 'PUT',
+      headers: { 'content-type': JSON_TYPE },
+      body: JSON.stringify({ 'example-jukebox:jukebox': { player: { gap: '1.5' } } }),
+    });
+    expect(res.status, await res.text()).toBeLessThan(300);
+    const [event] = await s.takeWith(/push-change-update/, 1);
+    s.close();
+    expect(event!.data).toContain('1.5');
+  });
+});
+
+describe('users', () => {
+  let auth: Gateway;
+  beforeAll(async () => {
+    auth = await start({ alice: 'a-secret', bob: 'b-secret' });
+  });
+  afterAll(async () => {
+    await auth.close();
+  });
+
+  test('the user who established a subscription receives it', async () => {
+    const { path } = await establish(auth, { stream: 'NETCONF' }, basic('alice', 'a-secret'));
+    const s = await openStream(auth.url + path, basic('alice', 'a-secret'));
+    expect(s.response.status).toBe(200);
+    auth.netconf.publish(eventXml('for-alice'));
+    const [event] = await s.takeWith(/for-alice/, 1);
+    s.close();
+    expect(event).toBeDefined();
+  });
+
+  test('another user cannot read or delete the subscription', async () => {
+    const { id, path } = await establish(auth, { stream: 'NETCONF' }, basic('alice', 'a-secret'));
+    const read = await fetch(auth.url + path, {
+      headers: { accept: 'text/event-stream', ...basic('bob', 'b-secret') },
+    });
+    expect(read.status).toBe(404);
+    const del = await post(auth, 'delete-subscription', { id }, basic('bob', 'b-secret'));
+    expect(del.status).toBe(404);
+  });
+});
