@@ -237,7 +237,11 @@ export async function deleteResource(
   try {
     await apply(ctx, [{ editId: '1', operation: 'delete', target: toPathSteps(resolved) }], check);
   } catch (error) {
-    if (hasTag(error, 'data-missing')) throw notFound(error);
+    // A delete refused by validation (RFC 7950 section 15.5, a require-instance reference to the
+    // target) is also data-missing, but the target exists: that one is 409, not 404.
+    const refused =
+      error instanceof NetconfRpcError && error.errors.some((e) => e.errorAppTag === 'instance-required');
+    if (hasTag(error, 'data-missing') && !refused) throw notFound(error);
     throw error;
   }
   ctx.out.empty(204);
