@@ -1,0 +1,206 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type NetconfNotification, type NetconfSession, parseXml } from '@yangkit/netconf-client';
+import { loadServerSchema } from '@yangkit/netconf-server';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import fc from 'fast-check';
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Encoding } from '../src/media.js';
+import { RESTCONF_MODULES } from '../src/modules.js';
+import { Responder } from '../src/response.js';
+import { streamSettings } from '../src/streams/index.js';
+import { type EndReason, requesterOf, Subscription } from '../src/subscriptions/index.js';
+import { YANG_DIR } from './harness.js';
+import { openStream } from './streams-helpers.js';
+
+const SN = 'urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications';
+const URI = 'http://localhost/restconf/subscriptions/7';
+
+let schema: SchemaTree;
+beforeAll(async () => {
+  schema = await loadServerSchema({
+    paths: [YANG_DIR],
+    modules: ['example-mod', ...RESTCONF_MODULES, 'ietf-restconf-subscribed-notifications'],
+  });
+});
+
+/** A session stand-in that records whether the subscription closed it. */
+function fakeSession(): NetconfSession & { closed: boolean } {
+  const s = {
+    closed: false,
+    endReason: undefined as string | undefined,
+    close: async () => {
+      s.closed = true;
+      s.endReason = 'closed';
+    },
+    destroy: () => {
+      s.closed = true;
+    },
+  };
+  return s as unknown as NetconfSession & { closed: boolean };
+}
+
+function notification(inner: string): NetconfNotification {
+  const text = `<notification xmlns="urn:ietf:params:xml:ns:netconf:notification:1.0"><eventTime>2026-01-01T00:00:00Z</eventTime>${inner}</notification>`;
+  return { eventTime: '2026-01-01T00:00:00Z', xml: inner, element: parseXml(text) };
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+});
+
+/** A subscription and an HTTP server whose every GET receives it. */
+async function serve(
+  encoding: Encoding,
+  options: { maxQueuedEvents?: number; receiveWithinMs?: number } = {},
+): Promise<{
+  sub: Subscription;
+  url: string;
+  session: NetconfSession & { closed: boolean };
+  ends: EndReason[];
+}> {
+  const session = fakeSession();
+  const ends: EndReason[] = [];
+  const sub = new Subscription(
+    7,
+    undefined,
+    encoding,
+    session,
+    {
+      schema,
+      streams: streamSettings({ maxQueuedEvents: options.maxQueuedEvents ?? 100 }),
+      messageIndent: -1,
+      uri: URI,
+      onEnd: (reason) => ends.push(reason),
+    },
+    options.receiveWithinMs ?? 60_000,
+  );
+  const http = createServer((req, res) => void sub.receive(new Responder(req, res)));
+  servers.push(http);
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return { sub, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/`, session, ends };
+}
+
+describe('Subscription', () => {
+  test('notifications that arrive before the GET are delivered to it in order', async () => {
+    const { sub, url } = await serve('json');
+    sub.deliver(
+      notification(`<event xmlns="http://example.com/event/1.0"><event-class>one</event-class></event>`),
+    );
+    sub.deliver(
+      notification(`<event xmlns="http://example.com/event/1.0"><event-class>two</event-class></event>`),
+    );
+    const s = await openStream(url);
+    const events = await s.take(2);
+    s.close();
+    expect(events.map((e) => /"event-class":"(\w+)"/.exec(e.data)?.[1])).toEqual(['one', 'two']);
+  });
+
+  test('subscription-modified carries the RFC 8650 uri in JSON', async () => {
+    const { sub, url } = await serve('json');
+    const s = await openStream(url);
+    sub.deliver(
+      notification(
+        `<subscription-modified xmlns="${SN}"><id>7</id><stream>NETCONF</stream></subscription-modified>`,
+      ),
+    );
+    const [event] = await s.take(1);
+    s.close();
+    const n = (JSON.parse(event!.data) as Record<string, Record<string, Record<string, unknown>>>)[
+      'ietf-restconf:notification'
+    ]!;
+    expect(n['ietf-subscribed-notifications:subscription-modified']).toEqual({
+      id: 7,
+      stream: 'NETCONF',
+      'ietf-restconf-subscribed-notifications:uri': URI,
+    });
+  });
+
+  test('subscription-modified carries the RFC 8650 uri in XML', async () => {
+    const { sub, url } = await serve('xml');
+    const s = await openStream(url);
+    sub.deliver(notification(`<subscription-modified xmlns="${SN}"><id>7</id></subscription-modified>`));
+    const [event] = await s.take(1);
+    s.close();
+    expect(event!.data).toContain(
+      `<uri xmlns="urn:ietf:params:xml:ns:yang:ietf-restconf-subscribed-notifications">${URI}</uri></subscription-modified>`,
+    );
+  });
+
+  // subscription-started is if-feature "configured" (RFC 8639 section 2.7.1), so only XML, which
+  // passes events on as they are, carries it when the schema leaves that feature out.
+  test('subscription-started from the backend is passed on in XML', async () => {
+    const { sub, url } = await serve('xml');
+    const s = await openStream(url);
+    sub.deliver(
+      notification(
+        `<subscription-started xmlns="${SN}"><id>7</id><stream>NETCONF</stream></subscription-started>`,
+      ),
+    );
+    const [event] = await s.take(1);
+    s.close();
+    expect(event!.data).toContain(`<subscription-started xmlns="${SN}"><id>7</id>`);
+  });
+
+  test('a backend subscription-terminated is delivered once and ends the stream and session', async () => {
+    const { sub, url, session, ends } = await serve('json');
+    const s = await openStream(url);
+    sub.deliver(
+      notification(
+        `<subscription-terminated xmlns="${SN}"><id>7</id><reason>suspension-timeout</reason></subscription-terminated>`,
+      ),
+    );
+    sub.killed();
+    const events = await s.take(2);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toContain('subscription-terminated');
+    expect(session.closed).toBe(true);
+    expect(ends).toEqual(['killed']);
+  });
+
+  test('a queue that overflows before the GET ends the subscription', async () => {
+    const { sub, ends, session } = await serve('xml', { maxQueuedEvents: 2 });
+    for (let i = 0; i < 3; i++) sub.deliver(notification(`<event xmlns="http://example.com/event/1.0"/>`));
+    expect(ends).toEqual(['overflow']);
+    expect(session.closed).toBe(true);
+  });
+
+  test('a subscription nobody receives in time ends', async () => {
+    const { ends } = await serve('xml', { receiveWithinMs: 20 });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(ends).toEqual(['not-received']);
+  });
+});
+
+describe('requesterOf', () => {
+  const req = (headers: Record<string, string>, extra: object = {}): IncomingMessage =>
+    Object.assign({ headers } as unknown as IncomingMessage, extra);
+
+  test('an HTTP Basic Authorization names the user', () => {
+    expect(requesterOf(req({ authorization: `Basic ${Buffer.from('alice:x:y').toString('base64')}` }))).toBe(
+      'alice',
+    );
+  });
+
+  test('a user set by middleware wins over the header', () => {
+    expect(requesterOf(req({ authorization: 'Basic Ym9iOng=' }, { user: 'carol' }))).toBe('carol');
+  });
+
+  test('no authentication means no user', () => {
+    expect(requesterOf(req({}))).toBeUndefined();
+    expect(requesterOf(req({ authorization: 'Bearer abc' }))).toBeUndefined();
+  });
+
+  test('any Authorization header yields a string or undefined, never an exception', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (header) => {
+        const user = requesterOf(req({ authorization: header }));
+        expect(user === undefined || typeof user === 'string').toBe(true);
+      }),
+    );
+  });
+});
