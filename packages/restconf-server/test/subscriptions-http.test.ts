@@ -220,6 +220,28 @@ describe('establish-subscription over RESTCONF', () => {
     const res = await fetch(gw.url + path, { headers: { accept: 'text/event-stream' } });
     expect(res.status).toBe(404);
   });
+  test('a stop-time ends the stream after subscription-completed, in the requested XML encoding', async () => {
+    const { path } = await establish(gw, {
+      stream: 'NETCONF',
+      'stop-time': new Date(Date.now() + 300).toISOString(),
+      encoding: 'ietf-subscribed-notifications:encode-xml',
+    });
+    const s = await openStream(gw.url + path);
+    const events = await s.take(2);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toContain(
+      '<subscription-completed xmlns="urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications">',
+    );
+  });
+
+  test('in JSON, an event outside the schema (subscription-completed of the configured feature) is skipped', async () => {
+    const { path } = await establish(gw, {
+      stream: 'NETCONF',
+      'stop-time': new Date(Date.now() + 300).toISOString(),
+    });
+    const s = await openStream(gw.url + path);
+    expect(await s.take(1)).toEqual([]);
+  });
 });
 
 describe('modify, delete and kill', () => {

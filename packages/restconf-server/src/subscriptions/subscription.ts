@@ -85,7 +85,8 @@ export class Subscription {
       );
     }
     if (state === 'subscription-terminated') this.#terminatedSeen = true;
-    this.#send(this.#message(xml));
+    const data = this.#message(xml);
+    if (data !== undefined) this.#send(data);
     // RFC 8639 sections 2.7.3, 2.7.4: nothing follows subscription-terminated or -completed.
     if (state === 'subscription-terminated') this.end('killed');
     else if (state === 'subscription-completed') this.end('completed');
@@ -159,10 +160,17 @@ export class Subscription {
     this.#pending.push(data);
   }
 
-  #message(xml: string): string {
+  /** The SSE data of an event; undefined when the schema cannot express it in JSON (skipped). */
+  #message(xml: string): string | undefined {
     if (this.encoding === 'xml') return xml;
-    const tree = decodeXml(this.#ctx.schema, xml, { kind: 'notification', strict: false });
-    return encodeJson(tree, { indent: this.#ctx.messageIndent });
+    try {
+      const tree = decodeXml(this.#ctx.schema, xml, { kind: 'notification', strict: false });
+      // An event of a module or feature outside the schema decodes to nothing.
+      if (tree.children.size === 0) return undefined;
+      return encodeJson(tree, { indent: this.#ctx.messageIndent });
+    } catch {
+      return undefined;
+    }
   }
 }
 
