@@ -177,6 +177,28 @@ describe('establish-subscription over RESTCONF', () => {
     expect(event!.data).toContain('"wanted"');
   });
 
+  test('an establish-subscription the backend refuses answers its rpc-error', async () => {
+    const res = await post(gw, 'establish-subscription', { stream: 'no-such-stream' });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('ietf-subscribed-notifications:stream-unavailable');
+  });
+
+  test('a datastore the backend cannot subscribe to is refused', async () => {
+    const res = await post(gw, 'establish-subscription', {
+      'ietf-yang-push:datastore': 'ietf-datastores:candidate',
+      'ietf-yang-push:periodic': { period: 100 },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('datastore-not-subscribable');
+  });
+
+  test('OPTIONS on a subscription lists GET, HEAD and OPTIONS', async () => {
+    const { path } = await establish(gw, { stream: 'NETCONF' });
+    const res = await fetch(gw.url + path, { method: 'OPTIONS' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+
   test('replay-start-time is refused with 400', async () => {
     const res = await post(gw, 'establish-subscription', {
       stream: 'NETCONF',
