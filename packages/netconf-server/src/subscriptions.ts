@@ -114,7 +114,10 @@ export class DynamicSubscriptions {
       };
       this.subs.set(id, sub);
       if (sub.periodMs !== undefined) {
-        const t = setInterval(() => void this.pushUpdate(sub), sub.periodMs);
+        // Evaluate the selection once now, so a filter that cannot be evaluated is refused here
+        // rather than failing later on a timer.
+        await this.content(sub);
+        const t = setInterval(() => this.guarded(sub, this.pushUpdate(sub)), sub.periodMs);
         t.unref();
         sub.timers.push(t);
       } else {
@@ -215,7 +218,7 @@ export class DynamicSubscriptions {
       sub.pending = true;
       const t = setTimeout(() => {
         sub.pending = false;
-        void this.pushChange(sub);
+        this.guarded(sub, this.pushChange(sub));
       }, sub.dampeningMs);
       t.unref();
       sub.timers.push(t);
@@ -236,6 +239,22 @@ export class DynamicSubscriptions {
       s += `<receivers><receiver><name>session-${sub.session.id}</name><state>active</state></receiver></receivers></subscription>`;
     }
     return `${s}</subscriptions>`;
+  }
+
+  /**
+   * Runs timer-driven work: a failure ends the subscription with subscription-terminated
+   * (RFC 8639 2.7.3) instead of escaping as an unhandled rejection.
+   */
+  private guarded(sub: Dynamic, work: Promise<void>): void {
+    work.catch(() => {
+      if (!this.subs.has(sub.id)) return;
+      this.remove(sub.id);
+      sub.session.notify(
+        notification(
+          `<subscription-terminated xmlns="${SN_NS}"><id>${sub.id}</id><reason>filter-unavailable</reason></subscription-terminated>`,
+        ),
+      );
+    });
   }
 
   private deliver(sub: Dynamic, event: LoggedEvent): void {

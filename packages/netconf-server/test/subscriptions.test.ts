@@ -55,6 +55,19 @@ test('a periodic YANG Push subscription sends push-update with the datastore con
   expect(updates[1]!.xml).toContain('<name>eth0</name>');
 });
 
+test('a periodic subscription whose xpath filter cannot be evaluated is refused at establishment', async () => {
+  server = await testServer();
+  const c = await client(server);
+  const error = await rpcErrorOf(
+    c.rpc(
+      `<establish-subscription xmlns="${SN}" xmlns:yp="${YP}" xmlns:ds="${DS}"><yp:datastore>ds:running</yp:datastore><yp:datastore-xpath-filter>/nosuchprefix:interfaces</yp:datastore-xpath-filter><yp:periodic><yp:period>10</yp:period></yp:periodic></establish-subscription>`,
+    ),
+  );
+  expect(error.errors.length).toBeGreaterThan(0);
+  // The session is still usable: nothing escaped as an unhandled rejection.
+  expect((await c.getConfig({ source: 'running' })).length).toBeGreaterThanOrEqual(0);
+});
+
 test('an on-change subscription sends the initial state, then a push-change-update after an edit', async () => {
   server = await testServer();
   const c = await client(server);
