@@ -61,7 +61,8 @@ export function createSseParser(options: SseParserOptions): SseParser {
   // ignoreBOM: the BOM is stripped below for text and bytes alike, and only at the stream start.
   let decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let started = false;
-  let endsWithCR = false;
+  // A CR that ended the last chunk, held back until the next one (see feedText).
+  let heldCR = false;
   let pendingRetry: number | undefined;
   let overflowed = false;
   let failed = false;
@@ -102,7 +103,12 @@ export function createSseParser(options: SseParserOptions): SseParser {
         if (text === '') return;
       }
     }
-    endsWithCR = text.charCodeAt(text.length - 1) === CR;
+    // A chunk that ends in CR may be half of a CR LF pair. eventsource-parser waits for the next
+    // chunk in that case, but loses an empty comment line (`:` CR) that way, so the CR is held
+    // here and fed together with what follows it.
+    if (heldCR) text = `\r${text}`;
+    heldCR = text.charCodeAt(text.length - 1) === CR;
+    if (heldCR) text = text.slice(0, -1);
     parser.feed(text);
     if (overflowed) fail();
   }
@@ -127,9 +133,8 @@ export function createSseParser(options: SseParserOptions): SseParser {
     end() {
       if (failed) return;
       feedText(decoder.decode());
-      // eventsource-parser holds back a trailing CR in case an LF follows; at the end of the stream
-      // it is a complete line break, and CR + LF is one line break, so adding LF completes it.
-      if (endsWithCR) feedText('\n');
+      // At the end of the stream a held CR is a complete line break (CR LF is one line break).
+      if (heldCR) feedText('\n');
       reset();
     },
     reset,
@@ -148,7 +153,7 @@ export function createSseParser(options: SseParserOptions): SseParser {
     disarmLatin1Bom();
     decoder = new TextDecoder('utf-8', { ignoreBOM: true });
     started = false;
-    endsWithCR = false;
+    heldCR = false;
     pendingRetry = undefined;
     overflowed = false;
     failed = false;

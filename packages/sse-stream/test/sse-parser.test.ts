@@ -5,6 +5,12 @@ import { createSseParser } from '../src/sse-parser.js';
 import { byteByByte, parseChunks, utf8 } from './helpers.js';
 
 describe('line endings', () => {
+  test('keeps an empty comment line whose CR ends a chunk', () => {
+    const whole = parseChunks([':\rdata: a\n\n']);
+    expect(whole.comments).toEqual(['']);
+    expect(parseChunks([':\r', 'data: a\n\n'])).toEqual(whole);
+  });
+
   test.each([
     ['LF', '\n'],
     ['CRLF', '\r\n'],
