@@ -46,13 +46,13 @@ export interface SessionOptions {
    * checks them (DOCTYPE, entities, processing instructions, tag balance, depth) and reads the
    * envelope (message-id, `<ok/>`, `<rpc-error>`, the range of `<data>`), `xml` and the data of
    * `get`/`getConfig`/`getData` are slices of the message, and `element` is parsed on first
-   * access. Replies holding `<rpc-error>` are always parsed in full. Default 256 KiB; `Infinity`
+   * access. Replies holding `<rpc-error>` are always parsed in full. Default 16 KiB; `Infinity`
    * parses every reply at once.
    */
   fullParseLimit?: number;
 }
 
-const FULL_PARSE_LIMIT = 256 * 1024;
+const FULL_PARSE_LIMIT = 16 * 1024;
 
 // A <get> whose filter selects nothing on any server: session-id 0 is never assigned (RFC 6241 8.1).
 const PROBE_RPC = buildRpc(
