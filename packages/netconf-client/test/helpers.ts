@@ -1,33 +1,9 @@
-import { Duplex } from 'node:stream';
+import type { Duplex } from 'node:stream';
+import { duplexPair } from '../src/duplex-pair.js';
 import { createFramer, encodeMessage, type FramingMode } from '../src/framing.js';
 import { parseXml, type XmlElement } from '../src/xml.js';
 
-/** One end of an in-memory byte pipe; ending or destroying it ends the peer's readable side. */
-class PipeEnd extends Duplex {
-  peer!: PipeEnd;
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.peer.push(chunk);
-    callback();
-  }
-  override _read(): void {}
-  override _final(callback: (error?: Error | null) => void): void {
-    this.peer.push(null);
-    callback();
-  }
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    if (!this.peer.readableEnded) this.peer.push(null);
-    callback(error);
-  }
-}
-
-/** Two connected duplex streams, like a socket pair. */
-export function duplexPair(): [Duplex, Duplex] {
-  const a = new PipeEnd();
-  const b = new PipeEnd();
-  a.peer = b;
-  b.peer = a;
-  return [a, b];
-}
+export { duplexPair };
 
 export const BASE = 'urn:ietf:params:xml:ns:netconf:base:1.0';
 

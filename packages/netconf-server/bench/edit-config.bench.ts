@@ -2,9 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NetconfSession } from '@yangkit/netconf-client';
+import { duplexPair } from '@yangkit/netconf-client';
 import { bench, describe } from 'vitest';
 import { single } from '../src/data-tree.js';
-import { duplexPair } from '../src/duplex-pair.js';
 import type { NetconfServer } from '../src/server.js';
 import { client, IF, testSchema, testServer } from '../test/helpers.js';
 

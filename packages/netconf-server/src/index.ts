@@ -1,6 +1,7 @@
+/** Re-exported from `@yangkit/netconf-client` so one import connects a client in-process. */
+export { duplexPair } from '@yangkit/netconf-client';
 export type { DataNode, Slot, Step } from './data-tree.js';
 export { type Change, Datastore, type DatastoreName } from './datastore.js';
-export { duplexPair } from './duplex-pair.js';
 export {
   type ErrorTag,
   type ErrorType,

@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { connectStream, type NetconfSession } from '@yangkit/netconf-client';
+import { connectStream, duplexPair, type NetconfSession } from '@yangkit/netconf-client';
 import type { SchemaTree } from '@yangkit/yang-schema';
-import { duplexPair } from '../src/duplex-pair.js';
 import { loadServerSchema } from '../src/schema.js';
 import { NetconfServer, type NetconfServerOptions } from '../src/server.js';
 

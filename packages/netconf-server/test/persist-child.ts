@@ -2,8 +2,7 @@
  * Child process of persistence.test.ts: a server with a startup file, edited through a NETCONF
  * session; prints `ACK <n>` once edit n is acknowledged, until the parent kills it.
  */
-import { connectStream } from '@yangkit/netconf-client';
-import { duplexPair } from '../src/duplex-pair.js';
+import { connectStream, duplexPair } from '@yangkit/netconf-client';
 import { loadServerSchema } from '../src/schema.js';
 import { NetconfServer } from '../src/server.js';
 

@@ -1,5 +1,5 @@
+import { duplexPair } from '@yangkit/netconf-client';
 import { afterEach, expect, test } from 'vitest';
-import { duplexPair } from '../src/duplex-pair.js';
 import type { NetconfServer } from '../src/server.js';
 import { testServer } from './helpers.js';
 

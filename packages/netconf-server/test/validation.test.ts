@@ -1,7 +1,6 @@
-import { connectStream } from '@yangkit/netconf-client';
+import { connectStream, duplexPair } from '@yangkit/netconf-client';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterEach, beforeAll, expect, test } from 'vitest';
-import { duplexPair } from '../src/duplex-pair.js';
 import { loadServerSchema } from '../src/schema.js';
 import { NetconfServer } from '../src/server.js';
 import { rpcErrorOf } from './helpers.js';

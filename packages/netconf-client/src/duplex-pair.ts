@@ -1,5 +1,6 @@
 import { Duplex } from 'node:stream';
 
+/** One end of an in-memory byte pipe; ending or destroying it ends the peer's readable side. */
 class PipeEnd extends Duplex {
   peer!: PipeEnd;
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
@@ -19,7 +20,8 @@ class PipeEnd extends Duplex {
 
 /**
  * Two connected in-memory duplex streams, like a socket pair (node:stream's `duplexPair` needs Node
- * 22): give one end to `server.connect()` and the other to a NETCONF client.
+ * 22): give one end to an in-process NETCONF server (e.g. `NetconfServer.connect()`) and the other to
+ * {@link connectStream}.
  */
 export function duplexPair(): [Duplex, Duplex] {
   const a = new PipeEnd();
