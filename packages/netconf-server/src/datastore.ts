@@ -40,7 +40,10 @@ export type Change =
       readonly op: 'remove';
       readonly steps: readonly Step[];
       readonly node: DataNode;
+      /** The entry before the removed one in its list or leaf-list (undefined: it was first). */
       readonly prev: string | undefined;
+      /** When the removal emptied its schema node's slot: the slot before it (null: it was first). */
+      readonly prevSlot?: SchemaNode | null;
     }
   | {
       readonly op: 'move';
@@ -110,14 +113,22 @@ export class Datastore {
   /** Removes a subtree. */
   remove(node: DataNode): void {
     const schema = node.schema!;
+    const parent = node.parent!;
+    // Undo puts the node back where it was, so a refused or rolled-back edit leaves the datastore
+    // exactly as it found it, in system-ordered lists too (their order is still what clients read).
     let prev: string | undefined;
-    if (schema.orderedBy === 'user' && isMulti(schema)) {
-      const map = entries(node.parent!, schema);
-      if (map !== undefined) prev = positionOf(map, node.key);
+    let emptiesSlot = true;
+    if (isMulti(schema)) {
+      const map = entries(parent, schema);
+      if (map !== undefined) {
+        prev = positionOf(map, node.key);
+        emptiesSlot = map.size === 1;
+      }
     }
+    const prevSlot = emptiesSlot ? slotBefore(parent, schema) : undefined;
     const steps = pathOf(node);
     detach(node);
-    this.log.push({ op: 'remove', steps, node, prev });
+    this.log.push({ op: 'remove', steps, node, prev, ...(prevSlot === undefined ? {} : { prevSlot }) });
   }
 
   /** Moves a user-ordered entry (RFC 7950 7.8.6 insert). */
@@ -148,14 +159,41 @@ function parentOf(root: DataNode, steps: readonly Step[]): DataNode | undefined 
   return lookup(root, steps.slice(0, -1));
 }
 
-function restore(parent: DataNode, node: DataNode, prev: string | undefined): void {
+function restore(
+  parent: DataNode,
+  node: DataNode,
+  prev: string | undefined,
+  prevSlot: SchemaNode | null | undefined,
+): void {
   attach(parent, node);
   const schema = node.schema!;
-  if (schema.orderedBy === 'user' && isMulti(schema)) {
+  if (isMulti(schema)) {
     const map = entries(parent, schema)!;
     if (prev === undefined) moveEntry(map, node.key, 'first');
     else moveEntry(map, node.key, 'after', prev);
   }
+  if (prevSlot !== undefined) placeSlotAfter(parent, schema, prevSlot);
+}
+
+/** The schema node whose slot comes before `schema`'s among `parent`'s children (null: none). */
+function slotBefore(parent: DataNode, schema: SchemaNode): SchemaNode | null {
+  let before: SchemaNode | null = null;
+  for (const key of parent.kids!.keys()) {
+    if (key === schema) return before;
+    before = key;
+  }
+  return before;
+}
+
+/** Moves `schema`'s slot right after `prevSlot`'s (first when null); a parent has few slots. */
+function placeSlotAfter(parent: DataNode, schema: SchemaNode, prevSlot: SchemaNode | null): void {
+  const kids = parent.kids!;
+  const moved = kids.get(schema)!;
+  const order = [...kids.entries()].filter(([k]) => k !== schema);
+  const at = prevSlot === null ? 0 : order.findIndex(([k]) => k === prevSlot) + 1;
+  order.splice(at === 0 && prevSlot !== null ? order.length : at, 0, [schema, moved]);
+  kids.clear();
+  for (const [k, v] of order) kids.set(k, v);
 }
 
 function undoChange(root: DataNode, change: Change): void {
@@ -172,7 +210,7 @@ function undoChange(root: DataNode, change: Change): void {
       break;
     case 'remove': {
       const parent = parentOf(root, change.steps);
-      if (parent) restore(parent, change.node, change.prev);
+      if (parent) restore(parent, change.node, change.prev, change.prevSlot);
       break;
     }
     case 'move': {
