@@ -19,7 +19,9 @@ export interface BackendOptions {
   /**
    * Subscribe once to the backend's NETCONF event stream and report `netconf-config-change`
    * events of other clients through `onExternalChange` (default true when the backend has
-   * `:notification`).
+   * `:notification`). A subscription lost with its server is made again by the next request
+   * that reaches the server, which also reports one change of running (edits made meanwhile
+   * went unseen).
    */
   readonly watchChanges?: boolean;
 }
@@ -73,6 +75,8 @@ export function createBackend(options: BackendOptions): Backend {
   let caps: Capabilities | undefined;
   let active = 0;
   let watcher: NetconfSession | undefined;
+  /** True while the change watcher should run but has no session (it was lost with its server). */
+  let rewatch = false;
   let closed = false;
 
   async function open(): Promise<NetconfSession> {
@@ -95,7 +99,13 @@ export function createBackend(options: BackendOptions): Backend {
   async function watch(): Promise<void> {
     const s = await open();
     watcher = s;
-    await s.createSubscription({});
+    try {
+      await s.createSubscription({});
+    } catch (error) {
+      watcher = undefined;
+      void dispose(s);
+      throw error;
+    }
     void (async () => {
       for await (const n of s.notifications()) {
         const change = childElement(n.element, 'netconf-config-change', NOTIF_NS);
@@ -107,10 +117,36 @@ export function createBackend(options: BackendOptions): Backend {
         const name = ds === undefined ? 'running' : textOf(ds).trim();
         for (const l of listeners) l(name);
       }
-    })().catch(() => {
-      // The watcher session ended; tags still move on this handler's own edits.
-      watcher = undefined;
-    });
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        // The watcher session ended (the server went away): subscribe again once a request
+        // reaches the server; until then tags move on this handler's own edits only.
+        if (watcher === s) watcher = undefined;
+        if (!closed) rewatch = true;
+      });
+  }
+
+  /**
+   * Subscribes again after the watcher was lost; a failure leaves it for the next request. Changes
+   * made while nobody watched went unseen, so listeners hear of one change of running.
+   */
+  function restartWatch(): void {
+    rewatch = false;
+    watch().then(
+      () => {
+        for (const l of listeners) l('running');
+      },
+      () => {
+        if (!closed) rewatch = true;
+      },
+    );
+  }
+
+  /** An idle session that is still open, dropping the ones that ended while idle (server lost). */
+  function takeIdle(): NetconfSession | undefined {
+    for (let s = idle.pop(); s !== undefined; s = idle.pop()) if (s.endReason === undefined) return s;
+    return undefined;
   }
 
   return {
@@ -139,7 +175,8 @@ export function createBackend(options: BackendOptions): Backend {
       return caps;
     },
     async withSession(fn) {
-      const session = idle.pop() ?? (await open());
+      const session = takeIdle() ?? (await open());
+      if (rewatch && !closed) restartWatch();
       active++;
       const use: SessionUse = { reusable: true };
       try {

@@ -108,4 +108,41 @@ describe('createBackend', () => {
     expect(seen).toEqual(['running']);
     await backend.close();
   });
+
+  test('drops an idle session that ended while idle and opens a new one', async () => {
+    const opened: NetconfSession[] = [];
+    const backend = createBackend({ openSession: factory(opened), watchChanges: false });
+    await backend.start();
+    // The server went away while the session sat idle.
+    opened[0]!.destroy(undefined, 'transport-closed');
+    const id = await backend.withSession(async (s) => s.sessionId);
+    expect(opened).toHaveLength(2);
+    expect(id).toBe(opened[1]!.sessionId);
+    await backend.close();
+  });
+
+  test('subscribes again after its change watcher was lost and reports the unseen change', async () => {
+    const opened: NetconfSession[] = [];
+    const backend = createBackend({ openSession: factory(opened) });
+    const seen: string[] = [];
+    backend.onExternalChange((ds) => seen.push(ds));
+    await backend.start();
+    // start() opened the first idle session, then the watcher.
+    opened[1]!.destroy(undefined, 'transport-closed');
+    await expect.poll(() => backend.stats().sessions, { timeout: 2000, interval: 20 }).toBe(1);
+    await backend.withSession(async (s) => s.sessionId);
+    await expect.poll(() => seen, { timeout: 2000, interval: 20 }).toEqual(['running']);
+    const [a, b] = duplexPair();
+    server.connect(a, { username: 'other' });
+    const other = await connectStream(b);
+    await other.editConfig({
+      target: 'candidate',
+      config:
+        '<jukebox xmlns="http://example.com/ns/example-jukebox"><player><gap>0.2</gap></player></jukebox>',
+    });
+    await other.commit();
+    await other.close();
+    await expect.poll(() => seen, { timeout: 2000, interval: 20 }).toEqual(['running', 'running']);
+    await backend.close();
+  });
 });
