@@ -66,14 +66,19 @@ function sshSessions(ssh: SshOptions): { open: () => Promise<NetconfSession>; cl
   return {
     async open() {
       if (closed) throw new GatewayError('BACKEND', 'the gateway is closing');
-      connection ??= connect();
-      return (await connection).openSession();
+      const c = (connection ??= connect());
+      const conn = await c;
+      if (!conn.closed) return conn.openSession();
+      // Lost, its 'close' event still to come (the server went away): forget it and dial again.
+      if (connection === c) connection = undefined;
+      return (await (connection ??= connect())).openSession();
     },
     async close() {
       closed = true;
       const c = connection;
       connection = undefined;
-      if (c !== undefined) await (await c).close().catch(() => undefined);
+      // Every session still open ends with <close-session> before the SSH connection closes.
+      if (c !== undefined) await c.then((conn) => conn.close()).catch(() => undefined);
     },
   };
 }
