@@ -31,9 +31,14 @@ function tooBig(maxBytes: number): RestconfError {
   });
 }
 
-/** True when the request carries a body (Content-Length > 0 or chunked). */
+/**
+ * True when the request carries a body (Content-Length > 0 or chunked; over HTTP/2, whose
+ * requests need neither, when the HEADERS frame did not end the stream: RFC 9113 section 8.1).
+ */
 export function hasBody(req: IncomingMessage): boolean {
   const len = req.headers['content-length'];
   if (len !== undefined) return Number(len) > 0;
-  return req.headers['transfer-encoding'] !== undefined;
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const stream = (req as IncomingMessage & { stream?: { endAfterHeaders?: unknown } }).stream;
+  return req.httpVersionMajor === 2 && stream?.endAfterHeaders === false;
 }

@@ -7,6 +7,7 @@ import {
 } from '@yangkit/restconf-uri';
 import { pathSchemaOf } from '@yangkit/yang-patch';
 import { apiRoot, hostMeta, libraryVersion, operationsList, schemaText } from './api.js';
+import { auditRequest, noteRefusal } from './audit.js';
 import { hasBody, readBody } from './body.js';
 import { memoryChangeClock } from './change-clock.js';
 import { checkRead, checkWrite } from './conditional.js';
@@ -125,6 +126,7 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
       return;
     }
     const out = new Responder(req, res);
+    auditRequest(options.audit, req, res, url, s.root);
     const startedAt = process.hrtime.bigint();
     stats.inFlight++;
     res.on('close', () => {
@@ -161,6 +163,7 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
     };
     run().catch((error: unknown) => {
       const errors = toRestconfErrors(error, s.schema);
+      noteRefusal(req, errors[0]!);
       if (errors[0]!.status >= 500) s.logger?.error(`${req.method} ${url}: ${errors[0]!.message}`, error);
       try {
         out.errors(errors, encoding, s.messageIndent);

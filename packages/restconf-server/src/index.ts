@@ -1,3 +1,4 @@
+export { type AuditListener, type AuditRecord, datastoreOf } from './audit.js';
 export {
   type Backend,
   type BackendOptions,

@@ -1,5 +1,6 @@
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { Registry } from 'prom-client';
+import type { AuditListener } from './audit.js';
 import type { Backend } from './backend.js';
 import type { ChangeClock } from './change-clock.js';
 import type { Encoding } from './media.js';
@@ -82,4 +83,10 @@ export interface RestconfHandlerOptions {
   readonly sseKeepalive?: number;
   /** Event stream queue bounds and keepalive (RFC 8040 section 6). */
   readonly streams?: EventStreamOptions;
+  /**
+   * Called once per request with an unsafe method (POST, PUT, PATCH, DELETE, ...) when its
+   * response is done, with what an audit log needs: the YANG Patch `patch-id`, the error-tag of a
+   * refusal, the datastore, the status (see `AuditRecord`). Default: none.
+   */
+  readonly audit?: AuditListener;
 }

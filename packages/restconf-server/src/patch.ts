@@ -8,6 +8,7 @@ import {
   toEditConfig,
   type YangPatchStatus,
 } from '@yangkit/yang-patch';
+import { notePatchId, noteRefusal } from './audit.js';
 import type { RequestContext } from './context.js';
 import type { Body } from './edit.js';
 import { editConfig, runEdits } from './edit-session.js';
@@ -38,6 +39,7 @@ export async function yangPatch(
     encoding: body.encoding,
     ...(resolved === undefined ? {} : { target: toPathSteps(resolved) }),
   });
+  notePatchId(ctx.out.req, patch.patchId);
   const plan = planPatch(patch);
   const candidate = ctx.settings.backend.capabilities.protocol.has('candidate');
   const edit = toEditConfig(ctx.settings.schema, plan, { mode: candidate ? 'per-edit' : 'auto' });
@@ -66,6 +68,7 @@ export async function yangPatch(
     if (RestconfError.isInstance(error) && error.code === 'PRECONDITION_FAILED') throw error;
     const errors = toRestconfErrors(error, ctx.settings.schema);
     const first = errors[0]!;
+    noteRefusal(ctx.out.req, first);
     const entries = errors.map((e) => ({
       errorType: e.errorType,
       errorTag: e.errorTag,
