@@ -17,15 +17,57 @@ export interface GatewayProcess {
   readonly exited: Promise<number | string>;
   /** Everything written to stderr so far (the pino log). */
   stderr(): string;
+  /** Resolves once stderr matches `pattern`; rejects after `deadlineMs` or when the process exits first. */
+  waitForLog(pattern: RegExp, deadlineMs?: number): Promise<void>;
+}
+
+/** How to start a gateway process. */
+export interface SpawnOptions {
+  /** Variables added to this process's environment (passwords: NETCONF_PASSWORD, ...). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** How long the start may take before it counts as failed (default 30 s). */
+  readonly deadlineMs?: number;
 }
 
 /** Spawns `node dist/cli.js ...args --port=0` and resolves once the log names the URL it serves. */
-export function spawnGateway(args: readonly string[], deadlineMs = 30_000): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [CLI, '--port=0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+export function spawnGateway(args: readonly string[], options: SpawnOptions = {}): Promise<GatewayProcess> {
+  const deadlineMs = options.deadlineMs ?? 30_000;
+  const child = spawn(process.execPath, [CLI, '--port=0', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
   let log = '';
+  const waiters = new Set<() => void>();
   const exited = new Promise<number | string>((resolve) => {
     child.on('exit', (code, signal) => resolve(signal ?? code ?? -1));
   });
+  const waitForLog = (pattern: RegExp, within = 15_000): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        if (!pattern.test(log)) return;
+        done();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`no log line matching ${pattern} within ${within} ms: ${log}`));
+      }, within);
+      const done = (): void => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+      void exited.then(() => {
+        // Whatever the process wrote before it ended has been read by now.
+        setImmediate(() => {
+          if (!waiters.has(check)) return;
+          done();
+          if (pattern.test(log)) resolve();
+          else reject(new Error(`the gateway exited before logging ${pattern}: ${log}`));
+        });
+      });
+    });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -34,10 +76,11 @@ export function spawnGateway(args: readonly string[], deadlineMs = 30_000): Prom
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
       log += chunk;
+      for (const check of [...waiters]) check();
       const m = /serving RESTCONF at (http\S+?)\/restconf/.exec(log);
       if (m?.[1] !== undefined) {
         clearTimeout(timer);
-        resolve({ child, url: m[1], exited, stderr: () => log });
+        resolve({ child, url: m[1], exited, stderr: () => log, waitForLog });
       }
     });
     void exited.then((how) => {
