@@ -17,6 +17,43 @@ const DENIED = JSON.stringify({
 });
 
 /**
+ * The user name and password of an HTTP Basic `Authorization` header (RFC 7617 section 2), or
+ * undefined when the request has none or it is malformed.
+ */
+export function basicCredentials(req: IncomingMessage): { user: string; password: string } | undefined {
+  const m = /^Basic +([A-Za-z0-9+/=]{1,1024})$/i.exec(req.headers.authorization ?? '');
+  if (m === null) return undefined;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * Records the user a request was authenticated as where the RESTCONF handler (and
+ * connect/express middleware) looks for it: `req.remoteUser` and `req.user`.
+ */
+export function setRemoteUser(req: IncomingMessage, user: string): void {
+  const r = req as IncomingMessage & { remoteUser?: string; user?: string };
+  r.remoteUser = user;
+  r.user = user;
+}
+
+/**
+ * Answers 401 with an `access-denied` error body; with `challenge`, a Basic `WWW-Authenticate`
+ * (RFC 7235 section 3.1). Without it the client can only authenticate with a certificate, for
+ * which HTTP has no challenge.
+ */
+export function denyAccess(req: IncomingMessage, res: ServerResponse, challenge: boolean): void {
+  req.resume();
+  res.writeHead(401, {
+    ...(challenge ? { 'WWW-Authenticate': 'Basic realm="restconf", charset="UTF-8"' } : {}),
+    'Content-Type': 'application/yang-data+json',
+    'Cache-Control': 'no-cache',
+  });
+  res.end(DENIED);
+}
+
+/**
  * HTTP Basic authentication (RFC 7617) for one user: returns a check that answers 401 with a
  * `WWW-Authenticate` challenge and returns false when the request does not carry the credentials.
  */
@@ -25,21 +62,9 @@ export function basicAuth(
   password: string,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
-    const header = req.headers.authorization ?? '';
-    const m = /^Basic +([A-Za-z0-9+/=]{1,1024})$/i.exec(header);
-    if (m !== null) {
-      const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
-      const colon = decoded.indexOf(':');
-      if (colon >= 0 && same(decoded.slice(0, colon), user) && same(decoded.slice(colon + 1), password))
-        return true;
-    }
-    req.resume();
-    res.writeHead(401, {
-      'WWW-Authenticate': 'Basic realm="restconf", charset="UTF-8"',
-      'Content-Type': 'application/yang-data+json',
-      'Cache-Control': 'no-cache',
-    });
-    res.end(DENIED);
+    const given = basicCredentials(req);
+    if (given !== undefined && same(given.user, user) && same(given.password, password)) return true;
+    denyAccess(req, res, true);
     return false;
   };
 }

@@ -67,6 +67,37 @@ export const FLAGS: readonly FlagSpec[] = [
   },
   { name: 'tls-key', type: 'string', value: 'FILE', help: 'PEM private key for --tls-cert.' },
   {
+    name: 'tls-key-passphrase-file',
+    type: 'string',
+    value: 'FILE',
+    help: 'File holding the passphrase of an encrypted --tls-key (first line).',
+  },
+  {
+    name: 'tls-ca',
+    type: 'string',
+    value: 'FILE',
+    help: 'PEM CA certificates that client certificates must chain to: the server asks clients for a certificate and maps a verified one to a user (RFC 8040 section 2.5).',
+  },
+  {
+    name: 'tls-client-auth',
+    type: 'string',
+    choices: ['optional', 'require'],
+    defaultText: 'optional',
+    help: 'With --tls-ca: optional lets clients without a verified certificate use Basic; require refuses their TLS handshake.',
+  },
+  {
+    name: 'tls-cert-to-name',
+    type: 'string',
+    value: 'FILE',
+    help: 'JSON list of RFC 7407 cert-to-name entries {fingerprint, map-type, name?} mapping client certificates to users, tried in order. Default: the subject CommonName of any certificate that chains to --tls-ca.',
+  },
+  {
+    name: 'http2',
+    type: 'boolean',
+    defaultText: 'true',
+    help: 'With TLS, serve HTTP/2 and HTTP/1.1 on the same port, chosen by ALPN; false serves HTTP/1.1 only. Cleartext is always HTTP/1.1.',
+  },
+  {
     name: 'http-user',
     type: 'string',
     value: 'NAME',
@@ -284,6 +315,12 @@ export const FLAGS: readonly FlagSpec[] = [
     defaultText: 'unbounded',
     value: 'N',
     help: 'Requests (event streams included) one client, by Basic user or else address, may have in progress; more get 429.',
+  },
+  {
+    name: 'audit-log',
+    type: 'string',
+    value: 'FILE',
+    help: 'Append the audit lines (one per POST, PUT, PATCH or DELETE) to this file instead of the log on stderr.',
   },
   {
     name: 'log-level',

@@ -1,16 +1,20 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createRestconfHandler, type RestconfHandler } from '@yangkit/restconf-server';
 import type { Logger as PinoLogger } from 'pino';
-import { basicAuth } from './basic-auth.js';
+import { createAudit } from './audit.js';
+import { basicAuth, basicCredentials, denyAccess, setRemoteUser } from './basic-auth.js';
 import { type BackendSetup, startEmbedded } from './embedded.js';
 import { GatewayError } from './errors.js';
-import { createLogger, handlerLogger } from './logger.js';
+import { type ConnectionCloser, createHttp2Server, type GatewayHttp2Server, http1Closer } from './http2.js';
+import { createAuditLogger, createLogger, handlerLogger } from './logger.js';
 import { checkOptions, type GatewayOptions } from './options.js';
 import { startRemote } from './remote.js';
+import { DEFAULT_CERT_TO_NAME, readCertToNameFile } from './security/cert-to-name.js';
+import { clientCertAuth } from './security/client-cert.js';
 import { requestLimit } from './security/request-limit.js';
+import { serverTls } from './security/tls-options.js';
 import { readUsersFile, usersAuth } from './security/users-file.js';
 
 /** How long shutdown waits for requests in progress before closing their connections. */
@@ -21,7 +25,11 @@ export interface Gateway {
   readonly url: string;
   /** The RESTCONF root path (`/restconf`). */
   readonly root: string;
-  readonly http: Server;
+  /**
+   * The HTTP server: node:http, node:https, or with TLS and `http2` (the default) the node:http2
+   * secure server that also answers HTTP/1.1 (with the same `headersTimeout`/`requestTimeout`).
+   */
+  readonly http: Server | GatewayHttp2Server;
   readonly handler: RestconfHandler;
   /** The backend, its schema and (when embedded) the NETCONF server. */
   readonly backend: BackendSetup;
@@ -31,21 +39,13 @@ export interface Gateway {
 
 /** Extra wiring of {@link startGateway} that has no flag. */
 export interface StartContext {
-  /** Where to log (default: pino on stderr at `options.logLevel`). */
+  /** Where to log (default: pino on stderr at `options.logLevel`); audit lines too without `auditLog`. */
   readonly logger?: PinoLogger;
 }
 
 /** True for addresses only this machine can reach. */
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-function readPem(file: string, flag: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    throw new GatewayError('FILE', `cannot read ${flag} ${file}`, { cause: error });
-  }
 }
 
 /**
@@ -63,17 +63,27 @@ export async function startGateway(
   const host = options.host ?? '127.0.0.1';
   const loopback = isLoopback(host);
   const tls = options.tlsCert !== undefined && options.tlsKey !== undefined;
-  const authenticated = options.httpUser !== undefined || options.usersFile !== undefined;
+  const basic = options.httpUser !== undefined || options.usersFile !== undefined;
+  const authenticated = basic || options.tlsCa !== undefined;
   // Basic credentials in clear on a network are as good as none (RFC 8040 section 2: TLS is required).
   if (!loopback && options.insecure !== true && (!authenticated || !tls)) {
     throw new GatewayError(
       'INVALID_FLAG',
-      `refusing to serve ${host} without ${authenticated ? 'TLS' : 'authentication'}: add ${authenticated ? '--tls-cert and --tls-key' : '--http-user or --users-file'}, listen on 127.0.0.1, or pass --insecure`,
+      `refusing to serve ${host} without ${authenticated ? 'TLS' : 'authentication'}: add ${authenticated ? '--tls-cert and --tls-key' : '--http-user, --users-file or --tls-ca'}, listen on 127.0.0.1, or pass --insecure`,
     );
   }
-  const pem = tls
-    ? { cert: readPem(options.tlsCert!, '--tls-cert'), key: readPem(options.tlsKey!, '--tls-key') }
-    : undefined;
+  const pem = serverTls(options);
+  const certUser =
+    options.tlsCa === undefined
+      ? undefined
+      : clientCertAuth(
+          options.tlsCertToName === undefined
+            ? DEFAULT_CERT_TO_NAME
+            : readCertToNameFile(options.tlsCertToName),
+        );
+  const auditLogger = createAuditLogger(log, options.auditLog);
+  const root = options.restconfRoot ?? '/restconf';
+  const audit = createAudit(auditLogger.log, root.replace(/\/+$/, '') || '/restconf');
 
   const setup = options.netconf === undefined ? await startEmbedded(options) : await startRemote(options);
   let handler: RestconfHandler | undefined;
@@ -83,15 +93,47 @@ export async function startGateway(
     options.maxRequestsPerClient === undefined ? undefined : requestLimit(options.maxRequestsPerClient);
   const users = options.usersFile === undefined ? undefined : usersAuth(readUsersFile(options.usersFile));
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
-    if (limit !== undefined && !limit(req, res)) return;
+    if (limit !== undefined && !limit(req, res)) {
+      audit.refused(req, res, 'resource-denied', 'too many requests in progress for this client');
+      return;
+    }
     handler!(req, res);
   };
+  const refuse = (req: IncomingMessage, res: ServerResponse): void =>
+    audit.refused(req, res, 'access-denied', 'authentication required');
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    if (auth !== undefined && !auth(req, res)) return;
-    if (users === undefined) serve(req, res);
-    else void users(req, res).then((ok) => ok && serve(req, res));
+    audit.begin(req, res);
+    // RFC 8040 section 2.5: a verified client certificate names the user; Basic is the fallback.
+    const fromCert = certUser?.(req);
+    if (fromCert !== undefined) {
+      setRemoteUser(req, fromCert);
+      serve(req, res);
+    } else if (auth !== undefined) {
+      if (auth(req, res)) {
+        setRemoteUser(req, options.httpUser!);
+        serve(req, res);
+      } else refuse(req, res);
+    } else if (users !== undefined) {
+      void users(req, res).then((ok) => {
+        if (ok) {
+          setRemoteUser(req, basicCredentials(req)!.user);
+          serve(req, res);
+        } else refuse(req, res);
+      });
+    } else if (certUser !== undefined) {
+      denyAccess(req, res, false);
+      refuse(req, res);
+    } else serve(req, res);
   };
-  const http: Server = pem === undefined ? createServer(listener) : createHttpsServer(pem, listener);
+  let http: Server | GatewayHttp2Server;
+  let closer: ConnectionCloser;
+  if (pem !== undefined && options.http2 !== false) {
+    ({ server: http, closer } = createHttp2Server(pem, listener));
+  } else {
+    const server = pem === undefined ? createServer(listener) : createHttpsServer(pem, listener);
+    http = server;
+    closer = http1Closer(server);
+  }
   try {
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
@@ -103,6 +145,7 @@ export async function startGateway(
   } catch (error) {
     await setup.backend.close();
     await setup.close();
+    auditLogger.close();
     throw new GatewayError(
       'LISTEN',
       `cannot listen on ${host}:${options.port ?? 8080}: ${(error as Error).message}`,
@@ -113,13 +156,13 @@ export async function startGateway(
   }
   const port = (http.address() as AddressInfo).port;
   const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const root = options.restconfRoot ?? '/restconf';
   handler = createRestconfHandler({
     schema: setup.schema,
     backend: setup.backend,
     root,
     serverUrl: options.restconfServerUrl ?? url,
     logger: handlerLogger(log),
+    audit: audit.listener,
     ...(options.restconfDefaultEncoding === undefined
       ? {}
       : { defaultEncoding: options.restconfDefaultEncoding }),
@@ -154,11 +197,10 @@ export async function startGateway(
       // a bound), then end the NETCONF sessions.
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       await handler!.close();
-      http.closeIdleConnections();
-      const timer = setTimeout(() => http.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      closer.close(SHUTDOWN_GRACE_MS);
       await closed;
-      clearTimeout(timer);
       await setup.close();
+      auditLogger.close();
     },
   };
   try {
@@ -178,7 +220,11 @@ export async function startGateway(
   }
   if (options.serverStatus === true) log.info(`server status at ${url}/server-status`);
   if (options.metrics === true) log.info(`Prometheus metrics at ${url}/metrics`);
-  if (auth === undefined && users === undefined)
-    log.warn(`no authentication: every client that can reach ${host} may read and edit`);
+  if (pem !== undefined && options.http2 !== false) log.info('HTTP/2 and HTTP/1.1 by ALPN');
+  if (certUser !== undefined)
+    log.info(
+      `client certificates ${options.tlsClientAuth === 'require' ? 'required' : 'requested'}: a verified one is mapped to a user${basic ? ', else HTTP Basic' : ''}`,
+    );
+  if (!authenticated) log.warn(`no authentication: every client that can reach ${host} may read and edit`);
   return gateway;
 }

@@ -13,6 +13,18 @@ export interface GatewayOptions {
   readonly restconfRoot?: string;
   readonly tlsCert?: string;
   readonly tlsKey?: string;
+  /** Passphrase of an encrypted `tlsKey` (`--tls-key-passphrase-file`). */
+  readonly tlsKeyPassphrase?: string;
+  /** CA certificates client certificates must chain to; with it the server asks for one. */
+  readonly tlsCa?: string;
+  /** `optional` (default) or `require` a verified client certificate in the TLS handshake. */
+  readonly tlsClientAuth?: 'optional' | 'require';
+  /** JSON file of RFC 7407 cert-to-name entries; default: CommonName of any verified certificate. */
+  readonly tlsCertToName?: string;
+  /** With TLS, HTTP/2 and HTTP/1.1 by ALPN (default true). */
+  readonly http2?: boolean;
+  /** File the audit lines are appended to (default: the log). */
+  readonly auditLog?: string;
   /** HTTP Basic user; with `httpPassword`. */
   readonly httpUser?: string;
   readonly httpPassword?: string;
@@ -145,6 +157,10 @@ export function optionsFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv 
   const httpPassword =
     typeof httpFile === 'string' ? readSecret(httpFile, 'password file') : env.RESTCONF_HTTP_PASSWORD;
   if (httpPassword !== undefined) out.httpPassword = httpPassword;
+  const passphraseFile = merged['tls-key-passphrase-file'];
+  delete out.tlsKeyPassphraseFile;
+  if (typeof passphraseFile === 'string')
+    out.tlsKeyPassphrase = readSecret(passphraseFile, 'passphrase file');
   // The spec's SSE_KEEPALIVE environment setting, when no flag or config names it.
   if (out.sseKeepalive === undefined && env.SSE_KEEPALIVE !== undefined) {
     const spec = FLAGS.find((f) => f.name === 'sse-keepalive')!;
@@ -165,6 +181,13 @@ export function checkOptions(o: GatewayOptions): void {
     throw usage(`--sse-keepalive takes 0 or 5..3600 seconds, not ${o.sseKeepalive}`);
   if ((o.tlsCert === undefined) !== (o.tlsKey === undefined))
     throw usage('--tls-cert and --tls-key go together');
+  if (o.tlsCa !== undefined && o.tlsCert === undefined)
+    throw usage('--tls-ca needs --tls-cert and --tls-key');
+  if (o.tlsClientAuth !== undefined && o.tlsCa === undefined) throw usage('--tls-client-auth needs --tls-ca');
+  if (o.tlsCertToName !== undefined && o.tlsCa === undefined)
+    throw usage('--tls-cert-to-name needs --tls-ca');
+  if (o.tlsKeyPassphrase !== undefined && o.tlsKey === undefined)
+    throw usage('--tls-key-passphrase-file needs --tls-key');
   if (o.httpUser !== undefined && (o.httpPassword === undefined || o.httpPassword === ''))
     throw usage('--http-user needs a password in RESTCONF_HTTP_PASSWORD or --http-password-file');
   if (o.netconf !== undefined) {

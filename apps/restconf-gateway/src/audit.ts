@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type AuditListener, type AuditRecord, datastoreOf } from '@yangkit/restconf-server';
+import type { Logger } from 'pino';
+
+/** Methods that change nothing (RFC 9110 section 9.2.1): not audited. */
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** A Message-ID the response may echo: one header line of reasonable length. */
+const MESSAGE_ID = /^[^\r\n]{1,1024}$/;
+
+/** One audit line, as logged (pino leaves out undefined fields). */
+export interface AuditLine {
+  readonly audit: true;
+  /** The request's Message-ID, else the id generated for it and echoed in the response. */
+  readonly msgId: string;
+  readonly user: string | undefined;
+  readonly remoteAddress: string | undefined;
+  readonly method: string;
+  /** The request target: path and query. */
+  readonly target: string;
+  readonly datastore: string | undefined;
+  readonly status: number;
+  readonly outcome: 'success' | 'failure';
+  /** The YANG Patch `patch-id` (RFC 8072). */
+  readonly patchId: string | undefined;
+  /** The error-tag of a refused request (RFC 8040 section 7). */
+  readonly errorTag: string | undefined;
+  readonly errorMessage: string | undefined;
+  readonly durationMs: number;
+}
+
+/** The gateway's audit trail: one line per request with an unsafe method, accepted or refused. */
+export interface GatewayAudit {
+  /**
+   * Gives every request a Message-ID: its own header, else a generated one set on the response,
+   * so that the client, the log lines and the audit line share it.
+   */
+  begin(req: IncomingMessage, res: ServerResponse): void;
+  /** The handler's `audit` option: the line of a request the handler answered. */
+  readonly listener: AuditListener;
+  /** The line of an unsafe request the gateway refused before the handler (401, 429). */
+  refused(req: IncomingMessage, res: ServerResponse, errorTag: string, errorMessage: string): void;
+}
+
+/** Writes the audit lines to `log` at level info with `audit: true`. */
+export function createAudit(log: Logger, root: string): GatewayAudit {
+  const started = new WeakMap<IncomingMessage, { id: string; at: bigint }>();
+  const write = (
+    req: IncomingMessage,
+    record: Omit<AuditLine, 'audit' | 'msgId' | 'remoteAddress' | 'durationMs'>,
+  ): void => {
+    const start = started.get(req);
+    const line: AuditLine = {
+      audit: true,
+      msgId: start?.id ?? '',
+      remoteAddress: req.socket.remoteAddress,
+      durationMs:
+        start === undefined ? 0 : Math.round(Number(process.hrtime.bigint() - start.at) / 1e3) / 1e3,
+      ...record,
+    };
+    log.info(line, `${line.method} ${line.target} ${line.status}`);
+  };
+  return {
+    begin(req, res) {
+      const own = req.headers['message-id'];
+      let id: string;
+      if (typeof own === 'string' && MESSAGE_ID.test(own)) id = own;
+      else {
+        id = randomUUID();
+        res.setHeader('Message-ID', id);
+      }
+      started.set(req, { id, at: process.hrtime.bigint() });
+    },
+    listener: (record: AuditRecord, req) =>
+      write(req, {
+        user: record.user,
+        method: record.method,
+        target: record.target,
+        datastore: record.datastore,
+        status: record.status,
+        outcome: record.outcome,
+        patchId: record.patchId,
+        errorTag: record.errorTag,
+        errorMessage: record.errorMessage,
+      }),
+    refused(req, res, errorTag, errorMessage) {
+      const method = (req.method ?? 'GET').toUpperCase();
+      if (SAFE.has(method)) return;
+      const target = req.url ?? '/';
+      res.once('close', () =>
+        write(req, {
+          user: undefined,
+          method,
+          target,
+          datastore: datastoreOf(target.split('?')[0]!, root),
+          status: res.statusCode,
+          outcome: 'failure',
+          patchId: undefined,
+          errorTag,
+          errorMessage,
+        }),
+      );
+    },
+  };
+}
