@@ -390,6 +390,9 @@ const handlers: Record<string, Handler> = {
   [`${NMDA_NS}|edit-data`]: (server, session, op) => editData(server, session, op),
   // RFC 8639 2.4.2, RFC 8641 4.4.1
   [`${SN_NS}|establish-subscription`]: (server, session, op) => dynamic(server).establish(session, op),
+  // RFC 8639 2.4.3, RFC 8641 4.4.2
+  [`${SN_NS}|modify-subscription`]: (server, session, op) =>
+    dynamic(server).modify(session, subscriptionId(op), op),
   // RFC 8639 2.4.4
   [`${SN_NS}|delete-subscription`](server, session, op) {
     dynamic(server).remove(subscriptionId(op), session);

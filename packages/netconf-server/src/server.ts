@@ -75,6 +75,16 @@ export interface NetconfServerOptions {
    * re-evaluated; costs O(datastore) per edit.
    */
   readonly validation?: 'changes' | 'full';
+  /**
+   * Seconds a new session may take to send a valid `<hello>` before it is closed (default 60;
+   * 0 waits for ever). RFC 6241 section 8.1 leaves this wait to the server.
+   */
+  readonly helloTimeout?: number;
+  /**
+   * Seconds after which a session that sends no rpc is closed (default 0: never). A session that
+   * holds a subscription or a pending confirmed commit is never closed for idleness.
+   */
+  readonly idleTimeout?: number;
 }
 
 interface PendingCommit {
@@ -96,6 +106,8 @@ export class NetconfServer implements SessionHost {
   readonly startup = new Datastore();
   readonly validator: Validator;
   readonly maxMessageBytes: number;
+  readonly helloTimeoutMs: number;
+  readonly idleTimeoutMs: number;
   readonly startTime = new Date();
   readonly features: {
     readonly candidate: boolean;
@@ -129,6 +141,8 @@ export class NetconfServer implements SessionHost {
     this.schema = options.schema;
     this.validator = new Validator(options.schema);
     this.maxMessageBytes = options.maxMessageBytes ?? 64 * 1024 * 1024;
+    this.helloTimeoutMs = seconds(options.helloTimeout ?? 60, 'helloTimeout') * 1000;
+    this.idleTimeoutMs = seconds(options.idleTimeout ?? 0, 'idleTimeout') * 1000;
     this.events = new EventLog(options.replayLogSize ?? 1000);
     this.startupMode = options.startupMode ?? 'auto';
     this.fullValidation = options.validation === 'full';
@@ -272,6 +286,14 @@ export class NetconfServer implements SessionHost {
               : 'other';
     this.publishEvent(
       `<netconf-session-end xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-notifications">${sessionParams(session)}${killed}<termination-reason>${termination}</termination-reason></netconf-session-end>`,
+    );
+  }
+
+  sessionInUse(session: ServerSession): boolean {
+    return (
+      this.eventSubscriptions.has(session) ||
+      this.dynamic.holds(session) ||
+      this.pending?.session === session.id
     );
   }
 
@@ -611,6 +633,12 @@ export class NetconfServer implements SessionHost {
     this.eventSubscriptions.close();
     this.store?.close();
   }
+}
+
+function seconds(value: number, name: string): number {
+  if (!Number.isFinite(value) || value < 0)
+    throw new NetconfServerError('INVALID_OPTION', `${name} is a number of seconds, 0 or more`);
+  return value;
 }
 
 const MONITORING_TOPS = [

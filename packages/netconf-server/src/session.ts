@@ -43,6 +43,12 @@ export interface SessionHost {
     killedBy?: number,
   ): void;
   readonly maxMessageBytes: number;
+  /** Closes a session that has not sent a valid hello after this many ms (0: never). */
+  readonly helloTimeoutMs?: number;
+  /** Closes an established session idle this many ms (0: never), unless {@link sessionInUse}. */
+  readonly idleTimeoutMs?: number;
+  /** True while an idle session must stay open (it holds a subscription or a confirmed commit). */
+  sessionInUse?(session: ServerSession): boolean;
 }
 
 /** The byte sink of a session; the transport (a Duplex, an SSH channel) implements it. */
@@ -85,6 +91,12 @@ export class ServerSession {
   private closeAfterReply = false;
   /** The transport refused more bytes; the next rpc waits for `drain` (backpressure). */
   private congested = false;
+  /** Work to run once the reply of the rpc being answered has been sent. */
+  private afterReplyTasks: (() => void)[] = [];
+  /** The hello timer, then the idle timer. */
+  private timer: NodeJS.Timeout | undefined;
+  /** Rpcs received and not yet answered: a session answering one is not idle. */
+  private inFlight = 0;
 
   constructor(
     private readonly host: SessionHost,
@@ -120,6 +132,18 @@ export class ServerSession {
     this.send(
       `<?xml version="1.0" encoding="UTF-8"?><hello xmlns="${NETCONF_BASE_NS}"><capabilities>${caps}</capabilities><session-id>${this.id}</session-id></hello>`,
     );
+    // RFC 6241 8.1 leaves the hello wait to the server: a peer that never sends one is dropped.
+    this.arm(this.host.helloTimeoutMs ?? 0, () => this.terminate('timeout'));
+  }
+
+  /**
+   * Runs `task` once the reply of the rpc now being answered has been sent (and never when it
+   * fails), so a notification it sends follows the reply, e.g. RFC 8639 subscription-modified.
+   * Outside an rpc, `task` runs at once.
+   */
+  afterReply(task: () => void): void {
+    if (this.inFlight === 0) task();
+    else this.afterReplyTasks.push(task);
   }
 
   /** Feeds transport bytes. */
@@ -145,6 +169,8 @@ export class ServerSession {
     if (this.state === 'closed') return;
     const wasOpen = this.state === 'open';
     this.state = 'closed';
+    clearTimeout(this.timer);
+    this.afterReplyTasks = [];
     this.framer.reset();
     try {
       this.io.end();
@@ -165,7 +191,30 @@ export class ServerSession {
       this.hello(text);
       return;
     }
-    this.queue = this.queue.then(() => this.rpc(text));
+    this.inFlight++;
+    this.queue = this.queue.then(() =>
+      this.rpc(text).finally(() => {
+        this.inFlight--;
+        this.idle();
+      }),
+    );
+  }
+
+  private arm(ms: number, fire: () => void): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (ms <= 0 || this.state === 'closed') return;
+    this.timer = setTimeout(fire, ms);
+    this.timer.unref();
+  }
+
+  /** (Re)starts the idle timer; when it fires, a session in use or answering an rpc is kept. */
+  private idle(): void {
+    const ms = this.host.idleTimeoutMs ?? 0;
+    this.arm(ms, () => {
+      if (this.inFlight > 0 || this.host.sessionInUse?.(this)) this.idle();
+      else this.terminate('timeout');
+    });
   }
 
   private hello(text: string): void {
@@ -194,12 +243,16 @@ export class ServerSession {
       return;
     }
     this.state = 'open';
+    this.idle();
     // RFC 6242 4.1: chunked framing once both peers advertised base:1.1, right after the hello.
     if (caps.includes(BASE_1_1)) this.framer.setMode('chunked');
     this.host.sessionStarted(this);
   }
 
   private async rpc(text: string): Promise<void> {
+    this.afterReplyTasks = [];
+    // Activity: the idle timer restarts when the rpc has been answered.
+    clearTimeout(this.timer);
     if (this.congested && this.io.drained) {
       this.congested = false;
       await this.io.drained();
@@ -282,10 +335,13 @@ export class ServerSession {
       }
     }
     this.send(writeReply(attrs, content));
+    for (const task of this.afterReplyTasks.splice(0)) task();
     if (this.closeAfterReply) this.terminate('closed');
   }
 
   private sendErrors(attrs: string, errors: readonly RpcErrorFields[]): void {
+    // A failed rpc changed nothing: what was to follow its reply is dropped.
+    this.afterReplyTasks = [];
     this.counters.outRpcErrors++;
     this.send(writeReply(attrs, errors.map(writeRpcError).join('')));
   }

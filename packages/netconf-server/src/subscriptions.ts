@@ -1,41 +1,41 @@
-import {
-  childElement,
-  childElements,
-  NOTIFICATION_NS,
-  textOf,
-  type XmlElement,
-} from '@yangkit/netconf-client';
+import { childElement, NOTIFICATION_NS, textOf, type XmlElement } from '@yangkit/netconf-client';
 import type { DataNode } from './data-tree.js';
 import { rpcError } from './errors.js';
 import { subtreeFilter, xpathFilter } from './filter.js';
-import { type EventFilter, eventTimeOf, type LoggedEvent, writeEvent } from './notifications.js';
+import { eventTimeOf, type LoggedEvent, writeEvent } from './notifications.js';
 import type { NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
+import {
+  checkEncoding,
+  datastoreOf,
+  filterOf,
+  parseModify,
+  type Selection,
+  SN_NS,
+  type SubscribedDatastore,
+  stopTimeOf,
+  type Trigger,
+  triggerOf,
+  YP_NS,
+} from './subscription-policy.js';
+import { type DynamicState, policyXml, subscriptionsXml } from './subscription-state.js';
 import { type Selected, selectAll, writeSelection } from './write-xml.js';
 
-/** ietf-subscribed-notifications namespace (RFC 8639). */
-export const SN_NS = 'urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications';
-/** ietf-yang-push namespace (RFC 8641). */
-export const YP_NS = 'urn:ietf:params:xml:ns:yang:ietf-yang-push';
-const DS_NS = 'urn:ietf:params:xml:ns:yang:ietf-datastores';
+export { SN_NS, YP_NS } from './subscription-policy.js';
 
-type Selection =
-  | { readonly subtree: readonly XmlElement[] }
-  | { readonly xpath: string; readonly scope: ReadonlyMap<string, string> }
-  | undefined;
-
-interface Dynamic {
-  readonly id: number;
+/** One dynamic subscription; the policy members change only through {@link DynamicSubscriptions.modify}. */
+interface Dynamic extends DynamicState {
   readonly session: ServerSession;
-  readonly kind: 'stream' | 'datastore';
-  readonly filter: Selection;
-  readonly datastore: 'running' | 'operational';
-  readonly periodMs: number | undefined;
-  readonly dampeningMs: number;
-  readonly timers: NodeJS.Timeout[];
+  filter: Selection | undefined;
+  stopTime: number | undefined;
+  trigger: Trigger | undefined;
+  stopTimer: NodeJS.Timeout | undefined;
+  /** periodic: the next push-update. */
+  tick: NodeJS.Timeout | undefined;
+  /** on-change: the dampened push-change-update waiting to go. */
+  dampen: NodeJS.Timeout | undefined;
   /** on-change: the last content sent, to tell whether a commit changed the selection. */
   last: string | undefined;
-  pending: boolean;
   replaying: boolean;
   readonly queued: LoggedEvent[];
 }
@@ -47,7 +47,7 @@ function notification(inner: string): string {
 /**
  * RFC 8639 dynamic subscriptions and RFC 8641 YANG Push: establish-subscription to the NETCONF
  * stream (filters, replay-start-time, stop-time) or to a datastore (running or operational) with a
- * periodic or an on-change (dampened) update trigger; delete-subscription and kill-subscription.
+ * periodic or an on-change (dampened) update trigger; modify-, delete- and kill-subscription.
  */
 export class DynamicSubscriptions {
   private readonly subs = new Map<number, Dynamic>();
@@ -57,143 +57,141 @@ export class DynamicSubscriptions {
 
   /** RFC 8639 2.4.2 establish-subscription; resolves with the reply content (`<id>`). */
   async establish(session: ServerSession, op: XmlElement): Promise<string> {
-    const sn = (local: string): XmlElement | undefined => childElement(op, local, SN_NS);
-    const yp = (local: string): XmlElement | undefined => childElement(op, local, YP_NS);
-    const stopEl = sn('stop-time');
-    const stop = stopEl ? Date.parse(textOf(stopEl).trim()) : undefined;
-    const id = this.nextId++;
-    if (yp('datastore')) {
-      const dsText = textOf(yp('datastore')!).trim();
-      const colon = dsText.indexOf(':');
-      const ns = yp('datastore')!.scope.get(colon === -1 ? '' : dsText.slice(0, colon));
-      const name = dsText.slice(colon + 1);
-      if (ns !== DS_NS || (name !== 'running' && name !== 'operational')) {
-        throw rpcError(
-          'invalid-value',
-          `datastore "${dsText}" cannot be subscribed to; running and operational can`,
-          { errorAppTag: 'ietf-yang-push:datastore-not-subscribable' },
-        );
-      }
-      const subtree = yp('datastore-subtree-filter');
-      const xpath = yp('datastore-xpath-filter');
-      const filter: Selection = subtree
-        ? { subtree: childElements(subtree) }
-        : xpath
-          ? { xpath: textOf(xpath).trim(), scope: xpath.scope }
-          : undefined;
-      const periodic = yp('periodic');
-      const onChange = yp('on-change');
-      if (!periodic && !onChange)
+    checkEncoding(op);
+    const stop = stopTimeOf(op);
+    const datastore = datastoreOf(op);
+    const schema = this.server.schema;
+    const base = { session, stopTime: stop, stopTimer: undefined, tick: undefined, dampen: undefined };
+    const counters = { sent: 0, excluded: 0, last: undefined, queued: [] };
+    let sub: Dynamic;
+    if (datastore !== undefined) {
+      const trigger = triggerOf(op);
+      if (!trigger)
         throw rpcError('missing-element', 'a datastore subscription needs periodic or on-change', {
           errorType: 'protocol',
           errorInfo: { 'bad-element': 'update-trigger' },
         });
-      const period = periodic
-        ? Number(textOf(childElement(periodic, 'period', YP_NS) ?? periodic).trim())
-        : undefined;
-      if (periodic && (!Number.isInteger(period) || period! < 1)) {
-        throw rpcError('invalid-value', 'period is a positive number of centiseconds', {
-          errorAppTag: 'ietf-yang-push:period-unsupported',
-        });
-      }
-      const dampEl = onChange ? childElement(onChange, 'dampening-period', YP_NS) : undefined;
-      const syncEl = onChange ? childElement(onChange, 'sync-on-start', YP_NS) : undefined;
-      const sub: Dynamic = {
-        id,
-        session,
-        kind: 'datastore',
+      const filter = filterOf(schema, op, 'datastore') ?? undefined;
+      sub = {
+        ...base,
+        ...counters,
+        id: 0,
+        target: 'datastore',
+        datastore,
         filter,
-        datastore: name,
-        periodMs: period === undefined ? undefined : period * 10,
-        dampeningMs: dampEl ? Number(textOf(dampEl).trim()) * 10 : 0,
-        timers: [],
-        last: undefined,
-        pending: false,
+        trigger,
         replaying: false,
-        queued: [],
       };
-      this.subs.set(id, sub);
-      if (sub.periodMs !== undefined) {
-        // Evaluate the selection once now, so a filter that cannot be evaluated is refused here
-        // rather than failing later on a timer.
-        await this.content(sub);
-        const t = setInterval(() => this.guarded(sub, this.pushUpdate(sub)), sub.periodMs);
-        t.unref();
-        sub.timers.push(t);
-      } else {
-        sub.last = await this.content(sub);
+      // Evaluate the selection once now, so a filter that cannot be evaluated is refused here
+      // rather than failing later on a timer.
+      const content = await this.content(sub);
+      sub.id = this.nextId++;
+      this.subs.set(sub.id, sub);
+      if ('onChange' in trigger) {
+        sub.last = content;
         // RFC 8641 3.10: sync-on-start (default true) sends the full content first.
-        if (!syncEl || textOf(syncEl).trim() !== 'false') setImmediate(() => this.sendUpdate(sub, sub.last!));
+        if (trigger.onChange.syncOnStart) session.afterReply(() => this.sendUpdate(sub, content));
       }
     } else {
-      const streamEl = sn('stream');
+      const streamEl = childElement(op, 'stream', SN_NS);
       const stream = streamEl ? textOf(streamEl).trim() : 'NETCONF';
       if (stream !== 'NETCONF')
         throw rpcError('invalid-value', `no stream "${stream}"`, {
           errorAppTag: 'ietf-subscribed-notifications:stream-unavailable',
         });
-      const subtree = sn('stream-subtree-filter');
-      const xpath = sn('stream-xpath-filter');
-      const filter: Selection = subtree
-        ? { subtree: childElements(subtree) }
-        : xpath
-          ? { xpath: textOf(xpath).trim(), scope: xpath.scope }
-          : undefined;
-      const replayEl = sn('replay-start-time');
-      const sub: Dynamic = {
+      const filter = filterOf(schema, op, 'stream') ?? undefined;
+      const replayEl = childElement(op, 'replay-start-time', SN_NS);
+      const start = replayEl ? Date.parse(textOf(replayEl).trim()) : undefined;
+      if (start !== undefined && Number.isNaN(start))
+        throw rpcError('invalid-value', 'replay-start-time is not a date-and-time', {
+          errorType: 'protocol',
+          errorInfo: { 'bad-element': 'replay-start-time' },
+        });
+      const id = this.nextId++;
+      const replaying = start !== undefined;
+      sub = {
+        ...base,
+        ...counters,
         id,
-        session,
-        kind: 'stream',
-        filter,
+        target: 'stream',
         datastore: 'running',
-        periodMs: undefined,
-        dampeningMs: 0,
-        timers: [],
-        last: undefined,
-        pending: false,
-        replaying: replayEl !== undefined,
-        queued: [],
+        filter,
+        trigger: undefined,
+        replaying,
       };
       this.subs.set(id, sub);
-      if (replayEl) {
-        const start = Date.parse(textOf(replayEl).trim());
-        setImmediate(() => {
-          for (const e of this.server.events.between(start, stop ?? Number.POSITIVE_INFINITY))
-            this.deliver(sub, e);
-          session.notify(
-            notification(`<replay-completed xmlns="${SN_NS}"><id>${id}</id></replay-completed>`),
-          );
-          sub.replaying = false;
-          for (const e of sub.queued.splice(0)) this.deliver(sub, e);
-        });
-      }
+      if (start !== undefined) session.afterReply(() => this.replay(sub, start));
     }
-    if (stop !== undefined && !Number.isNaN(stop)) {
-      const sub = this.subs.get(id)!;
-      const t = setTimeout(
-        () => {
-          session.notify(
-            notification(`<subscription-completed xmlns="${SN_NS}"><id>${id}</id></subscription-completed>`),
-          );
-          this.remove(id);
+    this.schedule(sub);
+    return `<id xmlns="${SN_NS}">${sub.id}</id>`;
+  }
+
+  /**
+   * RFC 8639 2.4.3 and RFC 8641 4.4.2 modify-subscription, only by the session that established
+   * the subscription: a new filter, stop-time, period / anchor-time or dampening-period. Everything
+   * is checked (a datastore filter evaluated) before anything changes, so a refused request leaves
+   * the subscription as it was. After the reply, `subscription-modified` goes out with the whole
+   * new policy, before any update under it.
+   */
+  async modify(session: ServerSession, id: number, op: XmlElement): Promise<string> {
+    const sub = this.own(id, session);
+    const change = parseModify(this.server.schema, op);
+    if (change.target !== undefined && change.target !== sub.target) {
+      throw rpcError('invalid-value', `subscription ${id} is not a ${change.target} subscription`, {
+        errorAppTag: 'ietf-subscribed-notifications:filter-unsupported',
+      });
+    }
+    if (change.datastore !== undefined && change.datastore !== sub.datastore) {
+      throw rpcError(
+        'invalid-value',
+        `subscription ${id} is to ${sub.datastore}; its datastore cannot change`,
+        {
+          errorAppTag: 'ietf-yang-push:datastore-not-subscribable',
         },
-        Math.max(0, stop - Date.now()),
       );
-      t.unref();
-      sub.timers.push(t);
     }
-    return `<id xmlns="${SN_NS}">${id}</id>`;
+    if (change.stopTime !== undefined && change.stopTime <= Date.now() && !sub.replaying) {
+      throw rpcError('invalid-value', 'stop-time must be in the future', {
+        errorType: 'protocol',
+        errorInfo: { 'bad-element': 'stop-time' },
+      });
+    }
+    const next: Dynamic = {
+      ...sub,
+      filter: change.filter === null ? sub.filter : change.filter,
+      stopTime: change.stopTime ?? sub.stopTime,
+      trigger: keepSync(sub.trigger, change.trigger),
+    };
+    const content = sub.target === 'datastore' ? await this.content(next) : undefined;
+    session.afterReply(() => {
+      if (this.subs.get(id) !== sub) return;
+      this.unschedule(sub);
+      sub.filter = next.filter;
+      sub.stopTime = next.stopTime;
+      sub.trigger = next.trigger;
+      session.notify(
+        notification(
+          `<subscription-modified xmlns="${SN_NS}"><id>${id}</id>${policyXml(sub)}</subscription-modified>`,
+        ),
+      );
+      this.schedule(sub);
+      // An on-change receiver's copy follows the old selection: it is sent the new one, in full
+      // (push-update) unless sync-on-start is false, else as a change.
+      if (content !== undefined && sub.trigger !== undefined && 'onChange' in sub.trigger) {
+        if (sub.trigger.onChange.syncOnStart && content !== sub.last) {
+          sub.last = content;
+          this.sendUpdate(sub, content);
+        } else this.guarded(sub, this.pushChange(sub));
+      }
+    });
+    return '<ok/>';
   }
 
   /** RFC 8639 2.4.4 delete-subscription (own) and 2.4.5 kill-subscription (any). */
   remove(id: number, by?: ServerSession, kill = false): void {
-    const sub = this.subs.get(id);
-    if (!sub || (by && !kill && sub.session !== by)) {
-      throw rpcError('invalid-value', `no subscription ${id} of this session`, {
-        errorAppTag: 'ietf-subscribed-notifications:no-such-subscription',
-      });
-    }
-    for (const t of sub.timers) clearTimeout(t);
+    const sub = kill ? this.subs.get(id) : by ? this.own(id, by) : this.subs.get(id);
+    if (!sub) throw noSuchSubscription(id);
+    this.unschedule(sub);
     this.subs.delete(id);
   }
 
@@ -202,10 +200,16 @@ export class DynamicSubscriptions {
     for (const sub of [...this.subs.values()]) if (sub.session === session) this.remove(sub.id);
   }
 
+  /** Whether a session holds a dynamic subscription. */
+  holds(session: ServerSession): boolean {
+    for (const sub of this.subs.values()) if (sub.session === session) return true;
+    return false;
+  }
+
   /** A logged event for the stream subscriptions. */
   event(event: LoggedEvent): void {
     for (const sub of this.subs.values()) {
-      if (sub.kind !== 'stream') continue;
+      if (sub.target !== 'stream') continue;
       if (sub.replaying) sub.queued.push(event);
       else this.deliver(sub, event);
     }
@@ -214,31 +218,76 @@ export class DynamicSubscriptions {
   /** Running changed: on-change subscriptions compare their selection and push after dampening. */
   changed(): void {
     for (const sub of this.subs.values()) {
-      if (sub.kind !== 'datastore' || sub.periodMs !== undefined || sub.pending) continue;
-      sub.pending = true;
-      const t = setTimeout(() => {
-        sub.pending = false;
+      if (sub.trigger === undefined || !('onChange' in sub.trigger) || sub.dampen !== undefined) continue;
+      sub.dampen = setTimeout(() => {
+        sub.dampen = undefined;
         this.guarded(sub, this.pushChange(sub));
-      }, sub.dampeningMs);
-      t.unref();
-      sub.timers.push(t);
-      if (sub.timers.length > 16) sub.timers.splice(0, sub.timers.length - 16);
+      }, sub.trigger.onChange.dampening * 10);
+      sub.dampen.unref();
     }
   }
 
-  /** The ietf-subscribed-notifications `subscriptions` state. */
+  /** The ietf-subscribed-notifications `subscriptions` state (empty when there is none). */
   stateXml(): string {
-    if (this.subs.size === 0) return '';
-    let s = `<subscriptions xmlns="${SN_NS}">`;
-    for (const sub of this.subs.values()) {
-      s += `<subscription><id>${sub.id}</id>`;
-      s +=
-        sub.kind === 'stream'
-          ? '<stream>NETCONF</stream>'
-          : `<datastore xmlns="${YP_NS}" xmlns:ds="${DS_NS}">ds:${sub.datastore}</datastore>`;
-      s += `<receivers><receiver><name>session-${sub.session.id}</name><state>active</state></receiver></receivers></subscription>`;
+    return subscriptionsXml(this.subs.values());
+  }
+
+  private own(id: number, session: ServerSession): Dynamic {
+    const sub = this.subs.get(id);
+    // Another session's subscription is answered as absent (RFC 8639 2.4.3, 2.4.4).
+    if (!sub || sub.session !== session) throw noSuchSubscription(id);
+    return sub;
+  }
+
+  /** Starts the timers of the subscription's current policy: stop-time and the periodic push. */
+  private schedule(sub: Dynamic): void {
+    if (sub.stopTime !== undefined) {
+      sub.stopTimer = setTimeout(() => this.complete(sub), Math.max(0, sub.stopTime - Date.now()));
+      sub.stopTimer.unref();
     }
-    return `${s}</subscriptions>`;
+    if (sub.trigger !== undefined && 'periodic' in sub.trigger) this.nextTick(sub, sub.trigger.periodic);
+  }
+
+  private unschedule(sub: Dynamic): void {
+    clearTimeout(sub.stopTimer);
+    clearTimeout(sub.tick);
+    clearTimeout(sub.dampen);
+    sub.stopTimer = sub.tick = sub.dampen = undefined;
+  }
+
+  /**
+   * RFC 8641 `anchor-time`: updates fall on the anchor plus a multiple of the period; without one,
+   * a period after the last.
+   */
+  private nextTick(sub: Dynamic, periodic: { period: number; anchorTime: number | undefined }): void {
+    const ms = periodic.period * 10;
+    const delay =
+      periodic.anchorTime === undefined ? ms : (((periodic.anchorTime - Date.now()) % ms) + ms) % ms || ms;
+    sub.tick = setTimeout(() => {
+      if (this.subs.get(sub.id) !== sub) return;
+      this.nextTick(sub, periodic);
+      this.guarded(sub, this.pushUpdate(sub));
+    }, delay);
+    sub.tick.unref();
+  }
+
+  private complete(sub: Dynamic): void {
+    if (this.subs.get(sub.id) !== sub) return;
+    sub.session.notify(
+      notification(`<subscription-completed xmlns="${SN_NS}"><id>${sub.id}</id></subscription-completed>`),
+    );
+    this.remove(sub.id);
+  }
+
+  private replay(sub: Dynamic, start: number): void {
+    if (this.subs.get(sub.id) !== sub) return;
+    for (const e of this.server.events.between(start, sub.stopTime ?? Number.POSITIVE_INFINITY))
+      this.deliver(sub, e);
+    sub.session.notify(
+      notification(`<replay-completed xmlns="${SN_NS}"><id>${sub.id}</id></replay-completed>`),
+    );
+    sub.replaying = false;
+    for (const e of sub.queued.splice(0)) this.deliver(sub, e);
   }
 
   /**
@@ -247,7 +296,7 @@ export class DynamicSubscriptions {
    */
   private guarded(sub: Dynamic, work: Promise<void>): void {
     work.catch(() => {
-      if (!this.subs.has(sub.id)) return;
+      if (this.subs.get(sub.id) !== sub) return;
       this.remove(sub.id);
       sub.session.notify(
         notification(
@@ -258,15 +307,28 @@ export class DynamicSubscriptions {
   }
 
   private deliver(sub: Dynamic, event: LoggedEvent): void {
-    const text = writeEvent(this.server.schema, event, sub.filter as EventFilter | undefined);
-    if (text) sub.session.notify(text);
+    // RFC 8341 section 3.4.6: an event the receiver may not read is dropped (and counted as excluded).
+    if (this.server.nacm && !this.server.nacm.notificationPermitted(sub.session, event)) {
+      sub.excluded++;
+      return;
+    }
+    const text = writeEvent(this.server.schema, event, sub.filter);
+    // RFC 8639 `excluded-event-records`: records a filter kept from the receiver.
+    if (text === undefined) sub.excluded++;
+    else {
+      sub.sent++;
+      sub.session.notify(text);
+    }
   }
 
   private async content(sub: Dynamic): Promise<string> {
-    const root: DataNode =
+    let root: DataNode =
       sub.datastore === 'operational'
         ? await this.server.operationalView(sub.session)
         : this.server.running.root;
+    // RFC 8341 section 3.4.5: an update holds only what the receiver may read.
+    if (this.server.nacm)
+      root = this.server.nacm.readable(sub.session, root, !(sub.filter && 'xpath' in sub.filter));
     let selection: Selected[];
     if (!sub.filter) selection = selectAll(root);
     else if ('subtree' in sub.filter) selection = subtreeFilter(this.server.schema, root, sub.filter.subtree);
@@ -275,7 +337,8 @@ export class DynamicSubscriptions {
   }
 
   private sendUpdate(sub: Dynamic, content: string): void {
-    if (!this.subs.has(sub.id)) return;
+    if (this.subs.get(sub.id) !== sub) return;
+    sub.sent++;
     sub.session.notify(
       notification(
         `<push-update xmlns="${YP_NS}"><id>${sub.id}</id><datastore-contents>${content}</datastore-contents></push-update>`,
@@ -292,10 +355,11 @@ export class DynamicSubscriptions {
    * it when the selection became empty).
    */
   private async pushChange(sub: Dynamic): Promise<void> {
-    if (!this.subs.has(sub.id)) return;
+    if (this.subs.get(sub.id) !== sub) return;
     const now = await this.content(sub);
-    if (now === sub.last) return;
+    if (now === sub.last || this.subs.get(sub.id) !== sub) return;
     sub.last = now;
+    sub.sent++;
     const edit =
       now === ''
         ? '<operation>delete</operation><target>/</target>'
@@ -307,3 +371,19 @@ export class DynamicSubscriptions {
     );
   }
 }
+
+/** modify-subscription carries no sync-on-start (RFC 8641 `update-policy-modifiable`): it is kept. */
+function keepSync(old: Trigger | undefined, next: Trigger | undefined): Trigger | undefined {
+  if (next === undefined) return old;
+  if (old !== undefined && 'onChange' in old && 'onChange' in next)
+    return { onChange: { dampening: next.onChange.dampening, syncOnStart: old.onChange.syncOnStart } };
+  return next;
+}
+
+function noSuchSubscription(id: number): ReturnType<typeof rpcError> {
+  return rpcError('invalid-value', `no subscription ${id} of this session`, {
+    errorAppTag: 'ietf-subscribed-notifications:no-such-subscription',
+  });
+}
+
+export type { SubscribedDatastore };

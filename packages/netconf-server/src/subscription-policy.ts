@@ -1,0 +1,251 @@
+import { childElement, childElements, outerXml, textOf, type XmlElement } from '@yangkit/netconf-client';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { compileXPath } from '@yangkit/yang-xpath';
+import { rpcError } from './errors.js';
+
+/** ietf-subscribed-notifications namespace (RFC 8639). */
+export const SN_NS = 'urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications';
+/** ietf-yang-push namespace (RFC 8641). */
+export const YP_NS = 'urn:ietf:params:xml:ns:yang:ietf-yang-push';
+/** ietf-datastores namespace (RFC 8342). */
+export const DS_NS = 'urn:ietf:params:xml:ns:yang:ietf-datastores';
+
+/** A content filter of a subscription: subtree (RFC 6241 section 6) or XPath 1.0. */
+export type Selection =
+  | { readonly subtree: readonly XmlElement[] }
+  | { readonly xpath: string; readonly scope: ReadonlyMap<string, string> };
+
+/** RFC 8641 update trigger; periods in centiseconds (the module's `centiseconds` type). */
+export type Trigger =
+  | { readonly periodic: { readonly period: number; readonly anchorTime: number | undefined } }
+  | { readonly onChange: { readonly dampening: number; readonly syncOnStart: boolean } };
+
+/** The subscribed datastores (RFC 8641 section 3.1): running and operational. */
+export type SubscribedDatastore = 'running' | 'operational';
+
+/** What modify-subscription asks to change; an absent member keeps its value (RFC 8641 4.4.2). */
+export interface PolicyChange {
+  /** `null`: the request names no filter. */
+  readonly filter: Selection | null;
+  readonly stopTime: number | undefined;
+  readonly trigger: Trigger | undefined;
+  /** The target case the request carries, to refuse one the subscription is not. */
+  readonly target: 'stream' | 'datastore' | undefined;
+  readonly datastore: SubscribedDatastore | undefined;
+}
+
+const sn = (op: XmlElement, local: string): XmlElement | undefined => childElement(op, local, SN_NS);
+const yp = (op: XmlElement, local: string): XmlElement | undefined => childElement(op, local, YP_NS);
+
+function invalid(message: string, appTag: string, badElement?: string): never {
+  throw rpcError('invalid-value', message, {
+    errorAppTag: appTag,
+    ...(badElement === undefined ? {} : { errorInfo: { 'bad-element': badElement } }),
+  });
+}
+
+/** RFC 8639 `subscription-id` (uint32) of a modify-, delete- or kill-subscription. */
+export function subscriptionIdOf(op: XmlElement): number {
+  const el = sn(op, 'id');
+  const text = el ? textOf(el).trim() : '';
+  const id = /^[0-9]{1,10}$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(id) || id > 0xffffffff)
+    throw rpcError('missing-element', 'the subscription id is missing or not a number', {
+      errorType: 'protocol',
+      errorInfo: { 'bad-element': 'id' },
+    });
+  return id;
+}
+
+/**
+ * The XPath context of a stream or datastore xpath filter (RFC 8639 section 2.4.2, the module's
+ * `stream-xpath-filter`): every implemented module's name is a prefix of its namespace, then the
+ * declarations in scope on the element, which win.
+ */
+function xpathScope(schema: SchemaTree, el: XmlElement): Map<string, string> {
+  const scope = new Map<string, string>();
+  for (const m of schema.modules) if (m.implemented) scope.set(m.name, m.namespace);
+  for (const [p, u] of el.scope) if (p !== '') scope.set(p, u);
+  return scope;
+}
+
+/**
+ * The inline filter of `kind` (stream or datastore) in an establish- or modify-subscription, or
+ * null when there is none. A reference to a configured filter is refused: the server keeps no
+ * `filters` (RFC 8639 `filter-unsupported`).
+ */
+export function filterOf(schema: SchemaTree, op: XmlElement, kind: 'stream' | 'datastore'): Selection | null {
+  const find = kind === 'stream' ? sn : yp;
+  const byName = kind === 'stream' ? sn(op, 'stream-filter-name') : yp(op, 'selection-filter-ref');
+  if (byName) {
+    invalid(
+      `${byName.local} is not supported; give the filter in the request`,
+      'ietf-subscribed-notifications:filter-unsupported',
+      byName.local,
+    );
+  }
+  const subtree = find(op, `${kind}-subtree-filter`);
+  if (subtree) return { subtree: childElements(subtree) };
+  const xpath = find(op, `${kind}-xpath-filter`);
+  if (!xpath) return null;
+  const text = textOf(xpath).trim();
+  const scope = xpathScope(schema, xpath);
+  try {
+    compileXPath(text, { prefixes: scope });
+  } catch (error) {
+    invalid(
+      `the ${kind}-xpath-filter cannot be used: ${error instanceof Error ? error.message : String(error)}`,
+      'ietf-subscribed-notifications:filter-unsupported',
+      xpath.local,
+    );
+  }
+  return { xpath: text, scope };
+}
+
+/** The `stop-time` of the request (RFC 8639 `subscription-policy-modifiable`), in ms. */
+export function stopTimeOf(op: XmlElement): number | undefined {
+  const el = sn(op, 'stop-time');
+  if (!el) return undefined;
+  const ms = Date.parse(textOf(el).trim());
+  if (Number.isNaN(ms))
+    throw rpcError('invalid-value', 'stop-time is not a date-and-time', {
+      errorType: 'protocol',
+      errorInfo: { 'bad-element': 'stop-time' },
+    });
+  return ms;
+}
+
+/** The `yp:datastore` of the request, when it has one: running or operational (RFC 8641 3.1). */
+export function datastoreOf(op: XmlElement): SubscribedDatastore | undefined {
+  const el = yp(op, 'datastore');
+  if (!el) return undefined;
+  const text = textOf(el).trim();
+  const colon = text.indexOf(':');
+  const ns = el.scope.get(colon === -1 ? '' : text.slice(0, colon));
+  const name = text.slice(colon + 1);
+  if (ns !== DS_NS || (name !== 'running' && name !== 'operational')) {
+    invalid(
+      `datastore "${text}" cannot be subscribed to; running and operational can`,
+      'ietf-yang-push:datastore-not-subscribable',
+    );
+  }
+  return name;
+}
+
+function centiseconds(el: XmlElement, name: string, min: number): number {
+  const text = textOf(el).trim();
+  const n = /^[0-9]{1,10}$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(n) || n < min || n > 0xffffffff)
+    invalid(
+      `${name} is a number of centiseconds of at least ${min}`,
+      'ietf-yang-push:period-unsupported',
+      name,
+    );
+  return n;
+}
+
+/** The RFC 8641 `update-trigger` of the request: periodic (period, anchor-time) or on-change. */
+export function triggerOf(op: XmlElement): Trigger | undefined {
+  const periodic = yp(op, 'periodic');
+  if (periodic) {
+    const periodEl = childElement(periodic, 'period', YP_NS);
+    if (!periodEl)
+      throw rpcError('missing-element', 'periodic needs a period', {
+        errorType: 'protocol',
+        errorInfo: { 'bad-element': 'period' },
+      });
+    const anchorEl = childElement(periodic, 'anchor-time', YP_NS);
+    const anchorTime = anchorEl ? Date.parse(textOf(anchorEl).trim()) : undefined;
+    if (anchorTime !== undefined && Number.isNaN(anchorTime))
+      invalid('anchor-time is not a date-and-time', 'ietf-yang-push:period-unsupported', 'anchor-time');
+    return { periodic: { period: centiseconds(periodEl, 'period', 1), anchorTime } };
+  }
+  const onChange = yp(op, 'on-change');
+  if (!onChange) return undefined;
+  const dampEl = childElement(onChange, 'dampening-period', YP_NS);
+  const syncEl = childElement(onChange, 'sync-on-start', YP_NS);
+  return {
+    onChange: {
+      dampening: dampEl ? centiseconds(dampEl, 'dampening-period', 0) : 0,
+      syncOnStart: !syncEl || textOf(syncEl).trim() !== 'false',
+    },
+  };
+}
+
+/** Refuses an `encoding` other than encode-xml, the one encoding of NETCONF (RFC 8639 2.4.2). */
+export function checkEncoding(op: XmlElement): void {
+  const el = sn(op, 'encoding');
+  if (!el) return;
+  const text = textOf(el).trim();
+  const colon = text.indexOf(':');
+  if (
+    el.scope.get(colon === -1 ? '' : text.slice(0, colon)) !== SN_NS ||
+    text.slice(colon + 1) !== 'encode-xml'
+  )
+    invalid(
+      `encoding "${text}" is not supported; NETCONF subscriptions are encode-xml`,
+      'ietf-subscribed-notifications:encoding-unsupported',
+      'encoding',
+    );
+}
+
+/** Reads a modify-subscription (RFC 8639 2.4.3, RFC 8641 4.4.2) without applying anything. */
+export function parseModify(schema: SchemaTree, op: XmlElement): PolicyChange {
+  const datastore = datastoreOf(op);
+  const streamy =
+    sn(op, 'stream-subtree-filter') ?? sn(op, 'stream-xpath-filter') ?? sn(op, 'stream-filter-name');
+  const storey =
+    yp(op, 'datastore-subtree-filter') ?? yp(op, 'datastore-xpath-filter') ?? yp(op, 'selection-filter-ref');
+  const trigger = triggerOf(op);
+  const target = datastore !== undefined || storey || trigger ? 'datastore' : streamy ? 'stream' : undefined;
+  if (target === 'datastore' && streamy)
+    invalid(
+      'a stream filter and datastore parameters cannot be mixed',
+      'ietf-subscribed-notifications:filter-unsupported',
+    );
+  return {
+    filter: target === undefined ? null : filterOf(schema, op, target),
+    stopTime: stopTimeOf(op),
+    trigger,
+    target,
+    datastore,
+  };
+}
+
+/** Escapes character data. */
+export function escapeText(v: string): string {
+  return v.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+}
+
+function escapeAttribute(v: string): string {
+  return escapeText(v).replace(/"/g, '&quot;');
+}
+
+/** A filter as the module's elements (`stream-subtree-filter` or `datastore-xpath-filter`...). */
+export function filterXml(filter: Selection | undefined, kind: 'stream' | 'datastore', ns: string): string {
+  if (filter === undefined) return '';
+  if ('subtree' in filter) {
+    const inner = filter.subtree.map(outerXml).join('');
+    return `<${kind}-subtree-filter xmlns="${ns}">${inner}</${kind}-subtree-filter>`;
+  }
+  // Only the prefixes the expression uses are declared, so a state read stays small.
+  let decl = '';
+  for (const [p, u] of filter.scope)
+    if (filter.xpath.includes(`${p}:`)) decl += ` xmlns:${p}="${escapeAttribute(u)}"`;
+  return `<${kind}-xpath-filter xmlns="${ns}"${decl}>${escapeText(filter.xpath)}</${kind}-xpath-filter>`;
+}
+
+/** RFC 3339 date-and-time, UTC with milliseconds. */
+export function dateTime(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** The RFC 8641 `update-policy` elements of a datastore subscription. */
+export function triggerXml(trigger: Trigger): string {
+  if ('periodic' in trigger) {
+    const anchor = trigger.periodic.anchorTime;
+    return `<periodic xmlns="${YP_NS}"><period>${trigger.periodic.period}</period>${anchor === undefined ? '' : `<anchor-time>${dateTime(anchor)}</anchor-time>`}</periodic>`;
+  }
+  const c = trigger.onChange;
+  return `<on-change xmlns="${YP_NS}"><dampening-period>${c.dampening}</dampening-period><sync-on-start>${c.syncOnStart}</sync-on-start></on-change>`;
+}

@@ -1,0 +1,58 @@
+import type { ServerSession } from './session.js';
+import {
+  DS_NS,
+  dateTime,
+  filterXml,
+  type Selection,
+  SN_NS,
+  type SubscribedDatastore,
+  type Trigger,
+  triggerXml,
+  YP_NS,
+} from './subscription-policy.js';
+
+/** What the state and `subscription-modified` tell of a dynamic subscription. */
+export interface DynamicState {
+  id: number;
+  readonly session: ServerSession;
+  readonly target: 'stream' | 'datastore';
+  readonly datastore: SubscribedDatastore;
+  readonly filter: Selection | undefined;
+  readonly stopTime: number | undefined;
+  readonly trigger: Trigger | undefined;
+  /** RFC 8639 `sent-event-records`: event records (and YANG Push updates) sent. */
+  sent: number;
+  /** RFC 8639 `excluded-event-records`: event records the filter kept back. */
+  excluded: number;
+}
+
+/**
+ * The RFC 8639 `subscription-policy` of a subscription, as the children of `subscription` or
+ * `subscription-modified` (default namespace ietf-subscribed-notifications): the target (stream
+ * or RFC 8641 datastore) with its filter, stop-time, the encoding of NETCONF (XML) and the RFC 8641
+ * update trigger.
+ */
+export function policyXml(sub: DynamicState): string {
+  let s =
+    sub.target === 'stream'
+      ? `<stream>NETCONF</stream>${filterXml(sub.filter, 'stream', SN_NS)}`
+      : `<datastore xmlns="${YP_NS}" xmlns:ds="${DS_NS}">ds:${sub.datastore}</datastore>${filterXml(sub.filter, 'datastore', YP_NS)}`;
+  if (sub.stopTime !== undefined) s += `<stop-time>${dateTime(sub.stopTime)}</stop-time>`;
+  // A dynamic subscription is encoded like the RPC that established it (RFC 8639 2.4.2).
+  s += '<encoding>encode-xml</encoding>';
+  if (sub.trigger !== undefined) s += triggerXml(sub.trigger);
+  return s;
+}
+
+/**
+ * The ietf-subscribed-notifications `subscriptions` container: each live dynamic subscription
+ * with its policy and its one receiver, the session (RFC 8639 section 2.5 receivers).
+ */
+export function subscriptionsXml(subs: Iterable<DynamicState>): string {
+  let s = '';
+  for (const sub of subs) {
+    const receiver = `<name>session-${sub.session.id}</name><sent-event-records>${sub.sent}</sent-event-records><excluded-event-records>${sub.excluded}</excluded-event-records><state>active</state>`;
+    s += `<subscription><id>${sub.id}</id>${policyXml(sub)}<receivers><receiver>${receiver}</receiver></receivers></subscription>`;
+  }
+  return s === '' ? '' : `<subscriptions xmlns="${SN_NS}">${s}</subscriptions>`;
+}
