@@ -190,7 +190,7 @@ beforeAll(async () => {
   server = await KillableNetconfServer.start(dir);
   gateway = await server.gateway();
   for (let k = 0; k < KILLS; k++) cycles.push(await killCycle(k));
-});
+}, 180_000);
 
 afterAll(async () => {
   if (updateFigures && cycles.length === KILLS) recordFigures();
