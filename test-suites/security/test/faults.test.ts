@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { updateFigures, writeFigures } from './figures.js';
-import { DATA_JSON } from './harness.js';
+import { DATA_JSON, startServer } from './harness.js';
 import { type GatewayProcess, spawnGateway } from './process.js';
 
 // Issue 12, faults: the gateway killed with SIGKILL during a stream of acknowledged edits to the
 // embedded backend keeps every acknowledged edit (the startup journal is fsynced before the
-// reply), and SIGTERM stops it gracefully.
+// reply), SIGTERM stops it gracefully, and a confirmed commit nobody confirms is rolled back.
 const LIBRARY = '/restconf/data/example-jukebox:jukebox/library';
 const KILL_AFTER = Number(process.env.KILL_AFTER ?? 150);
 const IN_FLIGHT = 4;
@@ -126,5 +126,48 @@ describe('faults', () => {
     expect(['done', 'cut']).toContain(await ended);
     expect(await g.exited).toBe(0);
     expect(g.stderr()).toContain('SIGTERM: stopping');
+  });
+});
+
+describe('confirmed commit', () => {
+  const GAP = '/restconf/data/example-jukebox:jukebox/player/gap';
+  const TIMEOUT_S = 3;
+  const readGap = async (get: (p: string, i?: RequestInit) => Promise<Response>) =>
+    (
+      (await (await get(GAP, { headers: { Accept: DATA_JSON } })).json()) as { 'example-jukebox:gap': string }
+    )['example-jukebox:gap'];
+
+  test('an edit with confirmed=1 that is never confirmed is rolled back after confirm-timeout', async () => {
+    const s = await startServer();
+    try {
+      const before = await readGap(s.fetch);
+      const r = await s.fetch(`${GAP}?confirmed=1&confirm-timeout=${TIMEOUT_S}&persist=faults`, {
+        method: 'PUT',
+        headers: { 'Content-Type': DATA_JSON },
+        body: JSON.stringify({ 'example-jukebox:gap': '1.3' }),
+      });
+      expect(r.status).toBe(204);
+      const applied = performance.now();
+      expect(await readGap(s.fetch)).toBe('1.3');
+      // Bounded polling: the rollback is due after TIMEOUT_S seconds; the bound only stops a hang.
+      await expect
+        .poll(() => readGap(s.fetch), { timeout: TIMEOUT_S * 1000 + 10_000, interval: 50 })
+        .toBe(before);
+      const rolledBackMs = performance.now() - applied;
+      if (updateFigures) {
+        writeFigures(
+          'confirmed-commit',
+          [
+            '### Confirmed commit never confirmed (embedded backend, over HTTP)',
+            '',
+            '| confirm-timeout | value before | value of the confirmed PUT | value after the timeout | rolled back after (polled every 50 ms) |',
+            '| ---: | ---: | ---: | ---: | ---: |',
+            `| ${TIMEOUT_S} s | ${before} | 1.3 | ${await readGap(s.fetch)} | ${(rolledBackMs / 1000).toFixed(1)} s |`,
+          ].join('\n'),
+        );
+      }
+    } finally {
+      await s.close();
+    }
   });
 });
