@@ -12,10 +12,14 @@ export {
   rpcError,
 } from './errors.js';
 export { type ExampleHandlerOptions, exampleHandlers } from './example-handlers.js';
+export { AccessControl, type NacmCounters } from './nacm/access-control.js';
+export { NACM_NS, type NacmConfig } from './nacm/config.js';
+export type { UserAccess } from './nacm/rules.js';
 export { loadServerSchema, SERVER_MODULES } from './schema.js';
 export {
   type ActionHandler,
   type CommitHook,
+  type ConnectOptions,
   type HookContext,
   NetconfServer,
   type NetconfServerOptions,

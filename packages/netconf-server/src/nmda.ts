@@ -51,6 +51,8 @@ export async function getData(
   else root = server.datastore(name === 'intended' ? 'running' : (name as DatastoreName)).root;
   const subtree = childElement(op, 'subtree-filter', NMDA_NS);
   const xpath = childElement(op, 'xpath-filter', NMDA_NS);
+  // RFC 8341 section 3.4.5: unreadable nodes are left out before filtering.
+  if (server.nacm) root = server.nacm.readable(session, root, xpath === undefined);
   let selection: Selected[];
   if (subtree) selection = subtreeFilter(server.schema, root, childElements(subtree));
   else if (xpath) selection = xpathFilter(server.schema, root, textOf(xpath).trim(), xpath.scope);
@@ -94,6 +96,7 @@ export function editData(server: NetconfServer, session: ServerSession, op: XmlE
   }
   const ds = server.datastore(name);
   server.checkLock(name, session);
+  const access = server.nacm?.of(session);
   const dop = childElement(op, 'default-operation', NMDA_NS);
   const defaultOperation = (dop ? textOf(dop).trim() : 'merge') as EditOperation;
   const config = childElement(op, 'config', NMDA_NS);
@@ -105,11 +108,12 @@ export function editData(server: NetconfServer, session: ServerSession, op: XmlE
   const content = childElements(config);
   const edit = (d: typeof ds): void =>
     applyEdit(server.schema, d, content, { defaultOperation, errorOption: 'rollback-on-error' });
-  if (name === 'running') server.transact(session, edit);
+  if (name === 'running') server.transact(session, edit, { access });
   else {
     const mark = ds.mark();
     try {
       edit(ds);
+      server.nacm?.checkWrite(access, ds.changesSince(mark));
     } catch (error) {
       ds.undoTo(mark);
       throw error;

@@ -10,11 +10,13 @@ import { createRoot, type DataNode } from './data-tree.js';
 import type { DatastoreName } from './datastore.js';
 import { applyEdit, type EditOperation, type ErrorOption } from './edit-config.js';
 import { RpcError, rpcError } from './errors.js';
+import { replacementChanges } from './nacm/write.js';
 import { editData, getData, NMDA_NS } from './nmda.js';
 import type { EventFilter } from './notifications.js';
 import {
   base,
   datastoreIn,
+  type Filter,
   filterOf,
   missing,
   select,
@@ -43,6 +45,12 @@ function data(
   return body === '' ? '<data/>' : `<data>${body}</data>`;
 }
 
+/** What of `root` the session may read (RFC 8341 section 3.4.5); `root` itself without NACM. */
+function readable(server: NetconfServer, session: ServerSession, root: DataNode, filter: Filter): DataNode {
+  // XPath filters walk to parents, so they get a copy that shares no node with the datastore.
+  return server.nacm ? server.nacm.readable(session, root, !(filter && 'xpath' in filter)) : root;
+}
+
 function configOf(server: NetconfServer, el: XmlElement): DataNode {
   return parseData(server.schema, childElements(el), { allowState: false });
 }
@@ -52,13 +60,14 @@ const handlers: Record<string, Handler> = {
   async [`${NETCONF_BASE_NS}|get`](server, session, op) {
     const filter = filterOf(base(op, 'filter'));
     const view = await server.operationalView(session, wantedTops(server, filter));
-    return data(server, select(server, view, filter), withDefaultsOf(op));
+    return data(server, select(server, readable(server, session, view, filter), filter), withDefaultsOf(op));
   },
   // RFC 6241 7.1
-  [`${NETCONF_BASE_NS}|get-config`](server, _session, op) {
+  [`${NETCONF_BASE_NS}|get-config`](server, session, op) {
     const source = datastoreIn(op, 'source') as DatastoreName;
-    const root = server.datastore(source).root;
-    return data(server, select(server, root, filterOf(base(op, 'filter'))), withDefaultsOf(op));
+    const filter = filterOf(base(op, 'filter'));
+    const root = readable(server, session, server.datastore(source).root, filter);
+    return data(server, select(server, root, filter), withDefaultsOf(op));
   },
   // RFC 6241 7.2
   [`${NETCONF_BASE_NS}|edit-config`](server, session, op) {
@@ -72,6 +81,7 @@ const handlers: Record<string, Handler> = {
     }
     const ds = server.datastore(target);
     server.checkLock(target, session);
+    const access = server.nacm?.of(session);
     const defaultOperationEl = base(op, 'default-operation');
     const defaultOperation = (
       defaultOperationEl ? textOf(defaultOperationEl).trim() : 'merge'
@@ -123,6 +133,7 @@ const handlers: Record<string, Handler> = {
         const mark = ds.mark();
         try {
           edit(ds);
+          server.nacm?.checkWrite(access, ds.changesSince(mark));
           const errors = server.validator.validateChanges(ds.root, ds.changesSince(mark));
           if (errors.length > 0) throw new RpcError(errors[0]!, errors.slice(1));
         } finally {
@@ -143,7 +154,7 @@ const handlers: Record<string, Handler> = {
               editError = error;
             }
           },
-          { validate: testOption === 'set' ? 'none' : 'changes' },
+          { validate: testOption === 'set' ? 'none' : 'changes', access },
         );
       } catch (error) {
         // The partial result did not validate either: nothing was applied; report the edit's errors first.
@@ -155,12 +166,23 @@ const handlers: Record<string, Handler> = {
       return '<ok/>';
     }
     const mark = ds.mark();
+    // RFC 8341 section 3.4.5: a denied change undoes the whole edit, whatever the error-option.
+    const permitted = (): void => {
+      try {
+        server.nacm?.checkWrite(access, ds.changesSince(mark));
+      } catch (error) {
+        ds.undoTo(mark);
+        throw error;
+      }
+    };
     try {
       edit(ds);
     } catch (error) {
       if (errorOption === 'rollback-on-error') ds.undoTo(mark);
+      else permitted();
       throw error;
     }
+    permitted();
     if (testOption === 'test-only') {
       const errors = server.validator.validateChanges(ds.root, ds.changesSince(mark));
       ds.undoTo(mark);
@@ -176,18 +198,21 @@ const handlers: Record<string, Handler> = {
     if (source === target)
       throw rpcError('invalid-value', 'source and target are the same datastore', { errorType: 'protocol' });
     server.checkLock(target, session);
+    const access = server.nacm?.of(session);
     const root = typeof source === 'string' ? server.datastore(source).root : configOf(server, source);
     if (target === 'running') {
       if (!server.features.writableRunning)
         throw rpcError('operation-not-supported', 'running cannot be written directly', {
           errorType: 'protocol',
         });
-      server.replaceRunning(session, root);
+      server.replaceRunning(session, root, access);
     } else if (target === 'startup') {
       const errors = new Validator(server.schema).validateAll(root);
       if (errors.length > 0) throw new RpcError(errors[0]!, errors.slice(1));
+      server.nacm?.checkWrite(access, replacementChanges(server.startup.root, root));
       server.replaceStartup(root);
     } else {
+      server.nacm?.checkWrite(access, replacementChanges(server.candidate.root, root));
       server.replaceCandidate(root);
     }
     return '<ok/>';
@@ -201,6 +226,7 @@ const handlers: Record<string, Handler> = {
       });
     server.datastore(target);
     server.checkLock(target, session);
+    server.nacm?.checkWrite(server.nacm.of(session), replacementChanges(server.startup.root, createRoot()));
     server.replaceStartup(createRoot());
     return '<ok/>';
   },
@@ -439,6 +465,15 @@ function* childrenOfRoot(root: DataNode): Generator<DataNode> {
   }
 }
 
+/** RFC 8341 section 3.4.4: may the session run the operation? (Actions are checked on their node.) */
+function checkExec(server: NetconfServer, session: ServerSession, op: XmlElement): void {
+  const ns = op.namespace ?? '';
+  if (ns === YANG_NS) return;
+  const module = server.schema.moduleByNamespace(ns)?.name;
+  if (module === undefined) return;
+  server.nacm!.checkRpc(session, module, op.local, server.schema.topLevel(module, op.local));
+}
+
 /**
  * Runs one operation of a session: the base operations, then the schema's rpcs with their
  * registered handlers (input checked against the schema first).
@@ -450,6 +485,7 @@ export async function dispatchOperation(
   _rpc: XmlElement,
 ): Promise<string> {
   const ns = op.namespace ?? '';
+  if (server.nacm) checkExec(server, session, op);
   const handler = handlers[`${ns}|${op.local}`];
   if (handler) return handler(server, session, op);
   const module = server.schema.moduleByNamespace(ns);

@@ -122,6 +122,7 @@ export async function action(server: NetconfServer, session: ServerSession, op: 
         throw rpcError('operation-not-supported', `no handler is registered for action "${schema.name}"`, {
           errorType: 'protocol',
         });
+      server.nacm?.checkAction(session, node, schema);
       checkInput(server, schema, el);
       const output = await run(el, node, { session, server });
       return output ? output : '<ok/>';

@@ -4,7 +4,8 @@ import { type LoadOptions, loadSchema, type SchemaTree } from '@yangkit/yang-sch
  * The modules the server itself implements (from yang-schema's standard modules): the NETCONF
  * protocol operations, monitoring and get-schema (RFC 6022), with-defaults (RFC 6243), the yang
  * library (RFC 8525, with the deprecated modules-state), base notifications (RFC 6470), RFC 5277
- * notifications, NMDA (RFC 8342, RFC 8526).
+ * notifications, NMDA (RFC 8342, RFC 8526), access control (RFC 8341 NACM, enforced with the
+ * server's `nacm` option).
  */
 export const SERVER_MODULES: readonly string[] = [
   'ietf-netconf',
@@ -19,6 +20,7 @@ export const SERVER_MODULES: readonly string[] = [
   'ietf-netconf-nmda',
   'ietf-subscribed-notifications',
   'ietf-yang-push',
+  'ietf-netconf-acm',
 ];
 
 /** The features of the server's own modules that it really supports. */

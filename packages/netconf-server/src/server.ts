@@ -7,6 +7,9 @@ import { type Change, copyInto, Datastore, type DatastoreName, invert, replayCha
 import { NetconfServerError, RpcError, rpcError } from './errors.js';
 import { EventSubscriptions } from './event-subscriptions.js';
 import { monitoringState, serverCapabilities } from './monitoring.js';
+import { AccessControl } from './nacm/access-control.js';
+import { NACM_NS } from './nacm/config.js';
+import type { UserAccess } from './nacm/rules.js';
 import { EventLog, eventTimeOf, type LoggedEvent } from './notifications.js';
 import { dispatchOperation } from './operations.js';
 import { overlay, parseData } from './parse-data.js';
@@ -76,6 +79,11 @@ export interface NetconfServerOptions {
    */
   readonly validation?: 'changes' | 'full';
   /**
+   * Enforce NACM (RFC 8341) with the rules of running's `/ietf-netconf-acm:nacm` (default false:
+   * every session may do everything, as fits a server whose users are not authenticated).
+   */
+  readonly nacm?: boolean;
+  /**
    * Seconds a new session may take to send a valid `<hello>` before it is closed (default 60;
    * 0 waits for ever). RFC 6241 section 8.1 leaves this wait to the server.
    */
@@ -85,6 +93,15 @@ export interface NetconfServerOptions {
    * holds a subscription or a pending confirmed commit is never closed for idleness.
    */
   readonly idleTimeout?: number;
+}
+
+/** Options of {@link NetconfServer.connect}. */
+export interface ConnectOptions {
+  /**
+   * A recovery session (RFC 8341 section 3.4): one the server or the application opens for itself,
+   * never a client's. NACM does not restrict it.
+   */
+  readonly recovery?: boolean;
 }
 
 interface PendingCommit {
@@ -126,6 +143,8 @@ export class NetconfServer implements SessionHost {
   readonly eventSubscriptions: EventSubscriptions = new EventSubscriptions(this);
   /** RFC 8639/8641 dynamic subscriptions. */
   readonly dynamic: DynamicSubscriptions = new DynamicSubscriptions(this);
+  /** NACM enforcement (RFC 8341), when the `nacm` option enables it. */
+  readonly nacm: AccessControl | undefined;
   private readonly validateHooks: ValidateHook[] = [];
   private readonly commitHooks: CommitHook[] = [];
   private readonly store: StartupStore | undefined;
@@ -146,6 +165,7 @@ export class NetconfServer implements SessionHost {
     this.events = new EventLog(options.replayLogSize ?? 1000);
     this.startupMode = options.startupMode ?? 'auto';
     this.fullValidation = options.validation === 'full';
+    this.nacm = options.nacm === true ? new AccessControl(options.schema, this.running) : undefined;
     this.features = {
       candidate: options.candidate ?? true,
       writableRunning: options.writableRunning ?? true,
@@ -178,7 +198,11 @@ export class NetconfServer implements SessionHost {
   }
 
   /** Attaches a session to a duplex stream (in-process, a socket, an SSH channel). */
-  connect(stream: Duplex, info: SessionInfo = { username: 'local' }): ServerSession {
+  connect(
+    stream: Duplex,
+    info: SessionInfo = { username: 'local' },
+    options: ConnectOptions = {},
+  ): ServerSession {
     if (this.closed) throw new NetconfServerError('CLOSED', 'the server is closed');
     const session = new ServerSession(this, this.nextSessionId++, info, {
       write: (bytes) => (!stream.destroyed && stream.writable ? stream.write(bytes) : undefined),
@@ -200,6 +224,7 @@ export class NetconfServer implements SessionHost {
       },
     });
     this.sessions.set(session.id, session);
+    if (options.recovery === true) this.nacm?.addRecoverySession(session);
     stream.on('data', (chunk: Buffer) => session.feed(chunk));
     const gone = (): void => session.terminate('dropped');
     stream.on('end', gone);
@@ -330,17 +355,18 @@ export class NetconfServer implements SessionHost {
   /**
    * Runs `edit` on running as one transaction: validation of what changed, application hooks, the
    * journal (fsynced before returning), commit hooks and the config-change event. On any error every
-   * change is undone and the error rethrown.
+   * change is undone and the error rethrown. With `access`, every change must be one NACM permits.
    */
   transact(
     session: ServerSession | undefined,
     edit: (ds: Datastore) => void,
-    options: { validate?: 'changes' | 'all' | 'none' } = {},
+    options: { validate?: 'changes' | 'all' | 'none'; access?: UserAccess | undefined } = {},
   ): Change[] {
     const ds = this.running;
     const mark = ds.mark();
     try {
       edit(ds);
+      if (options.access) this.nacm!.checkWrite(options.access, ds.changesSince(mark));
       const changes = ds.changesSince(mark);
       if (changes.length > 0 && options.validate !== 'none') {
         const errors =
@@ -356,6 +382,7 @@ export class NetconfServer implements SessionHost {
     }
     const changes = ds.takeChanges();
     if (changes.length === 0) return changes;
+    this.nacm?.changed(changes);
     if (this.store && this.startupMode === 'auto') {
       this.store.append(changes);
       if (this.store.needsCompaction) {
@@ -426,8 +453,8 @@ export class NetconfServer implements SessionHost {
   }
 
   /** Replaces running by a copy of `root` (copy-config), validating the whole result. */
-  replaceRunning(session: ServerSession | undefined, root: DataNode): void {
-    this.transact(session, (ds) => copyInto(ds, root), { validate: 'all' });
+  replaceRunning(session: ServerSession | undefined, root: DataNode, access?: UserAccess): void {
+    this.transact(session, (ds) => copyInto(ds, root), { validate: 'all', access });
   }
 
   /** Writes `root` to startup (copy-config to startup in explicit mode). */
@@ -589,6 +616,14 @@ export class NetconfServer implements SessionHost {
       { provides: MONITORING_TOPS, get: () => monitoringState(this) },
       ...this.stateProviders,
     ];
+    // RFC 8341 section 3.5.2: the denied-* counters, zero while NACM is not enforced.
+    if (this.schema.moduleByName('ietf-netconf-acm')?.implemented)
+      providers.push({
+        provides: ['ietf-netconf-acm:nacm'],
+        get: () =>
+          this.nacm?.stateXml() ??
+          `<nacm xmlns="${NACM_NS}"><denied-operations>0</denied-operations><denied-data-writes>0</denied-data-writes><denied-notifications>0</denied-notifications></nacm>`,
+      });
     for (const p of providers) {
       if (wanted && p.provides && !p.provides.some(wanted)) continue;
       const xml = await p.get(this.running.root, context);

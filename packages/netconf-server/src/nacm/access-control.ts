@@ -1,0 +1,150 @@
+import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import type { DataNode } from '../data-tree.js';
+import type { Change, Datastore } from '../datastore.js';
+import { rpcError } from '../errors.js';
+import type { LoggedEvent } from '../notifications.js';
+import type { ServerSession } from '../session.js';
+import { Access, NACM_MODULE, NACM_NS, type NacmConfig, readNacmConfig } from './config.js';
+import { readableTree } from './read.js';
+import { UserAccess } from './rules.js';
+import { deniedWrite } from './write.js';
+
+/** The RFC 8341 counters (`/nacm/denied-*`), since the server started. */
+export interface NacmCounters {
+  deniedOperations: number;
+  deniedDataWrites: number;
+  deniedNotifications: number;
+}
+
+/** Users whose compiled rules are kept per configuration; more are compiled again on demand. */
+const MAX_USERS = 1024;
+
+/**
+ * NACM enforcement (RFC 8341) for one server: reads `/ietf-netconf-acm:nacm` from running, compiles
+ * each user's rules once per configuration change, and answers the checks of section 3.4 for a
+ * session. Recovery sessions (opened by the server or the application for itself), and requests
+ * without a session, bypass it (section 3.4 step 2).
+ */
+export class AccessControl {
+  readonly counters: NacmCounters = { deniedOperations: 0, deniedDataWrites: 0, deniedNotifications: 0 };
+  private readonly recovery = new WeakSet<ServerSession>();
+  private readonly users = new Map<string, UserAccess>();
+  private config: NacmConfig | undefined;
+  private configRoot: DataNode | undefined;
+
+  constructor(
+    private readonly schema: SchemaTree,
+    private readonly running: Datastore,
+  ) {}
+
+  /** Marks a session as a recovery session: NACM never restricts it. */
+  addRecoverySession(session: ServerSession): void {
+    this.recovery.add(session);
+  }
+
+  /** Whether a session is a recovery session. */
+  isRecovery(session: ServerSession): boolean {
+    return this.recovery.has(session);
+  }
+
+  /** Told about the changes committed to running: an edit of `/nacm` takes effect at once. */
+  changed(changes: readonly Change[]): void {
+    if (this.config === undefined) return;
+    for (const c of changes) {
+      if (c.steps[0]?.schema.module === NACM_MODULE) {
+        this.config = undefined;
+        return;
+      }
+    }
+  }
+
+  /** The configuration in force (running's `/nacm`). */
+  currentConfig(): NacmConfig {
+    const root = this.running.root;
+    if (this.config === undefined || this.configRoot !== root) {
+      this.config = readNacmConfig(root);
+      this.configRoot = root;
+      this.users.clear();
+    }
+    return this.config;
+  }
+
+  /** The access of a session's user, or undefined when NACM does not restrict the session. */
+  of(session: ServerSession | undefined): UserAccess | undefined {
+    if (session === undefined || this.recovery.has(session)) return undefined;
+    const config = this.currentConfig();
+    if (!config.enableNacm) return undefined;
+    const user = session.info.username;
+    let access = this.users.get(user);
+    if (access === undefined) {
+      if (this.users.size >= MAX_USERS) this.users.clear();
+      access = new UserAccess(this.schema, config, user);
+      this.users.set(user, access);
+    }
+    return access;
+  }
+
+  /** RFC 8341 section 3.4.4: refuses an rpc the session may not run (access-denied, protocol). */
+  checkRpc(session: ServerSession, module: string, name: string, schema: SchemaNode | undefined): void {
+    const access = this.of(session);
+    if (access === undefined || access.rpcPermitted(module, name, schema)) return;
+    this.counters.deniedOperations++;
+    throw rpcError('access-denied', `access to the operation ${module}:${name} is denied`, {
+      errorType: 'protocol',
+    });
+  }
+
+  /** RFC 8341 section 3.4.5 for an action: `exec` on the action node below `target`. */
+  checkAction(session: ServerSession, target: DataNode, action: SchemaNode): void {
+    const access = this.of(session);
+    if (access === undefined) return;
+    const chain: DataNode[] = [];
+    for (let n: DataNode | undefined = target; n?.schema !== undefined; n = n.parent) chain.unshift(n);
+    let states = access.rootStates();
+    for (const n of chain) states = access.childStates(states, n.schema!, n.key);
+    states = access.childStates(states, action, '');
+    if (access.permitted(action, states, Access.exec)) return;
+    this.counters.deniedOperations++;
+    throw rpcError('access-denied', `access to the action ${action.name} is denied`, {
+      errorType: 'protocol',
+    });
+  }
+
+  /**
+   * RFC 8341 section 3.4.5 for a write: refuses (access-denied, application) when a change is not
+   * permitted to `access` (taken from {@link of} before the edit, so that an edit of `/nacm` is
+   * judged by the rules in force before it); the caller undoes the edit.
+   */
+  checkWrite(access: UserAccess | undefined, changes: readonly Change[]): void {
+    if (access === undefined || changes.length === 0) return;
+    const denied = deniedWrite(access, changes);
+    if (denied === undefined) return;
+    this.counters.deniedDataWrites++;
+    throw rpcError('access-denied', `${denied.access} access to ${denied.path} is denied`);
+  }
+
+  /** RFC 8341 section 3.4.5 for a read: what of `root` the session may read (`root` itself if all). */
+  readable(session: ServerSession | undefined, root: DataNode, share = true): DataNode {
+    const access = this.of(session);
+    return access === undefined ? root : readableTree(access, root, share);
+  }
+
+  /** RFC 8341 section 3.4.6: whether an event goes to the session; counts the ones held back. */
+  notificationPermitted(session: ServerSession, event: LoggedEvent): boolean {
+    const access = this.of(session);
+    if (access === undefined) return true;
+    for (const slot of event.root.kids?.values() ?? []) {
+      const node = slot instanceof Map ? undefined : slot;
+      if (node?.schema === undefined || access.notificationPermitted(node.schema)) continue;
+      this.counters.deniedNotifications++;
+      return false;
+    }
+    return true;
+  }
+
+  /** The counters as the state of `/nacm` (RFC 8341 section 3.5.2). */
+  stateXml(): string {
+    const c = this.counters;
+    return `<nacm xmlns="${NACM_NS}"><denied-operations>${c.deniedOperations}</denied-operations><denied-data-writes>${c.deniedDataWrites}</denied-data-writes><denied-notifications>${c.deniedNotifications}</denied-notifications></nacm>`;
+  }
+}
