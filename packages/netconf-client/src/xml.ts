@@ -1,5 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { NetconfError } from './errors.js';
+import { parseSimpleXml } from './xml-simple.js';
 
 /** An XML attribute with its namespace resolved (Namespaces in XML 1.0). */
 export interface XmlAttribute {
@@ -217,24 +218,46 @@ export function parseXml(text: string, limits: XmlLimits = {}): XmlElement {
   const maxDepth = limits.maxDepth ?? DEFAULT_MAX_DEPTH;
   const maxLength = limits.maxLength ?? DEFAULT_MAX_LENGTH;
   if (text.length > maxLength) throw xmlError(`document exceeds ${maxLength} characters`);
+  return parseSimpleXml(text, maxDepth) ?? parseXmlFully(text, maxDepth);
+}
+
+// One parser per depth limit: building fast-xml-parser's options costs more than parsing a small
+// message. Sessions use one or two limits; the cap only guards against callers varying it freely.
+const parsers = new Map<number, XMLParser>();
+
+function parserFor(maxDepth: number): XMLParser {
+  let parser = parsers.get(maxDepth);
+  if (parser === undefined) {
+    if (parsers.size >= 8) parsers.clear();
+    parser = new XMLParser({
+      preserveOrder: true,
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      parseTagValue: false,
+      parseAttributeValue: false,
+      trimValues: false,
+      processEntities: false,
+      cdataPropName: '#cdata',
+      ignoreDeclaration: true,
+      maxNestedTags: maxDepth + 1,
+      transformTagName: (tag) => `$${tag}`,
+      transformAttributeName: (attr) => `$${attr}`,
+    });
+    parsers.set(maxDepth, parser);
+  }
+  return parser;
+}
+
+/**
+ * The full parse: every construct XML 1.0 allows in a NETCONF message (comments, CDATA, entity and
+ * character references, non-ASCII names, the XML declaration), with the checks above.
+ * Exported for tests that hold the plain-subset reader to the same results.
+ */
+export function parseXmlFully(text: string, maxDepth: number = DEFAULT_MAX_DEPTH): XmlElement {
   preScan(text, maxDepth);
-  const parser = new XMLParser({
-    preserveOrder: true,
-    ignoreAttributes: false,
-    attributeNamePrefix: '',
-    parseTagValue: false,
-    parseAttributeValue: false,
-    trimValues: false,
-    processEntities: false,
-    cdataPropName: '#cdata',
-    ignoreDeclaration: true,
-    maxNestedTags: maxDepth + 1,
-    transformTagName: (tag) => `$${tag}`,
-    transformAttributeName: (attr) => `$${attr}`,
-  });
   let nodes: FxpNode[];
   try {
-    nodes = parser.parse(text, true) as FxpNode[];
+    nodes = parserFor(maxDepth).parse(text, true) as FxpNode[];
   } catch (error) {
     throw xmlError(`not well-formed XML: ${error instanceof Error ? error.message : String(error)}`, error);
   }
