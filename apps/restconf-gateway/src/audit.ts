@@ -44,7 +44,11 @@ export interface GatewayAudit {
 
 /** Writes the audit lines to `log` at level info with `audit: true`. */
 export function createAudit(log: Logger, root: string): GatewayAudit {
-  const started = new WeakMap<IncomingMessage, { id: string; at: bigint }>();
+  // Read at the start: an HTTP/2 request's socket is gone once its stream closed.
+  const started = new WeakMap<
+    IncomingMessage,
+    { id: string; at: bigint; remoteAddress: string | undefined }
+  >();
   const write = (
     req: IncomingMessage,
     record: Omit<AuditLine, 'audit' | 'msgId' | 'remoteAddress' | 'durationMs'>,
@@ -53,7 +57,7 @@ export function createAudit(log: Logger, root: string): GatewayAudit {
     const line: AuditLine = {
       audit: true,
       msgId: start?.id ?? '',
-      remoteAddress: req.socket.remoteAddress,
+      remoteAddress: start?.remoteAddress,
       durationMs:
         start === undefined ? 0 : Math.round(Number(process.hrtime.bigint() - start.at) / 1e3) / 1e3,
       ...record,
@@ -69,7 +73,7 @@ export function createAudit(log: Logger, root: string): GatewayAudit {
         id = randomUUID();
         res.setHeader('Message-ID', id);
       }
-      started.set(req, { id, at: process.hrtime.bigint() });
+      started.set(req, { id, at: process.hrtime.bigint(), remoteAddress: req.socket.remoteAddress });
     },
     listener: (record: AuditRecord, req) =>
       write(req, {

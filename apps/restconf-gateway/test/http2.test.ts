@@ -1,0 +1,276 @@
+import {
+  type ClientHttp2Session,
+  connect,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+} from 'node:http2';
+import { request as httpsRequest } from 'node:https';
+import { connect as tlsConnect } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type Gateway, startGateway } from '../src/gateway.js';
+import { type CapturedLog, captureLog } from './capture-log.js';
+import { makeTestPki, type TestPki } from './tls-fixtures.js';
+
+let pki: TestPki;
+let gw: Gateway;
+let log: CapturedLog;
+const warnings: Error[] = [];
+const onWarning = (w: Error): void => {
+  warnings.push(w);
+};
+
+beforeAll(async () => {
+  process.on('warning', onWarning);
+  pki = makeTestPki();
+  log = captureLog();
+  gw = await startGateway(
+    { port: 0, tlsCert: pki.serverCert, tlsKey: pki.serverKey },
+    { logger: log.logger },
+  );
+});
+afterAll(async () => {
+  process.off('warning', onWarning);
+  await gw.close();
+});
+
+const GAP = '/restconf/data/example-jukebox:jukebox/player/gap';
+const ALBUM = '/restconf/data/example-jukebox:jukebox/library/artist=Miles%20Davis/album';
+
+function session(url = gw.url): Promise<ClientHttp2Session> {
+  return new Promise((resolve, reject) => {
+    const s = connect(url, { ca: pki.pem(pki.caCert) });
+    s.once('connect', () => resolve(s));
+    s.once('error', reject);
+  });
+}
+
+interface H2Answer {
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** One HTTP/2 request; the body is sent without Content-Length, as HTTP/2 allows. */
+function h2(s: ClientHttp2Session, headers: OutgoingHttpHeaders, body?: string): Promise<H2Answer> {
+  return new Promise((resolve, reject) => {
+    const stream = s.request(headers, { endStream: body === undefined });
+    let text = '';
+    let head: IncomingHttpHeaders = {};
+    stream.setEncoding('utf8');
+    stream.on('response', (h) => {
+      head = h;
+    });
+    stream.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    stream.on('end', () => resolve({ headers: head, body: text }));
+    stream.on('error', reject);
+    if (body !== undefined) stream.end(body);
+  });
+}
+
+function https1(path: string): Promise<{ version: string; status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(`${gw.url}${path}`, { ca: pki.pem(pki.caCert), agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        body += c;
+      });
+      res.on('end', () => resolve({ version: res.httpVersion, status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('HTTP/2 over TLS', () => {
+  test('ALPN selects h2 for a client that offers it', async () => {
+    const s = await session();
+    try {
+      expect(s.alpnProtocol).toBe('h2');
+    } finally {
+      s.close();
+    }
+  });
+
+  test('GET answers data with no connection-specific header fields', async () => {
+    const s = await session();
+    try {
+      const r = await h2(s, { ':path': ALBUM });
+      expect(r.headers[':status']).toBe(200);
+      expect(r.headers['content-type']).toBe('application/yang-data+json');
+      // RFC 9113 section 8.2.2: these make an HTTP/2 message malformed.
+      for (const name of ['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection'])
+        expect(r.headers[name]).toBeUndefined();
+      expect(JSON.parse(r.body)).toMatchObject({ 'example-jukebox:album': [{ name: 'Kind of Blue' }] });
+    } finally {
+      s.close();
+    }
+  });
+
+  test('PUT with a body and no Content-Length changes the datastore', async () => {
+    const s = await session();
+    try {
+      const put = await h2(
+        s,
+        { ':method': 'PUT', ':path': GAP, 'content-type': 'application/yang-data+json' },
+        JSON.stringify({ 'example-jukebox:gap': '1.7' }),
+      );
+      expect(put.headers[':status']).toBe(204);
+      const get = await h2(s, { ':path': GAP });
+      expect(JSON.parse(get.body)).toEqual({ 'example-jukebox:gap': '1.7' });
+    } finally {
+      s.close();
+    }
+  });
+
+  test('an edit over HTTP/2 is audited with its address and a generated Message-ID it echoes', async () => {
+    const s = await session();
+    try {
+      const put = await h2(
+        s,
+        { ':method': 'PUT', ':path': GAP, 'content-type': 'application/yang-data+json' },
+        JSON.stringify({ 'example-jukebox:gap': '1.8' }),
+      );
+      let line = await log.nextAudit();
+      while (line.msgId !== put.headers['message-id']) line = await log.nextAudit();
+      expect(line).toMatchObject({ method: 'PUT', target: GAP, status: 204, remoteAddress: '127.0.0.1' });
+    } finally {
+      s.close();
+    }
+  });
+
+  test('an event stream over HTTP/2 delivers a notification after an edit', async () => {
+    const s = await session();
+    try {
+      const stream = s.request({ ':path': '/restconf/streams/json-NETCONF', accept: 'text/event-stream' });
+      stream.setEncoding('utf8');
+      const head = await new Promise<IncomingHttpHeaders>((resolve) => stream.once('response', resolve));
+      expect(head[':status']).toBe(200);
+      expect(head['content-type']).toMatch(/^text\/event-stream/);
+      let text = '';
+      const received = new Promise<void>((resolve) => {
+        stream.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.includes('netconf-config-change')) resolve();
+        });
+      });
+      await h2(
+        s,
+        { ':method': 'PUT', ':path': GAP, 'content-type': 'application/yang-data+json' },
+        JSON.stringify({ 'example-jukebox:gap': '0.8' }),
+      );
+      await received;
+      expect(text).toMatch(/^data: /m);
+      stream.close();
+    } finally {
+      s.close();
+    }
+  });
+
+  test('an HTTP/1.1 client on the same port gets the same answer', async () => {
+    const s = await session();
+    let viaH2: H2Answer;
+    try {
+      viaH2 = await h2(s, { ':path': ALBUM });
+    } finally {
+      s.close();
+    }
+    const viaH1 = await https1(ALBUM);
+    expect(viaH1.version).toBe('1.1');
+    expect(viaH1.status).toBe(200);
+    expect(viaH1.body).toBe(viaH2.body);
+  });
+
+  test('no warning about invalid HTTP/2 headers was emitted', () => {
+    expect(warnings.map((w) => w.message)).toEqual([]);
+  });
+});
+
+describe('clients that leave', () => {
+  test('closing an HTTP/2 event stream ends its response on the server', async () => {
+    const other = await startGateway(
+      { port: 0, tlsCert: pki.serverCert, tlsKey: pki.serverKey, serverStatus: true },
+      { logger: captureLog().logger },
+    );
+    const s = await session(other.url);
+    try {
+      const inFlight = async (): Promise<number> => {
+        const status = await h2(s, { ':path': '/server-status' });
+        return (JSON.parse(status.body) as { requests: { 'in-flight': number } }).requests['in-flight'];
+      };
+      const stream = s.request({ ':path': '/restconf/streams/json-NETCONF', accept: 'text/event-stream' });
+      await new Promise((resolve) => stream.once('response', resolve));
+      // The status request itself is in flight too.
+      expect(await inFlight()).toBe(2);
+      stream.close();
+      let left = 2;
+      for (let i = 0; i < 100 && left !== 1; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        left = await inFlight();
+      }
+      expect(left).toBe(1);
+    } finally {
+      s.close();
+      await other.close();
+    }
+  });
+});
+
+describe('shutdown with HTTP/2 sessions open', () => {
+  test('close sends GOAWAY, ends an open event stream and resolves', async () => {
+    const other = await startGateway(
+      { port: 0, tlsCert: pki.serverCert, tlsKey: pki.serverKey },
+      { logger: captureLog().logger },
+    );
+    const s = await session(other.url);
+    const goaway = new Promise<void>((resolve) => s.once('goaway', () => resolve()));
+    const stream = s.request({ ':path': '/restconf/streams/json-NETCONF', accept: 'text/event-stream' });
+    await new Promise((resolve) => stream.once('response', resolve));
+    const ended = new Promise<void>((resolve) => stream.once('close', () => resolve()));
+    stream.resume();
+    // An idle HTTP/1.1 connection on the same server must not hold the shutdown either.
+    await new Promise<void>((resolve, reject) => {
+      const req = httpsRequest(`${other.url}${GAP}`, { ca: pki.pem(pki.caCert) }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    await other.close();
+    await Promise.all([goaway, ended]);
+    expect(stream.closed).toBe(true);
+    s.destroy();
+  });
+});
+
+describe('--http2=false', () => {
+  test('serves HTTP/1.1 only over TLS', async () => {
+    const other = await startGateway(
+      { port: 0, tlsCert: pki.serverCert, tlsKey: pki.serverKey, http2: false },
+      { logger: captureLog().logger },
+    );
+    try {
+      const url = new URL(other.url);
+      const protocol = await new Promise<string | false | null>((resolve, reject) => {
+        const socket = tlsConnect(
+          {
+            host: url.hostname,
+            port: Number(url.port),
+            ca: pki.pem(pki.caCert),
+            ALPNProtocols: ['h2', 'http/1.1'],
+          },
+          () => {
+            resolve(socket.alpnProtocol);
+            socket.end();
+          },
+        );
+        socket.on('error', reject);
+      });
+      expect(protocol).not.toBe('h2');
+    } finally {
+      await other.close();
+    }
+  });
+});
