@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import ssh2, { type AuthContext, type Connection } from 'ssh2';
 import { NetconfServerError } from './errors.js';
 import type { NetconfServer } from './server.js';
@@ -85,6 +85,7 @@ export function startSshServer(engine: NetconfServer, options: SshServerOptions)
   const ssh = new Server({ hostKeys: [hostKey] }, (conn, info) => {
     connections.add(conn);
     let username = '';
+    const peer = `${info.ip}:${info.port}`;
     conn.on('authentication', (ctx: AuthContext) => {
       const decide = (password: string): void => {
         Promise.resolve(check(ctx.username, password)).then(
@@ -110,6 +111,7 @@ export function startSshServer(engine: NetconfServer, options: SshServerOptions)
             reject();
             return;
           }
+          clearTimeout(waiting.get(peer));
           const channel = acceptSubsystem();
           engine.connect(channel, { username, sourceHost: info.ip, transport: 'netconf-ssh' });
         });
@@ -118,16 +120,39 @@ export function startSshServer(engine: NetconfServer, options: SshServerOptions)
     conn.on('error', () => conn.end());
     conn.on('close', () => connections.delete(conn));
   });
+  // The hello timeout covers the SSH steps too: a TCP connection that has not opened a netconf
+  // subsystem in time (silent, no login, no channel) is dropped; the session's own hello wait
+  // follows. The listener is ours so that even a peer that never speaks SSH is timed.
+  const waiting = new Map<string, NodeJS.Timeout>();
+  const sockets = new Set<Socket>();
+  const tcp = createServer((socket) => {
+    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    sockets.add(socket);
+    if (engine.helloTimeoutMs > 0) {
+      const timer = setTimeout(() => socket.destroy(), engine.helloTimeoutMs);
+      timer.unref();
+      waiting.set(peer, timer);
+    }
+    socket.once('close', () => {
+      clearTimeout(waiting.get(peer));
+      waiting.delete(peer);
+      sockets.delete(socket);
+    });
+    ssh.injectSocket(socket);
+  });
   return new Promise((resolve, reject) => {
-    ssh.once('error', reject);
-    ssh.listen(options.port ?? 830, options.host ?? '127.0.0.1', () => {
-      ssh.off('error', reject);
+    tcp.once('error', reject);
+    tcp.listen(options.port ?? 830, options.host ?? '127.0.0.1', () => {
+      tcp.off('error', reject);
       resolve({
-        address: ssh.address() as AddressInfo,
+        address: tcp.address() as AddressInfo,
         close: () =>
           new Promise<void>((done) => {
             for (const c of connections) c.end();
-            ssh.close(() => done());
+            // Connections still before their netconf channel (or before SSH at all) are dropped.
+            for (const socket of sockets)
+              if (waiting.has(`${socket.remoteAddress}:${socket.remotePort}`)) socket.destroy();
+            tcp.close(() => done());
           }),
       });
     });
