@@ -1,0 +1,149 @@
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { createRoot } from '../src/data-tree.js';
+import { readNacmConfig } from '../src/nacm/config.js';
+import { readableTree } from '../src/nacm/read.js';
+import { UserAccess } from '../src/nacm/rules.js';
+import { deniedWrite, replacementChanges } from '../src/nacm/write.js';
+import { APPENDIX_A, changesOf, dataOf, IF, JB, nacmSchema, names, SAMPLE, SEC } from './nacm-helpers.js';
+
+let tree: SchemaTree;
+beforeAll(async () => {
+  tree = await nacmSchema();
+});
+
+const userAccess = (user: string, nacm = APPENDIX_A) =>
+  new UserAccess(tree, readNacmConfig(dataOf(tree, nacm)), user);
+const data = () => dataOf(tree, `${SAMPLE}${APPENDIX_A}`);
+
+describe('data node read access (RFC 8341 section 3.4.5)', () => {
+  test('admin reads everything, nacm included', () => {
+    const all = names(data());
+    expect(names(readableTree(userAccess('admin'), data()))).toEqual(all);
+  });
+
+  test('a user in no group reads all but the default-deny-all nodes', () => {
+    const seen = names(readableTree(userAccess('nobody'), data()));
+    expect(seen).toContain('example-jukebox:jukebox/playlist[Mine]');
+    expect(seen).toContain('example-secrets:secrets/key');
+    expect(seen.some((n) => n.startsWith('ietf-netconf-acm:nacm'))).toBe(false);
+    expect(seen.some((n) => n.startsWith('example-secrets:vault'))).toBe(false);
+  });
+
+  test('a deny rule on a container hides the container and everything below it', () => {
+    const seen = names(readableTree(userAccess('wilma'), data()));
+    expect(seen.some((n) => n.startsWith('ietf-interfaces:interfaces'))).toBe(false);
+    expect(seen).toContain('example-jukebox:jukebox/library/artist[Foo Fighters]');
+  });
+
+  test('with read-default deny only what a rule permits is read', () => {
+    const nacm = APPENDIX_A.replace(
+      '<read-default>permit</read-default>',
+      '<read-default>deny</read-default>',
+    );
+    const seen = names(readableTree(userAccess('wilma', nacm), data()));
+    expect(seen).toEqual([]);
+  });
+
+  test('a rule permits a node below an unreadable ancestor only if the ancestor is readable too', () => {
+    const nacm = APPENDIX_A.replace(
+      '<read-default>permit</read-default>',
+      '<read-default>deny</read-default>',
+    );
+    const jukebox = `<rule-list xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-acm"><name>top</name><group>limited</group><rule><name>jb</name><module-name>example-jukebox</module-name><path>/example-jukebox:jukebox</path><access-operations>read</access-operations><action>permit</action></rule></rule-list>`;
+    const withTop = nacm.replace('</nacm>', `${jukebox}</nacm>`);
+    const seen = names(readableTree(userAccess('wilma', withTop), data()));
+    expect(seen).toContain('example-jukebox:jukebox/library/artist[Foo Fighters]');
+    expect(seen).toContain('example-jukebox:jukebox/playlist[Mine]');
+  });
+
+  test('a list entry predicate selects one entry', () => {
+    const nacm = `<nacm xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-acm">
+      <groups><group><name>g</name><user-name>u</user-name></group></groups>
+      <rule-list><name>l</name><group>g</group>
+        <rule><name>r</name><path xmlns:if="${IF}">/if:interfaces/if:interface[if:name='eth0']</path>
+          <access-operations>read</access-operations><action>deny</action></rule></rule-list></nacm>`;
+    const seen = names(readableTree(userAccess('u', nacm), data()));
+    expect(seen).toContain('ietf-interfaces:interfaces/interface[dummy]');
+    expect(seen).not.toContain('ietf-interfaces:interfaces/interface[eth0]');
+  });
+
+  test('a readable subtree is shared with the datastore, unless a copy is asked for', () => {
+    const root = data();
+    const jukebox = [...root.kids!.values()].find((s) => !(s instanceof Map) && s.schema!.name === 'jukebox');
+    const shared = readableTree(userAccess('wilma'), root);
+    const copy = readableTree(userAccess('wilma'), root, false);
+    const find = (r: typeof root) =>
+      [...r.kids!.values()].find((s) => !(s instanceof Map) && s.schema!.name === 'jukebox');
+    expect(find(shared)).toBe(jukebox);
+    expect(find(copy)).not.toBe(jukebox);
+    expect(names(copy)).toEqual(names(shared));
+  });
+});
+
+describe('data node write access (RFC 8341 section 3.4.5)', () => {
+  const artist = `<jukebox xmlns="${JB}"><library><artist><name>Nirvana</name></artist></library></jukebox>`;
+  const playlist = `<jukebox xmlns="${JB}"><playlist><name>New</name></playlist></jukebox>`;
+
+  test('a permit rule allows creating nodes below its path', () => {
+    expect(deniedWrite(userAccess('wilma'), changesOf(tree, SAMPLE, artist))).toBeUndefined();
+  });
+
+  test('write-default deny refuses a create no rule permits', () => {
+    expect(deniedWrite(userAccess('wilma'), changesOf(tree, SAMPLE, playlist))).toEqual({
+      access: 'create',
+      path: '/example-jukebox:jukebox/playlist',
+    });
+  });
+
+  test('an update of a leaf needs update access', () => {
+    const edit = `<jukebox xmlns="${JB}"><playlist><name>Mine</name><description>new</description></playlist></jukebox>`;
+    expect(deniedWrite(userAccess('wilma'), changesOf(tree, SAMPLE, edit))?.access).toBe('update');
+    expect(deniedWrite(userAccess('andy'), changesOf(tree, SAMPLE, edit))).toBeUndefined();
+  });
+
+  test('deleting a subtree needs delete access on every node below it', () => {
+    const nacm = `<nacm xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-acm"><write-default>permit</write-default>
+      <groups><group><name>g</name><user-name>u</user-name></group></groups>
+      <rule-list><name>l</name><group>g</group>
+        <rule><name>keep-artists</name><path>/example-jukebox:jukebox/library/artist</path>
+          <access-operations>delete</access-operations><action>deny</action></rule></rule-list></nacm>`;
+    const remove = `<jukebox xmlns="${JB}" xmlns:nc="urn:ietf:params:xml:ns:netconf:base:1.0" nc:operation="delete"/>`;
+    expect(deniedWrite(userAccess('u', nacm), changesOf(tree, SAMPLE, remove))).toEqual({
+      access: 'delete',
+      path: '/example-jukebox:jukebox/...artist',
+    });
+  });
+
+  test('default-deny-write refuses writes even with write-default permit', () => {
+    const nacm =
+      '<nacm xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-acm"><write-default>permit</write-default></nacm>';
+    const edit = `<secrets xmlns="${SEC}"><key>other</key></secrets>`;
+    expect(deniedWrite(userAccess('u', nacm), changesOf(tree, SAMPLE, edit))?.access).toBe('update');
+    expect(deniedWrite(userAccess('u', nacm), changesOf(tree, SAMPLE, playlist))).toBeUndefined();
+  });
+
+  test('the nacm configuration is writable only through a rule', () => {
+    const nacm =
+      '<nacm xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-acm"><write-default>permit</write-default></nacm>';
+    const edit =
+      '<nacm xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-acm"><write-default>deny</write-default></nacm>';
+    expect(deniedWrite(userAccess('u', nacm), changesOf(tree, nacm, edit))?.path).toBe(
+      '/ietf-netconf-acm:nacm/write-default',
+    );
+    expect(deniedWrite(userAccess('admin'), changesOf(tree, APPENDIX_A, edit))).toBeUndefined();
+  });
+
+  test('a replace needs delete access on the node it replaces', () => {
+    const replace = `<jukebox xmlns="${JB}" xmlns:nc="urn:ietf:params:xml:ns:netconf:base:1.0" nc:operation="replace"><library><artist><name>Foo Fighters</name></artist></library></jukebox>`;
+    const denied = deniedWrite(userAccess('wilma'), changesOf(tree, SAMPLE, replace));
+    expect(denied).toEqual({ access: 'delete', path: '/example-jukebox:jukebox' });
+  });
+
+  test('replacing a whole datastore deletes every old node and creates every new one', () => {
+    const changes = replacementChanges(dataOf(tree, SAMPLE), createRoot());
+    expect(changes.map((c) => c.op)).toEqual(['remove', 'remove', 'remove', 'remove']);
+    expect(deniedWrite(userAccess('admin'), changes)).toBeUndefined();
+    expect(deniedWrite(userAccess('wilma'), changes)?.access).toBe('delete');
+  });
+});
