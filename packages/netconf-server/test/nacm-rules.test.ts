@@ -1,4 +1,5 @@
 import type { SchemaTree } from '@yangkit/yang-schema';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRoot } from '../src/data-tree.js';
 import { Access, DEFAULT_CONFIG, readNacmConfig } from '../src/nacm/config.js';
@@ -67,6 +68,42 @@ describe('rule paths', () => {
     expect(compilePath(tree, '/nope:interfaces')).toBeUndefined();
     expect(compilePath(tree, 'interfaces')).toBeUndefined();
     expect(compilePath(tree, "/if:interfaces/if:interface[name='x'")).toBeUndefined();
+  });
+
+  test('any path text compiles to steps or to nothing, without throwing', () => {
+    const pieces = fc.constantFrom(
+      '/',
+      'if:',
+      'interfaces',
+      'interface',
+      '[',
+      ']',
+      "name='a/b'",
+      '=',
+      '"',
+      ' ',
+      '.',
+      ':',
+      '*',
+      'jbox:jukebox',
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 200 }),
+          fc.array(pieces, { maxLength: 30 }).map((a) => a.join('')),
+        ),
+        (text) => {
+          const compiled = compilePath(tree, text);
+          expect(compiled === undefined || Array.isArray(compiled)).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('a very long path is refused', () => {
+    expect(compilePath(tree, '/if:interfaces'.repeat(400))).toBeUndefined();
   });
 
   test('a step matches list entries by their key predicates', () => {
