@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { connectStream } from '@yangkit/netconf-client';
@@ -30,6 +31,11 @@ export interface BackendSetup {
   readonly netconf?: NetconfServer;
   /** The NETCONF/SSH listener of `--netconf-ssh-listen`. */
   readonly sshListener?: SshListener;
+  /**
+   * Runs `handle` (the handler's work for one request) so that its NETCONF sessions are opened as
+   * `user`, the request's authenticated user; present when the backend enforces NACM.
+   */
+  readonly runAs?: (user: string | undefined, handle: () => void) => void;
   /** Stops what the setup started (after the handler closed its sessions). */
   close(): Promise<void>;
 }
@@ -41,6 +47,9 @@ export function modulePaths(options: GatewayOptions): string[] {
 
 /** The user name of the in-process sessions (shown by ietf-netconf-monitoring). */
 const LOCAL_USER = 'restconf';
+
+/** Per-user backends kept at most; the least recently added one is closed beyond. */
+const MAX_USER_BACKENDS = 256;
 
 /**
  * The embedded NETCONF server (@yangkit/netconf-server) with the modules of `--module`, its
@@ -66,6 +75,8 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
   try {
     netconf = await NetconfServer.create({
       schema,
+      // Users are authenticated only with a users file: then NACM (RFC 8341) applies to them.
+      nacm: options.usersFile !== undefined,
       ...(options.startupFile === undefined ? {} : { startupFile: options.startupFile }),
     });
   } catch (error) {
@@ -74,11 +85,14 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
     });
   }
   exampleHandlers(netconf);
-  const openSession = async () => {
+  // The gateway's own sessions (initial data, capabilities, the change watcher) are recovery
+  // sessions (RFC 8341 section 3.4); so are those of the --nacm-admin user.
+  const connect = async (username: string, recovery: boolean) => {
     const [a, b] = duplexPair();
-    netconf.connect(a, { username: LOCAL_USER });
+    netconf.connect(a, { username }, { recovery });
     return connectStream(b);
   };
+  const openSession = () => connect(LOCAL_USER, true);
   const initial = options.initialData ?? (options.module === undefined ? SAMPLE_DATA : '');
   if (initial !== '') await loadInitialData(openSession, initial);
 
@@ -102,18 +116,80 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
       });
     }
   }
-  const backend = createBackend({ openSession });
+  const system = createBackend({ openSession });
+  const perUser = netconf.nacm === undefined ? undefined : userBackends(connect, system, options.nacmAdmin);
+  const backend = perUser?.backend ?? system;
   const persisted = options.startupFile === undefined ? 'in memory only' : `kept in ${options.startupFile}`;
   return {
     schema,
     backend,
     netconf,
     ...(sshListener === undefined ? {} : { sshListener }),
+    ...(perUser === undefined ? {} : { runAs: perUser.runAs }),
     description: `embedded NETCONF server with ${modules.join(', ')} (datastore ${persisted})`,
     async close() {
       await sshListener?.close();
       await netconf.close();
     },
+  };
+}
+
+/**
+ * A backend whose requests run on NETCONF sessions of their authenticated user, one session pool
+ * per user, so that the embedded server's NACM judges each request by its user. The capabilities
+ * and the change watcher come from `system` (recovery sessions); a request that names no user
+ * gets sessions of the unprivileged user `restconf`, never recovery ones.
+ */
+function userBackends(
+  connect: (username: string, recovery: boolean) => Promise<import('@yangkit/netconf-client').NetconfSession>,
+  system: Backend,
+  admin: string | undefined,
+): { backend: Backend; runAs: (user: string | undefined, handle: () => void) => void } {
+  const current = new AsyncLocalStorage<string>();
+  const pools = new Map<string, Backend>();
+  const poolOf = (user: string): Backend => {
+    let pool = pools.get(user);
+    if (pool === undefined) {
+      if (pools.size >= MAX_USER_BACKENDS) {
+        const [oldest, old] = pools.entries().next().value!;
+        pools.delete(oldest);
+        void old.close();
+      }
+      pool = createBackend({
+        openSession: () => connect(user, user === admin),
+        watchChanges: false,
+        maxIdle: 2,
+      });
+      pools.set(user, pool);
+    }
+    return pool;
+  };
+  const backend: Backend = {
+    start: () => system.start(),
+    get capabilities() {
+      return system.capabilities;
+    },
+    withSession: (fn) => poolOf(current.getStore() ?? LOCAL_USER).withSession(fn),
+    ownsSession: (id) => system.ownsSession(id) || [...pools.values()].some((p) => p.ownsSession(id)),
+    onExternalChange: (listener) => system.onExternalChange(listener),
+    stats() {
+      let { sessions, idle, active } = system.stats();
+      for (const p of pools.values()) {
+        const s = p.stats();
+        sessions += s.sessions;
+        idle += s.idle;
+        active += s.active;
+      }
+      return { sessions, idle, active };
+    },
+    async close() {
+      await Promise.all([system.close(), ...[...pools.values()].map((p) => p.close())]);
+      pools.clear();
+    },
+  };
+  return {
+    backend,
+    runAs: (user, handle) => current.run(user ?? LOCAL_USER, handle),
   };
 }
 

@@ -309,6 +309,12 @@ export const FLAGS: readonly FlagSpec[] = [
     help: 'HTTP Basic users as user:scrypt-hash lines; add them with `restconf-gateway add-user --users-file FILE USER` (password on stdin).',
   },
   {
+    name: 'nacm-admin',
+    type: 'string',
+    value: 'USER',
+    help: 'With --users-file (the embedded backend then enforces NACM, RFC 8341): this user bypasses the rules, to write /ietf-netconf-acm:nacm.',
+  },
+  {
     name: 'max-requests-per-client',
     type: 'integer',
     range: [1, 1_000_000],

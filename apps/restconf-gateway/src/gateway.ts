@@ -97,7 +97,9 @@ export async function startGateway(
       audit.refused(req, res, 'resource-denied', 'too many requests in progress for this client');
       return;
     }
-    handler!(req, res);
+    // With NACM, the request's NETCONF sessions are its user's (the embedded backend's runAs).
+    if (setup.runAs === undefined) handler!(req, res);
+    else setup.runAs((req as { remoteUser?: string }).remoteUser, () => handler!(req, res));
   };
   const refuse = (req: IncomingMessage, res: ServerResponse): void =>
     audit.refused(req, res, 'access-denied', 'authentication required');

@@ -30,6 +30,8 @@ export interface GatewayOptions {
   readonly httpPassword?: string;
   /** File of `user:scrypt-hash` lines (see `restconf-gateway add-user`) for HTTP Basic. */
   readonly usersFile?: string;
+  /** With `usersFile`: this user's sessions bypass NACM (RFC 8341 recovery), to set up the rules. */
+  readonly nacmAdmin?: string;
   /** Serve beyond loopback without authentication or without TLS. */
   readonly insecure?: boolean;
   /** YANG module folders; default the gateway's own `yang/`. */

@@ -1,0 +1,162 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type Gateway, startGateway } from '../src/gateway.js';
+import { addUser } from '../src/security/users-file.js';
+
+const JSON_DATA = 'application/yang-data+json';
+const PASSWORDS: Record<string, string> = { admin: 'admin-pw', alice: 'alice-pw', bob: 'bob-pw' };
+
+/** alice administers; bob may not write the library, read playlists nor run reboot. */
+const RULES = {
+  'ietf-netconf-acm:nacm': {
+    groups: {
+      group: [
+        { name: 'admin', 'user-name': ['alice'] },
+        { name: 'operators', 'user-name': ['bob'] },
+      ],
+    },
+    'rule-list': [
+      {
+        name: 'operators',
+        group: ['operators'],
+        rule: [
+          {
+            name: 'deny-library-writes',
+            'module-name': 'example-jukebox',
+            path: '/example-jukebox:jukebox/library',
+            'access-operations': 'create update delete',
+            action: 'deny',
+          },
+          {
+            name: 'hide-playlists',
+            'module-name': 'example-jukebox',
+            path: '/example-jukebox:jukebox/playlist',
+            'access-operations': 'read',
+            action: 'deny',
+          },
+          {
+            name: 'no-reboot',
+            'module-name': 'example-ops',
+            'rpc-name': 'reboot',
+            'access-operations': 'exec',
+            action: 'deny',
+          },
+          {
+            name: 'edit-jukebox',
+            'module-name': 'example-jukebox',
+            'access-operations': 'create update delete',
+            action: 'permit',
+          },
+        ],
+      },
+      {
+        name: 'admin',
+        group: ['admin'],
+        rule: [{ name: 'permit-all', 'module-name': '*', 'access-operations': '*', action: 'permit' }],
+      },
+    ],
+  },
+};
+
+let gw: Gateway;
+
+function as(user: string, url: string, init: RequestInit = {}): Promise<Response> {
+  const auth = `Basic ${Buffer.from(`${user}:${PASSWORDS[user]}`).toString('base64')}`;
+  return fetch(`${gw.url}/restconf${url}`, {
+    ...init,
+    headers: { Authorization: auth, Accept: JSON_DATA, ...(init.body ? { 'Content-Type': JSON_DATA } : {}) },
+  });
+}
+
+const artist = (name: string) => ({ 'example-jukebox:artist': [{ name }] });
+const artistUrl = (name: string) =>
+  `/data/example-jukebox:jukebox/library/artist=${encodeURIComponent(name)}`;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'gateway-nacm-'));
+  const usersFile = path.join(dir, 'users.txt');
+  for (const [user, password] of Object.entries(PASSWORDS)) await addUser(usersFile, user, password);
+  gw = await startGateway({ port: 0, usersFile, nacmAdmin: 'admin' }, { logger: pino({ level: 'silent' }) });
+});
+afterAll(() => gw.close());
+
+describe('NACM through the gateway with a users file', () => {
+  test('before any rule, the RFC 8341 defaults let a user read but not write', async () => {
+    expect((await as('bob', '/data/example-jukebox:jukebox')).status).toBe(200);
+    const r = await as('bob', artistUrl('Nirvana'), {
+      method: 'PUT',
+      body: JSON.stringify(artist('Nirvana')),
+    });
+    expect(r.status).toBe(403);
+  });
+
+  test('the --nacm-admin user writes the rules', async () => {
+    const r = await as('admin', '/data/ietf-netconf-acm:nacm', {
+      method: 'PUT',
+      body: JSON.stringify(RULES),
+    });
+    expect([201, 204]).toContain(r.status);
+    const back = await as('alice', '/data/ietf-netconf-acm:nacm/groups');
+    expect(await back.text()).toContain('operators');
+  });
+
+  test("bob's PUT to the library is 403 access-denied and the datastore is unchanged", async () => {
+    const r = await as('bob', artistUrl('Nirvana'), {
+      method: 'PUT',
+      body: JSON.stringify(artist('Nirvana')),
+    });
+    expect(r.status).toBe(403);
+    const body = (await r.json()) as { 'ietf-restconf:errors': { error: { 'error-tag': string }[] } };
+    expect(body['ietf-restconf:errors'].error[0]!['error-tag']).toBe('access-denied');
+    expect((await as('alice', artistUrl('Nirvana'))).status).toBe(404);
+  });
+
+  test("bob's GET omits the playlists; alice's has them", async () => {
+    const mine = await (await as('bob', '/data/example-jukebox:jukebox')).text();
+    expect(mine).toContain('library');
+    expect(mine).not.toContain('playlist');
+    expect(await (await as('alice', '/data/example-jukebox:jukebox')).text()).toContain('playlist');
+  });
+
+  test('a GET of exactly a node bob may not read is 404, as for a missing one', async () => {
+    const r = await as('bob', '/data/example-jukebox:jukebox/playlist=Foo-One');
+    expect(r.status).toBe(404);
+    const missing = await as('bob', '/data/example-jukebox:jukebox/playlist=No-Such-List');
+    expect(missing.status).toBe(404);
+    expect(await r.text()).toBe(await missing.text().then((t) => t.replaceAll('No-Such-List', 'Foo-One')));
+    expect((await as('alice', '/data/example-jukebox:jukebox/playlist=Foo-One')).status).toBe(200);
+  });
+
+  test("bob's reboot is 403; alice's runs", async () => {
+    const input = JSON.stringify({ 'example-ops:input': { delay: 600 } });
+    const denied = await as('bob', '/operations/example-ops:reboot', { method: 'POST', body: input });
+    expect(denied.status).toBe(403);
+    expect(await denied.text()).toContain('access-denied');
+    const ok = await as('alice', '/operations/example-ops:reboot', { method: 'POST', body: input });
+    expect(ok.status).toBe(204);
+  });
+
+  test('alice writes the library; bob may write what a rule permits', async () => {
+    const r = await as('alice', artistUrl('Nirvana'), {
+      method: 'PUT',
+      body: JSON.stringify(artist('Nirvana')),
+    });
+    expect(r.status).toBe(201);
+    const gap = await as('bob', '/data/example-jukebox:jukebox/player/gap', {
+      method: 'PUT',
+      body: JSON.stringify({ 'example-jukebox:gap': '1.5' }),
+    });
+    expect([201, 204]).toContain(gap.status);
+  });
+
+  test('bob cannot change the rules', async () => {
+    const r = await as('bob', '/data/ietf-netconf-acm:nacm/write-default', {
+      method: 'PUT',
+      body: JSON.stringify({ 'ietf-netconf-acm:write-default': 'permit' }),
+    });
+    expect(r.status).toBe(403);
+  });
+});
