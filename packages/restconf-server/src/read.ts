@@ -15,6 +15,7 @@ import { RestconfError } from './errors.js';
 import { filterContent, findInstances, resourceTree, schemaOf } from './instances.js';
 import { dataMediaType } from './media.js';
 import { hasMonitoring, MONITORING_NS, restconfStateXml } from './monitoring.js';
+import { addSubscriptionState } from './subscriptions/index.js';
 
 const NC_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
 const WD_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults';
@@ -87,6 +88,7 @@ export async function readData(ctx: RequestContext, resolved: ResolvedApiPath | 
   const s = ctx.settings;
   const xml = await s.backend.withSession((session) => fetchXml(ctx, session, resolved));
   let tree = decodeData(ctx, xml);
+  addSubscriptionState(s, tree);
   const content = ctx.query.content ?? 'all';
   if (content !== 'all') filterContent(tree, content);
   if (resolved !== undefined) {

@@ -289,12 +289,70 @@ describe('modify, delete and kill', () => {
     });
   });
 
-  test('modify-subscription is passed to the backend and its answer returned', async () => {
+  test('modify-subscription of a stream filter is answered 204', async () => {
     const { id } = await establish(gw, { stream: 'NETCONF' });
     const res = await post(gw, 'modify-subscription', { id, 'stream-xpath-filter': '/example-mod:event' });
-    // The embedded NETCONF server does not implement modify-subscription (RFC 8639 allows that).
-    expect(res.status).toBe(501);
-    expect(await res.text()).toContain('operation-not-supported');
+    expect(res.status).toBe(204);
+  });
+
+  test('after a new stream filter the receiver gets subscription-modified with the uri, then only new matches', async () => {
+    const { id, uri, path } = await establish(gw, {
+      stream: 'NETCONF',
+      'stream-xpath-filter': "/example-mod:event[example-mod:event-class='before']",
+    });
+    const s = await openStream(gw.url + path);
+    await post(gw, 'modify-subscription', {
+      id,
+      'stream-xpath-filter': "/example-mod:event[example-mod:event-class='after']",
+    });
+    const [modified] = await s.take(1);
+    expect(notificationOf(modified!.data)['ietf-subscribed-notifications:subscription-modified']).toEqual({
+      id,
+      stream: 'NETCONF',
+      'stream-xpath-filter': "/example-mod:event[example-mod:event-class='after']",
+      'ietf-restconf-subscribed-notifications:uri': uri,
+    });
+    gw.netconf.publish(eventXml('before'));
+    gw.netconf.publish(eventXml('after'));
+    const [event] = await s.take(1);
+    s.close();
+    expect(event!.data).toContain('"after"');
+  });
+
+  test('an XML receiver gets subscription-modified with the uri and its encode-xml encoding', async () => {
+    const { id, uri, path } = await establish(gw, {
+      stream: 'NETCONF',
+      encoding: 'ietf-subscribed-notifications:encode-xml',
+    });
+    const s = await openStream(gw.url + path);
+    await post(gw, 'modify-subscription', { id, 'stream-xpath-filter': '/example-mod:event' });
+    const [modified] = await s.takeWith(/subscription-modified/, 1);
+    s.close();
+    expect(modified!.data).toContain(
+      `<uri xmlns="urn:ietf:params:xml:ns:yang:ietf-restconf-subscribed-notifications">${uri}</uri>`,
+    );
+    expect(modified!.data).toContain('<encoding>encode-xml</encoding>');
+  });
+
+  test('a modify the backend refuses answers its rpc-error and keeps the subscription', async () => {
+    const { id, path } = await establish(gw, { stream: 'NETCONF' });
+    const s = await openStream(gw.url + path);
+    const res = await post(gw, 'modify-subscription', { id, 'stop-time': '2001-01-01T00:00:00Z' });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('invalid-value');
+    gw.netconf.publish(eventXml('still-there'));
+    const events = await s.takeWith(/subscription-modified|still-there/, 1);
+    s.close();
+    expect(events[0]!.data).toContain('still-there');
+  });
+
+  test('modify-subscription of an unknown subscription is 404', async () => {
+    const res = await post(gw, 'modify-subscription', {
+      id: 434343,
+      'stream-xpath-filter': '/example-mod:event',
+    });
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain('no-such-subscription');
   });
 
   test('deleting an unknown subscription is refused with no-such-subscription', async () => {
@@ -344,6 +402,124 @@ describe('YANG Push', () => {
   });
 });
 
+describe('modify-subscription of YANG Push', () => {
+  test('a new period is announced with the uri, then push-update follows', async () => {
+    const { id, uri, path } = await establish(gw, {
+      'ietf-yang-push:datastore': 'ietf-datastores:running',
+      'ietf-yang-push:datastore-xpath-filter': '/example-jukebox:jukebox',
+      'ietf-yang-push:periodic': { period: 360000 },
+    });
+    const s = await openStream(gw.url + path);
+    const res = await post(gw, 'modify-subscription', {
+      id,
+      'ietf-yang-push:datastore': 'ietf-datastores:running',
+      'ietf-yang-push:periodic': { period: 5 },
+    });
+    expect(res.status).toBe(204);
+    const [modified, update] = await s.take(2);
+    s.close();
+    const m = notificationOf(modified!.data)['ietf-subscribed-notifications:subscription-modified'] as Record<
+      string,
+      unknown
+    >;
+    expect(m['ietf-yang-push:periodic']).toEqual({ period: 5 });
+    expect(m['ietf-yang-push:datastore']).toBe('ietf-datastores:running');
+    expect(m['ietf-restconf-subscribed-notifications:uri']).toBe(uri);
+    expect(Object.keys(notificationOf(update!.data))).toContain('ietf-yang-push:push-update');
+  });
+
+  test('a new dampening-period of an on-change subscription is announced', async () => {
+    const { id, path } = await establish(gw, {
+      'ietf-yang-push:datastore': 'ietf-datastores:running',
+      'ietf-yang-push:datastore-xpath-filter': '/example-jukebox:jukebox',
+      'ietf-yang-push:on-change': { 'dampening-period': 100 },
+    });
+    const s = await openStream(gw.url + path);
+    await s.takeWith(/push-update/, 1);
+    const res = await post(gw, 'modify-subscription', {
+      id,
+      'ietf-yang-push:datastore': 'ietf-datastores:running',
+      'ietf-yang-push:on-change': { 'dampening-period': 2 },
+    });
+    expect(res.status).toBe(204);
+    const [modified] = await s.take(1);
+    s.close();
+    const m = notificationOf(modified!.data)['ietf-subscribed-notifications:subscription-modified'] as Record<
+      string,
+      unknown
+    >;
+    expect(m['ietf-yang-push:on-change']).toMatchObject({ 'dampening-period': 2 });
+  });
+});
+
+describe('the subscriptions state', () => {
+  type Entry = Record<string, unknown>;
+  async function entries(): Promise<Entry[]> {
+    const res = await fetch(`${gw.url}/restconf/data/ietf-subscribed-notifications:subscriptions`, {
+      headers: { accept: JSON_TYPE },
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, { subscription: Entry[] }>;
+    return body['ietf-subscribed-notifications:subscriptions']!.subscription;
+  }
+
+  test('a GET lists a subscription of this handler with its RFC 8650 uri', async () => {
+    const { id, uri } = await establish(gw, {
+      stream: 'NETCONF',
+      'stream-xpath-filter': '/example-mod:event',
+    });
+    const entry = (await entries()).find((e) => e.id === id)!;
+    expect(entry['ietf-restconf-subscribed-notifications:uri']).toBe(uri);
+    expect(entry.stream).toBe('NETCONF');
+    expect(entry['stream-xpath-filter']).toBe('/example-mod:event');
+  });
+
+  test('a JSON receiver is not listed with the backend encode-xml', async () => {
+    const { id } = await establish(gw, { stream: 'NETCONF' });
+    const entry = (await entries()).find((e) => e.id === id)!;
+    expect(entry.encoding).not.toBe('ietf-subscribed-notifications:encode-xml');
+  });
+
+  test('a receiver is listed with its counters and state', async () => {
+    const { id, path } = await establish(gw, { stream: 'NETCONF' });
+    const s = await openStream(gw.url + path);
+    gw.netconf.publish(eventXml('counted-once'));
+    await s.takeWith(/counted-once/, 1);
+    const entry = (await entries()).find((e) => e.id === id)!;
+    s.close();
+    const receiver = (entry.receivers as { receiver: Entry[] }).receiver[0]!;
+    expect(receiver.state).toBe('active');
+    expect(Number(receiver['sent-event-records'])).toBeGreaterThanOrEqual(1);
+  });
+
+  test('the XML state carries the uri of the subscription', async () => {
+    const { id, uri } = await establish(gw, { stream: 'NETCONF' });
+    const res = await fetch(`${gw.url}/restconf/data/ietf-subscribed-notifications:subscriptions`, {
+      headers: { accept: 'application/yang-data+xml' },
+    });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    const entry = new RegExp(`<subscription><id>${id}</id>.*?</subscription>`).exec(text)![0];
+    expect(entry).toContain(
+      `<uri xmlns="urn:ietf:params:xml:ns:yang:ietf-restconf-subscribed-notifications">${uri}</uri>`,
+    );
+  });
+
+  test('a subscription established directly on the backend has no uri', async () => {
+    const [a, b] = duplexPair();
+    gw.netconf.connect(a, { username: 'direct' });
+    const direct = await connectStream(b);
+    const reply = await direct.rpc(
+      '<establish-subscription xmlns="urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications"><stream>NETCONF</stream></establish-subscription>',
+    );
+    const id = Number(/<id[^>]*>(\d+)<\/id>/.exec(reply.xml)![1]);
+    const entry = (await entries()).find((e) => e.id === id)!;
+    await direct.close();
+    expect(entry).toBeDefined();
+    expect(entry['ietf-restconf-subscribed-notifications:uri']).toBeUndefined();
+  });
+});
+
 describe('users', () => {
   let auth: Gateway;
   beforeAll(async () => {
@@ -371,5 +547,23 @@ describe('users', () => {
     expect(read.status).toBe(404);
     const del = await post(auth, 'delete-subscription', { id }, basic('bob', 'b-secret'));
     expect(del.status).toBe(404);
+  });
+
+  test('another user cannot modify the subscription', async () => {
+    const { id } = await establish(auth, { stream: 'NETCONF' }, basic('alice', 'a-secret'));
+    const res = await post(
+      auth,
+      'modify-subscription',
+      { id, 'stream-xpath-filter': '/example-mod:event' },
+      basic('bob', 'b-secret'),
+    );
+    expect(res.status).toBe(404);
+    const own = await post(
+      auth,
+      'modify-subscription',
+      { id, 'stream-xpath-filter': '/example-mod:event' },
+      basic('alice', 'a-secret'),
+    );
+    expect(own.status).toBe(204);
   });
 });

@@ -7,4 +7,5 @@ export {
   subscriptionOperation,
   subscriptionUri,
 } from './service.js';
+export { addSubscriptionState } from './state.js';
 export { type EndReason, Subscription } from './subscription.js';

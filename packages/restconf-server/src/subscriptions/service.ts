@@ -39,6 +39,11 @@ export function subscriptionCount(s: Settings): number {
   return registryOf(s).size;
 }
 
+/** A live subscription this handler established, by id. */
+export function establishedSubscription(s: Settings, id: number): Subscription | undefined {
+  return registryOf(s).get(id);
+}
+
 /** The `{serverUrl}{root}/subscriptions/<id>` location of a subscription (RFC 8650 section 3.3). */
 export function subscriptionUri(s: Settings, id: number): string {
   return `${s.serverUrl}${s.root}/subscriptions/${id}`;

@@ -5,7 +5,7 @@ import type { SchemaTree } from '@yangkit/yang-schema';
 import type { Encoding } from '../media.js';
 import type { Responder } from '../response.js';
 import type { StreamSettings } from '../streams/index.js';
-import { escapeXml, RSN_NS, SN_NS } from './names.js';
+import { escapeXml, RSN_NS, SN_MODULE, SN_NS } from './names.js';
 
 /** Why a subscription ended. */
 export type EndReason =
@@ -78,6 +78,9 @@ export class Subscription {
     const state = stateChangeOf(n);
     let xml = outerXml(n.element);
     if (state === 'subscription-modified') {
+      // The backend tells its own encoding (XML); a JSON receiver is told encode-json, or nothing
+      // when the schema lacks that feature and so cannot express it.
+      if (this.encoding === 'json') xml = xml.replace(ENCODING, this.#jsonEncoding);
       // RFC 8650 section 3.4 (the module's augment): subscription-modified carries the uri.
       xml = xml.replace(
         /<\/((?:[\w.-]+:)?)subscription-modified>\s*<\/((?:[\w.-]+:)?)notification>\s*$/,
@@ -148,6 +151,13 @@ export class Subscription {
     this.#ctx.onEnd(reason);
   }
 
+  get #jsonEncoding(): string {
+    const sn = this.#ctx.schema.moduleByName(SN_MODULE);
+    return sn?.enabledFeatures.includes('encode-json')
+      ? `<encoding xmlns="${SN_NS}" xmlns:sn="${SN_NS}">sn:encode-json</encoding>`
+      : '';
+  }
+
   #send(data: string): void {
     if (this.#writer !== undefined) {
       this.#writer.send({ data });
@@ -173,6 +183,9 @@ export class Subscription {
     }
   }
 }
+
+/** The `encoding` leaf of a subscription-modified (RFC 8639 `subscription-policy`). */
+const ENCODING = /<((?:[\w.-]+:)?)encoding(?:\s[^>]*)?>[^<]*<\/\1encoding>/;
 
 type StateChange = 'subscription-modified' | 'subscription-terminated' | 'subscription-completed' | 'other';
 
