@@ -311,3 +311,18 @@ describe('the subscriptions state', () => {
     expect(e.errors[0]!.errorAppTag).toBe('ietf-subscribed-notifications:encoding-unsupported');
   });
 });
+
+describe('advertised features', () => {
+  test('the hello lists the subscribed-notifications features that work, not configured', async () => {
+    server = await testServer();
+    const cap = server.capabilities().find((c) => c.includes('module=ietf-subscribed-notifications'))!;
+    const features = new URLSearchParams(cap.split('?')[1]).get('features')!.split(',');
+    expect(features.sort()).toEqual(['encode-xml', 'replay', 'subtree', 'xpath']);
+  });
+
+  test('the hello lists the on-change feature of ietf-yang-push', async () => {
+    server = await testServer();
+    const cap = server.capabilities().find((c) => c.includes('module=ietf-yang-push'))!;
+    expect(new URLSearchParams(cap.split('?')[1]).get('features')).toBe('on-change');
+  });
+});
