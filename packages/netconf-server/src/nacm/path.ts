@@ -77,9 +77,11 @@ export function stepMatches(step: PathStep, schema: SchemaNode, key: string): bo
   if (step.value !== undefined && (schema.kind !== 'leaf-list' || key !== step.value)) return false;
   if (step.keys.size === 0) return true;
   const values = schema.keyNodes.length === 1 ? [key] : key.split('\u0000');
+  const keys = schema.keyNodes;
   for (const [name, want] of step.keys) {
-    const index = schema.keyNodes.findIndex((k) => k.name === name);
-    if (index === -1 || values[index] !== want) return false;
+    let index = 0;
+    while (index < keys.length && keys[index]!.name !== name) index++;
+    if (index === keys.length || values[index] !== want) return false;
   }
   return true;
 }

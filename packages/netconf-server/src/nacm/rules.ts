@@ -14,7 +14,7 @@ interface CompiledRule {
  * Per data rule, how far an instance's ancestry has come along the rule's path: `-1` never
  * matches in this subtree, `path.length` matches this node and everything below it.
  */
-export type MatchState = Int32Array;
+export type MatchState = number[];
 
 /** The groups `user` belongs to (RFC 8341 section 3.4.4 step 4, no external groups). */
 export function groupsOf(config: NacmConfig, user: string): Set<string> {
@@ -80,9 +80,7 @@ export class UserAccess {
 
   /** The match states of the datastore root. */
   rootStates(): MatchState {
-    const states = new Int32Array(this.dataRules.length);
-    for (let i = 0; i < states.length; i++) states[i] = this.dataRules[i]!.path === undefined ? -1 : 0;
-    return states;
+    return this.dataRules.map((r) => (r.path === undefined ? -1 : 0));
   }
 
   /** The match states of a child instance (`schema`, `key`) from its parent's; shared when unchanged. */
