@@ -10,6 +10,9 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { ServerTls } from './security/tls-options.js';
 
+/** Streams one HTTP/2 client may have open at once. */
+export const MAX_CONCURRENT_STREAMS = 100;
+
 /** The HTTP timeouts node:http2 also applies to the HTTP/1.1 connections of `allowHTTP1`. */
 export type Http1Timeouts = Pick<Server, 'headersTimeout' | 'requestTimeout' | 'keepAliveTimeout'>;
 
@@ -47,7 +50,13 @@ export function createHttp2Server(
   listener: Listener,
 ): { server: GatewayHttp2Server; closer: ConnectionCloser } {
   const server = createSecureServer(
-    { ...tls, allowHTTP1: true, ALPNProtocols: ['h2', 'http/1.1'] },
+    {
+      ...tls,
+      allowHTTP1: true,
+      ALPNProtocols: ['h2', 'http/1.1'],
+      // node:http2 allows 2^32-1 streams per session; RFC 9113 section 6.5.2 suggests at least 100.
+      settings: { maxConcurrentStreams: MAX_CONCURRENT_STREAMS },
+    },
     (req: Http2ServerRequest, res: Http2ServerResponse) => {
       if (req.httpVersionMajor === 2) withDestroyed(res);
       listener(req as unknown as IncomingMessage, res as unknown as ServerResponse);

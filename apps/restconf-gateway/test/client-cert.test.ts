@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { connect } from 'node:http2';
 import path from 'node:path';
 import { createNodeFetch, type TlsOptions } from '@yangkit/restconf-client/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -81,6 +82,31 @@ describe('client certificates without Basic (--tls-ca)', () => {
     const r = await request(s.gw, pki.alice, putGap('1.1'));
     expect(r.status).toBe(204);
     expect(await s.log.nextAudit()).toMatchObject({ user: 'alice', method: 'PUT', status: 204 });
+  });
+
+  test('a verified certificate authenticates the requests of an HTTP/2 session', async () => {
+    const session = connect(s.gw.url, {
+      ca: pki.pem(pki.caCert),
+      cert: pki.pem(pki.carol.cert),
+      key: pki.pem(pki.carol.key),
+    });
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const stream = session.request({
+          ':method': 'PUT',
+          ':path': GAP,
+          'content-type': 'application/yang-data+json',
+        });
+        stream.on('response', (h) => resolve(Number(h[':status'])));
+        stream.on('error', reject);
+        stream.end(JSON.stringify({ 'example-jukebox:gap': '0.3' }));
+        stream.resume();
+      });
+      expect(status).toBe(204);
+      expect(await s.log.nextAudit()).toMatchObject({ user: 'carol', method: 'PUT' });
+    } finally {
+      session.close();
+    }
   });
 
   test('a request without a certificate gets 401 access-denied and no Basic challenge', async () => {

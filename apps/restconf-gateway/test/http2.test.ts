@@ -84,10 +84,12 @@ function https1(path: string): Promise<{ version: string; status: number; body: 
 }
 
 describe('HTTP/2 over TLS', () => {
-  test('ALPN selects h2 for a client that offers it', async () => {
+  test('ALPN selects h2 for a client that offers it, with at most 100 concurrent streams', async () => {
     const s = await session();
     try {
       expect(s.alpnProtocol).toBe('h2');
+      // The server's SETTINGS bound the streams one client may have open.
+      expect(s.remoteSettings.maxConcurrentStreams).toBe(100);
     } finally {
       s.close();
     }
