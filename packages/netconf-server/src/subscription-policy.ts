@@ -1,6 +1,14 @@
-import { childElement, childElements, outerXml, textOf, type XmlElement } from '@yangkit/netconf-client';
+import {
+  childElement,
+  childElements,
+  outerXml,
+  parseXml,
+  textOf,
+  type XmlElement,
+} from '@yangkit/netconf-client';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { compileXPath } from '@yangkit/yang-xpath';
+import { type DataNode, entries, single } from './data-tree.js';
 import { rpcError } from './errors.js';
 
 /** ietf-subscribed-notifications namespace (RFC 8639). */
@@ -10,10 +18,14 @@ export const YP_NS = 'urn:ietf:params:xml:ns:yang:ietf-yang-push';
 /** ietf-datastores namespace (RFC 8342). */
 export const DS_NS = 'urn:ietf:params:xml:ns:yang:ietf-datastores';
 
-/** A content filter of a subscription: subtree (RFC 6241 section 6) or XPath 1.0. */
-export type Selection =
+/**
+ * A content filter of a subscription: subtree (RFC 6241 section 6) or XPath 1.0; `ref` names the
+ * configured filter it was read from (`stream-filter-name`, `selection-filter-ref`).
+ */
+export type Selection = (
   | { readonly subtree: readonly XmlElement[] }
-  | { readonly xpath: string; readonly scope: ReadonlyMap<string, string> };
+  | { readonly xpath: string; readonly scope: ReadonlyMap<string, string> }
+) & { readonly ref?: string };
 
 /** RFC 8641 update trigger; periods in centiseconds (the module's `centiseconds` type). */
 export type Trigger =
@@ -62,44 +74,84 @@ export function subscriptionIdOf(op: XmlElement): number {
  * `stream-xpath-filter`): every implemented module's name is a prefix of its namespace, then the
  * declarations in scope on the element, which win.
  */
-function xpathScope(schema: SchemaTree, el: XmlElement): Map<string, string> {
+function xpathScope(schema: SchemaTree, el: XmlElement | undefined): Map<string, string> {
   const scope = new Map<string, string>();
   for (const m of schema.modules) if (m.implemented) scope.set(m.name, m.namespace);
-  for (const [p, u] of el.scope) if (p !== '') scope.set(p, u);
+  if (el) for (const [p, u] of el.scope) if (p !== '') scope.set(p, u);
   return scope;
 }
 
-/**
- * The inline filter of `kind` (stream or datastore) in an establish- or modify-subscription, or
- * null when there is none. A reference to a configured filter is refused: the server keeps no
- * `filters` (RFC 8639 `filter-unsupported`).
- */
-export function filterOf(schema: SchemaTree, op: XmlElement, kind: 'stream' | 'datastore'): Selection | null {
-  const find = kind === 'stream' ? sn : yp;
-  const byName = kind === 'stream' ? sn(op, 'stream-filter-name') : yp(op, 'selection-filter-ref');
-  if (byName) {
-    invalid(
-      `${byName.local} is not supported; give the filter in the request`,
-      'ietf-subscribed-notifications:filter-unsupported',
-      byName.local,
-    );
-  }
-  const subtree = find(op, `${kind}-subtree-filter`);
-  if (subtree) return { subtree: childElements(subtree) };
-  const xpath = find(op, `${kind}-xpath-filter`);
-  if (!xpath) return null;
-  const text = textOf(xpath).trim();
-  const scope = xpathScope(schema, xpath);
+function checkedXpath(text: string, scope: Map<string, string>, name: string): Selection {
   try {
     compileXPath(text, { prefixes: scope });
   } catch (error) {
     invalid(
-      `the ${kind}-xpath-filter cannot be used: ${error instanceof Error ? error.message : String(error)}`,
+      `the ${name} cannot be used: ${error instanceof Error ? error.message : String(error)}`,
       'ietf-subscribed-notifications:filter-unsupported',
-      xpath.local,
+      name,
     );
   }
   return { xpath: text, scope };
+}
+
+/**
+ * The filter of `kind` (stream or datastore) in an establish- or modify-subscription, or null when
+ * there is none: given inline, or by name from the configured `filters` of running (RFC 8639
+ * `stream-filter-name`, RFC 8641 `selection-filter-ref`), read now.
+ */
+export function filterOf(
+  schema: SchemaTree,
+  running: DataNode,
+  op: XmlElement,
+  kind: 'stream' | 'datastore',
+): Selection | null {
+  const find = kind === 'stream' ? sn : yp;
+  const byName = kind === 'stream' ? sn(op, 'stream-filter-name') : yp(op, 'selection-filter-ref');
+  if (byName) return configuredFilter(schema, running, kind, textOf(byName).trim());
+  const subtree = find(op, `${kind}-subtree-filter`);
+  if (subtree) return { subtree: childElements(subtree) };
+  const xpath = find(op, `${kind}-xpath-filter`);
+  if (!xpath) return null;
+  return checkedXpath(textOf(xpath).trim(), xpathScope(schema, xpath), xpath.local);
+}
+
+/** A filter of running's `/sn:filters`, by name (its xpath prefixes are module names). */
+function configuredFilter(
+  schema: SchemaTree,
+  running: DataNode,
+  kind: 'stream' | 'datastore',
+  name: string,
+): Selection {
+  const filters = schema.find('/ietf-subscribed-notifications:filters');
+  const list = filters?.dataChild(
+    kind === 'stream' ? 'ietf-subscribed-notifications' : 'ietf-yang-push',
+    kind === 'stream' ? 'stream-filter' : 'selection-filter',
+  );
+  const container = filters && single(running, filters);
+  const entry = container && list ? entries(container, list)?.get(name) : undefined;
+  const module = kind === 'stream' ? 'ietf-subscribed-notifications' : 'ietf-yang-push';
+  const subtreeSchema = list?.dataChild(module, `${kind}-subtree-filter`);
+  const xpathSchema = list?.dataChild(module, `${kind}-xpath-filter`);
+  const subtree = entry && subtreeSchema ? single(entry, subtreeSchema) : undefined;
+  const xpath = entry && xpathSchema ? single(entry, xpathSchema) : undefined;
+  if (subtree?.xml !== undefined) {
+    let content: XmlElement[];
+    try {
+      content = childElements(parseXml(`<filter>${subtree.xml}</filter>`));
+    } catch {
+      content = [];
+    }
+    return { subtree: content, ref: name };
+  }
+  if (xpath?.value !== undefined) {
+    const scope = xpathScope(schema, undefined);
+    return { ...checkedXpath(xpath.value, scope, `${kind}-xpath-filter`), ref: name };
+  }
+  return invalid(
+    `no ${kind === 'stream' ? 'stream-filter' : 'selection-filter'} "${name}" is configured with a filter`,
+    'ietf-subscribed-notifications:filter-unsupported',
+    kind === 'stream' ? 'stream-filter-name' : 'selection-filter-ref',
+  );
 }
 
 /** The `stop-time` of the request (RFC 8639 `subscription-policy-modifiable`), in ms. */
@@ -190,7 +242,7 @@ export function checkEncoding(op: XmlElement): void {
 }
 
 /** Reads a modify-subscription (RFC 8639 2.4.3, RFC 8641 4.4.2) without applying anything. */
-export function parseModify(schema: SchemaTree, op: XmlElement): PolicyChange {
+export function parseModify(schema: SchemaTree, running: DataNode, op: XmlElement): PolicyChange {
   const datastore = datastoreOf(op);
   const streamy =
     sn(op, 'stream-subtree-filter') ?? sn(op, 'stream-xpath-filter') ?? sn(op, 'stream-filter-name');
@@ -204,7 +256,7 @@ export function parseModify(schema: SchemaTree, op: XmlElement): PolicyChange {
       'ietf-subscribed-notifications:filter-unsupported',
     );
   return {
-    filter: target === undefined ? null : filterOf(schema, op, target),
+    filter: target === undefined ? null : filterOf(schema, running, op, target),
     stopTime: stopTimeOf(op),
     trigger,
     target,
@@ -224,6 +276,10 @@ function escapeAttribute(v: string): string {
 /** A filter as the module's elements (`stream-subtree-filter` or `datastore-xpath-filter`...). */
 export function filterXml(filter: Selection | undefined, kind: 'stream' | 'datastore', ns: string): string {
   if (filter === undefined) return '';
+  if (filter.ref !== undefined) {
+    const name = kind === 'stream' ? 'stream-filter-name' : 'selection-filter-ref';
+    return `<${name} xmlns="${ns}">${escapeText(filter.ref)}</${name}>`;
+  }
   if ('subtree' in filter) {
     const inner = filter.subtree.map(outerXml).join('');
     return `<${kind}-subtree-filter xmlns="${ns}">${inner}</${kind}-subtree-filter>`;

@@ -71,7 +71,7 @@ export class DynamicSubscriptions {
           errorType: 'protocol',
           errorInfo: { 'bad-element': 'update-trigger' },
         });
-      const filter = filterOf(schema, op, 'datastore') ?? undefined;
+      const filter = filterOf(schema, this.server.running.root, op, 'datastore') ?? undefined;
       sub = {
         ...base,
         ...counters,
@@ -99,7 +99,7 @@ export class DynamicSubscriptions {
         throw rpcError('invalid-value', `no stream "${stream}"`, {
           errorAppTag: 'ietf-subscribed-notifications:stream-unavailable',
         });
-      const filter = filterOf(schema, op, 'stream') ?? undefined;
+      const filter = filterOf(schema, this.server.running.root, op, 'stream') ?? undefined;
       const replayEl = childElement(op, 'replay-start-time', SN_NS);
       const start = replayEl ? Date.parse(textOf(replayEl).trim()) : undefined;
       if (start !== undefined && Number.isNaN(start))
@@ -135,7 +135,7 @@ export class DynamicSubscriptions {
    */
   async modify(session: ServerSession, id: number, op: XmlElement): Promise<string> {
     const sub = this.own(id, session);
-    const change = parseModify(this.server.schema, op);
+    const change = parseModify(this.server.schema, this.server.running.root, op);
     if (change.target !== undefined && change.target !== sub.target) {
       throw rpcError('invalid-value', `subscription ${id} is not a ${change.target} subscription`, {
         errorAppTag: 'ietf-subscribed-notifications:filter-unsupported',

@@ -2,6 +2,7 @@ import { parseXml, type XmlElement } from '@yangkit/netconf-client';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { createRoot } from '../src/data-tree.js';
 import { RpcError } from '../src/errors.js';
 import { filterXml, parseModify, subscriptionIdOf, triggerOf } from '../src/subscription-policy.js';
 import { testSchema } from './helpers.js';
@@ -23,14 +24,22 @@ function op(inner: string): XmlElement {
 
 describe('reading modify-subscription', () => {
   test('a request with only a stop-time changes neither filter nor trigger', () => {
-    const change = parseModify(schema, op('<id>1</id><stop-time>2030-01-01T00:00:00Z</stop-time>'));
+    const change = parseModify(
+      schema,
+      createRoot(),
+      op('<id>1</id><stop-time>2030-01-01T00:00:00Z</stop-time>'),
+    );
     expect(change.filter).toBeNull();
     expect(change.trigger).toBeUndefined();
     expect(change.stopTime).toBe(Date.parse('2030-01-01T00:00:00Z'));
   });
 
   test('an xpath filter may use module names as prefixes without declaring them', () => {
-    const change = parseModify(schema, op('<stream-xpath-filter>/example-mod:event</stream-xpath-filter>'));
+    const change = parseModify(
+      schema,
+      createRoot(),
+      op('<stream-xpath-filter>/example-mod:event</stream-xpath-filter>'),
+    );
     expect(change.filter).toMatchObject({ xpath: '/example-mod:event' });
   });
 
@@ -54,6 +63,7 @@ describe('reading modify-subscription', () => {
   test('an xpath filter is written back with the declarations its prefixes need', () => {
     const change = parseModify(
       schema,
+      createRoot(),
       op('<stream-xpath-filter xmlns:ex="http://example.com/event/1.0">/ex:event</stream-xpath-filter>'),
     );
     const xml = filterXml(change.filter ?? undefined, 'stream', SN);
@@ -107,7 +117,7 @@ test('any modify-subscription input is read or refused with an RpcError, never a
   fc.assert(
     fc.property(fc.array(element(3), { maxLength: 6 }), (kids) => {
       try {
-        parseModify(schema, op(kids.join('')));
+        parseModify(schema, createRoot(), op(kids.join('')));
       } catch (error) {
         expect(error).toBeInstanceOf(RpcError);
       }

@@ -150,12 +150,31 @@ describe('modify-subscription of a stream subscription', () => {
     expect(e.errors[0]!.errorTag).toBe('invalid-value');
   });
 
-  test('a filter by name is refused with filter-unsupported', async () => {
+  test('an unknown filter name is refused with filter-unsupported', async () => {
     server = await testServer();
     const c = await client(server);
     const id = await establish(c, '<stream>NETCONF</stream>');
-    const e = await rpcErrorOf(modify(c, id, '<stream-filter-name>f1</stream-filter-name>'));
+    const e = await rpcErrorOf(modify(c, id, '<stream-filter-name>nosuch</stream-filter-name>'));
     expect(e.errors[0]!.errorAppTag).toBe('ietf-subscribed-notifications:filter-unsupported');
+  });
+
+  test('a configured stream filter is used by name and named in subscription-modified', async () => {
+    server = await testServer();
+    const c = await client(server);
+    await c.editConfig({
+      target: 'running',
+      config: `<filters xmlns="${SN}"><stream-filter><name>only-a</name><stream-xpath-filter>/example-mod:event[example-mod:event-class='a']</stream-xpath-filter></stream-filter><stream-filter><name>only-b</name><stream-subtree-filter><event xmlns="${EX}"><event-class>b</event-class></event></stream-subtree-filter></stream-filter></filters>`,
+    });
+    const id = await establish(c, '<stream>NETCONF</stream><stream-filter-name>only-a</stream-filter-name>');
+    const r = reader(c);
+    server.publish(event('b'));
+    server.publish(event('a'));
+    expect(await r.next()).toContain('<event-class>a</event-class>');
+    await modify(c, id, '<stream-filter-name>only-b</stream-filter-name>');
+    expect(await r.next()).toMatch(/<stream-filter-name[^>]*>only-b<\/stream-filter-name>/);
+    server.publish(event('a'));
+    server.publish(event('b'));
+    expect(await r.next()).toContain('<event-class>b</event-class>');
   });
 });
 
@@ -248,6 +267,23 @@ describe('modify-subscription of a YANG Push subscription', () => {
     );
     expect(e.errors.length).toBeGreaterThan(0);
     expect(await reader(c).next()).toContain('<push-update');
+  });
+
+  test('a configured selection filter is used by its filter-id', async () => {
+    server = await testServer();
+    const c = await client(server);
+    await c.editConfig({
+      target: 'running',
+      config: `<filters xmlns="${SN}"><selection-filter xmlns="${YP}"><filter-id>ifs</filter-id><datastore-subtree-filter><interfaces xmlns="${IF}"/></datastore-subtree-filter></selection-filter></filters>${iface('eth7')}`,
+    });
+    const r = reader(c);
+    await establish(
+      c,
+      `${running}<yp:selection-filter-ref>ifs</yp:selection-filter-ref><yp:periodic><yp:period>5</yp:period></yp:periodic>`,
+    );
+    const update = await r.next(/push-update/);
+    expect(update).toContain('<name>eth7</name>');
+    expect(update).not.toContain('<filters');
   });
 
   test('a period of zero is refused with period-unsupported', async () => {
