@@ -1,11 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  parseRequest,
-  type RequestTarget,
-  type ResolvedApiPath,
-  resolveApiPath,
-} from '@yangkit/restconf-uri';
-import { pathSchemaOf } from '@yangkit/yang-patch';
+import type { RequestTarget, ResolvedApiPath } from '@yangkit/restconf-uri';
 import { apiRoot, hostMeta, libraryVersion, operationsList, schemaText } from './api.js';
 import { auditRequest, noteRefusal } from './audit.js';
 import { hasBody, readBody } from './body.js';
@@ -29,7 +23,8 @@ import { invokeAction, invokeOperation, isAction } from './operation.js';
 import type { RestconfHandlerOptions } from './options.js';
 import { yangPatch } from './patch.js';
 import { readData } from './read.js';
-import { Responder } from './response.js';
+import { parseTarget } from './request-cache.js';
+import { httpDateFormatter, Responder } from './response.js';
 import { Metrics, RequestStats, serverStatusJson } from './server-status.js';
 import { createEventStreams, streamSettings } from './streams/index.js';
 import { serveSubscription } from './subscriptions/index.js';
@@ -197,15 +192,10 @@ async function serve(
   } catch {
     // Accept names nothing usable: errors stay in the default encoding.
   }
-  const { target, query } = parseRequest(url, {
-    method: method === 'OPTIONS' ? 'GET' : method,
-    root: s.root,
-  });
-  let resolved: ResolvedApiPath | undefined;
-  if (target.kind === 'data') {
-    resolved = resolveApiPath(target.path, pathSchemaOf(s.schema));
-    if (s.wildcardKeys) resolved = applyWildcardKeys(resolved, method);
-  }
+  const parsed = parseTarget(s, method === 'OPTIONS' ? 'GET' : method, url);
+  const { target, query } = parsed;
+  let resolved = parsed.resolved;
+  if (resolved !== undefined && s.wildcardKeys) resolved = applyWildcardKeys(resolved, method);
   if (target.kind === 'nmda-datastore' || target.kind === 'nmda-data') {
     return serveNmda(s, req, out, method, target, query, setEncoding);
   }
@@ -307,8 +297,10 @@ async function serve(
   return mergeResource(ctx, resolved, body!, check);
 }
 
+const lastModifiedDate = httpDateFormatter();
+
 /** ETag and Last-Modified of the datastore (RFC 8040 sections 3.4.1.2, 3.4.1.3; also used for data resources). */
 function stamp(s: Settings, out: Responder): void {
   out.header('ETag', s.clock.etag());
-  out.header('Last-Modified', s.clock.lastModified().toUTCString());
+  out.header('Last-Modified', lastModifiedDate(s.clock.lastModified().getTime()));
 }

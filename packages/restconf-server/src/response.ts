@@ -4,6 +4,25 @@ import type { RestconfError } from './errors.js';
 import { dataMediaType, type Encoding } from './media.js';
 
 /**
+ * Formats IMF-fixdates (RFC 9110 section 5.6.7) from times in milliseconds. The text has a
+ * resolution of one second, so each formatter reuses its last text within the same second.
+ */
+export function httpDateFormatter(): (ms: number) => string {
+  let last = Number.NaN;
+  let text = '';
+  return (ms) => {
+    const second = Math.floor(ms / 1000) * 1000;
+    if (second !== last) {
+      last = second;
+      text = new Date(second).toUTCString();
+    }
+    return text;
+  };
+}
+
+const responseDate = httpDateFormatter();
+
+/**
  * Writes one response: the headers every RESTCONF response carries (RFC 8040 section 5:
  * Cache-Control, Date, and the request's Message-ID echoed), then a body that is written whole or
  * streamed chunk by chunk, waiting for `drain` when the socket is full.
@@ -23,7 +42,7 @@ export class Responder {
     this.head = req.method === 'HEAD';
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('Pragma', 'no-cache');
-    res.setHeader('Date', new Date().toUTCString());
+    res.setHeader('Date', responseDate(Date.now()));
     const id = req.headers['message-id'];
     if (typeof id === 'string' && id.length <= 1024 && !/[\r\n]/.test(id)) res.setHeader('Message-ID', id);
   }
