@@ -85,7 +85,13 @@ export async function startGateway(
   const root = options.restconfRoot ?? '/restconf';
   const audit = createAudit(auditLogger.log, root.replace(/\/+$/, '') || '/restconf');
 
-  const setup = options.netconf === undefined ? await startEmbedded(options) : await startRemote(options);
+  let setup: BackendSetup;
+  try {
+    setup = options.netconf === undefined ? await startEmbedded(options) : await startRemote(options);
+  } catch (error) {
+    auditLogger.close();
+    throw error;
+  }
   let handler: RestconfHandler | undefined;
   const auth =
     options.httpUser === undefined ? undefined : basicAuth(options.httpUser, options.httpPassword ?? '');

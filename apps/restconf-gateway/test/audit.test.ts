@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { GatewayError } from '../src/errors.js';
 import { type Gateway, startGateway } from '../src/gateway.js';
 import { type CapturedLog, captureLog } from './capture-log.js';
 
@@ -137,6 +138,15 @@ describe('audit lines', () => {
 });
 
 describe('--audit-log', () => {
+  test('a file that cannot be appended to is a FILE error at start', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'gateway-audit-')), 'missing', 'audit.log');
+    const error = await startGateway({ port: 0, auditLog: file }, { logger: captureLog().logger }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(GatewayError.isInstance(error) && error.code).toBe('FILE');
+  });
+
   test('writes the audit lines to the file and not to the log', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'gateway-audit-')), 'audit.log');
     const main = captureLog();
