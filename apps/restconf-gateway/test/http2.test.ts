@@ -110,6 +110,24 @@ describe('HTTP/2 over TLS', () => {
     }
   });
 
+  test('HEAD answers like GET with no body, and a matching ETag answers 304', async () => {
+    const s = await session();
+    try {
+      const get = await h2(s, { ':path': ALBUM });
+      const head = await h2(s, { ':method': 'HEAD', ':path': ALBUM });
+      expect(head.headers[':status']).toBe(200);
+      expect(head.headers['content-type']).toBe(get.headers['content-type']);
+      expect(head.headers.etag).toBe(get.headers.etag);
+      expect(head.body).toBe('');
+      const etag = get.headers.etag as string;
+      const cached = await h2(s, { ':path': ALBUM, 'if-none-match': etag });
+      expect(cached.headers[':status']).toBe(304);
+      expect(cached.body).toBe('');
+    } finally {
+      s.close();
+    }
+  });
+
   test('PUT with a body and no Content-Length changes the datastore', async () => {
     const s = await session();
     try {
