@@ -2,8 +2,9 @@ import { connectStream, type NetconfNotification, type NetconfSession } from '@y
 import { afterEach, describe, expect, test } from 'vitest';
 import { exampleHandlers } from '../src/example-handlers.js';
 import { duplexPair } from '../src/index.js';
+import { loadServerSchema } from '../src/schema.js';
 import { NetconfServer } from '../src/server.js';
-import { client, rpcErrorOf } from './helpers.js';
+import { client, rpcErrorOf, YANG_DIR } from './helpers.js';
 import { JB, NACM, nacmSchema, SAMPLE } from './nacm-helpers.js';
 
 const OPS = 'https://example.com/ns/example-ops';
@@ -183,4 +184,31 @@ describe('NACM over NETCONF sessions', () => {
     expect(all).toContain('<playlist>');
     expect(all).toContain('<nacm');
   });
+});
+
+test('the README access control example works', async () => {
+  const schema = await loadServerSchema({ paths: [YANG_DIR], modules: ['example-jukebox', 'example-ops'] });
+  server = await NetconfServer.create({ schema, nacm: true });
+  exampleHandlers(server);
+  const [a, b] = duplexPair();
+  server.connect(a, { username: 'system' }, { recovery: true });
+  const system = await connectStream(b);
+  await system.editConfig({
+    target: 'running',
+    config: `<nacm xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-acm">
+    <groups><group><name>operators</name><user-name>bob</user-name></group></groups>
+    <rule-list><name>operators</name><group>operators</group>
+      <rule><name>no-reboot</name><module-name>example-ops</module-name><rpc-name>reboot</rpc-name>
+        <access-operations>exec</access-operations><action>deny</action></rule>
+      <rule><name>hide-playlists</name><path>/example-jukebox:jukebox/playlist</path>
+        <access-operations>read</access-operations><action>deny</action></rule>
+      <rule><name>edit-jukebox</name><module-name>example-jukebox</module-name>
+        <access-operations>create update delete</access-operations><action>permit</action></rule>
+    </rule-list></nacm>`,
+  });
+  const [c, d] = duplexPair();
+  server.connect(c, { username: 'bob' });
+  const bob = await connectStream(d);
+  const e = await rpcErrorOf(bob.rpc('<reboot xmlns="https://example.com/ns/example-ops"/>'));
+  expect(e.errors[0]!.errorTag).toBe('access-denied');
 });
