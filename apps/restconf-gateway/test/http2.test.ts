@@ -1,13 +1,17 @@
 import {
   type ClientHttp2Session,
   connect,
+  constants,
   type IncomingHttpHeaders,
   type OutgoingHttpHeaders,
 } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Gateway, startGateway } from '../src/gateway.js';
+import { createHttp2Server } from '../src/http2.js';
+import { serverTls } from '../src/security/tls-options.js';
 import { type CapturedLog, captureLog } from './capture-log.js';
 import { makeTestPki, type TestPki } from './tls-fixtures.js';
 
@@ -233,6 +237,38 @@ describe('clients that leave', () => {
     } finally {
       s.close();
       await other.close();
+    }
+  });
+});
+
+describe('createHttp2Server', () => {
+  test('gives HTTP/2 responses the destroyed flag of node:http, set once the client resets', async () => {
+    const seen: unknown[] = [];
+    let closed!: () => void;
+    const done = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const tls = serverTls({ tlsCert: pki.serverCert, tlsKey: pki.serverKey })!;
+    const { server, closer } = createHttp2Server(tls, (_req, res) => {
+      seen.push(res.destroyed);
+      res.on('close', () => {
+        seen.push(res.destroyed);
+        closed();
+      });
+      res.write('first chunk');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const s = await session(`https://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    try {
+      const stream = s.request({ ':path': '/' });
+      stream.once('data', () => stream.close(constants.NGHTTP2_CANCEL));
+      await done;
+      expect(seen).toEqual([false, true]);
+    } finally {
+      s.close();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      closer.close(1000);
+      await stopped;
     }
   });
 });
