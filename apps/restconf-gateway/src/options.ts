@@ -192,6 +192,8 @@ export function checkOptions(o: GatewayOptions): void {
     throw usage('--tls-key-passphrase-file needs --tls-key');
   if (o.httpUser !== undefined && (o.httpPassword === undefined || o.httpPassword === ''))
     throw usage('--http-user needs a password in RESTCONF_HTTP_PASSWORD or --http-password-file');
+  if (o.nacmAdmin !== undefined && (o.usersFile === undefined || o.netconf !== undefined))
+    throw usage('--nacm-admin needs --users-file and the embedded backend');
   if (o.netconf !== undefined) {
     parseNetconfUrl(o.netconf);
     if (o.startupFile !== undefined)

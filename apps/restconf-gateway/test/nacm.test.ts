@@ -160,3 +160,9 @@ describe('NACM through the gateway with a users file', () => {
     expect(r.status).toBe(403);
   });
 });
+
+test('--nacm-admin without a users file is refused', async () => {
+  await expect(
+    startGateway({ port: 0, nacmAdmin: 'root' }, { logger: pino({ level: 'silent' }) }),
+  ).rejects.toThrow(/--nacm-admin needs --users-file/);
+});
