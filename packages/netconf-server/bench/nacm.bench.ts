@@ -1,7 +1,11 @@
 import { connectStream, duplexPair, type NetconfSession } from '@yangkit/netconf-client';
 import { bench, describe } from 'vitest';
 import { single } from '../src/data-tree.js';
+import { readNacmConfig } from '../src/nacm/config.js';
+import { readableTree } from '../src/nacm/read.js';
+import { UserAccess } from '../src/nacm/rules.js';
 import { NetconfServer } from '../src/server.js';
+import { writeTree } from '../src/write-xml.js';
 import { client, IF, testSchema } from '../test/helpers.js';
 
 // The cost of NACM (RFC 8341) on reads and edits: the same requests on a server without the
@@ -66,6 +70,28 @@ const edit = (session: NetconfSession) =>
     target: 'running',
     config: `<interfaces xmlns="${IF}"><interface><name>e${i % 1000}</name><description>edit ${i++}</description></interface></interfaces>`,
   });
+
+// Server side only, without a session: the read view NACM builds, against writing the reply.
+const schema = await testSchema();
+const running = on.running.root;
+const bobAccess = new UserAccess(schema, readNacmConfig(running), 'bob');
+
+describe(`writing ${ENTRIES.toLocaleString('en')} interfaces as XML (server side)`, () => {
+  bench(
+    'without NACM (baseline)',
+    () => {
+      writeTree(schema, running);
+    },
+    OPTIONS,
+  );
+  bench(
+    'with the read view of a user with an entry hidden',
+    () => {
+      writeTree(schema, readableTree(bobAccess, running));
+    },
+    OPTIONS,
+  );
+});
 
 describe(`get-config of ${ENTRIES.toLocaleString('en')} interfaces`, () => {
   bench(
