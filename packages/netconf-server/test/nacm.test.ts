@@ -143,6 +143,44 @@ describe('NACM over NETCONF sessions', () => {
     const n = await first;
     expect(n.xml).toContain('netconf-session-start');
     expect(n.xml).toContain('<username>dave</username>');
+    expect(await alice.get({ filter: `<nacm xmlns="${NACM}"/>` })).toContain(
+      '<denied-notifications>1</denied-notifications>',
+    );
+  });
+
+  test('an action is checked for exec on its node', async () => {
+    const { alice, bob, root } = await setup();
+    const ACT = 'https://example.com/ns/example-actions';
+    await root.editConfig({
+      target: 'running',
+      config: `<interfaces xmlns="${ACT}"><interface><name>eth0</name></interface></interfaces>`,
+    });
+    await root.editConfig({
+      target: 'running',
+      config: `<nacm xmlns="${NACM}"><rule-list><name>operators</name><rule><name>no-reset</name>
+        <path>/example-actions:interfaces/interface/reset</path>
+        <access-operations>exec</access-operations><action>deny</action></rule></rule-list></nacm>`,
+    });
+    const reset = `<action xmlns="urn:ietf:params:xml:ns:yang:1"><interfaces xmlns="${ACT}"><interface><name>eth0</name><reset><delay>0</delay></reset></interface></interfaces></action>`;
+    expect((await rpcErrorOf(bob.rpc(reset))).errors[0]).toMatchObject({
+      errorTag: 'access-denied',
+      errorType: 'protocol',
+    });
+    expect((await alice.rpc(reset)).ok).toBe(true);
+  });
+
+  test('YANG Push updates hold only what the receiver may read', async () => {
+    const { bob } = await setup();
+    const updates = (async (): Promise<string> => {
+      for await (const n of bob.notifications()) if (n.xml.includes('push-update')) return n.xml;
+      throw new Error('stream ended');
+    })();
+    await bob.rpc(
+      `<establish-subscription xmlns="urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications" xmlns:yp="urn:ietf:params:xml:ns:yang:ietf-yang-push" xmlns:ds="urn:ietf:params:xml:ns:yang:ietf-datastores"><yp:datastore>ds:running</yp:datastore><yp:datastore-subtree-filter><jukebox xmlns="${JB}"/></yp:datastore-subtree-filter><yp:periodic><yp:period>10</yp:period></yp:periodic></establish-subscription>`,
+    );
+    const update = await updates;
+    expect(update).toContain('Foo Fighters');
+    expect(update).not.toContain('playlist');
   });
 
   test('the denied-* counters count refusals', async () => {
