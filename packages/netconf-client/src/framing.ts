@@ -43,6 +43,7 @@ export interface Framer {
 }
 
 const EOM = Buffer.from(']]>]]>');
+const END_OF_CHUNKS = Buffer.from('\n##\n');
 const LF = 0x0a;
 const HASH = 0x23;
 const MAX_CHUNK_SIZE = 4294967295;
@@ -75,6 +76,9 @@ export function createFramer(options: FramerOptions): Framer {
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   let mode: FramingMode = options.mode ?? 'eom';
   let parts: Uint8Array[] = [];
+  // parts[0..owned) are copies; later ones are views of the chunk being fed, copied when feed()
+  // returns with the message still incomplete (the caller may reuse its buffer after that).
+  let owned = 0;
   let size = 0;
   let failed = false;
   // eom: the last bytes of the pending message (at most 5), where a split marker may begin.
@@ -88,6 +92,7 @@ export function createFramer(options: FramerOptions): Framer {
 
   function clear(): void {
     parts = [];
+    owned = 0;
     size = 0;
     tailLength = 0;
     state = Chunked.Lf;
@@ -109,8 +114,7 @@ export function createFramer(options: FramerOptions): Framer {
       fail('MESSAGE_TOO_LARGE', `message exceeds ${maxBytes} bytes`);
       return false;
     }
-    // Copy: the caller may reuse its buffer after feed() returns.
-    parts.push(new Uint8Array(bytes));
+    parts.push(bytes);
     return true;
   }
 
@@ -219,6 +223,7 @@ export function createFramer(options: FramerOptions): Framer {
       while (!failed && offset < chunk.length) {
         offset = mode === 'eom' ? feedEom(chunk, offset) : feedChunked(chunk, offset);
       }
+      for (; owned < parts.length; owned++) parts[owned] = new Uint8Array(parts[owned]!);
     },
     setMode(next) {
       if (next !== 'eom' && next !== 'chunked')
@@ -243,9 +248,19 @@ export function createFramer(options: FramerOptions): Framer {
  * `\n#<size>\n<xml>\n##\n` in `chunked` mode (size in bytes of the UTF-8 text).
  */
 export function encodeMessage(xml: string, mode: FramingMode): Buffer {
-  const body = Buffer.from(xml, 'utf8');
-  if (mode === 'eom') return Buffer.concat([body, EOM]);
-  if (body.length === 0)
-    throw new NetconfError('INVALID_ARGUMENT', 'a chunked message needs at least one byte');
-  return Buffer.concat([Buffer.from(`\n#${body.length}\n`), body, Buffer.from('\n##\n')]);
+  // One allocation, the text encoded in place: a small rpc costs less than its copies would.
+  const size = Buffer.byteLength(xml, 'utf8');
+  if (mode === 'eom') {
+    const out = Buffer.allocUnsafe(size + EOM.length);
+    out.write(xml, 0, 'utf8');
+    EOM.copy(out, size);
+    return out;
+  }
+  if (size === 0) throw new NetconfError('INVALID_ARGUMENT', 'a chunked message needs at least one byte');
+  const header = `\n#${size}\n`;
+  const out = Buffer.allocUnsafe(header.length + size + END_OF_CHUNKS.length);
+  out.write(header, 0, 'latin1');
+  out.write(xml, header.length, 'utf8');
+  END_OF_CHUNKS.copy(out, header.length + size);
+  return out;
 }

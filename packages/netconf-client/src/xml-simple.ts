@@ -55,20 +55,6 @@ function skipSpace(text: string, i: number): number {
   return i;
 }
 
-/** Decodes character data, or returns `undefined` for anything the full parse must judge. */
-function textNode(raw: string): XmlNode | undefined {
-  for (let k = 0; k < raw.length; k++) {
-    const c = raw.charCodeAt(k);
-    if (c === GT || c === CR || c === AMP) return undefined;
-  }
-  return { type: 'text', text: raw };
-}
-
-interface Open {
-  readonly el: XmlElement;
-  readonly children: XmlNode[];
-}
-
 /**
  * Reads `text` if it lies in the plain subset and is well-formed and namespace-well-formed with
  * nesting of at most `maxDepth`; `undefined` otherwise.
@@ -76,8 +62,9 @@ interface Open {
 export function parseSimpleXml(text: string, maxDepth: number): XmlElement | undefined {
   const n = text.length;
   const colon = { at: -1 };
-  const stack: Open[] = [];
-  const rawAttributes: Array<[name: string, colon: number, value: string]> = [];
+  // Open elements; each one's children array is the `children` of its XmlElement.
+  const stack: XmlElement[] = [];
+  const attrs: Attributes = { count: 0, names: [], colons: [], values: [] };
   let i = skipSpace(text, 0);
   if (text.charCodeAt(i) !== LT) return undefined;
   for (;;) {
@@ -85,17 +72,17 @@ export function parseSimpleXml(text: string, maxDepth: number): XmlElement | und
     if (text.charCodeAt(i + 1) === SLASH) {
       const open = stack.pop();
       if (open === undefined) return undefined;
-      const name = open.el.name;
+      const name = open.name;
       if (!text.startsWith(name, i + 2) || text.charCodeAt(i + 2 + name.length) !== GT) return undefined;
       i += 3 + name.length;
-      if (stack.length === 0) return skipSpace(text, i) === n ? open.el : undefined;
+      if (stack.length === 0) return skipSpace(text, i) === n ? open : undefined;
     } else {
       if (stack.length + 1 > maxDepth) return undefined;
       const nameEnd = scanName(text, i + 1, colon);
       if (nameEnd === -1) return undefined;
       const name = text.slice(i + 1, nameEnd);
       const nameColon = colon.at === -1 ? -1 : colon.at - i - 1;
-      rawAttributes.length = 0;
+      attrs.count = 0;
       let j = nameEnd;
       let empty = false;
       for (;;) {
@@ -114,87 +101,111 @@ export function parseSimpleXml(text: string, maxDepth: number): XmlElement | und
         j = skipSpace(text, j);
         const d = text.charCodeAt(j);
         if (d === GT || d === SLASH) continue;
-        const attrEnd = scanName(text, j, colon);
-        if (attrEnd === -1 || text.charCodeAt(attrEnd) !== EQ) return undefined;
-        const quote = text.charCodeAt(attrEnd + 1);
-        if (quote !== DQUOTE && quote !== SQUOTE) return undefined;
-        const close = text.indexOf(quote === DQUOTE ? '"' : "'", attrEnd + 2);
-        if (close === -1) return undefined;
-        const value = text.slice(attrEnd + 2, close);
-        for (let k = 0; k < value.length; k++) {
-          const v = value.charCodeAt(k);
-          if (v === LT || v === AMP || v === CR) return undefined;
-        }
-        const attrName = text.slice(j, attrEnd);
-        for (const [other] of rawAttributes) if (other === attrName) return undefined;
-        rawAttributes.push([attrName, colon.at === -1 ? -1 : colon.at - j, value]);
-        j = close + 1;
-        const after = text.charCodeAt(j);
-        if (!isSpace(after) && after !== GT && after !== SLASH) return undefined;
+        j = readAttribute(text, j, colon, attrs);
+        if (j === -1) return undefined;
       }
       const parent = stack[stack.length - 1];
-      const el = element(
-        name,
-        nameColon,
-        rawAttributes,
-        parent === undefined ? EMPTY_SCOPE : parent.el.scope,
-      );
+      const el = element(name, nameColon, attrs, parent === undefined ? EMPTY_SCOPE : parent.scope);
       if (el === undefined) return undefined;
-      if (parent !== undefined) parent.children.push(el);
+      if (parent !== undefined) (parent.children as XmlNode[]).push(el);
       if (empty) {
         if (parent === undefined) return skipSpace(text, j) === n ? el : undefined;
-      } else stack.push({ el, children: el.children as XmlNode[] });
+      } else stack.push(el);
       i = j;
     }
     const lt = text.indexOf('<', i);
     if (lt === -1) return undefined;
     if (lt > i) {
-      const node = textNode(text.slice(i, lt));
-      if (node === undefined) return undefined;
-      stack[stack.length - 1]!.children.push(node);
+      for (let k = i; k < lt; k++) {
+        const c = text.charCodeAt(k);
+        if (c === GT || c === CR || c === AMP) return undefined;
+      }
+      (stack[stack.length - 1]!.children as XmlNode[]).push({ type: 'text', text: text.slice(i, lt) });
     }
     i = lt;
   }
 }
 
+/** The attributes of the start tag being read, in parallel arrays reused from tag to tag. */
+interface Attributes {
+  count: number;
+  readonly names: string[];
+  /** Index of the colon in the name, or -1. */
+  readonly colons: number[];
+  readonly values: string[];
+}
+
+/** Reads `name="value"` at `j` into `attrs`; returns the index after it, or -1 outside the subset. */
+function readAttribute(text: string, j: number, colon: { at: number }, attrs: Attributes): number {
+  const attrEnd = scanName(text, j, colon);
+  if (attrEnd === -1 || text.charCodeAt(attrEnd) !== EQ) return -1;
+  const quote = text.charCodeAt(attrEnd + 1);
+  if (quote !== DQUOTE && quote !== SQUOTE) return -1;
+  const close = text.indexOf(quote === DQUOTE ? '"' : "'", attrEnd + 2);
+  if (close === -1) return -1;
+  for (let k = attrEnd + 2; k < close; k++) {
+    const v = text.charCodeAt(k);
+    if (v === LT || v === AMP || v === CR) return -1;
+  }
+  const after = text.charCodeAt(close + 1);
+  if (!isSpace(after) && after !== GT && after !== SLASH) return -1;
+  const name = text.slice(j, attrEnd);
+  for (let k = 0; k < attrs.count; k++) if (attrs.names[k] === name) return -1;
+  const at = attrs.count++;
+  attrs.names[at] = name;
+  attrs.colons[at] = colon.at === -1 ? -1 : colon.at - j;
+  attrs.values[at] = text.slice(attrEnd + 2, close);
+  return close + 1;
+}
+
 const EMPTY_SCOPE: ReadonlyMap<string, string> = new Map();
+// Shared by every element that declares nothing (most of them); the tree's maps are read-only.
+const NO_DECLARATIONS: ReadonlyMap<string, string> = new Map();
+
+function isDeclaration(name: string, colon: number): boolean {
+  return colon === -1 ? name === 'xmlns' : colon === 5 && name.startsWith('xmlns');
+}
 
 /** The element of one start tag, namespaces resolved as the full parse does; `undefined` if unbound. */
 function element(
   name: string,
   nameColon: number,
-  raw: ReadonlyArray<readonly [string, number, string]>,
+  attrs: Attributes,
   parentScope: ReadonlyMap<string, string>,
 ): XmlElement | undefined {
-  const declarations = new Map<string, string>();
+  let declarations: Map<string, string> | undefined;
   let plainCount = 0;
-  for (const [attrName, attrColon, value] of raw) {
-    if (attrName === 'xmlns') declarations.set('', value);
-    else if (attrColon === 5 && attrName.startsWith('xmlns')) {
+  for (let k = 0; k < attrs.count; k++) {
+    const attrName = attrs.names[k]!;
+    const value = attrs.values[k]!;
+    if (attrs.colons[k] === -1) {
+      if (attrName === 'xmlns') (declarations ??= new Map()).set('', value);
+      else plainCount++;
+    } else if (isDeclaration(attrName, attrs.colons[k]!)) {
       if (value === '') return undefined;
-      declarations.set(attrName.slice(6), value);
+      (declarations ??= new Map()).set(attrName.slice(6), value);
     } else plainCount++;
   }
   let scope = parentScope;
-  if (declarations.size > 0) {
+  if (declarations !== undefined) {
     const merged = new Map(parentScope);
     for (const [prefix, uri] of declarations) merged.set(prefix, uri);
     scope = merged;
   }
   const attributes: XmlAttribute[] = [];
-  if (plainCount > 0) {
-    for (const [attrName, attrColon, value] of raw) {
-      if (attrName === 'xmlns' || (attrColon === 5 && attrName.startsWith('xmlns'))) continue;
-      let namespace: string | undefined;
-      let local = attrName;
-      if (attrColon !== -1) {
-        const prefix = attrName.slice(0, attrColon);
-        namespace = prefix === 'xml' ? XML_NS : scope.get(prefix);
-        if (namespace === undefined) return undefined;
-        local = attrName.slice(attrColon + 1);
-      }
-      attributes.push({ name: attrName, local, namespace, value });
+  for (let k = 0; plainCount > 0 && k < attrs.count; k++) {
+    const attrName = attrs.names[k]!;
+    const attrColon = attrs.colons[k]!;
+    if (isDeclaration(attrName, attrColon)) continue;
+    let namespace: string | undefined;
+    let local = attrName;
+    if (attrColon !== -1) {
+      const prefix = attrName.slice(0, attrColon);
+      namespace = prefix === 'xml' ? XML_NS : scope.get(prefix);
+      if (namespace === undefined) return undefined;
+      local = attrName.slice(attrColon + 1);
     }
+    attributes.push({ name: attrName, local, namespace, value: attrs.values[k]! });
   }
   let namespace: string | undefined;
   let local = name;
@@ -205,5 +216,14 @@ function element(
     if (namespace === undefined) return undefined;
     local = name.slice(nameColon + 1);
   }
-  return { type: 'element', name, local, namespace, attributes, declarations, scope, children: [] };
+  return {
+    type: 'element',
+    name,
+    local,
+    namespace,
+    attributes,
+    declarations: declarations ?? NO_DECLARATIONS,
+    scope,
+    children: [],
+  };
 }

@@ -280,8 +280,12 @@ export function escapeXmlAttribute(value: string): string {
 
 function writeElement(el: XmlElement, extra: ReadonlyMap<string, string> | undefined, out: string[]): void {
   out.push('<', el.name);
-  const declared = new Map(el.declarations);
-  if (extra) for (const [prefix, uri] of extra) if (!declared.has(prefix)) declared.set(prefix, uri);
+  let declared = el.declarations;
+  if (extra !== undefined && extra.size > 0) {
+    const merged = new Map(el.declarations);
+    for (const [prefix, uri] of extra) if (!merged.has(prefix)) merged.set(prefix, uri);
+    declared = merged;
+  }
   for (const [prefix, uri] of declared) {
     out.push(prefix === '' ? ' xmlns="' : ` xmlns:${prefix}="`, escapeXmlAttribute(uri), '"');
   }
