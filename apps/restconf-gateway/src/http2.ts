@@ -5,6 +5,7 @@ import {
   type Http2ServerRequest,
   type Http2ServerResponse,
   type Http2Session,
+  type ServerHttp2Stream,
 } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -12,6 +13,24 @@ import type { ServerTls } from './security/tls-options.js';
 
 /** Streams one HTTP/2 client may have open at once. */
 export const MAX_CONCURRENT_STREAMS = 100;
+
+/**
+ * How long an HTTP/2 session with no open stream is kept before the server closes it with
+ * GOAWAY: the counterpart of HTTP/1.1's keep-alive timeout, so idle connections do not pile up.
+ */
+export const SESSION_IDLE_MS = 60_000;
+
+/** Settings of {@link createHttp2Server}. */
+export interface Http2ServerOptions {
+  /** Milliseconds before an idle session is closed (default {@link SESSION_IDLE_MS}). */
+  readonly sessionIdleMs?: number;
+}
+
+/** A session's open streams and the timer that closes it once it has none. */
+interface SessionState {
+  open: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
 
 /** The HTTP timeouts node:http2 also applies to the HTTP/1.1 connections of `allowHTTP1`. */
 export type Http1Timeouts = Pick<Server, 'headersTimeout' | 'requestTimeout' | 'keepAliveTimeout'>;
@@ -48,7 +67,9 @@ function withDestroyed(res: Http2ServerResponse): void {
 export function createHttp2Server(
   tls: ServerTls,
   listener: Listener,
+  options: Http2ServerOptions = {},
 ): { server: GatewayHttp2Server; closer: ConnectionCloser } {
+  const idleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
   const server = createSecureServer(
     {
       ...tls,
@@ -65,10 +86,30 @@ export function createHttp2Server(
   // node:http's default for idle HTTP/1.1 keep-alive connections; http2 leaves it unset.
   server.keepAliveTimeout = 5000;
 
-  const sessions = new Set<Http2Session>();
+  const sessions = new Map<Http2Session, SessionState>();
+  const idle = (session: Http2Session, state: SessionState): void => {
+    state.timer = setTimeout(() => session.close(), idleMs);
+    state.timer.unref();
+  };
   server.on('session', (session: Http2Session) => {
-    sessions.add(session);
-    session.once('close', () => sessions.delete(session));
+    const state: SessionState = { open: 0, timer: undefined };
+    sessions.set(session, state);
+    idle(session, state);
+    session.once('close', () => {
+      clearTimeout(state.timer);
+      sessions.delete(session);
+    });
+  });
+  server.on('stream', (stream: ServerHttp2Stream) => {
+    const session = stream.session;
+    const state = session === undefined ? undefined : sessions.get(session);
+    if (session === undefined || state === undefined) return;
+    clearTimeout(state.timer);
+    state.open++;
+    stream.once('close', () => {
+      state.open--;
+      if (state.open === 0 && !session.closed && !session.destroyed) idle(session, state);
+    });
   });
   // HTTP/1.1 connections and how many requests each has in progress.
   const http1 = new Map<Socket, number>();
@@ -92,10 +133,10 @@ export function createHttp2Server(
   const closer: ConnectionCloser = {
     close(graceMs) {
       closing = true;
-      for (const session of sessions) session.close();
+      for (const session of sessions.keys()) session.close();
       for (const [socket, open] of http1) if (open === 0) socket.destroy();
       const timer = setTimeout(() => {
-        for (const session of sessions) session.destroy();
+        for (const session of sessions.keys()) session.destroy();
         for (const socket of http1.keys()) socket.destroy();
       }, graceMs);
       timer.unref();

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Gateway, startGateway } from '../src/gateway.js';
-import { createHttp2Server } from '../src/http2.js';
+import { createHttp2Server, type Listener } from '../src/http2.js';
 import { serverTls } from '../src/security/tls-options.js';
 import { type CapturedLog, captureLog } from './capture-log.js';
 import { makeTestPki, type TestPki } from './tls-fixtures.js';
@@ -269,6 +269,60 @@ describe('createHttp2Server', () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       closer.close(1000);
       await stopped;
+    }
+  });
+});
+
+describe('idle HTTP/2 sessions', () => {
+  async function serve(listener: Listener, sessionIdleMs: number) {
+    const tls = serverTls({ tlsCert: pki.serverCert, tlsKey: pki.serverKey })!;
+    const { server, closer } = createHttp2Server(tls, listener, { sessionIdleMs });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      stop: () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        closer.close(1000);
+        return stopped;
+      },
+    };
+  }
+
+  test('a session without open streams for the idle time gets GOAWAY and closes', async () => {
+    const server = await serve((_req, res) => res.end('ok'), 50);
+    const s = await session(server.url);
+    try {
+      const goaway = new Promise<void>((resolve) => s.once('goaway', () => resolve()));
+      const closed = new Promise<void>((resolve) => s.once('close', () => resolve()));
+      expect((await h2(s, { ':path': '/' })).body).toBe('ok');
+      await Promise.all([goaway, closed]);
+      expect(s.closed).toBe(true);
+    } finally {
+      s.destroy();
+      await server.stop();
+    }
+  });
+
+  test('a session with a stream open past the idle time stays until the stream ends', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const server = await serve((_req, res) => {
+      res.write('first');
+      void held.then(() => res.end(' last'));
+    }, 50);
+    const s = await session(server.url);
+    try {
+      const answer = h2(s, { ':path': '/' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(s.closed).toBe(false);
+      release();
+      expect((await answer).body).toBe('first last');
+      await new Promise<void>((resolve) => s.once('close', () => resolve()));
+    } finally {
+      s.destroy();
+      await server.stop();
     }
   });
 });
