@@ -32,6 +32,18 @@ function holdsNoState(node: SchemaNode): boolean {
   return known;
 }
 
+const filters = new WeakMap<ResolvedApiPath, string>();
+
+/** The `<filter>` of a target; resolved paths are kept per URL, so each one is written once. */
+function subtreeFilterOf(resolved: ResolvedApiPath): string {
+  let filter = filters.get(resolved);
+  if (filter === undefined) {
+    filter = `<filter type="subtree">${toSubtreeFilter(resolved)}</filter>`;
+    filters.set(resolved, filter);
+  }
+  return filter;
+}
+
 /** Inserts elements at the end of a `<data>` document (`<data .../>` or `<data ...>...</data>`). */
 function appendToData(xml: string, extra: string): string {
   const trimmed = xml.trimEnd();
@@ -55,7 +67,7 @@ export async function fetchXml(
   const content = ctx.query.content ?? 'all';
   const last = resolved?.steps[resolved.steps.length - 1];
   const useConfig = content === 'config' || (last !== undefined && holdsNoState(schemaOf(last)));
-  const filter = resolved === undefined ? '' : `<filter type="subtree">${toSubtreeFilter(resolved)}</filter>`;
+  const filter = resolved === undefined ? '' : subtreeFilterOf(resolved);
   const wd =
     s.backend.capabilities.withDefaults === undefined
       ? ''
