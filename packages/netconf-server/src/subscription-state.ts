@@ -1,3 +1,5 @@
+import { NOTIFICATION_NS } from '@yangkit/netconf-client';
+import { eventTimeOf } from './notifications.js';
 import type { ServerSession } from './session.js';
 import {
   DS_NS,
@@ -55,4 +57,38 @@ export function subscriptionsXml(subs: Iterable<DynamicState>): string {
     s += `<subscription><id>${sub.id}</id>${policyXml(sub)}<receivers><receiver>${receiver}</receiver></receivers></subscription>`;
   }
   return s === '' ? '' : `<subscriptions xmlns="${SN_NS}">${s}</subscriptions>`;
+}
+
+function notification(inner: string): string {
+  return `<notification xmlns="${NOTIFICATION_NS}"><eventTime>${eventTimeOf(Date.now())}</eventTime>${inner}</notification>`;
+}
+
+/** An RFC 8639 section 2.7 subscription state change notification (or replay-completed). */
+export function stateChange(
+  kind: 'subscription-modified' | 'subscription-completed' | 'subscription-terminated' | 'replay-completed',
+  id: number,
+  rest = '',
+): string {
+  return notification(`<${kind} xmlns="${SN_NS}"><id>${id}</id>${rest}</${kind}>`);
+}
+
+/** RFC 8641 3.7 push-update: the whole selected content. */
+export function pushUpdateXml(id: number, content: string): string {
+  return notification(
+    `<push-update xmlns="${YP_NS}"><id>${id}</id><datastore-contents>${content}</datastore-contents></push-update>`,
+  );
+}
+
+/**
+ * RFC 8641 3.7 push-change-update: one yang-patch edit that replaces the subscribed content, or
+ * deletes it when the selection became empty.
+ */
+export function pushChangeUpdateXml(id: number, content: string): string {
+  const edit =
+    content === ''
+      ? '<operation>delete</operation><target>/</target>'
+      : `<operation>replace</operation><target>/</target><value>${content}</value>`;
+  return notification(
+    `<push-change-update xmlns="${YP_NS}"><id>${id}</id><datastore-changes><yang-patch><patch-id>s${id}-${Date.now()}</patch-id><edit><edit-id>1</edit-id>${edit}</edit></yang-patch></datastore-changes></push-change-update>`,
+  );
 }

@@ -1,8 +1,8 @@
-import { childElement, NOTIFICATION_NS, textOf, type XmlElement } from '@yangkit/netconf-client';
+import { childElement, textOf, type XmlElement } from '@yangkit/netconf-client';
 import type { DataNode } from './data-tree.js';
 import { rpcError } from './errors.js';
 import { subtreeFilter, xpathFilter } from './filter.js';
-import { eventTimeOf, type LoggedEvent, writeEvent } from './notifications.js';
+import { type LoggedEvent, writeEvent } from './notifications.js';
 import type { NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
 import {
@@ -12,13 +12,18 @@ import {
   parseModify,
   type Selection,
   SN_NS,
-  type SubscribedDatastore,
   stopTimeOf,
   type Trigger,
   triggerOf,
-  YP_NS,
 } from './subscription-policy.js';
-import { type DynamicState, policyXml, subscriptionsXml } from './subscription-state.js';
+import {
+  type DynamicState,
+  policyXml,
+  pushChangeUpdateXml,
+  pushUpdateXml,
+  stateChange,
+  subscriptionsXml,
+} from './subscription-state.js';
 import { type Selected, selectAll, writeSelection } from './write-xml.js';
 
 export { SN_NS, YP_NS } from './subscription-policy.js';
@@ -38,10 +43,6 @@ interface Dynamic extends DynamicState {
   last: string | undefined;
   replaying: boolean;
   readonly queued: LoggedEvent[];
-}
-
-function notification(inner: string): string {
-  return `<notification xmlns="${NOTIFICATION_NS}"><eventTime>${eventTimeOf(Date.now())}</eventTime>${inner}</notification>`;
 }
 
 /**
@@ -169,11 +170,7 @@ export class DynamicSubscriptions {
       sub.filter = next.filter;
       sub.stopTime = next.stopTime;
       sub.trigger = next.trigger;
-      session.notify(
-        notification(
-          `<subscription-modified xmlns="${SN_NS}"><id>${id}</id>${policyXml(sub)}</subscription-modified>`,
-        ),
-      );
+      session.notify(stateChange('subscription-modified', id, policyXml(sub)));
       this.schedule(sub);
       // An on-change receiver's copy follows the old selection: it is sent the new one, in full
       // (push-update) unless sync-on-start is false, else as a change.
@@ -273,9 +270,7 @@ export class DynamicSubscriptions {
 
   private complete(sub: Dynamic): void {
     if (this.subs.get(sub.id) !== sub) return;
-    sub.session.notify(
-      notification(`<subscription-completed xmlns="${SN_NS}"><id>${sub.id}</id></subscription-completed>`),
-    );
+    sub.session.notify(stateChange('subscription-completed', sub.id));
     this.remove(sub.id);
   }
 
@@ -283,9 +278,7 @@ export class DynamicSubscriptions {
     if (this.subs.get(sub.id) !== sub) return;
     for (const e of this.server.events.between(start, sub.stopTime ?? Number.POSITIVE_INFINITY))
       this.deliver(sub, e);
-    sub.session.notify(
-      notification(`<replay-completed xmlns="${SN_NS}"><id>${sub.id}</id></replay-completed>`),
-    );
+    sub.session.notify(stateChange('replay-completed', sub.id));
     sub.replaying = false;
     for (const e of sub.queued.splice(0)) this.deliver(sub, e);
   }
@@ -299,9 +292,7 @@ export class DynamicSubscriptions {
       if (this.subs.get(sub.id) !== sub) return;
       this.remove(sub.id);
       sub.session.notify(
-        notification(
-          `<subscription-terminated xmlns="${SN_NS}"><id>${sub.id}</id><reason>filter-unavailable</reason></subscription-terminated>`,
-        ),
+        stateChange('subscription-terminated', sub.id, '<reason>filter-unavailable</reason>'),
       );
     });
   }
@@ -339,11 +330,7 @@ export class DynamicSubscriptions {
   private sendUpdate(sub: Dynamic, content: string): void {
     if (this.subs.get(sub.id) !== sub) return;
     sub.sent++;
-    sub.session.notify(
-      notification(
-        `<push-update xmlns="${YP_NS}"><id>${sub.id}</id><datastore-contents>${content}</datastore-contents></push-update>`,
-      ),
-    );
+    sub.session.notify(pushUpdateXml(sub.id, content));
   }
 
   private async pushUpdate(sub: Dynamic): Promise<void> {
@@ -360,15 +347,7 @@ export class DynamicSubscriptions {
     if (now === sub.last || this.subs.get(sub.id) !== sub) return;
     sub.last = now;
     sub.sent++;
-    const edit =
-      now === ''
-        ? '<operation>delete</operation><target>/</target>'
-        : `<operation>replace</operation><target>/</target><value>${now}</value>`;
-    sub.session.notify(
-      notification(
-        `<push-change-update xmlns="${YP_NS}"><id>${sub.id}</id><datastore-changes><yang-patch><patch-id>s${sub.id}-${Date.now()}</patch-id><edit><edit-id>1</edit-id>${edit}</edit></yang-patch></datastore-changes></push-change-update>`,
-      ),
-    );
+    sub.session.notify(pushChangeUpdateXml(sub.id, now));
   }
 }
 
@@ -385,5 +364,3 @@ function noSuchSubscription(id: number): ReturnType<typeof rpcError> {
     errorAppTag: 'ietf-subscribed-notifications:no-such-subscription',
   });
 }
-
-export type { SubscribedDatastore };

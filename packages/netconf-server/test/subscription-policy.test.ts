@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { createRoot } from '../src/data-tree.js';
 import { RpcError } from '../src/errors.js';
 import { filterXml, parseModify, subscriptionIdOf, triggerOf } from '../src/subscription-policy.js';
-import { testSchema } from './helpers.js';
+import { client, testSchema, testServer } from './helpers.js';
 
 let schema: SchemaTree;
 beforeAll(async () => {
@@ -124,4 +124,28 @@ test('any modify-subscription input is read or refused with an RpcError, never a
     }),
     { numRuns: 500 },
   );
+});
+
+test('any establish- or modify-subscription is answered with ok or an rpc-error, and the session goes on', async () => {
+  const server = await testServer();
+  const c = await client(server);
+  const ops = fc.constantFrom('establish-subscription', 'modify-subscription');
+  try {
+    await fc.assert(
+      fc.asyncProperty(ops, fc.array(element(3), { maxLength: 5 }), async (name, kids) => {
+        const reply = await c
+          .rpc(`<${name} xmlns="${SN}" xmlns:yp="${YP}" xmlns:ds="${DS}">${kids.join('')}</${name}>`)
+          .then(
+            () => 'ok',
+            (error: unknown) =>
+              error instanceof Error && error.name === 'NetconfRpcError' ? 'rpc-error' : error,
+          );
+        expect(['ok', 'rpc-error']).toContain(reply);
+      }),
+      { numRuns: 200 },
+    );
+    expect((await c.getConfig({ source: 'running' })).length).toBeGreaterThanOrEqual(0);
+  } finally {
+    await server.close();
+  }
 });
