@@ -7,7 +7,12 @@ import { type Gateway, startGateway } from '../src/gateway.js';
 import { addUser } from '../src/security/users-file.js';
 
 const JSON_DATA = 'application/yang-data+json';
-const PASSWORDS: Record<string, string> = { admin: 'admin-pw', alice: 'alice-pw', bob: 'bob-pw' };
+const PASSWORDS: Record<string, string> = {
+  admin: 'admin-pw',
+  alice: 'alice-pw',
+  bob: 'bob-pw',
+  carol: 'carol-pw',
+};
 
 /** alice administers; bob may not write the library, read playlists nor run reboot. */
 const RULES = {
@@ -42,6 +47,13 @@ const RULES = {
             'module-name': 'example-ops',
             'rpc-name': 'reboot',
             'access-operations': 'exec',
+            action: 'deny',
+          },
+          {
+            name: 'no-config-change-events',
+            'module-name': 'ietf-netconf-notifications',
+            'notification-name': 'netconf-config-change',
+            'access-operations': 'read',
             action: 'deny',
           },
           {
@@ -150,6 +162,33 @@ describe('NACM through the gateway with a users file', () => {
       body: JSON.stringify({ 'example-jukebox:gap': '1.5' }),
     });
     expect([201, 204]).toContain(gap.status);
+  });
+
+  test("bob's event stream drops the notifications he may not read", async () => {
+    const streams = await as('bob', '/data/ietf-restconf-monitoring:restconf-state/streams');
+    const body = (await streams.json()) as Record<string, { stream: { access: { location: string }[] }[] }>;
+    const location = Object.values(body)[0]!.stream[0]!.access[0]!.location;
+    const auth = `Basic ${Buffer.from('bob:bob-pw').toString('base64')}`;
+    const sse = await fetch(location, { headers: { Authorization: auth, Accept: 'text/event-stream' } });
+    expect(sse.status).toBe(200);
+    const reader = sse.body!.getReader();
+    const first = (async (): Promise<string> => {
+      let text = '';
+      while (!text.includes('<username>carol</username>')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += Buffer.from(value).toString('utf8');
+      }
+      return text;
+    })();
+    // A config change bob may not see, then the session start of carol's first request, which he may.
+    await as('alice', artistUrl('Pearl Jam'), { method: 'PUT', body: JSON.stringify(artist('Pearl Jam')) });
+    await as('carol', '/data/example-jukebox:jukebox/player');
+    const event = await first;
+    await reader.cancel();
+    expect(event).toContain('netconf-session-start');
+    expect(event).not.toContain('netconf-config-change');
+    expect(await (await as('alice', artistUrl('Pearl Jam'))).text()).toContain('Pearl Jam');
   });
 
   test('bob cannot change the rules', async () => {
