@@ -184,12 +184,17 @@ export class DynamicSubscriptions {
     return '<ok/>';
   }
 
-  /** RFC 8639 2.4.4 delete-subscription (own) and 2.4.5 kill-subscription (any). */
+  /**
+   * RFC 8639 2.4.4 delete-subscription (own) and 2.4.5 kill-subscription (any); a killed
+   * subscription's receiver is told with subscription-terminated.
+   */
   remove(id: number, by?: ServerSession, kill = false): void {
     const sub = kill ? this.subs.get(id) : by ? this.own(id, by) : this.subs.get(id);
     if (!sub) throw noSuchSubscription(id);
     this.unschedule(sub);
     this.subs.delete(id);
+    if (kill)
+      sub.session.notify(stateChange('subscription-terminated', id, '<reason>no-such-subscription</reason>'));
   }
 
   /** Ends the subscriptions of a closed session. */

@@ -348,6 +348,20 @@ describe('the subscriptions state', () => {
   });
 });
 
+describe('kill-subscription', () => {
+  test("the killed subscription's receiver gets subscription-terminated", async () => {
+    server = await testServer();
+    const owner = await client(server);
+    const admin = await client(server);
+    const id = await establish(owner, `<stream>NETCONF</stream>${xpathOf('none')}`);
+    const r = reader(owner);
+    await admin.rpc(`<kill-subscription xmlns="${SN}"><id>${id}</id></kill-subscription>`);
+    const terminated = await r.next();
+    expect(terminated).toContain('<subscription-terminated');
+    expect(terminated).toContain('<reason>no-such-subscription</reason>');
+  });
+});
+
 describe('advertised features', () => {
   test('the hello lists the subscribed-notifications features that work, not configured', async () => {
     server = await testServer();

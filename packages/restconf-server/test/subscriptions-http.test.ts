@@ -283,9 +283,10 @@ describe('modify, delete and kill', () => {
     const events = await s.take(2);
     expect(events).toHaveLength(1);
     const n = notificationOf(events[0]!.data);
+    // RFC 7951 section 6.8: an identity of the leaf's own module may be written unqualified.
     expect(n['ietf-subscribed-notifications:subscription-terminated']).toEqual({
       id,
-      reason: 'ietf-subscribed-notifications:no-such-subscription',
+      reason: 'no-such-subscription',
     });
   });
 

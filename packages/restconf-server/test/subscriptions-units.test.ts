@@ -162,6 +162,47 @@ describe('Subscription', () => {
     expect(ends).toEqual(['killed']);
   });
 
+  test('kill-subscription with no backend notice tells the receiver with subscription-terminated', async () => {
+    const { sub, url } = await serve('json');
+    const s = await openStream(url);
+    sub.killed();
+    const events = await s.take(2);
+    expect(events).toHaveLength(1);
+    const n = JSON.parse(events[0]!.data) as Record<string, Record<string, unknown>>;
+    expect(n['ietf-restconf:notification']!['ietf-subscribed-notifications:subscription-terminated']).toEqual(
+      {
+        id: 7,
+        reason: 'no-such-subscription',
+      },
+    );
+  });
+
+  test('an XML receiver of a killed subscription gets subscription-terminated in XML', async () => {
+    const { sub, url } = await serve('xml');
+    const s = await openStream(url);
+    sub.killed();
+    const [event] = await s.take(1);
+    expect(event!.data).toContain(
+      `<subscription-terminated xmlns="${SN}"><id>7</id><reason>no-such-subscription</reason>`,
+    );
+  });
+
+  test('subscription-modified to a JSON receiver leaves out the backend encode-xml', async () => {
+    const { sub, url } = await serve('json');
+    const s = await openStream(url);
+    sub.deliver(
+      notification(
+        `<subscription-modified xmlns="${SN}"><id>7</id><stream>NETCONF</stream><encoding>encode-xml</encoding></subscription-modified>`,
+      ),
+    );
+    const [event] = await s.take(1);
+    s.close();
+    const n = JSON.parse(event!.data) as Record<string, Record<string, Record<string, unknown>>>;
+    const modified = n['ietf-restconf:notification']!['ietf-subscribed-notifications:subscription-modified']!;
+    expect(modified.encoding).toBeUndefined();
+    expect(modified['ietf-restconf-subscribed-notifications:uri']).toBe(URI);
+  });
+
   test('a queue that overflows before the GET ends the subscription', async () => {
     const { sub, ends, session } = await serve('xml', { maxQueuedEvents: 2 });
     for (let i = 0; i < 3; i++) sub.deliver(notification(`<event xmlns="http://example.com/event/1.0"/>`));

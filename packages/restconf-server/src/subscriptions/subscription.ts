@@ -101,21 +101,10 @@ export class Subscription {
    */
   killed(): void {
     if (!this.#terminatedSeen && this.#ended === undefined) {
-      const eventTime = new Date().toISOString();
-      const reason = 'no-such-subscription';
-      const data =
-        this.encoding === 'json'
-          ? JSON.stringify({
-              'ietf-restconf:notification': {
-                eventTime,
-                'ietf-subscribed-notifications:subscription-terminated': {
-                  id: this.id,
-                  reason: `ietf-subscribed-notifications:${reason}`,
-                },
-              },
-            })
-          : `<notification xmlns="urn:ietf:params:xml:ns:netconf:notification:1.0"><eventTime>${eventTime}</eventTime><subscription-terminated xmlns="${SN_NS}"><id>${this.id}</id><reason>${reason}</reason></subscription-terminated></notification>`;
-      this.#send(data);
+      // Written as the backend would have sent it, then encoded like every other event.
+      const xml = `<notification xmlns="urn:ietf:params:xml:ns:netconf:notification:1.0"><eventTime>${new Date().toISOString()}</eventTime><subscription-terminated xmlns="${SN_NS}"><id>${this.id}</id><reason>no-such-subscription</reason></subscription-terminated></notification>`;
+      const data = this.#message(xml);
+      if (data !== undefined) this.#send(data);
     }
     this.end('killed');
   }
