@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { createRestconfHandler, type RestconfHandler } from '@yangkit/restconf-server';
 import type { Logger as PinoLogger } from 'pino';
 import { createAudit } from './audit.js';
@@ -142,6 +143,9 @@ export async function startGateway(
     http = server;
     closer = http1Closer(server);
   }
+  // The user of a certificate is kept per connection: no renegotiation may swap the certificate.
+  if (certUser !== undefined)
+    http.on('secureConnection', (socket: TLSSocket) => socket.disableRenegotiation());
   try {
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);

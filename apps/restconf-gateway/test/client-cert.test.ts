@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { connect } from 'node:http2';
 import path from 'node:path';
+import { connect as tlsConnect } from 'node:tls';
 import { createNodeFetch, type TlsOptions } from '@yangkit/restconf-client/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GatewayError } from '../src/errors.js';
@@ -107,6 +108,26 @@ describe('client certificates without Basic (--tls-ca)', () => {
     } finally {
       session.close();
     }
+  });
+
+  test('a TLS 1.2 client may not renegotiate to present another certificate', async () => {
+    const url = new URL(s.gw.url);
+    const socket = tlsConnect({
+      host: url.hostname,
+      port: Number(url.port),
+      ca: pki.pem(pki.caCert),
+      cert: pki.pem(pki.alice.cert),
+      key: pki.pem(pki.alice.key),
+      maxVersion: 'TLSv1.2',
+    });
+    socket.on('error', () => {});
+    // Read what the server sends (its 400 answer), so that its close is seen.
+    socket.resume();
+    await new Promise((resolve) => socket.once('secureConnect', resolve));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.renegotiate({}, () => {});
+    await closed;
+    expect(socket.destroyed).toBe(true);
   });
 
   test('a request without a certificate gets 401 access-denied and no Basic challenge', async () => {
