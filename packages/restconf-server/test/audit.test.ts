@@ -131,6 +131,25 @@ describe('audit records', () => {
   });
 });
 
+describe('a listener that throws', () => {
+  test('leaves the request answered and the server serving', async () => {
+    const other = await startGateway({
+      audit: () => {
+        throw new Error('audit sink down');
+      },
+    });
+    try {
+      // The harness starts empty: the PUT creates the leaf.
+      const put = await other.fetch(GAP, json('PUT', { 'example-jukebox:gap': '0.7' }));
+      expect(put.status).toBe(201);
+      const get = await other.fetch(GAP);
+      expect(await get.json()).toEqual({ 'example-jukebox:gap': '0.7' });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('datastoreOf', () => {
   test('names running for the unified datastore and the RFC 8527 datastore for /ds', () => {
     expect(datastoreOf('/restconf/data', '/restconf')).toBe('ietf-datastores:running');
