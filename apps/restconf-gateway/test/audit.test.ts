@@ -119,6 +119,28 @@ describe('audit lines', () => {
     expect(line).not.toHaveProperty('datastore');
   });
 
+  test('establish-subscription and delete-subscription are audited', async () => {
+    const ops = '/restconf/operations/ietf-subscribed-notifications';
+    const r = await send('POST', `${ops}:establish-subscription`, {
+      'ietf-subscribed-notifications:input': { stream: 'NETCONF' },
+    });
+    expect(r.status).toBe(200);
+    const id = ((await r.json()) as { 'ietf-subscribed-notifications:output': { id: number } })[
+      'ietf-subscribed-notifications:output'
+    ].id;
+    expect(await log.nextAudit()).toMatchObject({
+      method: 'POST',
+      target: `${ops}:establish-subscription`,
+      user: 'admin',
+      outcome: 'success',
+    });
+    const d = await send('POST', `${ops}:delete-subscription`, {
+      'ietf-subscribed-notifications:input': { id },
+    });
+    expect(d.status).toBeLessThan(300);
+    expect(await log.nextAudit()).toMatchObject({ target: `${ops}:delete-subscription`, outcome: 'success' });
+  });
+
   test('an edit refused by authentication is audited as access-denied without a user', async () => {
     const r = await fetch(`${gw.url}${JUKEBOX}/player/gap`, { method: 'DELETE' });
     expect(r.status).toBe(401);
