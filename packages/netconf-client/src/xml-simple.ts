@@ -159,6 +159,35 @@ function readAttribute(text: string, j: number, colon: { at: number }, attrs: At
 }
 
 const EMPTY_SCOPE: ReadonlyMap<string, string> = new Map();
+
+// Peers declare the same few namespaces in every message, so the scope one declaration makes on
+// top of a parent scope is kept and shared between documents (scopes are read-only). At most
+// MAX_SHARED_SCOPES are ever kept; later ones are built afresh, which gives the same maps.
+const derived = new WeakMap<ReadonlyMap<string, string>, Map<string, ReadonlyMap<string, string>>>();
+const MAX_SHARED_SCOPES = 256;
+let sharedScopes = 0;
+
+/** `scope` with `prefix` bound to `uri` (`''` for the default namespace). */
+function declare(
+  scope: ReadonlyMap<string, string>,
+  prefix: string,
+  uri: string,
+): ReadonlyMap<string, string> {
+  if (scope.get(prefix) === uri) return scope;
+  // No name holds a newline, so the key splits one way only.
+  const key = `${prefix}\n${uri}`;
+  let known = derived.get(scope);
+  const shared = known?.get(key);
+  if (shared !== undefined) return shared;
+  const next = new Map(scope);
+  next.set(prefix, uri);
+  if (sharedScopes < MAX_SHARED_SCOPES) {
+    sharedScopes++;
+    if (known === undefined) derived.set(scope, (known = new Map()));
+    known.set(key, next);
+  }
+  return next;
+}
 // Shared by every element that declares nothing (most of them); the tree's maps are read-only.
 const NO_DECLARATIONS: ReadonlyMap<string, string> = new Map();
 
@@ -187,11 +216,8 @@ function element(
     } else plainCount++;
   }
   let scope = parentScope;
-  if (declarations !== undefined) {
-    const merged = new Map(parentScope);
-    for (const [prefix, uri] of declarations) merged.set(prefix, uri);
-    scope = merged;
-  }
+  if (declarations !== undefined)
+    for (const [prefix, uri] of declarations) scope = declare(scope, prefix, uri);
   const attributes: XmlAttribute[] = [];
   for (let k = 0; plainCount > 0 && k < attrs.count; k++) {
     const attrName = attrs.names[k]!;

@@ -268,13 +268,19 @@ export function parseXmlFully(text: string, maxDepth: number = DEFAULT_MAX_DEPTH
   return convert(elements[0]!, new Map());
 }
 
+const TEXT_SPECIAL = /[&<>]/;
+const ATTRIBUTE_SPECIAL = /[&<>"\r\n\t]/;
+
 /** Escapes character data for element content. */
 export function escapeXmlText(value: string): string {
+  // Testing first is much cheaper than a replace with a callback that finds nothing.
+  if (!TEXT_SPECIAL.test(value)) return value;
   return value.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
 }
 
 /** Escapes an attribute value for a double-quoted attribute. */
 export function escapeXmlAttribute(value: string): string {
+  if (!ATTRIBUTE_SPECIAL.test(value)) return value;
   return value.replace(/[&<>"\r\n\t]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
