@@ -10,7 +10,7 @@ import { createRoot, type DataNode } from './data-tree.js';
 import type { DatastoreName } from './datastore.js';
 import { applyEdit, type EditOperation, type ErrorOption } from './edit-config.js';
 import { RpcError, rpcError } from './errors.js';
-import { replacementChanges } from './nacm/write.js';
+import { diffChanges } from './nacm/write.js';
 import { editData, getData, NMDA_NS } from './nmda.js';
 import type { EventFilter } from './notifications.js';
 import {
@@ -205,14 +205,16 @@ const handlers: Record<string, Handler> = {
         throw rpcError('operation-not-supported', 'running cannot be written directly', {
           errorType: 'protocol',
         });
-      server.replaceRunning(session, root, access);
+      // RFC 8341 section 3.4.5: the nodes that differ, not the whole copy, need write access.
+      server.nacm?.checkWrite(access, diffChanges(server.running.root, root));
+      server.replaceRunning(session, root);
     } else if (target === 'startup') {
       const errors = new Validator(server.schema).validateAll(root);
       if (errors.length > 0) throw new RpcError(errors[0]!, errors.slice(1));
-      server.nacm?.checkWrite(access, replacementChanges(server.startup.root, root));
+      server.nacm?.checkWrite(access, diffChanges(server.startup.root, root));
       server.replaceStartup(root);
     } else {
-      server.nacm?.checkWrite(access, replacementChanges(server.candidate.root, root));
+      server.nacm?.checkWrite(access, diffChanges(server.candidate.root, root));
       server.replaceCandidate(root);
     }
     return '<ok/>';
@@ -226,7 +228,7 @@ const handlers: Record<string, Handler> = {
       });
     server.datastore(target);
     server.checkLock(target, session);
-    server.nacm?.checkWrite(server.nacm.of(session), replacementChanges(server.startup.root, createRoot()));
+    server.nacm?.checkWrite(server.nacm.of(session), diffChanges(server.startup.root, createRoot()));
     server.replaceStartup(createRoot());
     return '<ok/>';
   },

@@ -4,7 +4,7 @@ import { createRoot } from '../src/data-tree.js';
 import { readNacmConfig } from '../src/nacm/config.js';
 import { readableTree } from '../src/nacm/read.js';
 import { UserAccess } from '../src/nacm/rules.js';
-import { deniedWrite, replacementChanges } from '../src/nacm/write.js';
+import { deniedWrite, diffChanges } from '../src/nacm/write.js';
 import { APPENDIX_A, changesOf, dataOf, IF, JB, nacmSchema, names, SAMPLE, SEC } from './nacm-helpers.js';
 
 let tree: SchemaTree;
@@ -140,10 +140,30 @@ describe('data node write access (RFC 8341 section 3.4.5)', () => {
     expect(denied).toEqual({ access: 'delete', path: '/example-jukebox:jukebox' });
   });
 
-  test('replacing a whole datastore deletes every old node and creates every new one', () => {
-    const changes = replacementChanges(dataOf(tree, SAMPLE), createRoot());
+  test('emptying a datastore deletes each top-level node', () => {
+    const changes = diffChanges(dataOf(tree, SAMPLE), createRoot());
     expect(changes.map((c) => c.op)).toEqual(['remove', 'remove', 'remove', 'remove']);
     expect(deniedWrite(userAccess('admin'), changes)).toBeUndefined();
     expect(deniedWrite(userAccess('wilma'), changes)?.access).toBe('delete');
+  });
+
+  test('a copy needs access only to the nodes that differ', () => {
+    const added = `${SAMPLE}<jukebox xmlns="${JB}"><library><artist><name>Nirvana</name></artist></library></jukebox>`;
+    const changes = diffChanges(dataOf(tree, SAMPLE), dataOf(tree, added));
+    expect(changes.map((c) => `${c.op} ${c.steps.map((s) => s.schema.name).join('/')}`)).toEqual([
+      'create jukebox/library/artist',
+      'create jukebox/library/artist/name',
+    ]);
+    expect(deniedWrite(userAccess('wilma'), changes)).toBeUndefined();
+  });
+
+  test('a copy that changes a leaf is an update of that leaf', () => {
+    const changed = SAMPLE.replace('<description>mine</description>', '<description>yours</description>');
+    const changes = diffChanges(dataOf(tree, SAMPLE), dataOf(tree, changed));
+    expect(changes.map((c) => c.op)).toEqual(['set']);
+    expect(deniedWrite(userAccess('wilma'), changes)).toEqual({
+      access: 'update',
+      path: '/example-jukebox:jukebox/playlist/description',
+    });
   });
 });

@@ -114,6 +114,19 @@ describe('NACM over NETCONF sessions', () => {
     expect(await bob.getConfig({ source: 'candidate' })).not.toContain('Nirvana');
   });
 
+  test('copy-config needs write access to the nodes that differ only', async () => {
+    const { bob, root } = await setup();
+    const running = await root.getConfig({ source: 'running' });
+    const config = running.replace(/^<data[^>]*>|<\/data>$/g, '');
+    const gap = `<jukebox xmlns="${JB}"><player><gap>1.5</gap></player></jukebox>`;
+    await bob.copyConfig({ target: 'running', source: { config: config + gap } });
+    expect(await root.getConfig({ source: 'running' })).toContain('<gap>1.5</gap>');
+    const e = await rpcErrorOf(
+      bob.copyConfig({ target: 'running', source: { config: config + library('Nirvana') } }),
+    );
+    expect(e.errors[0]!.errorTag).toBe('access-denied');
+  });
+
   test('a denied rpc answers access-denied with error-type protocol', async () => {
     const { alice, bob } = await setup();
     const e = await rpcErrorOf(bob.rpc(`<reboot xmlns="${OPS}"/>`));

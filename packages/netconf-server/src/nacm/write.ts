@@ -1,5 +1,5 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
-import { allChildren, type DataNode, pathOf, type Step } from '../data-tree.js';
+import { allChildren, childAt, type DataNode, pathOf, type Step } from '../data-tree.js';
 import type { Change } from '../datastore.js';
 import { Access } from './config.js';
 import type { MatchState, UserAccess } from './rules.js';
@@ -61,19 +61,36 @@ export function deniedWrite(access: UserAccess, changes: readonly Change[]): Den
 }
 
 /**
- * The changes replacing `before`'s content by `after`'s amounts to (copy-config to candidate or
- * startup, delete-config), for {@link deniedWrite}: every node of `before` deleted, every node of
- * `after` created.
+ * The changes that turn `before`'s content into `after`'s (copy-config, delete-config), for
+ * {@link deniedWrite}: a node only in `before` is deleted (with its subtree), a node only in
+ * `after` is created (each node of its subtree), a leaf whose value differs is updated. Nodes that
+ * stay as they are need no access.
  */
-export function replacementChanges(before: DataNode, after: DataNode): Change[] {
+export function diffChanges(before: DataNode, after: DataNode): Change[] {
   const out: Change[] = [];
-  for (const c of allChildren(before)) out.push({ op: 'remove', steps: pathOf(c), node: c, prev: undefined });
   const created = (n: DataNode): void => {
-    for (const c of allChildren(n)) {
-      out.push({ op: 'create', steps: pathOf(c), value: c.value, xml: c.xml });
-      created(c);
+    out.push({ op: 'create', steps: pathOf(n), value: n.value, xml: n.xml });
+    for (const c of allChildren(n)) created(c);
+  };
+  const compare = (a: DataNode, b: DataNode): void => {
+    for (const c of allChildren(a)) {
+      const other = childAt(b, { schema: c.schema!, key: c.key });
+      if (other === undefined) out.push({ op: 'remove', steps: pathOf(c), node: c, prev: undefined });
+      else if (other.value !== c.value || other.xml !== c.xml)
+        out.push({
+          op: 'set',
+          steps: pathOf(other),
+          before: c.value,
+          after: other.value,
+          beforeXml: c.xml,
+          afterXml: other.xml,
+        });
+      else compare(c, other);
+    }
+    for (const c of allChildren(b)) {
+      if (childAt(a, { schema: c.schema!, key: c.key }) === undefined) created(c);
     }
   };
-  created(after);
+  compare(before, after);
   return out;
 }
