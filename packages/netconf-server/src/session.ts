@@ -335,7 +335,13 @@ export class ServerSession {
       }
     }
     this.send(writeReply(attrs, content));
-    for (const task of this.afterReplyTasks.splice(0)) task();
+    for (const task of this.afterReplyTasks.splice(0)) {
+      try {
+        task();
+      } catch {
+        // The reply is out; a failed follow-up must not stop the session's rpc queue.
+      }
+    }
     if (this.closeAfterReply) this.terminate('closed');
   }
 
