@@ -99,7 +99,13 @@ export class SshConnection extends EventEmitter<SshConnectionEvents> {
       finish(prompts.map(() => options.password ?? '')),
     );
     await new Promise<void>((resolve, reject) => {
+      let failed = false;
+      // Stays attached after a failure: ssh2 may emit more than one error for one lost socket
+      // (`read ECONNRESET`, then "Connection lost before handshake"), and an 'error' event without
+      // a listener would end the process.
       const onError = (error: Error & { level?: string }) => {
+        if (failed) return;
+        failed = true;
         client.removeListener('ready', onReady);
         client.destroy();
         if (hostKeyError) return reject(hostKeyError);
@@ -110,7 +116,7 @@ export class SshConnection extends EventEmitter<SshConnectionEvents> {
         client.removeListener('error', onError);
         resolve();
       };
-      client.once('error', onError);
+      client.on('error', onError);
       client.once('ready', onReady);
       try {
         client.connect(config);

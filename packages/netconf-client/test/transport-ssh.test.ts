@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -82,6 +83,30 @@ describe('ssh transport', () => {
     const port = closed.port;
     await closed.close();
     expect(await code(connectSsh({ ...base(), port, hostKey: 'accept-any' }))).toBe('CONNECT_FAILED');
+  });
+
+  test('reports a server that resets the connection during the handshake as CONNECT_FAILED, once', async () => {
+    // A server killed while a client dials it: the socket is reset before the SSH handshake ends.
+    const resets: Promise<void>[] = [];
+    const tcp = createServer((socket) => {
+      resets.push(new Promise((resolve) => socket.once('close', () => resolve())));
+      socket.once('data', () => socket.resetAndDestroy());
+    });
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const port = (tcp.address() as AddressInfo).port;
+      expect(await code(connectSsh({ ...base(), port, hostKey: 'accept-any' }))).toBe('CONNECT_FAILED');
+      await Promise.all(resets);
+      // ssh2 reports the lost socket a second time on its close event; nothing may escape.
+      await new Promise((r) => setTimeout(r, 50));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await new Promise((r) => tcp.close(r));
+    }
   });
 
   test('opens several NETCONF sessions as channels of one SSH connection', async () => {
