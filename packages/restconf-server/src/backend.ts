@@ -1,5 +1,5 @@
 import type { Capabilities, NetconfSession } from '@yangkit/netconf-client';
-import { childElement, textOf } from '@yangkit/netconf-client';
+import { childElement, NetconfError, textOf } from '@yangkit/netconf-client';
 import { RestconfError } from './errors.js';
 
 /** Opens a new NETCONF session (an SSH channel, an in-process duplex, ...); `ready` already passed. */
@@ -182,6 +182,8 @@ export function createBackend(options: BackendOptions): Backend {
       try {
         const result = await fn(session, use);
         return result;
+      } catch (error) {
+        throw lostDuring(error, session);
       } finally {
         active--;
         if (!closed && use.reusable && session.endReason === undefined && idle.length < maxIdle)
@@ -201,4 +203,19 @@ export function createBackend(options: BackendOptions): Backend {
       await Promise.all(all.map(dispose));
     },
   };
+}
+
+/**
+ * A request whose session was lost with its transport while it ran (the server or the connection
+ * went away) cannot tell whether the server carried out what it sent: 503, saying so, rather than
+ * the bare transport error.
+ */
+function lostDuring(error: unknown, session: NetconfSession): unknown {
+  if (!NetconfError.isInstance(error) || error.code !== 'SESSION_CLOSED') return error;
+  if (session.endReason?.reason !== 'transport-closed') return error;
+  return new RestconfError(
+    'BACKEND_FAILED',
+    'the connection to the NETCONF server was lost during the request: an edit it carried may or may not have been applied',
+    { errorType: 'transport', errorTag: 'operation-failed', status: 503, cause: error },
+  );
 }

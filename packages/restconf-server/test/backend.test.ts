@@ -2,6 +2,7 @@ import { connectStream, type NetconfSession } from '@yangkit/netconf-client';
 import { duplexPair, NetconfServer } from '@yangkit/netconf-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createBackend } from '../src/backend.js';
+import { RestconfError } from '../src/errors.js';
 import { exampleSchema } from './harness.js';
 
 let server: NetconfServer;
@@ -118,6 +119,27 @@ describe('createBackend', () => {
     const id = await backend.withSession(async (s) => s.sessionId);
     expect(opened).toHaveLength(2);
     expect(id).toBe(opened[1]!.sessionId);
+    await backend.close();
+  });
+
+  test('reports a session lost during a request as 503 of unknown outcome', async () => {
+    const opened: NetconfSession[] = [];
+    const backend = createBackend({ openSession: factory(opened), watchChanges: false });
+    await backend.start();
+    const failure = await backend
+      .withSession(async (s) => {
+        const reply = s.getConfig({ source: 'running' });
+        // The transport dies with the RPC in flight.
+        s.destroy(undefined, 'transport-closed');
+        return reply;
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(RestconfError.isInstance(failure)).toBe(true);
+    expect((failure as RestconfError).status).toBe(503);
+    expect((failure as RestconfError).message).toMatch(/may or may not have been applied/);
     await backend.close();
   });
 
