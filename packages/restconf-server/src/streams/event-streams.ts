@@ -6,6 +6,7 @@ import type { Settings } from '../context.js';
 import { RestconfError } from '../errors.js';
 import type { Encoding } from '../media.js';
 import type { Responder } from '../response.js';
+import { requesterOf } from '../subscriptions/requester.js';
 import { compileEventFilter } from './event-filter.js';
 import { LiveFeeds } from './live-feed.js';
 import { controlEventOf, MessageCache } from './notification-message.js';
@@ -138,10 +139,10 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
       };
 
       if (startTime === undefined && !atBackend) {
-        // A live subscription: shared with the other clients of the stream.
+        // A live subscription: shared with the other clients of the stream and the same user.
         let writer: SseWriter | undefined;
         const early: NetconfNotification[] = [];
-        const leave = await live.join(name, {
+        const leave = await live.join(name, requesterOf(out.req), {
           deliver(n) {
             if (writer === undefined) {
               if (early.length < settings.maxQueuedEvents) early.push(n);

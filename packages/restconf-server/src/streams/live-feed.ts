@@ -17,10 +17,22 @@ interface Feed {
 }
 
 /**
- * Live (non-replay) subscriptions shared per stream: the first client of a stream opens a NETCONF
- * session with `<create-subscription>`; later clients join it; the session ends as soon as the
- * last client leaves. Every client still has its own SSE writer and bounded queue, so one slow
- * client never holds the others back, and one NETCONF message is parsed once, not per client.
+ * The key of a feed: its stream and the user its clients were authenticated as. Notifications are
+ * subject to access control per user (RFC 8341 section 3.4.6), so users never share a feed;
+ * without authentication every client has the same (anonymous) key.
+ */
+function feedKey(requester: string | undefined, stream: string): string {
+  return JSON.stringify([requester ?? null, stream]);
+}
+
+/**
+ * Live (non-replay) subscriptions shared per stream and user: the first client of a stream opens
+ * a NETCONF session with `<create-subscription>`; later clients of the same user join it; the
+ * session ends as soon as the last client leaves. The session is opened in the context of the
+ * first client's request, so a backend that opens sessions as the request's user (the gateway's
+ * `runAs` with NACM) opens it as that user and its server filters the events for that user.
+ * Every client still has its own SSE writer and bounded queue, so one slow client never holds the
+ * others back, and one NETCONF message is parsed once per feed, not per client.
  */
 export class LiveFeeds {
   readonly #backend: Backend;
@@ -35,12 +47,16 @@ export class LiveFeeds {
     return this.#feeds.size;
   }
 
-  /** Joins the feed of `stream`; resolves with `leave` once the subscription is made. */
-  async join(stream: string, subscriber: FeedSubscriber): Promise<() => void> {
-    let feed = this.#feeds.get(stream);
+  /**
+   * Joins the feed of `stream` for `requester` (the request's authenticated user, undefined
+   * without authentication); resolves with `leave` once the subscription is made.
+   */
+  async join(stream: string, requester: string | undefined, subscriber: FeedSubscriber): Promise<() => void> {
+    const key = feedKey(requester, stream);
+    let feed = this.#feeds.get(key);
     if (feed === undefined || feed.ending) {
-      feed = this.#start(stream);
-      this.#feeds.set(stream, feed);
+      feed = this.#start(key, stream);
+      this.#feeds.set(key, feed);
     }
     feed.subscribers.add(subscriber);
     try {
@@ -52,11 +68,11 @@ export class LiveFeeds {
     const joined = feed;
     return () => {
       joined.subscribers.delete(subscriber);
-      if (joined.subscribers.size === 0) this.#end(stream, joined);
+      if (joined.subscribers.size === 0) this.#end(key, joined);
     };
   }
 
-  #start(stream: string): Feed {
+  #start(key: string, stream: string): Feed {
     let started!: () => void;
     let failed!: (error: unknown) => void;
     const feed: Feed = {
@@ -76,7 +92,7 @@ export class LiveFeeds {
         const events = session.notifications();
         await session.createSubscription({ stream });
         started();
-        if (feed.subscribers.size === 0) this.#end(stream, feed);
+        if (feed.subscribers.size === 0) this.#end(key, feed);
         for await (const n of events) {
           for (const subscriber of [...feed.subscribers]) subscriber.deliver(n);
         }
@@ -84,16 +100,16 @@ export class LiveFeeds {
       .catch(failed)
       .finally(() => {
         feed.ending = true;
-        if (this.#feeds.get(stream) === feed) this.#feeds.delete(stream);
+        if (this.#feeds.get(key) === feed) this.#feeds.delete(key);
         for (const subscriber of [...feed.subscribers]) subscriber.end();
         feed.subscribers.clear();
       });
     return feed;
   }
 
-  #end(stream: string, feed: Feed): void {
+  #end(key: string, feed: Feed): void {
     feed.ending = true;
-    if (this.#feeds.get(stream) === feed) this.#feeds.delete(stream);
+    if (this.#feeds.get(key) === feed) this.#feeds.delete(key);
     const session = feed.session;
     if (session !== undefined && session.endReason === undefined) {
       void session.close().catch(() => session.destroy());

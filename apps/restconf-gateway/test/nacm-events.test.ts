@@ -1,0 +1,130 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type Gateway, startGateway } from '../src/gateway.js';
+import { addUser } from '../src/security/users-file.js';
+
+const JSON_DATA = 'application/yang-data+json';
+const PASSWORDS: Record<string, string> = { admin: 'admin-pw', alice: 'alice-pw', bob: 'bob-pw' };
+
+/** alice administers; bob may not read netconf-config-change events. */
+const RULES = {
+  'ietf-netconf-acm:nacm': {
+    groups: {
+      group: [
+        { name: 'admin', 'user-name': ['alice'] },
+        { name: 'operators', 'user-name': ['bob'] },
+      ],
+    },
+    'rule-list': [
+      {
+        name: 'operators',
+        group: ['operators'],
+        rule: [
+          {
+            name: 'no-config-change-events',
+            'module-name': 'ietf-netconf-notifications',
+            'notification-name': 'netconf-config-change',
+            'access-operations': 'read',
+            action: 'deny',
+          },
+        ],
+      },
+      {
+        name: 'admin',
+        group: ['admin'],
+        rule: [{ name: 'permit-all', 'module-name': '*', 'access-operations': '*', action: 'permit' }],
+      },
+    ],
+  },
+};
+
+let gw: Gateway;
+
+function authOf(user: string): string {
+  return `Basic ${Buffer.from(`${user}:${PASSWORDS[user]}`).toString('base64')}`;
+}
+
+function as(user: string, url: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${gw.url}/restconf${url}`, {
+    ...init,
+    headers: {
+      Authorization: authOf(user),
+      Accept: JSON_DATA,
+      ...(init.body ? { 'Content-Type': JSON_DATA } : {}),
+    },
+  });
+}
+
+/** An open SSE response of `user`; `until` reads it until the text matches. */
+async function listen(user: string, url: string) {
+  const res = await fetch(url, { headers: { Authorization: authOf(user), Accept: 'text/event-stream' } });
+  expect(res.status).toBe(200);
+  const reader = res.body!.getReader();
+  let text = '';
+  return {
+    async until(pattern: RegExp): Promise<string> {
+      while (!pattern.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += Buffer.from(value).toString('utf8');
+      }
+      return text;
+    },
+    close: () => reader.cancel(),
+  };
+}
+
+/** An example-mod event both users may read: once it arrived, every earlier event has too. */
+function marker(tag: string): string {
+  return `<event xmlns="http://example.com/event/1.0"><event-class>${tag}</event-class></event>`;
+}
+
+async function streamLocation(): Promise<string> {
+  const r = await as('alice', '/data/ietf-restconf-monitoring:restconf-state/streams');
+  const body = (await r.json()) as Record<string, { stream: { access: { location: string }[] }[] }>;
+  const locations = Object.values(body)[0]!.stream[0]!.access.map((a) => a.location);
+  return locations.find((l) => l.includes('/json-')) ?? locations[0]!;
+}
+
+beforeAll(async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'gateway-nacm-events-'));
+  const usersFile = path.join(dir, 'users.txt');
+  for (const [user, password] of Object.entries(PASSWORDS)) await addUser(usersFile, user, password);
+  gw = await startGateway({ port: 0, usersFile, nacmAdmin: 'admin' }, { logger: pino({ level: 'silent' }) });
+  const r = await as('admin', '/data/ietf-netconf-acm:nacm', { method: 'PUT', body: JSON.stringify(RULES) });
+  expect([201, 204]).toContain(r.status);
+});
+afterAll(() => gw.close());
+
+describe('event streams of several users at once', () => {
+  test.each([
+    ['alice', 'bob'],
+    ['bob', 'alice'],
+  ])(
+    'with %s connected first, alice gets a config change on the stream and bob does not',
+    async (first, second) => {
+      const location = await streamLocation();
+      const streams = { [first]: await listen(first, location), [second]: await listen(second, location) };
+      const artist = `Artist of ${first}`;
+      const put = await as(
+        'alice',
+        `/data/example-jukebox:jukebox/library/artist=${encodeURIComponent(artist)}`,
+        {
+          method: 'PUT',
+          body: JSON.stringify({ 'example-jukebox:artist': [{ name: artist }] }),
+        },
+      );
+      expect(put.status).toBe(201);
+      gw.backend.netconf!.publish(marker(`after-${first}`));
+      const alice = await streams.alice!.until(new RegExp(`after-${first}`));
+      const bob = await streams.bob!.until(new RegExp(`after-${first}`));
+      await Promise.all([streams.alice!.close(), streams.bob!.close()]);
+      expect(alice).toContain('netconf-config-change');
+      expect(bob).toContain(`after-${first}`);
+      expect(bob).not.toContain('netconf-config-change');
+    },
+  );
+});
