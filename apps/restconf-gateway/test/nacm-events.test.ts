@@ -8,8 +8,12 @@ import { addUser } from '../src/security/users-file.js';
 
 const JSON_DATA = 'application/yang-data+json';
 const PASSWORDS: Record<string, string> = { admin: 'admin-pw', alice: 'alice-pw', bob: 'bob-pw' };
+const SN = 'ietf-subscribed-notifications';
 
-/** alice administers; bob may not read netconf-config-change events. */
+/**
+ * alice administers; bob may not read netconf-config-change events and, with no rule for
+ * kill-subscription (`nacm:default-deny-all` in RFC 8639), may not kill subscriptions.
+ */
 const RULES = {
   'ietf-netconf-acm:nacm': {
     groups: {
@@ -89,6 +93,24 @@ async function streamLocation(): Promise<string> {
   return locations.find((l) => l.includes('/json-')) ?? locations[0]!;
 }
 
+async function establish(user: string): Promise<number> {
+  const r = await as(user, `/operations/${SN}:establish-subscription`, {
+    method: 'POST',
+    body: JSON.stringify({
+      [`${SN}:input`]: { stream: 'NETCONF', 'stream-xpath-filter': '/example-mod:event' },
+    }),
+  });
+  expect(r.status).toBe(200);
+  return ((await r.json()) as Record<string, { id: number }>)[`${SN}:output`]!.id;
+}
+
+function kill(user: string, id: number): Promise<Response> {
+  return as(user, `/operations/${SN}:kill-subscription`, {
+    method: 'POST',
+    body: JSON.stringify({ [`${SN}:input`]: { id } }),
+  });
+}
+
 beforeAll(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'gateway-nacm-events-'));
   const usersFile = path.join(dir, 'users.txt');
@@ -127,4 +149,30 @@ describe('event streams of several users at once', () => {
       expect(bob).not.toContain('netconf-config-change');
     },
   );
+});
+
+describe('kill-subscription is judged by the calling user', () => {
+  test("bob's kill-subscription of alice's subscription is 403 and her subscription goes on", async () => {
+    const id = await establish('alice');
+    const received = await listen('alice', `${gw.url}/restconf/subscriptions/${id}`);
+    const r = await kill('bob', id);
+    expect(r.status).toBe(403);
+    expect(await r.text()).toContain('access-denied');
+    gw.backend.netconf!.publish(marker('still-alive'));
+    const text = await received.until(/still-alive/);
+    await received.close();
+    expect(text).toContain('still-alive');
+    expect(text).not.toContain('subscription-terminated');
+  });
+
+  test("alice's kill-subscription ends bob's subscription with subscription-terminated", async () => {
+    const id = await establish('bob');
+    const received = await listen('bob', `${gw.url}/restconf/subscriptions/${id}`);
+    const r = await kill('alice', id);
+    expect(r.status).toBe(204);
+    const text = await received.until(/subscription-terminated/);
+    expect(text).toContain('subscription-terminated');
+    const after = await as('bob', `/subscriptions/${id}`);
+    expect(after.status).toBe(404);
+  });
 });

@@ -53,7 +53,7 @@ export function subscriptionUri(s: Settings, id: number): string {
  * POST on one of the RFC 8639 operations (RFC 8650 section 3.3): establish-subscription opens a
  * NETCONF session that holds the subscription and answers `id` and the RFC 8650 `uri`;
  * modify-, delete- and kill-subscription go to the backend, the first two on the session that
- * established the subscription.
+ * established the subscription, kill-subscription on a session of the calling user.
  */
 export async function subscriptionOperation(
   ctx: RequestContext,
@@ -68,13 +68,11 @@ export async function subscriptionOperation(
   const user = requesterOf(ctx.out.req);
   const xml = operationXml(s.schema, op, input);
   if (op.name === 'kill-subscription') {
-    // kill-subscription ends any subscription (RFC 8639 section 2.4.5), also one of another client.
-    if (sub === undefined || sub.session.endReason !== undefined) {
-      await s.backend.withSession((session) => session.rpc(xml));
-    } else {
-      await sub.session.rpc(xml);
-      sub.killed();
-    }
+    // kill-subscription ends any subscription, also one of another client; it is meant for
+    // administrators (RFC 8639 section 2.4.5), so it runs on a session of the caller, never on the
+    // owner's: access control (RFC 8341) judges the user who asks.
+    await s.backend.withSession((session) => session.rpc(xml));
+    sub?.killed();
     ctx.out.empty(204);
     return;
   }
