@@ -38,7 +38,7 @@ function subscriptionSchema(): Promise<SchemaTree> {
 }
 
 /** The handler over the embedded NETCONF server, with a Basic user check in front when `users`. */
-async function start(users?: Record<string, string>): Promise<Gateway> {
+async function start(users?: Record<string, string>, withNmda = false): Promise<Gateway> {
   const s = await subscriptionSchema();
   const netconf = await NetconfServer.create({ schema: s });
   exampleHandlers(netconf);
@@ -49,7 +49,7 @@ async function start(users?: Record<string, string>): Promise<Gateway> {
       return connectStream(b);
     },
   });
-  const handler = createRestconfHandler({ schema: s, backend });
+  const handler = createRestconfHandler({ schema: s, backend, withNmda });
   const http = createServer((req, res) => {
     if (users !== undefined) {
       const [user, password] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64')
@@ -522,6 +522,37 @@ describe('the subscriptions state', () => {
     await direct.close();
     expect(entry).toBeDefined();
     expect(entry['ietf-restconf-subscribed-notifications:uri']).toBeUndefined();
+  });
+});
+
+describe('the subscriptions state through NMDA', () => {
+  const OPERATIONAL = '/restconf/ds/ietf-datastores:operational/ietf-subscribed-notifications:subscriptions';
+  let nmda: Gateway;
+  beforeAll(async () => {
+    nmda = await start(undefined, true);
+  });
+  afterAll(async () => {
+    await nmda.close();
+  });
+
+  test('a JSON read of the operational datastore lists a subscription with its RFC 8650 uri', async () => {
+    const { id, uri } = await establish(nmda, { stream: 'NETCONF' });
+    const res = await fetch(nmda.url + OPERATIONAL, { headers: { accept: JSON_TYPE } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, { subscription: Record<string, unknown>[] }>;
+    const entry = body['ietf-subscribed-notifications:subscriptions']!.subscription.find((e) => e.id === id)!;
+    expect(entry['ietf-restconf-subscribed-notifications:uri']).toBe(uri);
+  });
+
+  test('an XML read of one subscription in the operational datastore carries its uri', async () => {
+    const { id, uri } = await establish(nmda, { stream: 'NETCONF' });
+    const res = await fetch(`${nmda.url}${OPERATIONAL}/subscription=${id}`, {
+      headers: { accept: 'application/yang-data+xml' },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain(
+      `<uri xmlns="urn:ietf:params:xml:ns:yang:ietf-restconf-subscribed-notifications">${uri}</uri>`,
+    );
   });
 });
 

@@ -15,6 +15,7 @@ import { RestconfError } from '../errors.js';
 import { findInstances, resourceTree } from '../instances.js';
 import { dataMediaType } from '../media.js';
 import { decodeData } from '../read.js';
+import { addSubscriptionState } from '../subscriptions/index.js';
 import type { NmdaDatastore } from './datastores.js';
 
 const NC_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
@@ -103,6 +104,8 @@ export async function readNmda(
   const s = ctx.settings;
   const xml = await s.backend.withSession((session) => getDataXml(ctx, session, ds, resolved));
   let tree = decodeData(ctx, xml);
+  // The subscriptions state is operational: it gets the RFC 8650 uri as on `/data`.
+  addSubscriptionState(s, tree);
   if (resolved !== undefined) {
     const nodes = findInstances(tree, resolved);
     if (nodes.length === 0) {
