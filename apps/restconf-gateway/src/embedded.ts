@@ -7,6 +7,7 @@ import {
   exampleHandlers,
   loadServerSchema,
   NetconfServer,
+  SERVER_MODULES,
   type SshListener,
   startSshServer,
 } from '@yangkit/netconf-server';
@@ -16,6 +17,7 @@ import {
   GET_BULK_MODULE,
   GET_BULK_YANG,
   RESTCONF_MODULES,
+  subscriptionModules,
 } from '@yangkit/restconf-server';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { GatewayError } from './errors.js';
@@ -60,11 +62,12 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
   const modules = options.module ?? EXAMPLE_MODULES;
   let schema: SchemaTree;
   try {
-    // get-bulk is answered by the handler itself; its module only has to be in the schema.
+    // get-bulk is answered by the handler itself; its module only has to be in the schema. The
+    // embedded server implements RFC 8639 and YANG Push: RFC 8650 subscriptions are served.
     schema = await loadServerSchema({
       paths: modulePaths(options),
       texts: [GET_BULK_YANG],
-      modules: [...modules, GET_BULK_MODULE, ...RESTCONF_MODULES],
+      modules: [...modules, GET_BULK_MODULE, ...RESTCONF_MODULES, ...subscriptionModules(SERVER_MODULES)],
     });
   } catch (error) {
     throw new GatewayError('SCHEMA', `cannot load the YANG modules: ${(error as Error).message}`, {

@@ -7,7 +7,13 @@ import {
   SshConnection,
   type SshOptions,
 } from '@yangkit/netconf-client';
-import { createBackend, GET_BULK_MODULE, GET_BULK_YANG, RESTCONF_MODULES } from '@yangkit/restconf-server';
+import {
+  createBackend,
+  GET_BULK_MODULE,
+  GET_BULK_YANG,
+  RESTCONF_MODULES,
+  subscriptionModules,
+} from '@yangkit/restconf-server';
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import type { BackendSetup } from './embedded.js';
 import { modulePaths } from './embedded.js';
@@ -92,7 +98,9 @@ async function learnSchema(session: NetconfSession, options: GatewayOptions): Pr
     options.module ??
     announced.map((m) => (m.revision === undefined ? m.module : `${m.module}@${m.revision}`));
   const wanted = [...names];
-  for (const m of [...PROTOCOL_MODULES, GET_BULK_MODULE, ...RESTCONF_MODULES])
+  // RFC 8650 subscriptions are served when the server implements RFC 8639.
+  const subscriptions = subscriptionModules(announced.map((m) => m.module));
+  for (const m of [...PROTOCOL_MODULES, GET_BULK_MODULE, ...RESTCONF_MODULES, ...subscriptions])
     if (!wanted.some((n) => n.split('@')[0] === m)) wanted.push(m);
   const canGetSchema = session.capabilities.modules.some((m) => m.module === 'ietf-netconf-monitoring');
   try {

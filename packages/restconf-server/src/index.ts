@@ -24,3 +24,4 @@ export { type BodyType, bodyType, type Encoding, MEDIA, negotiateEncoding, parse
 export { RESTCONF_MODULES } from './modules.js';
 export type { DefaultStyle, Logger, RestconfHandlerOptions } from './options.js';
 export type { EventStreamOptions } from './streams/index.js';
+export { subscriptionModules } from './subscriptions/index.js';

@@ -9,7 +9,12 @@ import type { Encoding } from '../src/media.js';
 import { RESTCONF_MODULES } from '../src/modules.js';
 import { Responder } from '../src/response.js';
 import { streamSettings } from '../src/streams/index.js';
-import { type EndReason, requesterOf, Subscription } from '../src/subscriptions/index.js';
+import {
+  type EndReason,
+  requesterOf,
+  Subscription,
+  subscriptionModules,
+} from '../src/subscriptions/index.js';
 import { YANG_DIR } from './harness.js';
 import { openStream } from './streams-helpers.js';
 
@@ -243,5 +248,26 @@ describe('requesterOf', () => {
         expect(user === undefined || typeof user === 'string').toBe(true);
       }),
     );
+  });
+});
+
+describe('subscriptionModules', () => {
+  test('names no module for a backend without ietf-subscribed-notifications', () => {
+    expect(subscriptionModules(['ietf-netconf', 'ietf-yang-push'])).toEqual([]);
+  });
+
+  test('adds the RFC 8650 module to a backend with RFC 8639', () => {
+    expect(subscriptionModules(['ietf-netconf', 'ietf-subscribed-notifications@2019-09-09'])).toEqual([
+      'ietf-subscribed-notifications',
+      'ietf-restconf-subscribed-notifications',
+    ]);
+  });
+
+  test('adds ietf-yang-push when the backend has it', () => {
+    expect(subscriptionModules(['ietf-yang-push', 'ietf-subscribed-notifications'])).toEqual([
+      'ietf-subscribed-notifications',
+      'ietf-restconf-subscribed-notifications',
+      'ietf-yang-push',
+    ]);
   });
 });

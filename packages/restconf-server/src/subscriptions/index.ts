@@ -1,4 +1,11 @@
-export { isSubscriptionOperation, RSN_MODULE, SN_MODULE, SUBSCRIPTION_OPERATIONS } from './names.js';
+export {
+  isSubscriptionOperation,
+  RSN_MODULE,
+  SN_MODULE,
+  SUBSCRIPTION_OPERATIONS,
+  subscriptionModules,
+  YANG_PUSH_MODULE,
+} from './names.js';
 export { requesterOf } from './requester.js';
 export {
   RECEIVE_WITHIN_MS,

@@ -5,6 +5,22 @@ export const SN_NS = 'urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications'
 export const RSN_MODULE = 'ietf-restconf-subscribed-notifications';
 export const RSN_NS = 'urn:ietf:params:xml:ns:yang:ietf-restconf-subscribed-notifications';
 
+/** The RFC 8641 (YANG Push) module: datastore subscriptions. */
+export const YANG_PUSH_MODULE = 'ietf-yang-push';
+
+/**
+ * The modules the handler's schema needs to serve RFC 8650 subscriptions from a backend that
+ * implements `backendModules`: none when the backend has no `ietf-subscribed-notifications`;
+ * else that module and `ietf-restconf-subscribed-notifications` (whose `uri` leaf the
+ * establish-subscription output and the subscriptions state carry, RFC 8650 section 3.3), and
+ * `ietf-yang-push` when the backend has it.
+ */
+export function subscriptionModules(backendModules: Iterable<string>): string[] {
+  const names = new Set([...backendModules].map((m) => m.split('@')[0]!));
+  if (!names.has(SN_MODULE)) return [];
+  return names.has(YANG_PUSH_MODULE) ? [SN_MODULE, RSN_MODULE, YANG_PUSH_MODULE] : [SN_MODULE, RSN_MODULE];
+}
+
 /** The RFC 8639 operations the handler serves itself (and passes on to the backend). */
 export const SUBSCRIPTION_OPERATIONS: ReadonlySet<string> = new Set([
   'establish-subscription',
