@@ -159,11 +159,18 @@ function readAttribute(text: string, j: number, colon: { at: number }, attrs: At
 }
 
 const EMPTY_SCOPE: ReadonlyMap<string, string> = new Map();
+// Shared by every element that declares nothing or has no attributes (most of them); the tree's
+// maps and arrays are read-only.
+const NO_DECLARATIONS: ReadonlyMap<string, string> = new Map();
+const NO_ATTRIBUTES: XmlAttribute[] = Object.freeze([]) as unknown as XmlAttribute[];
 
 // Peers declare the same few namespaces in every message, so the scope one declaration makes on
 // top of a parent scope is kept and shared between documents (scopes are read-only). At most
 // MAX_SHARED_SCOPES are ever kept; later ones are built afresh, which gives the same maps.
-const derived = new WeakMap<ReadonlyMap<string, string>, Map<string, ReadonlyMap<string, string>>>();
+const derived = new WeakMap<
+  ReadonlyMap<string, string>,
+  Map<string, Map<string, ReadonlyMap<string, string>>>
+>();
 const MAX_SHARED_SCOPES = 256;
 let sharedScopes = 0;
 
@@ -174,22 +181,20 @@ function declare(
   uri: string,
 ): ReadonlyMap<string, string> {
   if (scope.get(prefix) === uri) return scope;
-  // No name holds a newline, so the key splits one way only.
-  const key = `${prefix}\n${uri}`;
-  let known = derived.get(scope);
-  const shared = known?.get(key);
+  let byPrefix = derived.get(scope);
+  const shared = byPrefix?.get(prefix)?.get(uri);
   if (shared !== undefined) return shared;
   const next = new Map(scope);
   next.set(prefix, uri);
   if (sharedScopes < MAX_SHARED_SCOPES) {
     sharedScopes++;
-    if (known === undefined) derived.set(scope, (known = new Map()));
-    known.set(key, next);
+    if (byPrefix === undefined) derived.set(scope, (byPrefix = new Map()));
+    let byUri = byPrefix.get(prefix);
+    if (byUri === undefined) byPrefix.set(prefix, (byUri = new Map()));
+    byUri.set(uri, next);
   }
   return next;
 }
-// Shared by every element that declares nothing (most of them); the tree's maps are read-only.
-const NO_DECLARATIONS: ReadonlyMap<string, string> = new Map();
 
 function isDeclaration(name: string, colon: number): boolean {
   return colon === -1 ? name === 'xmlns' : colon === 5 && name.startsWith('xmlns');
@@ -218,7 +223,7 @@ function element(
   let scope = parentScope;
   if (declarations !== undefined)
     for (const [prefix, uri] of declarations) scope = declare(scope, prefix, uri);
-  const attributes: XmlAttribute[] = [];
+  const attributes: XmlAttribute[] = plainCount === 0 ? NO_ATTRIBUTES : [];
   for (let k = 0; plainCount > 0 && k < attrs.count; k++) {
     const attrName = attrs.names[k]!;
     const attrColon = attrs.colons[k]!;
