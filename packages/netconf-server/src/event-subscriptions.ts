@@ -1,5 +1,11 @@
 import { rpcError } from './errors.js';
-import { type EventFilter, type LoggedEvent, writeControlEvent, writeEvent } from './notifications.js';
+import {
+  compileEventFilter,
+  type EventFilter,
+  type LoggedEvent,
+  writeControlEvent,
+  writeEvent,
+} from './notifications.js';
 import type { NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
 
@@ -32,7 +38,8 @@ export class EventSubscriptions {
       throw rpcError('in-use', 'this session already has a subscription', { errorType: 'protocol' });
     const sub: Subscription = {
       session,
-      filter,
+      // Compiled once here, not for every event.
+      filter: filter === undefined ? undefined : compileEventFilter(filter),
       stopTime,
       timer: undefined,
       replaying: startTime !== undefined,

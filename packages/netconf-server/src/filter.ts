@@ -1,6 +1,6 @@
 import { textOf, type XmlElement } from '@yangkit/netconf-client';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { compileXPath } from '@yangkit/yang-xpath';
+import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
 import { allChildren, type DataNode, joinKey, single } from './data-tree.js';
 import { rpcError } from './errors.js';
 import { readValue } from './values.js';
@@ -140,16 +140,17 @@ interface Building {
 /**
  * Applies an `:xpath` filter (RFC 6241 8.9): the selected nodes are written with their subtrees, their
  * ancestors with list keys. Prefixes come from the namespace declarations in scope on `<filter>`.
+ * `select` may be compiled already (a subscription's filter, applied to every event).
  */
 export function xpathFilter(
   tree: SchemaTree,
   root: DataNode,
-  select: string,
+  select: string | CompiledXPath,
   scope: ReadonlyMap<string, string>,
 ): Selected[] {
   let nodes: DataNode[];
   try {
-    const compiled = compileXPath(select, { prefixes: scope });
+    const compiled = typeof select === 'string' ? compileXPath(select, { prefixes: scope }) : select;
     nodes = compiled.evaluateNodes(root, dataNavigator(tree));
   } catch (error) {
     throw rpcError(

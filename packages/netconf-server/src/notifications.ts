@@ -1,6 +1,8 @@
 import { NOTIFICATION_NS, type XmlElement } from '@yangkit/netconf-client';
 import type { SchemaTree } from '@yangkit/yang-schema';
+import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
 import type { DataNode } from './data-tree.js';
+import { rpcError } from './errors.js';
 import { subtreeFilter, xpathFilter } from './filter.js';
 import { type Selected, selectAll, writeSelection } from './write-xml.js';
 
@@ -16,10 +18,35 @@ export interface LoggedEvent {
   readonly root: DataNode;
 }
 
-/** A filter of a subscription (RFC 5277 section 2.1.1). */
+/**
+ * A filter of a subscription (RFC 5277 section 2.1.1). An XPath filter carries its expression
+ * compiled once, when the subscription is made or modified, so that an event costs only the
+ * evaluation.
+ */
 export type EventFilter =
   | { readonly subtree: readonly XmlElement[] }
-  | { readonly xpath: string; readonly scope: ReadonlyMap<string, string> };
+  | {
+      readonly xpath: string;
+      readonly scope: ReadonlyMap<string, string>;
+      readonly compiled?: CompiledXPath;
+    };
+
+/**
+ * The filter with its XPath expression compiled; an expression that does not compile is refused
+ * with `invalid-value` now, when the subscription is asked for, not later with an event.
+ */
+export function compileEventFilter<F extends EventFilter>(filter: F): F {
+  if (!('xpath' in filter) || filter.compiled !== undefined) return filter;
+  try {
+    return { ...filter, compiled: compileXPath(filter.xpath, { prefixes: filter.scope }) };
+  } catch (error) {
+    throw rpcError(
+      'invalid-value',
+      `invalid XPath filter: ${error instanceof Error ? error.message : String(error)}`,
+      { errorType: 'protocol', errorInfo: { 'bad-attribute': 'select', 'bad-element': 'filter' } },
+    );
+  }
+}
 
 /**
  * The bounded replay log of the NETCONF stream (RFC 5277 section 3.2): the newest `limit` events,
@@ -59,7 +86,7 @@ export function writeEvent(
   let selection: Selected[];
   if (filter === undefined) selection = selectAll(event.root);
   else if ('subtree' in filter) selection = subtreeFilter(tree, event.root, filter.subtree);
-  else selection = xpathFilter(tree, event.root, filter.xpath, filter.scope);
+  else selection = xpathFilter(tree, event.root, filter.compiled ?? filter.xpath, filter.scope);
   if (selection.length === 0) return undefined;
   return `<notification xmlns="${NOTIFICATION_NS}"><eventTime>${event.eventTime}</eventTime>${writeSelection(tree, selection)}</notification>`;
 }

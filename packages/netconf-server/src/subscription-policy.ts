@@ -7,7 +7,7 @@ import {
   type XmlElement,
 } from '@yangkit/netconf-client';
 import type { SchemaTree } from '@yangkit/yang-schema';
-import { compileXPath } from '@yangkit/yang-xpath';
+import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
 import { type DataNode, entries, single } from './data-tree.js';
 import { rpcError } from './errors.js';
 
@@ -24,7 +24,12 @@ export const DS_NS = 'urn:ietf:params:xml:ns:yang:ietf-datastores';
  */
 export type Selection = (
   | { readonly subtree: readonly XmlElement[] }
-  | { readonly xpath: string; readonly scope: ReadonlyMap<string, string> }
+  | {
+      readonly xpath: string;
+      readonly scope: ReadonlyMap<string, string>;
+      /** Compiled when the subscription is established or modified, reused for every event. */
+      readonly compiled?: CompiledXPath;
+    }
 ) & { readonly ref?: string };
 
 /** RFC 8641 update trigger; periods in centiseconds (the module's `centiseconds` type). */
@@ -83,15 +88,14 @@ function xpathScope(schema: SchemaTree, el: XmlElement | undefined): Map<string,
 
 function checkedXpath(text: string, scope: Map<string, string>, name: string): Selection {
   try {
-    compileXPath(text, { prefixes: scope });
+    return { xpath: text, scope, compiled: compileXPath(text, { prefixes: scope }) };
   } catch (error) {
-    invalid(
+    return invalid(
       `the ${name} cannot be used: ${error instanceof Error ? error.message : String(error)}`,
       'ietf-subscribed-notifications:filter-unsupported',
       name,
     );
   }
-  return { xpath: text, scope };
 }
 
 /**

@@ -328,7 +328,13 @@ export class DynamicSubscriptions {
     let selection: Selected[];
     if (!sub.filter) selection = selectAll(root);
     else if ('subtree' in sub.filter) selection = subtreeFilter(this.server.schema, root, sub.filter.subtree);
-    else selection = xpathFilter(this.server.schema, root, sub.filter.xpath, sub.filter.scope);
+    else
+      selection = xpathFilter(
+        this.server.schema,
+        root,
+        sub.filter.compiled ?? sub.filter.xpath,
+        sub.filter.scope,
+      );
     return writeSelection(this.server.schema, selection);
   }
 

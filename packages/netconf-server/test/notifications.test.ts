@@ -82,3 +82,31 @@ test('a second subscription on one session is refused', async () => {
   const e = await rpcErrorOf(sub.createSubscription());
   expect(e.errors[0]!.errorTag).toBe('in-use');
 });
+
+test('an xpath filter selects the events delivered', async () => {
+  server = await testServer();
+  const sub = await client(server);
+  await sub.createSubscription({
+    filter: { xpath: "/ev:event[ev:severity='major']", namespaces: { ev: 'http://example.com/event/1.0' } },
+  });
+  const seen = next(sub, (x) => x.xml.includes('<event'));
+  server.publish(
+    '<event xmlns="http://example.com/event/1.0"><event-class>fault</event-class><severity>minor</severity></event>',
+  );
+  server.publish(
+    '<event xmlns="http://example.com/event/1.0"><event-class>fault</event-class><severity>major</severity></event>',
+  );
+  expect((await seen).xml).toContain('<severity>major</severity>');
+});
+
+test('an xpath filter that does not compile is refused by create-subscription with invalid-value', async () => {
+  server = await testServer();
+  const sub = await client(server);
+  const e = await rpcErrorOf(sub.createSubscription({ filter: { xpath: '/ev:event[', namespaces: {} } }));
+  expect(e.errors[0]!.errorTag).toBe('invalid-value');
+  // The session has no subscription: a valid one can still be made, and events go on.
+  await sub.createSubscription();
+  const seen = next(sub, (x) => x.xml.includes('<event'));
+  server.publish('<event xmlns="http://example.com/event/1.0"><event-class>fault</event-class></event>');
+  expect((await seen).xml).toContain('<event-class>fault</event-class>');
+});
