@@ -81,6 +81,10 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
       // Users are authenticated only with a users file: then NACM (RFC 8341) applies to them.
       nacm: options.usersFile !== undefined,
       ...(options.startupFile === undefined ? {} : { startupFile: options.startupFile }),
+      // For the NETCONF/SSH clients of --netconf-ssh-listen; the gateway's own sessions send their
+      // hello at once, and an idle one that was closed is replaced when next needed.
+      ...(options.netconfHelloTimeout === undefined ? {} : { helloTimeout: options.netconfHelloTimeout }),
+      ...(options.netconfIdleTimeout === undefined ? {} : { idleTimeout: options.netconfIdleTimeout }),
     });
   } catch (error) {
     throw new GatewayError('FILE', `cannot start the embedded NETCONF server: ${(error as Error).message}`, {

@@ -178,6 +178,22 @@ export const FLAGS: readonly FlagSpec[] = [
     help: 'User of --netconf-ssh-listen; the password comes from NETCONF_SSH_PASSWORD.',
   },
   {
+    name: 'netconf-hello-timeout',
+    type: 'integer',
+    range: [0, 86400],
+    defaultText: '60',
+    value: 'SECONDS',
+    help: 'With --netconf-ssh-listen: seconds a new NETCONF session may take to send its <hello> before it is closed (0: no limit).',
+  },
+  {
+    name: 'netconf-idle-timeout',
+    type: 'integer',
+    range: [0, 86400],
+    defaultText: '0',
+    value: 'SECONDS',
+    help: 'With --netconf-ssh-listen: seconds without an rpc after which a NETCONF session is closed, unless it holds a subscription or a confirmed commit (0: never).',
+  },
+  {
     name: 'message-indent',
     type: 'integer',
     range: [-1, 9],

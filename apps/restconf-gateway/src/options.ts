@@ -52,6 +52,10 @@ export interface GatewayOptions {
   readonly netconfSshListen?: string;
   readonly netconfSshUser?: string;
   readonly netconfSshPassword?: string;
+  /** Seconds a NETCONF session of the embedded server may take to send `<hello>` (netconf-server's `helloTimeout`). */
+  readonly netconfHelloTimeout?: number;
+  /** Seconds without an rpc before a NETCONF session of the embedded server is closed (`idleTimeout`). */
+  readonly netconfIdleTimeout?: number;
   readonly messageIndent?: number;
   readonly restconfDefaultEncoding?: 'json' | 'xml';
   readonly restconfCapability?: readonly string[];
@@ -203,7 +207,11 @@ export function checkOptions(o: GatewayOptions): void {
     if (o.netconfPassword === undefined && o.netconfKey === undefined)
       throw usage('--netconf needs NETCONF_PASSWORD, --netconf-password-file or --netconf-key');
   }
-  if (o.netconfSshListen !== undefined) {
+  if (o.netconfSshListen === undefined) {
+    if (o.netconfHelloTimeout !== undefined)
+      throw usage('--netconf-hello-timeout needs --netconf-ssh-listen');
+    if (o.netconfIdleTimeout !== undefined) throw usage('--netconf-idle-timeout needs --netconf-ssh-listen');
+  } else {
     parseHostPort(o.netconfSshListen, '--netconf-ssh-listen');
     if (o.netconfSshPassword === undefined || o.netconfSshPassword === '')
       throw usage('--netconf-ssh-listen needs a password in NETCONF_SSH_PASSWORD');

@@ -247,6 +247,46 @@ describe('--netconf-ssh-listen', () => {
   });
 });
 
+describe('--netconf-hello-timeout and --netconf-idle-timeout', () => {
+  test('reach the embedded NETCONF server', async () => {
+    const gw = await start({
+      netconfSshListen: '127.0.0.1:0',
+      netconfSshPassword: 'pw',
+      netconfHelloTimeout: 5,
+      netconfIdleTimeout: 600,
+    });
+    try {
+      expect(gw.backend.netconf!.helloTimeoutMs).toBe(5000);
+      expect(gw.backend.netconf!.idleTimeoutMs).toBe(600_000);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  test('a NETCONF/SSH session that sends no rpc is closed after the idle timeout', async () => {
+    const gw = await start({
+      netconfSshListen: '127.0.0.1:0',
+      netconfSshPassword: 'pw',
+      netconfIdleTimeout: 1,
+    });
+    try {
+      const session = await connectSsh({
+        host: '127.0.0.1',
+        port: gw.backend.sshListener!.address.port,
+        username: 'netconf',
+        password: 'pw',
+        hostKey: 'accept-any',
+      });
+      const end = await session.closed;
+      expect(end.reason).toBe('transport-closed');
+      // The gateway's own sessions are replaced: RESTCONF still answers.
+      expect((await fetch(`${gw.url}/restconf/data/example-jukebox:jukebox/player`)).status).toBe(200);
+    } finally {
+      await gw.close();
+    }
+  }, 20_000);
+});
+
 describe('output flags reach the handler', () => {
   test('--wildcard-keys lets a GET name every artist with *', async () => {
     const gw = await start({ wildcardKeys: true });

@@ -89,6 +89,19 @@ describe('optionsFromArgs', () => {
     );
   });
 
+  test('maps --netconf-hello-timeout and --netconf-idle-timeout to options', () => {
+    const c = optionsFromArgs(
+      ['--netconf-ssh-listen=127.0.0.1:0', '--netconf-hello-timeout=5', '--netconf-idle-timeout=600'],
+      { NETCONF_SSH_PASSWORD: 'pw' },
+    );
+    expect(c.help === false && c.options).toMatchObject({ netconfHelloTimeout: 5, netconfIdleTimeout: 600 });
+  });
+
+  test('refuses --netconf-idle-timeout without --netconf-ssh-listen', () => {
+    expect(failure(() => optionsFromArgs(['--netconf-idle-timeout=60'], {}))?.code).toBe('INVALID_FLAG');
+    expect(failure(() => optionsFromArgs(['--netconf-hello-timeout=60'], {}))?.code).toBe('INVALID_FLAG');
+  });
+
   test('maps the output flags of the spec to options', () => {
     const c = optionsFromArgs(
       [
