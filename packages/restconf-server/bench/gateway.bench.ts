@@ -10,10 +10,12 @@ import { type Gateway, startGateway } from '../test/harness.js';
  * beside a floor measured in the same run: a bare node:http server answering the same bytes.
  * The embedded NETCONF backend holds a jukebox of 1,000 artists with one album each.
  * autocannon runs in a child process (bench/load.mjs) so the server's event loop is its own, as it
- * is under wrk or any outside client.
+ * is under wrk or any outside client. Each row is the best of BENCH_ROUNDS (default 3) alternating
+ * runs of floor and gateway.
  */
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 10;
 const ARTISTS = 1000;
 
@@ -99,8 +101,19 @@ async function measure(name: string, load: Load, sample: Shot, target: Gateway =
   const captured = await capture(sample, target);
   const floor = await floorServer(captured.status, captured.headers, captured.body);
   try {
-    const f = await run(`http://127.0.0.1:${(floor.address() as AddressInfo).port}`, load);
-    const g = await run(target.url, load);
+    // Outside load on a small machine comes in bursts: floor and gateway alternate for ROUNDS
+    // rounds and each keeps its best round, so a burst during one run does not decide the ratio.
+    let errors = 0;
+    let f: LoadResult | undefined;
+    let g: LoadResult | undefined;
+    for (let round = 0; round < ROUNDS; round++) {
+      const fr = await run(`http://127.0.0.1:${(floor.address() as AddressInfo).port}`, load);
+      const gr = await run(target.url, load);
+      errors += gr.errors;
+      if (f === undefined || fr.rps > f.rps) f = fr;
+      if (g === undefined || gr.rps > g.rps) g = gr;
+    }
+    if (f === undefined || g === undefined) throw new Error('BENCH_ROUNDS must be at least 1');
     // A POST+DELETE row counts pairs: two requests each.
     const per = 'postDelete' in load ? 2 : 1;
     rows.push({
@@ -109,7 +122,8 @@ async function measure(name: string, load: Load, sample: Shot, target: Gateway =
       p99: g.p99,
       floorRps: f.rps / per,
       floorP99: f.p99,
-      errors: g.errors,
+      // Errors of every round count, not only the best one's.
+      errors,
     });
   } finally {
     floor.closeAllConnections();
@@ -146,7 +160,7 @@ const JUKEBOX = '/restconf/data/example-jukebox:jukebox';
 const LIBRARY = '/restconf/data/example-jukebox:jukebox/library';
 const once = { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 };
 
-describe(`gateway over HTTP, ${CONNECTIONS} connections, ${SECONDS}s per run, ${ARTISTS} artists`, () => {
+describe(`gateway over HTTP, ${CONNECTIONS} connections, best of ${ROUNDS} runs of ${SECONDS}s, ${ARTISTS} artists`, () => {
   bench(
     'GET leaf',
     async () => {
