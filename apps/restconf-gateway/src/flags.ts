@@ -336,7 +336,7 @@ export const FLAGS: readonly FlagSpec[] = [
     range: [1, 1_000_000],
     defaultText: 'unbounded',
     value: 'N',
-    help: 'Requests (event streams included) one client, by Basic user or else address, may have in progress; more get 429.',
+    help: 'Requests (event streams included) one client, by authenticated user (Basic or certificate) or else address, may have in progress; more get 429.',
   },
   {
     name: 'audit-log',

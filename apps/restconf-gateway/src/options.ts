@@ -76,7 +76,7 @@ export interface GatewayOptions {
   readonly serverStatus?: boolean;
   readonly metrics?: boolean;
   readonly maxBodyBytes?: number;
-  /** Requests one client (Basic user, else peer address) may have in progress; default unbounded. */
+  /** Requests one client (authenticated user, Basic user, else peer address) may have in progress; default unbounded. */
   readonly maxRequestsPerClient?: number;
   readonly logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 }

@@ -153,6 +153,30 @@ describe('client certificates without Basic (--tls-ca)', () => {
   });
 });
 
+describe('--max-requests-per-client with client certificates', () => {
+  let s: Running;
+  beforeAll(async () => {
+    s = await start({ maxRequestsPerClient: 1 });
+  });
+  afterAll(() => s.gw.close());
+
+  test('counts the requests of a certificate user by user, not by address', async () => {
+    // alice holds her one request open (an event stream); bob, from the same address, is served.
+    const fetch = createNodeFetch({ caFile: pki.caCert, certFile: pki.alice.cert, keyFile: pki.alice.key });
+    try {
+      const stream = await fetch(`${s.gw.url}/restconf/streams/json-NETCONF`, {
+        headers: { Accept: 'text/event-stream' },
+      });
+      expect(stream.status).toBe(200);
+      expect((await request(s.gw, pki.alice)).status).toBe(429);
+      expect((await request(s.gw, pki.bob)).status).toBe(200);
+      await stream.body?.cancel();
+    } finally {
+      await fetch.close();
+    }
+  });
+});
+
 describe('client certificates with HTTP Basic as the fallback', () => {
   let s: Running;
   beforeAll(async () => {

@@ -14,11 +14,15 @@ const DENIED = JSON.stringify({
 });
 
 /**
- * Who a request counts against: the user of its Basic credentials when it carries any, else the
- * peer address. Unchecked on purpose: authentication runs before the limit is released, and a
- * client that lies about its user only spends that user's share, never another's.
+ * Who a request counts against: the user it was authenticated as (`req.remoteUser`: a verified
+ * client certificate or Basic credentials; authentication runs before the limit), else the user
+ * of its Basic credentials when it carries any, else the peer address. The Basic user is
+ * unchecked only on a server without authentication, where a client that lies about its user
+ * spends that user's share, never another's.
  */
 export function clientOf(req: IncomingMessage): string {
+  const authenticated = (req as IncomingMessage & { remoteUser?: unknown }).remoteUser;
+  if (typeof authenticated === 'string' && authenticated !== '') return `user:${authenticated}`;
   const m = /^Basic +([A-Za-z0-9+/=]{1,1024})$/i.exec(req.headers.authorization ?? '');
   if (m !== null) {
     const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
