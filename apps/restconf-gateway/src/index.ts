@@ -2,6 +2,7 @@ export { type BackendSetup, startEmbedded } from './embedded.js';
 export { GatewayError, type GatewayErrorCode } from './errors.js';
 export { FLAGS, type FlagSpec, type FlagType, helpText, parseFlags } from './flags.js';
 export { type Gateway, isLoopback, type StartContext, startGateway } from './gateway.js';
+export type { GatewayHttp2Server } from './http2.js';
 export {
   type Command,
   EXAMPLE_MODULES,
