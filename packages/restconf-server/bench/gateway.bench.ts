@@ -40,12 +40,7 @@ interface Shot {
 }
 
 /** One request of a scenario, as bench/load.mjs passes it to autocannon. */
-interface LoadRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly headers?: Record<string, string>;
-  readonly body?: string;
-}
+type LoadRequest = Shot;
 
 /** What to send: fixed requests in turn, or POST+DELETE pairs of new artists under a library URI. */
 type Load = { readonly requests: readonly LoadRequest[] } | { readonly postDelete: string };
