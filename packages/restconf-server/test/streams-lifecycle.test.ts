@@ -75,6 +75,34 @@ describe('SSE keepalive', () => {
   });
 });
 
+describe('shared live feeds', () => {
+  const basic = (user: string) => ({
+    authorization: `Basic ${Buffer.from(`${user}:pw`).toString('base64')}`,
+  });
+
+  test('clients without authentication share one NETCONF session per stream', async () => {
+    const r = await rig();
+    const a = await openStream(`${r.url}/restconf/streams/json-NETCONF`);
+    const b = await openStream(`${r.url}/restconf/streams/xml-NETCONF`);
+    expect(r.backend.stats().active).toBe(1);
+    a.close();
+    b.close();
+  });
+
+  test('clients of one user share a session; another user gets a session of their own', async () => {
+    const r = await rig();
+    const a1 = await openStream(`${r.url}/restconf/streams/json-NETCONF`, basic('alice'));
+    const a2 = await openStream(`${r.url}/restconf/streams/json-NETCONF`, basic('alice'));
+    expect(r.backend.stats().active).toBe(1);
+    const b = await openStream(`${r.url}/restconf/streams/json-NETCONF`, basic('bob'));
+    expect(r.backend.stats().active).toBe(2);
+    r.netconf.publish(eventXml('to-every-user'));
+    const got = await Promise.all([a1, a2, b].map((s) => s.takeWith(/to-every-user/, 1)));
+    for (const s of [a1, a2, b]) s.close();
+    expect(got.map((events) => events.length)).toEqual([1, 1, 1]);
+  });
+});
+
 describe('closed clients', () => {
   test('a client that disconnects has its NETCONF session ended at once', async () => {
     const r = await rig();
