@@ -1,8 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:http2';
 import path from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
-import { createNodeFetch, type TlsOptions } from '@yangkit/restconf-client/node';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GatewayError } from '../src/errors.js';
 import { type Gateway, startGateway } from '../src/gateway.js';
@@ -32,7 +32,21 @@ async function start(options: GatewayOptions = {}): Promise<Running> {
   return { gw, log };
 }
 
-/** One request with the restconf-client's Node fetch: the CA, and a client certificate if given. */
+/** A fetch over HTTPS that trusts the test CA and presents `client`'s certificate if given. */
+function tlsFetch(client?: { cert: string; key: string }) {
+  const agent = new Agent({
+    connect: {
+      ca: readFileSync(pki.caCert, 'utf8'),
+      ...(client === undefined
+        ? {}
+        : { cert: readFileSync(client.cert, 'utf8'), key: readFileSync(client.key, 'utf8') }),
+    },
+  });
+  const fetch = (url: string, init: RequestInit = {}) =>
+    undiciFetch(url, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
+  return Object.assign(fetch, { close: () => agent.close() });
+}
+
 /** What a test reads of a response. */
 interface Answer {
   readonly status: number;
@@ -46,11 +60,7 @@ async function request(
   init: RequestInit = {},
   target = GAP,
 ): Promise<Answer> {
-  const tls: TlsOptions = {
-    caFile: pki.caCert,
-    ...(client === undefined ? {} : { certFile: client.cert, keyFile: client.key }),
-  };
-  const fetch = createNodeFetch(tls);
+  const fetch = tlsFetch(client);
   try {
     const r = await fetch(`${gw.url}${target}`, init);
     return { status: r.status, headers: r.headers, body: await r.text() };
@@ -162,7 +172,7 @@ describe('--max-requests-per-client with client certificates', () => {
 
   test('counts the requests of a certificate user by user, not by address', async () => {
     // alice holds her one request open (an event stream); bob, from the same address, is served.
-    const fetch = createNodeFetch({ caFile: pki.caCert, certFile: pki.alice.cert, keyFile: pki.alice.key });
+    const fetch = tlsFetch(pki.alice);
     try {
       const stream = await fetch(`${s.gw.url}/restconf/streams/json-NETCONF`, {
         headers: { Accept: 'text/event-stream' },
