@@ -24,19 +24,13 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   const log = createLogger(command.options.logLevel ?? 'info');
-  let gateway: Awaited<ReturnType<typeof startGateway>>;
-  try {
-    gateway = await startGateway(command.options, { logger: log });
-  } catch (error) {
-    fail(error);
-    return;
-  }
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
+  // Signal handlers go in before the start, so a signal that arrives while it finishes (after
+  // "serving RESTCONF at" is logged) still stops the gateway cleanly once it is up.
+  let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
+  let stopSignal: string | undefined;
+  const stop = (running: NonNullable<typeof gateway>, signal: string): void => {
     log.info(`${signal}: stopping`);
-    gateway.close().then(
+    running.close().then(
       () => process.exit(0),
       (error: unknown) => {
         log.error({ err: error }, 'stopping failed');
@@ -46,7 +40,22 @@ async function main(argv: readonly string[]): Promise<void> {
   };
   // The signals that end event streams and their NETCONF sessions cleanly (the spec's SSE table).
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGUSR1'] as const)
-    process.on(signal, () => stop(signal));
+    process.on(signal, () => {
+      if (stopSignal !== undefined) {
+        // A second signal while the start still waits (on a NETCONF server, say) gives up at once.
+        if (gateway === undefined) process.exit(1);
+        return;
+      }
+      stopSignal = signal;
+      if (gateway !== undefined) stop(gateway, signal);
+    });
+  try {
+    gateway = await startGateway(command.options, { logger: log });
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  if (stopSignal !== undefined) stop(gateway, stopSignal);
 }
 
 function fail(error: unknown): void {
