@@ -1,8 +1,18 @@
 import { Duplex } from 'node:stream';
+import type { Framer } from './framing.js';
 
-/** One end of an in-memory byte pipe; ending or destroying it ends the peer's readable side. */
+/**
+ * One end of an in-memory byte pipe; ending or destroying it ends the peer's readable side.
+ *
+ * Two NETCONF sessions in one process gain nothing from framing their messages into bytes and
+ * reading them back: when the reading side attached its framer ({@link attachFramer}),
+ * {@link sendMessage} hands it each message as a string instead. Bytes and messages keep their
+ * order, since a message goes the short way only while no bytes wait for the reader.
+ */
 class PipeEnd extends Duplex {
   peer!: PipeEnd;
+  #framer: Framer | undefined;
+
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     this.peer.push(chunk);
     callback();
@@ -15,6 +25,18 @@ class PipeEnd extends Duplex {
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     if (!this.peer.readableEnded) this.peer.push(null);
     callback(error);
+  }
+
+  attach(framer: Framer): void {
+    this.#framer = framer;
+  }
+
+  send(message: string): boolean {
+    const framer = this.peer.#framer;
+    if (framer === undefined || this.destroyed || !this.writable || this.writableLength > 0) return false;
+    if (this.peer.destroyed || this.peer.readableLength > 0) return false;
+    framer.deliver(message);
+    return true;
   }
 }
 
@@ -29,4 +51,21 @@ export function duplexPair(): [Duplex, Duplex] {
   a.peer = b;
   b.peer = a;
   return [a, b];
+}
+
+/**
+ * Lets a session reading `stream` with `framer` receive whole messages when `stream` is an end of
+ * {@link duplexPair}; a no-op for any other stream.
+ */
+export function attachFramer(stream: Duplex, framer: Framer): void {
+  if (stream instanceof PipeEnd) stream.attach(framer);
+}
+
+/**
+ * Hands `message` to the reader of `stream`'s peer without framing, if `stream` is an end of
+ * {@link duplexPair} whose peer attached its framer and nothing is queued before it. False when the
+ * caller must frame it and write the bytes.
+ */
+export function sendMessage(stream: Duplex, message: string): boolean {
+  return stream instanceof PipeEnd && stream.send(message);
 }

@@ -40,6 +40,11 @@ export interface Framer {
   readonly mode: FramingMode;
   /** Drops any partial message and a failed state; keeps the mode. */
   reset(): void;
+  /**
+   * Takes a whole message that arrived without framing (an in-process pipe, see `duplexPair`):
+   * `onMessage` as if it had been fed, after the same size limit.
+   */
+  deliver(message: string): void;
 }
 
 const EOM = Buffer.from(']]>]]>');
@@ -235,6 +240,15 @@ export function createFramer(options: FramerOptions): Framer {
     },
     get mode() {
       return mode;
+    },
+    deliver(message) {
+      if (failed) return;
+      // A string's UTF-8 size is at most three bytes per UTF-16 unit: count only when it may matter.
+      if (message.length * 3 > maxBytes && Buffer.byteLength(message) > maxBytes) {
+        fail('MESSAGE_TOO_LARGE', `message exceeds ${maxBytes} bytes`);
+        return;
+      }
+      options.onMessage(message);
     },
     reset() {
       failed = false;

@@ -6,7 +6,7 @@ export {
   parseCapabilities,
 } from './capabilities.js';
 export { connectStream, NetconfSession } from './client.js';
-export { duplexPair } from './duplex-pair.js';
+export { attachFramer, duplexPair, sendMessage } from './duplex-pair.js';
 export { NetconfError, type NetconfErrorCode, NetconfRpcError, type RpcErrorInfo } from './errors.js';
 export { createFramer, encodeMessage, type Framer, type FramerOptions, type FramingMode } from './framing.js';
 export {

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { BASE_1_0, BASE_1_1, type Capabilities, parseCapabilities } from './capabilities.js';
+import { attachFramer, sendMessage } from './duplex-pair.js';
 import { NetconfError, NetconfRpcError, type RpcErrorInfo } from './errors.js';
 import { createFramer, encodeMessage, type Framer, type FramingMode } from './framing.js';
 import {
@@ -142,6 +143,7 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
       onError: (error) => this.#finish('protocol-error', error),
       ...(options.maxMessageBytes !== undefined && { maxMessageBytes: options.maxMessageBytes }),
     });
+    attachFramer(stream, this.#framer);
     stream.on('data', (chunk: Buffer | string) => {
       if (this.#end === undefined) this.#framer.feed(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     });
@@ -290,7 +292,7 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
 
   #write(xml: string): void {
     if (this.#end) return;
-    this.#stream.write(encodeMessage(xml, this.#mode));
+    if (!sendMessage(this.#stream, xml)) this.#stream.write(encodeMessage(xml, this.#mode));
   }
 
   #onMessage(text: string): void {

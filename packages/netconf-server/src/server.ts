@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import type { XmlElement } from '@yangkit/netconf-client';
+import { attachFramer, sendMessage, type XmlElement } from '@yangkit/netconf-client';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { editSummary, sessionParams } from './change-events.js';
 import { cloneNode, type DataNode } from './data-tree.js';
@@ -222,6 +222,8 @@ export class NetconfServer implements SessionHost {
       end: () => {
         if (!stream.destroyed) stream.end();
       },
+      attach: (framer) => attachFramer(stream, framer),
+      sendMessage: (xml) => sendMessage(stream, xml),
     });
     this.sessions.set(session.id, session);
     if (options.recovery === true) this.nacm?.addRecoverySession(session);

@@ -59,6 +59,10 @@ export interface SessionIo {
   drained?(): Promise<void>;
   /** Ends the transport. */
   end(): void;
+  /** Gives the session's framer to a transport that can hand it whole messages (in-process pipes). */
+  attach?(framer: Framer): void;
+  /** Sends one message without framing when the transport can; false when it must be framed. */
+  sendMessage?(xml: string): boolean;
 }
 
 /** Counters of ietf-netconf-monitoring `sessions/session`. */
@@ -111,6 +115,7 @@ export class ServerSession {
       onMessage: (m) => this.message(m),
       onError: (e) => this.malformed(e),
     });
+    io.attach?.(this.framer);
   }
 
   /** True until the session ends. */
@@ -153,7 +158,7 @@ export class ServerSession {
 
   /** Sends one framed message. */
   send(xml: string): void {
-    if (this.state === 'closed') return;
+    if (this.state === 'closed' || this.io.sendMessage?.(xml)) return;
     if (this.io.write(encodeMessage(xml, this.framer.mode)) === false) this.congested = true;
   }
 
@@ -187,6 +192,7 @@ export class ServerSession {
   }
 
   private message(text: string): void {
+    if (this.state === 'closed') return;
     if (this.state === 'hello') {
       this.hello(text);
       return;
