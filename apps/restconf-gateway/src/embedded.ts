@@ -16,6 +16,8 @@ import {
   createBackend,
   GET_BULK_MODULE,
   GET_BULK_YANG,
+  METADATA_MODULE,
+  METADATA_YANG,
   RESTCONF_MODULES,
   subscriptionModules,
 } from '@yangkit/restconf-server';
@@ -66,8 +68,14 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
     // embedded server implements RFC 8639 and YANG Push: RFC 8650 subscriptions are served.
     schema = await loadServerSchema({
       paths: modulePaths(options),
-      texts: [GET_BULK_YANG],
-      modules: [...modules, GET_BULK_MODULE, ...RESTCONF_MODULES, ...subscriptionModules(SERVER_MODULES)],
+      texts: [GET_BULK_YANG, METADATA_YANG],
+      modules: [
+        ...modules,
+        GET_BULK_MODULE,
+        METADATA_MODULE,
+        ...RESTCONF_MODULES,
+        ...subscriptionModules(SERVER_MODULES),
+      ],
     });
   } catch (error) {
     throw new GatewayError('SCHEMA', `cannot load the YANG modules: ${(error as Error).message}`, {

@@ -16,6 +16,7 @@ import { filterContent, findInstances, resourceTree, schemaOf } from './instance
 import { dataMediaType } from './media.js';
 import { hasMonitoring, MONITORING_NS, restconfStateXml } from './monitoring.js';
 import { addSubscriptionState } from './subscriptions/index.js';
+import { annotateValidators } from './validator-metadata.js';
 
 const NC_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
 const WD_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults';
@@ -116,9 +117,11 @@ export async function readData(ctx: RequestContext, resolved: ResolvedApiPath | 
   applyWithDefaults(tree, ctx.query.withDefaults ?? s.defaultStyle);
   if (ctx.query.fields !== undefined) applyFields(tree, formatFields(ctx.query.fields));
   if (ctx.query.depth !== undefined) applyDepth(tree, ctx.query.depth);
+  const annotated = annotateValidators(ctx, tree, true);
   // The target itself is always written, even as an empty non-presence container.
   const opts = {
     ...encodeOptions(s, ctx.encoding),
+    ...(annotated ? { metadata: true } : {}),
     ...(resolved !== undefined && emptyTarget(tree) ? { returnEmptyNpContainers: true } : {}),
   };
   const chunks =

@@ -7,6 +7,7 @@ import type { SchemaTree } from '@yangkit/yang-schema';
 import { createBackend } from '../src/backend.js';
 import { GET_BULK_MODULE, GET_BULK_YANG } from '../src/get-bulk-module.js';
 import { createRestconfHandler, type RestconfHandler } from '../src/handler.js';
+import { METADATA_MODULE, METADATA_YANG } from '../src/metadata-module.js';
 import { RESTCONF_MODULES } from '../src/modules.js';
 import type { RestconfHandlerOptions } from '../src/options.js';
 
@@ -19,7 +20,7 @@ let cached: Promise<SchemaTree> | undefined;
 export function exampleSchema(): Promise<SchemaTree> {
   cached ??= loadServerSchema({
     paths: [YANG_DIR],
-    texts: [GET_BULK_YANG],
+    texts: [GET_BULK_YANG, METADATA_YANG],
     modules: [
       'example-jukebox',
       'example-ops',
@@ -28,6 +29,7 @@ export function exampleSchema(): Promise<SchemaTree> {
       'ietf-interfaces',
       'iana-if-type',
       GET_BULK_MODULE,
+      METADATA_MODULE,
       ...RESTCONF_MODULES,
     ],
   });

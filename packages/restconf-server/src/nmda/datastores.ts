@@ -17,6 +17,11 @@ export interface NmdaDatastore {
   readonly writable: boolean;
 }
 
+/** True for the datastores that carry the entity tag and timestamp of running (intended is its validated copy here). */
+export function followsRunning(ds: NmdaDatastore): boolean {
+  return ds.name === 'running' || ds.name === 'intended';
+}
+
 /**
  * True when `/ds` is served: `withNmda` is set and the backend implements NMDA, that is it
  * announces the ietf-netconf-nmda module (RFC 8526 section 2), directly or, with the RFC 8526

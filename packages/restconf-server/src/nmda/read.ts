@@ -16,7 +16,8 @@ import { findInstances, resourceTree } from '../instances.js';
 import { dataMediaType } from '../media.js';
 import { decodeData } from '../read.js';
 import { addSubscriptionState } from '../subscriptions/index.js';
-import type { NmdaDatastore } from './datastores.js';
+import { annotateValidators } from '../validator-metadata.js';
+import { followsRunning, type NmdaDatastore } from './datastores.js';
 
 const NC_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
 
@@ -120,9 +121,10 @@ export async function readNmda(
   withDefaults(ctx, tree);
   if (ctx.query.fields !== undefined) applyFields(tree, formatFields(ctx.query.fields));
   if (ctx.query.depth !== undefined) applyDepth(tree, ctx.query.depth);
+  const annotated = annotateValidators(ctx, tree, followsRunning(ds));
   const opts = {
     ...encodeOptions(s),
-    ...(ctx.query.withOrigin ? { metadata: true } : {}),
+    ...(ctx.query.withOrigin || annotated ? { metadata: true } : {}),
     // The target itself is always written, even as an empty non-presence container.
     ...(resolved !== undefined && emptyTarget(tree) ? { returnEmptyNpContainers: true } : {}),
   };

@@ -14,7 +14,7 @@ import { schemaOf } from '../instances.js';
 import { bodyType, type Encoding, MEDIA, negotiateEncoding } from '../media.js';
 import { invokeAction, isAction } from '../operation.js';
 import type { Responder } from '../response.js';
-import { datastoreOf, type NmdaDatastore, nmdaAvailable } from './datastores.js';
+import { datastoreOf, followsRunning, type NmdaDatastore, nmdaAvailable } from './datastores.js';
 import { createNmda, deleteNmda, mergeNmda, replaceNmda, writeNmdaDatastore } from './edit.js';
 import { readNmda } from './read.js';
 
@@ -98,8 +98,7 @@ export async function serveNmda(
   const ctx: RequestContext = { settings: s, method, target, query, out, encoding };
   if (action) return invokeAction(ctx, resolved, body);
   if (method === 'GET' || method === 'HEAD') {
-    if (ds.name === 'running' || ds.name === 'intended') {
-      // Entity tags follow running, of which intended is the validated copy here.
+    if (followsRunning(ds)) {
       out.header('ETag', s.clock.etag());
       out.header('Last-Modified', s.clock.lastModified().toUTCString());
     }
