@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DATA_JSON, errorsOf, type Server, sendJson, startServer } from './harness.js';
 
 // RFC 8040 Appendix B.3: query parameter examples, on the sample jukebox. B.3.6 to B.3.8
-// (filter, start-time, stop-time) apply to event streams, which this server does not offer.
+// (filter, start-time, stop-time) apply to event streams: see appendix-b3-streams.test.ts.
 const JUKEBOX = '/restconf/data/example-jukebox:jukebox';
 const PLAYLIST = `${JUKEBOX}/playlist=Foo-One`;
 const ROPE =

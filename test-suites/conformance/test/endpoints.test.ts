@@ -70,6 +70,18 @@ describe('datastore and data resources', () => {
     expect(await r.text()).toBe('');
   });
 
+  test('with-etag and with-last-modified annotate the target with its ETag and Last-Modified', async () => {
+    const r = await s.fetch(`${JUKEBOX}/player?with-etag&with-last-modified`, {
+      headers: { Accept: DATA_JSON },
+    });
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as { 'example-jukebox:player': { '@': Record<string, string> } };
+    const annotations = body['example-jukebox:player']['@'];
+    expect(annotations['yangkit-restconf-metadata:etag']).toBe(r.headers.get('etag'));
+    const modified = new Date(annotations['yangkit-restconf-metadata:last-modified']!);
+    expect(modified.toUTCString()).toBe(r.headers.get('last-modified'));
+  });
+
   test('GET of a missing instance answers 404 with an error body', async () => {
     const r = await s.fetch(`${JUKEBOX}/library/artist=Nobody`);
     expect(r.status).toBe(404);
