@@ -1,23 +1,26 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once as onceEvent } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { pino } from 'pino';
 import { afterAll, beforeAll, bench, describe } from 'vitest';
-import { type Gateway, startGateway } from '../src/gateway.js';
 
 /**
- * Requests/s and p99 latency of the gateway over real HTTP with autocannon at 10 connections,
- * each beside a floor measured in the same run: a bare node:http server answering the same
- * bytes. The embedded backend holds a jukebox of 1,000 artists, one album each.
+ * Requests/s and p99 latency of the restconf-gateway command (dist/cli.js, run by `pnpm build`)
+ * over real HTTP with autocannon at 10 connections, each beside a floor measured in the same run:
+ * a bare node:http server answering the same bytes. Gateway and floor each run in a process of
+ * their own, and autocannon in this one, so that neither shares a thread with the load, as under
+ * wrk or any outside client. The embedded backend holds a jukebox of 1,000 artists, one album each.
  */
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 10;
 const ARTISTS = 1000;
 const JSON_DATA = 'application/yang-data+json';
 const LEAF = '/restconf/data/example-jukebox:jukebox/player/gap';
 const JUKEBOX = '/restconf/data/example-jukebox:jukebox';
 const LIBRARY = `${JUKEBOX}/library`;
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 interface Row {
   readonly scenario: string;
@@ -28,38 +31,70 @@ interface Row {
   readonly failures: number;
 }
 
-let gw: Gateway;
+let gateway: ChildProcess;
+let gatewayUrl: string;
 const rows: Row[] = [];
 
 interface Captured {
   readonly status: number;
   readonly headers: Record<string, string>;
-  readonly body: Buffer;
+  readonly body: string;
+}
+
+/**
+ * Starts `node <args>` and resolves with the first `http://...` URL it prints (the gateway logs
+ * to stderr, the floor to stdout), and the process.
+ */
+async function startProcess(args: string[], input?: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin?.end(input);
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+      if (m === null) return;
+      // From here on the output (the gateway's audit lines) is read and dropped.
+      child.stdout?.off('data', read).resume();
+      child.stderr?.off('data', read).resume();
+      resolve(m[0]);
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code}) before listening: ${out}`)));
+  });
+  return { child, url };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await onceEvent(child, 'exit');
 }
 
 async function capture(path: string, init: RequestInit): Promise<Captured> {
-  const r = await fetch(gw.url + path, init);
-  const body = Buffer.from(await r.arrayBuffer());
+  const r = await fetch(gatewayUrl + path, init);
+  const body = await r.text();
   const headers: Record<string, string> = {};
   for (const [k, v] of r.headers)
     if (!['transfer-encoding', 'connection', 'keep-alive'].includes(k)) headers[k] = v;
-  headers['content-length'] = String(body.length);
+  headers['content-length'] = String(Buffer.byteLength(body));
   return { status: r.status, headers, body };
 }
 
-/** A node:http server answering each method with the response the gateway gave to it. */
-async function floorServer(byMethod: Map<string, Captured>): Promise<Server> {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const c = byMethod.get(req.method ?? 'GET')!;
-      res.writeHead(c.status, c.headers);
-      res.end(c.body);
-    });
+/** The floor: a node:http server, in a process of its own, answering each method as captured. */
+const FLOOR = `
+const byMethod = new Map(JSON.parse(require('node:fs').readFileSync(0, 'utf8')));
+const server = require('node:http').createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    const c = byMethod.get(req.method);
+    res.writeHead(c.status, c.headers);
+    res.end(c.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
-}
+});
+server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
+`;
 
 function cannon(url: string, requests: autocannon.Request[]): Promise<autocannon.Result> {
   return autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests });
@@ -70,21 +105,33 @@ async function measure(
   requests: autocannon.Request[],
   floor: Map<string, Captured>,
 ): Promise<void> {
-  const server = await floorServer(floor);
+  const server = await startProcess(['-e', FLOOR], JSON.stringify([...floor]));
   try {
-    const f = await cannon(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests);
-    const g = await cannon(gw.url, requests);
+    // Outside load on a small machine comes in bursts: floor and gateway alternate for ROUNDS
+    // rounds and each keeps its best, so one burst does not decide the ratio.
+    let f: autocannon.Result | undefined;
+    let g: autocannon.Result | undefined;
+    let failures = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const fr = await cannon(server.url, requests);
+      const gr = await cannon(gatewayUrl, requests);
+      failures += gr.errors + gr.non2xx;
+      if (f === undefined || fr.requests.average > f.requests.average) f = fr;
+      if (g === undefined || gr.requests.average > g.requests.average) g = gr;
+    }
+    if (f === undefined || g === undefined) throw new Error('BENCH_ROUNDS must be at least 1');
+    // A POST+DELETE scenario counts pairs: two requests each.
+    const per = requests.length;
     rows.push({
       scenario,
-      rps: g.requests.average,
+      rps: g.requests.average / per,
       p99: g.latency.p99,
-      floorRps: f.requests.average,
+      floorRps: f.requests.average / per,
       floorP99: f.latency.p99,
-      failures: g.errors + g.non2xx,
+      failures,
     });
   } finally {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await stop(server.child);
   }
 }
 
@@ -96,8 +143,13 @@ function jukebox(): string {
 }
 
 beforeAll(async () => {
-  gw = await startGateway({ port: 0, initialData: '' }, { logger: pino({ level: 'silent' }) });
-  const r = await fetch(`${gw.url}/restconf/data`, {
+  ({ child: gateway, url: gatewayUrl } = await startProcess([
+    CLI,
+    '--port=0',
+    '--initial-data=',
+    '--log-level=info',
+  ]));
+  const r = await fetch(`${gatewayUrl}/restconf/data`, {
     method: 'PUT',
     headers: { 'Content-Type': JSON_DATA },
     body: `{"ietf-restconf:data":${jukebox()}}`,
@@ -106,7 +158,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await gw.close();
+  await stop(gateway);
   console.table(
     rows.map((r) => ({
       scenario: r.scenario,
@@ -122,7 +174,7 @@ afterAll(async () => {
 
 const once = { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 };
 
-describe(`restconf-gateway, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ARTISTS} artists`, () => {
+describe(`restconf-gateway, ${CONNECTIONS} connections, best of ${ROUNDS} runs of ${SECONDS} s, ${ARTISTS} artists`, () => {
   bench(
     'GET leaf',
     async () => {
@@ -192,7 +244,7 @@ describe(`restconf-gateway, ${CONNECTIONS} connections, ${SECONDS} s per run, ${
           }),
         },
       ];
-      await measure('POST+DELETE artist (1,000 artists)', requests, floor);
+      await measure('POST+DELETE artist, pairs (1,000 artists)', requests, floor);
     },
     once,
   );
