@@ -156,7 +156,7 @@ export class ServerSession {
     if (this.state !== 'closed') this.framer.feed(chunk);
   }
 
-  /** Sends one framed message. */
+  /** Sends one message: whole to a transport that takes messages, else framed. */
   send(xml: string): void {
     if (this.state === 'closed' || this.io.sendMessage?.(xml)) return;
     if (this.io.write(encodeMessage(xml, this.framer.mode)) === false) this.congested = true;
