@@ -14,12 +14,10 @@ import {
 import {
   type Backend,
   createBackend,
-  GET_BULK_MODULE,
-  GET_BULK_YANG,
-  METADATA_MODULE,
-  METADATA_YANG,
   RESTCONF_MODULES,
   subscriptionModules,
+  YANGKIT_MODULE_TEXTS,
+  YANGKIT_MODULES,
 } from '@yangkit/restconf-server';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { GatewayError } from './errors.js';
@@ -64,18 +62,13 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
   const modules = options.module ?? EXAMPLE_MODULES;
   let schema: SchemaTree;
   try {
-    // get-bulk is answered by the handler itself; its module only has to be in the schema. The
-    // embedded server implements RFC 8639 and YANG Push: RFC 8650 subscriptions are served.
+    // get-bulk and the with-etag annotations are the handler's own; their modules only have to be
+    // in the schema. The embedded server implements RFC 8639 and YANG Push: RFC 8650
+    // subscriptions are served.
     schema = await loadServerSchema({
       paths: modulePaths(options),
-      texts: [GET_BULK_YANG, METADATA_YANG],
-      modules: [
-        ...modules,
-        GET_BULK_MODULE,
-        METADATA_MODULE,
-        ...RESTCONF_MODULES,
-        ...subscriptionModules(SERVER_MODULES),
-      ],
+      texts: [...YANGKIT_MODULE_TEXTS],
+      modules: [...modules, ...YANGKIT_MODULES, ...RESTCONF_MODULES, ...subscriptionModules(SERVER_MODULES)],
     });
   } catch (error) {
     throw new GatewayError('SCHEMA', `cannot load the YANG modules: ${(error as Error).message}`, {

@@ -9,12 +9,10 @@ import {
 } from '@yangkit/netconf-client';
 import {
   createBackend,
-  GET_BULK_MODULE,
-  GET_BULK_YANG,
-  METADATA_MODULE,
-  METADATA_YANG,
   RESTCONF_MODULES,
   subscriptionModules,
+  YANGKIT_MODULE_TEXTS,
+  YANGKIT_MODULES,
 } from '@yangkit/restconf-server';
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import type { BackendSetup } from './embedded.js';
@@ -102,19 +100,13 @@ async function learnSchema(session: NetconfSession, options: GatewayOptions): Pr
   const wanted = [...names];
   // RFC 8650 subscriptions are served when the server implements RFC 8639.
   const subscriptions = subscriptionModules(announced.map((m) => m.module));
-  for (const m of [
-    ...PROTOCOL_MODULES,
-    GET_BULK_MODULE,
-    METADATA_MODULE,
-    ...RESTCONF_MODULES,
-    ...subscriptions,
-  ])
+  for (const m of [...PROTOCOL_MODULES, ...YANGKIT_MODULES, ...RESTCONF_MODULES, ...subscriptions])
     if (!wanted.some((n) => n.split('@')[0] === m)) wanted.push(m);
   const canGetSchema = session.capabilities.modules.some((m) => m.module === 'ietf-netconf-monitoring');
   try {
     return await loadSchema({
       paths: modulePaths(options),
-      texts: [GET_BULK_YANG, METADATA_YANG],
+      texts: [...YANGKIT_MODULE_TEXTS],
       modules: wanted,
       features,
       unlistedFeatures: 'none',

@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Gateway, startGateway } from '../src/gateway.js';
 import { addUser } from '../src/security/users-file.js';
+import { listen } from './event-stream.js';
 
 const JSON_DATA = 'application/yang-data+json';
 const PASSWORDS: Record<string, string> = { admin: 'admin-pw', alice: 'alice-pw', bob: 'bob-pw' };
@@ -62,24 +63,8 @@ function as(user: string, url: string, init: RequestInit = {}): Promise<Response
   });
 }
 
-/** An open SSE response of `user`; `until` reads it until the text matches. */
-async function listen(user: string, url: string) {
-  const res = await fetch(url, { headers: { Authorization: authOf(user), Accept: 'text/event-stream' } });
-  expect(res.status).toBe(200);
-  const reader = res.body!.getReader();
-  let text = '';
-  return {
-    async until(pattern: RegExp): Promise<string> {
-      while (!pattern.test(text)) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += Buffer.from(value).toString('utf8');
-      }
-      return text;
-    },
-    close: () => reader.cancel(),
-  };
-}
+/** An open SSE response of `user`. */
+const listenAs = (user: string, url: string) => listen(url, { Authorization: authOf(user) });
 
 /** An example-mod event both users may read: once it arrived, every earlier event has too. */
 function marker(tag: string): string {
@@ -129,7 +114,10 @@ describe('event streams of several users at once', () => {
     'with %s connected first, alice gets a config change on the stream and bob does not',
     async (first, second) => {
       const location = await streamLocation();
-      const streams = { [first]: await listen(first, location), [second]: await listen(second, location) };
+      const streams = {
+        [first]: await listenAs(first, location),
+        [second]: await listenAs(second, location),
+      };
       const artist = `Artist of ${first}`;
       const put = await as(
         'alice',
@@ -154,7 +142,7 @@ describe('event streams of several users at once', () => {
 describe('kill-subscription is judged by the calling user', () => {
   test("bob's kill-subscription of alice's subscription is 403 and her subscription goes on", async () => {
     const id = await establish('alice');
-    const received = await listen('alice', `${gw.url}/restconf/subscriptions/${id}`);
+    const received = await listenAs('alice', `${gw.url}/restconf/subscriptions/${id}`);
     const r = await kill('bob', id);
     expect(r.status).toBe(403);
     expect(await r.text()).toContain('access-denied');
@@ -167,7 +155,7 @@ describe('kill-subscription is judged by the calling user', () => {
 
   test("alice's kill-subscription ends bob's subscription with subscription-terminated", async () => {
     const id = await establish('bob');
-    const received = await listen('bob', `${gw.url}/restconf/subscriptions/${id}`);
+    const received = await listenAs('bob', `${gw.url}/restconf/subscriptions/${id}`);
     const r = await kill('alice', id);
     expect(r.status).toBe(204);
     const text = await received.until(/subscription-terminated/);

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Gateway, startGateway } from '../src/gateway.js';
+import { listen } from './event-stream.js';
 
 // The requests of packages/restconf-server/src/subscriptions/README.md, against the gateway
 // started with its default options (no --module).
@@ -19,25 +20,6 @@ function operation(name: string, input: unknown): Promise<Response> {
     headers: { 'Content-Type': JSON_DATA, Accept: JSON_DATA },
     body: JSON.stringify({ [`${SN}:input`]: input }),
   });
-}
-
-/** An open SSE response; `until` reads it until the text matches. */
-async function listen(url: string) {
-  const res = await fetch(url, { headers: { Accept: 'text/event-stream' } });
-  expect(res.status).toBe(200);
-  const reader = res.body!.getReader();
-  let text = '';
-  return {
-    async until(pattern: RegExp): Promise<string> {
-      while (!pattern.test(text)) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += Buffer.from(value).toString('utf8');
-      }
-      return text;
-    },
-    close: () => reader.cancel(),
-  };
 }
 
 function event(severity: string): string {

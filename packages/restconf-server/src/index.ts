@@ -22,7 +22,7 @@ export { ATTRS_NS, GET_BULK_MODULE, GET_BULK_NS, GET_BULK_YANG } from './get-bul
 export { createRestconfHandler, type RestconfHandler } from './handler.js';
 export { type BodyType, bodyType, type Encoding, MEDIA, negotiateEncoding, parseAccept } from './media.js';
 export { METADATA_MODULE, METADATA_NS, METADATA_YANG } from './metadata-module.js';
-export { RESTCONF_MODULES } from './modules.js';
+export { RESTCONF_MODULES, YANGKIT_MODULE_TEXTS, YANGKIT_MODULES } from './modules.js';
 export type { DefaultStyle, Logger, RestconfHandlerOptions } from './options.js';
 export type { EventStreamOptions } from './streams/index.js';
 export { subscriptionModules } from './subscriptions/index.js';

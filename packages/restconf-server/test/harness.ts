@@ -5,10 +5,8 @@ import { connectStream } from '@yangkit/netconf-client';
 import { duplexPair, exampleHandlers, loadServerSchema, NetconfServer } from '@yangkit/netconf-server';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { createBackend } from '../src/backend.js';
-import { GET_BULK_MODULE, GET_BULK_YANG } from '../src/get-bulk-module.js';
 import { createRestconfHandler, type RestconfHandler } from '../src/handler.js';
-import { METADATA_MODULE, METADATA_YANG } from '../src/metadata-module.js';
-import { RESTCONF_MODULES } from '../src/modules.js';
+import { RESTCONF_MODULES, YANGKIT_MODULE_TEXTS, YANGKIT_MODULES } from '../src/modules.js';
 import type { RestconfHandlerOptions } from '../src/options.js';
 
 /** The RFC 8040 example modules beside the repository. */
@@ -20,7 +18,7 @@ let cached: Promise<SchemaTree> | undefined;
 export function exampleSchema(): Promise<SchemaTree> {
   cached ??= loadServerSchema({
     paths: [YANG_DIR],
-    texts: [GET_BULK_YANG, METADATA_YANG],
+    texts: [...YANGKIT_MODULE_TEXTS],
     modules: [
       'example-jukebox',
       'example-ops',
@@ -28,8 +26,7 @@ export function exampleSchema(): Promise<SchemaTree> {
       'example-mod',
       'ietf-interfaces',
       'iana-if-type',
-      GET_BULK_MODULE,
-      METADATA_MODULE,
+      ...YANGKIT_MODULES,
       ...RESTCONF_MODULES,
     ],
   });
