@@ -5,14 +5,14 @@ import {
   type ResolvedApiPath,
   resolveApiPath,
   toInstanceIdentifier,
+  toJsonInstanceIdentifier,
 } from '@yangkit/restconf-uri';
 import { type DataNode, decodeJson, decodeXml, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import { type DatastoreEdit, type PathStep, pathSchemaOf, toEditConfig } from '@yangkit/yang-patch';
-import type { SchemaNode } from '@yangkit/yang-schema';
 import type { RequestContext } from './context.js';
 import { editConfig, runEdits } from './edit-session.js';
 import { RestconfError } from './errors.js';
-import { dataParent, findInstances, schemaOf, toPathSteps } from './instances.js';
+import { findInstances, schemaOf, toPathSteps } from './instances.js';
 import type { Encoding } from './media.js';
 import { decodeData, fetchXml } from './read.js';
 import { escapeAttr } from './xml-text.js';
@@ -27,12 +27,34 @@ function mismatch(message: string): RestconfError {
   return new RestconfError('BODY_MISMATCH', message, { errorTag: 'invalid-value' });
 }
 
-/** Decodes a data resource body (RFC 8040 section 4.4.1: one node below `parent`). */
-export function decodeResource(ctx: RequestContext, body: Body, parent: SchemaNode | undefined): DataNode {
+/** The parent instance of a data resource: the request target without its last step. */
+export function parentOf(resolved: ResolvedApiPath): ResolvedApiPath | undefined {
+  return resolved.steps.length <= 1 ? undefined : { steps: resolved.steps.slice(0, -1) };
+}
+
+/** The instance path of `resolved` as error-paths carry it (RFC 7951 module names; XML with module prefixes). */
+function errorPathOf(ctx: RequestContext, resolved: ResolvedApiPath): { json: string; xml: string } {
+  const prefixes: Record<string, string> = {};
+  for (const m of ctx.settings.schema.modules) prefixes[m.name] = m.prefix;
+  return { json: toJsonInstanceIdentifier(resolved), xml: toInstanceIdentifier(resolved, { prefixes }).path };
+}
+
+/**
+ * Decodes a data resource body (RFC 8040 section 4.4.1: one node below the instance `parent`, the
+ * datastore root when undefined); errors in it name their whole data-resource path.
+ */
+export function decodeResource(
+  ctx: RequestContext,
+  body: Body,
+  parent: ResolvedApiPath | undefined,
+): DataNode {
   if (body.text.trim() === '') throw mismatch('the request needs a body');
+  const last = parent?.steps[parent.steps.length - 1];
   const options = {
     kind: 'resource' as const,
-    ...(parent === undefined ? {} : { parent }),
+    ...(parent === undefined || last === undefined
+      ? {}
+      : { parent: schemaOf(last), parentPath: errorPathOf(ctx, parent) }),
     simpleNames: ctx.settings.simpleJsonNames,
   };
   const tree =
@@ -116,8 +138,7 @@ export async function createResource(
   check: () => void,
 ): Promise<void> {
   const base = resolved === undefined ? [] : toPathSteps(resolved);
-  const parent = base.length === 0 ? undefined : base[base.length - 1]!.schema;
-  const node = decodeResource(ctx, body, parent);
+  const node = decodeResource(ctx, body, resolved);
   const target = [...base, stepOf(node)];
   const insert = insertOf(ctx);
   try {
@@ -158,7 +179,7 @@ export async function replaceResource(
 ): Promise<void> {
   const target = toPathSteps(resolved);
   const last = target[target.length - 1]!;
-  const node = decodeResource(ctx, body, dataParent(last.schema));
+  const node = decodeResource(ctx, body, parentOf(resolved));
   if (node.schema !== last.schema)
     throw mismatch(`the body holds ${node.schema.name}, not ${last.schema.name}`);
   checkKeys(last, node);
@@ -191,7 +212,7 @@ export async function mergeResource(
 ): Promise<void> {
   const target = toPathSteps(resolved);
   const last = target[target.length - 1]!;
-  const node = decodeResource(ctx, body, dataParent(last.schema));
+  const node = decodeResource(ctx, body, parentOf(resolved));
   if (node.schema !== last.schema)
     throw mismatch(`the body holds ${node.schema.name}, not ${last.schema.name}`);
   checkKeys(last, node);

@@ -34,7 +34,10 @@ export function toRestconfErrors(error: unknown, schema: SchemaTree): RestconfEr
         errorType: error.errorTag === 'malformed-message' ? 'protocol' : 'application',
         errorTag: error.errorTag,
         errorAppTag: error.errorAppTag,
-        errorPath: error.errorPath,
+        errorPath:
+          error.errorPath === undefined
+            ? undefined
+            : { ...error.errorPath, namespaces: prefixNamespaces(error.errorPath.xml, schema) },
         errorInfo: error.errorInfo,
         ...(status === undefined ? {} : { status }),
         cause: error,
@@ -91,6 +94,21 @@ export function toRestconfErrors(error: unknown, schema: SchemaTree): RestconfEr
       cause: error,
     }),
   ];
+}
+
+/**
+ * The namespaces of the prefixes in an XML instance-identifier that uses the modules' own prefixes
+ * (as the codec writes them), for the declarations on `<error-path>`.
+ */
+function prefixNamespaces(xmlPath: string, schema: SchemaTree): Record<string, string> {
+  const namespaces: Record<string, string> = {};
+  for (const m of xmlPath.matchAll(/[/[]([A-Za-z_][\w.-]*):/g)) {
+    const prefix = m[1]!;
+    if (Object.hasOwn(namespaces, prefix)) continue;
+    const module = schema.modules.find((mod) => mod.prefix === prefix);
+    if (module !== undefined) namespaces[prefix] = module.namespace;
+  }
+  return namespaces;
 }
 
 /**

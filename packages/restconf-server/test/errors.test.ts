@@ -96,6 +96,23 @@ describe('error bodies (RFC 8040 section 7.1)', () => {
     );
   });
 
+  test('an error in a body names its whole data-resource path, not one from the body', async () => {
+    const put = await gw.fetch(`${JB}/player/gap`, json('PUT', { 'example-jukebox:gap': 'abc' }));
+    expect(put.status).toBe(400);
+    const e = ((await put.json()) as ErrorsBody)['ietf-restconf:errors'].error[0]!;
+    expect(e['error-path']).toBe('/example-jukebox:jukebox/player/gap');
+    expect(e['error-message']).toContain('(/example-jukebox:jukebox/player/gap)');
+    const post = await gw.fetch(`${JB}/library`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/yang-data+xml', accept: 'application/yang-data+xml' },
+      body: '<artist xmlns="http://example.com/ns/example-jukebox"><name>X</name><bogus/></artist>',
+    });
+    expect(post.status).toBe(400);
+    expect(await post.text()).toContain(
+      `<error-path xmlns:jbox="http://example.com/ns/example-jukebox">/jbox:jukebox/jbox:library/jbox:artist[jbox:name='X']/jbox:bogus</error-path>`,
+    );
+  });
+
   test('a query parameter not allowed for the method is 400 invalid-value', async () => {
     const r = await gw.fetch(`${JB}?depth=1`, { method: 'DELETE' });
     expect(r.status).toBe(400);

@@ -2,7 +2,7 @@ import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { CodecError, type CodecErrorCode, type ErrorPath, type ErrorTag } from './errors';
 import type { Annotation, ChildMap, DataNode, DocumentKind } from './instance';
 import { knownAnnotation } from './known-annotations';
-import { pathOfChild, pathOfNode } from './paths';
+import { type PathBase, pathOfChild, pathOfNode } from './paths';
 import type { ValueError } from './values';
 import { valueFromJson, valueFromXml } from './values';
 
@@ -17,6 +17,11 @@ export interface DecodeOptions {
   readonly operation?: string | SchemaNode;
   /** resource: the schema parent of the resource (undefined = a top-level node). */
   readonly parent?: SchemaNode;
+  /**
+   * resource: the instance path of that parent (e.g. from the request URI), so that error paths
+   * name the whole data-resource path rather than start at the body's node.
+   */
+  readonly parentPath?: ErrorPath;
   /** yang-data: the structure as `module:name` (e.g. `ietf-restconf:yang-errors`); found by content if absent. */
   readonly yangData?: string;
   /** Unknown elements, members and metadata are errors (default true); when false they are skipped. */
@@ -36,12 +41,18 @@ export class DecodeContext {
   /** 'config' kind: config false nodes are errors (RFC 8040 4.4.1: a config body has no state data). */
   readonly configOnly: boolean;
   readonly maxDepth: number;
+  /** Where the document's top nodes sit (a resource body below its parent). */
+  readonly #base: PathBase | undefined;
 
   constructor(tree: SchemaTree, options: DecodeOptions) {
     this.tree = tree;
     this.strict = options.strict ?? true;
     this.configOnly = options.kind === 'config';
     this.maxDepth = options.maxDepth ?? 256;
+    this.#base =
+      options.kind === 'resource' && options.parent !== undefined && options.parentPath !== undefined
+        ? { path: options.parentPath, module: options.parent.module }
+        : undefined;
   }
 
   /** Builds the error for a node that already exists (or its parent). */
@@ -65,11 +76,11 @@ export class DecodeContext {
     parent: DataNode | undefined,
     child: SchemaNode | { module: string | undefined; name: string },
   ): ErrorPath {
-    return pathOfChild(this.tree, parent, child);
+    return pathOfChild(this.tree, parent, child, this.#base);
   }
 
   nodePath(node: DataNode | undefined): ErrorPath {
-    return pathOfNode(this.tree, node);
+    return pathOfNode(this.tree, node, this.#base);
   }
 
   /** An element or member that names no schema node here. */

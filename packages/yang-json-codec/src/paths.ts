@@ -8,8 +8,20 @@ export function quoteValue(value: string): string {
   return value.includes("'") ? `"${value}"` : `'${value}'`;
 }
 
-/** The instance-identifier of `node` in RFC 7951 (module names) and XML (schema prefixes) form. */
-export function pathOfNode(tree: SchemaTree, node: DataNode | undefined): ErrorPath {
+/**
+ * Where the top nodes of a document sit when it is not the datastore root: the instance path of
+ * their parent (a resource body's target, from the request URI) and that parent's module.
+ */
+export interface PathBase {
+  readonly path: ErrorPath;
+  readonly module: string;
+}
+
+/**
+ * The instance-identifier of `node` in RFC 7951 (module names) and XML (schema prefixes) form,
+ * below `base` when the document's top nodes have a parent outside it.
+ */
+export function pathOfNode(tree: SchemaTree, node: DataNode | undefined, base?: PathBase): ErrorPath {
   const chain: { s: SchemaNode; n: DataNode }[] = [];
   for (let n = node; n !== undefined; n = n.parent) {
     // An operation's input or output appears in paths as the operation itself, as libyang writes them.
@@ -20,9 +32,9 @@ export function pathOfNode(tree: SchemaTree, node: DataNode | undefined): ErrorP
     chain.push({ s, n });
   }
   chain.reverse();
-  let json = '';
-  let xml = '';
-  let parentModule = '';
+  let json = base === undefined || base.path.json === '/' ? '' : base.path.json;
+  let xml = base === undefined || base.path.xml === '/' ? '' : base.path.xml;
+  let parentModule = base?.module ?? '';
   for (const { s, n } of chain) {
     const prefix = prefixOfModule(tree, s.module);
     json += s.module === parentModule ? `/${s.name}` : `/${s.module}:${s.name}`;
@@ -48,9 +60,10 @@ export function pathOfChild(
   tree: SchemaTree,
   parent: DataNode | undefined,
   child: SchemaNode | { readonly module: string | undefined; readonly name: string },
+  top?: PathBase,
 ): ErrorPath {
-  const base = pathOfNode(tree, parent);
-  const parentModule = parent === undefined ? undefined : parent.schema.module;
+  const base = pathOfNode(tree, parent, top);
+  const parentModule = parent === undefined ? top?.module : parent.schema.module;
   const module = child.module;
   const jsonStep = module === undefined || module === parentModule ? child.name : `${module}:${child.name}`;
   const xmlStep = module === undefined ? child.name : `${prefixOfModule(tree, module)}:${child.name}`;

@@ -29,6 +29,17 @@ describe('decoding errors name the node and the rule', () => {
     expect(e.errorPath?.xml).toBe('/ct:types/ct:u8');
   });
 
+  test('names the whole data-resource path of a resource body below parentPath', () => {
+    const parent = schema.find('/codec-types:types');
+    const parentPath = { json: '/codec-types:types', xml: '/ct:types' };
+    const options = { kind: 'resource' as const, ...(parent ? { parent } : {}), parentPath };
+    const json = codecError(() => decodeJson(schema, '{"codec-types:u8": 256}', options));
+    expect(json.errorPath).toEqual({ json: '/codec-types:types/u8', xml: '/ct:types/ct:u8' });
+    expect(json.message).toContain('(/codec-types:types/u8)');
+    const xml = codecError(() => decodeXml(schema, `<nope xmlns="${CT}"/>`, options));
+    expect(xml.errorPath?.json).toBe('/codec-types:types/nope');
+  });
+
   test('rejects a typedef range violation', () => {
     const e = codecError(() => decodeJson(schema, jsonTypes({ pct: 101 })));
     expect(e.code).toBe('INVALID_VALUE');

@@ -3,9 +3,9 @@ import type { ResolvedApiPath } from '@yangkit/restconf-uri';
 import { decodeJson, decodeXml, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import { type DatastoreEdit, type PathStep, toEditConfig } from '@yangkit/yang-patch';
 import type { RequestContext } from '../context.js';
-import { type Body, decodeResource, locationOf, stepOf } from '../edit.js';
+import { type Body, decodeResource, locationOf, parentOf, stepOf } from '../edit.js';
 import { RestconfError } from '../errors.js';
-import { dataParent, findInstances, toPathSteps } from '../instances.js';
+import { findInstances, toPathSteps } from '../instances.js';
 import { decodeData } from '../read.js';
 import { DATASTORES_NS, NMDA_NS, type NmdaDatastore } from './datastores.js';
 import { getDataXml } from './read.js';
@@ -70,8 +70,7 @@ export async function createNmda(
   body: Body,
 ): Promise<void> {
   const base = resolved === undefined ? [] : toPathSteps(resolved);
-  const parent = base.length === 0 ? undefined : base[base.length - 1]!.schema;
-  const node = decodeResource(ctx, body, parent);
+  const node = decodeResource(ctx, body, resolved);
   const target = [...base, stepOf(node)];
   try {
     await apply(ctx, ds, [{ editId: '1', operation: 'create', target, node }]);
@@ -92,7 +91,7 @@ export async function createNmda(
 function targetNode(ctx: RequestContext, resolved: ResolvedApiPath, body: Body) {
   const target = toPathSteps(resolved);
   const last = target[target.length - 1]!;
-  const node = decodeResource(ctx, body, dataParent(last.schema));
+  const node = decodeResource(ctx, body, parentOf(resolved));
   if (node.schema !== last.schema)
     throw mismatch(`the body holds ${node.schema.name}, not ${last.schema.name}`);
   if (JSON.stringify(stepOf(node).keys ?? null) !== JSON.stringify(last.keys ?? null)) {
