@@ -2,7 +2,7 @@ import { CodecError, type DataNode, decodeJson, decodeXml, walk } from '@yangkit
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { RawValue } from './envelope.js';
 import { YangPatchError } from './errors.js';
-import { dataParent, errorPathOf } from './paths.js';
+import { dataParent, errorPathOf, namespacesOf } from './paths.js';
 import type { PathStep } from './types.js';
 import { elementToXml } from './xml-text.js';
 
@@ -24,6 +24,14 @@ export function decodeValue(
   const parent = last === undefined ? undefined : dataParent(last.schema);
   // Computed only when an error needs it: most values are fine.
   const errorPath = () => errorPathOf(schema, target);
+  // The value sits below the target's parent, so the codec's error paths start there.
+  const parentPath = target.length > 1 ? errorPathOf(schema, target.slice(0, -1)) : undefined;
+  const options = {
+    kind: 'resource' as const,
+    ...(parent === undefined ? {} : { parent }),
+    ...(parentPath === undefined ? {} : { parentPath }),
+    maxDepth,
+  };
   const where = `edit "${editId}": value`;
   let nodes: DataNode[];
   try {
@@ -37,11 +45,11 @@ export function decodeValue(
           v,
         ]),
       );
-      const doc = decodeJson(schema, members, { kind: 'resource', ...(parent ? { parent } : {}), maxDepth });
+      const doc = decodeJson(schema, members, options);
       nodes = [...doc.children.values()].flat();
     } else {
       const text = raw.elements.map(elementToXml).join('');
-      const doc = decodeXml(schema, text, { kind: 'resource', ...(parent ? { parent } : {}), maxDepth });
+      const doc = decodeXml(schema, text, options);
       nodes = [...doc.children.values()].flat();
     }
   } catch (cause) {
@@ -50,7 +58,11 @@ export function decodeValue(
       editId,
       errorTag: cause.errorTag,
       errorAppTag: cause.errorAppTag,
-      errorPath: errorPath(),
+      // The node of the value that is wrong, not only the edit's target.
+      errorPath:
+        cause.errorPath === undefined
+          ? errorPath()
+          : { ...cause.errorPath, namespaces: namespacesOf(schema, cause.errorPath.xml) },
       errorInfo: cause.errorInfo,
       cause,
     });

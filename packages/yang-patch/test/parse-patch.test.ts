@@ -189,6 +189,24 @@ describe('a malformed body', () => {
     );
   });
 
+  test('names the node inside the value that is wrong, with its whole path', () => {
+    const e = patchError(() =>
+      json([
+        {
+          'edit-id': 'n',
+          operation: 'merge',
+          target: '/song=Rope',
+          value: { 'example-jukebox:song': [{ name: 'Rope', bogus: 1 }] },
+        },
+      ]),
+    );
+    expect(e).toMatchObject({ code: 'VALUE_INVALID', editId: 'n', errorTag: 'unknown-element' });
+    const album = "/example-jukebox:jukebox/library/artist[name='Foo Fighters']/album[name='Wasting Light']";
+    expect(e.errorPath?.json).toBe(`${album}/song[name='Rope']/bogus`);
+    expect(e.errorPath?.namespaces).toEqual({ jbox: 'http://example.com/ns/example-jukebox' });
+    expect(e.message).toContain(`(${album}/song[name='Rope']/bogus)`);
+  });
+
   test('with state data in value is refused', () => {
     const e = patchError(() =>
       json(
