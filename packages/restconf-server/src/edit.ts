@@ -9,6 +9,7 @@ import {
 } from '@yangkit/restconf-uri';
 import { type DataNode, decodeJson, decodeXml, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import { type DatastoreEdit, type PathStep, pathSchemaOf, toEditConfig } from '@yangkit/yang-patch';
+import type { SchemaTree } from '@yangkit/yang-schema';
 import type { RequestContext } from './context.js';
 import { editConfig, runEdits } from './edit-session.js';
 import { RestconfError } from './errors.js';
@@ -32,11 +33,33 @@ export function parentOf(resolved: ResolvedApiPath): ResolvedApiPath | undefined
   return resolved.steps.length <= 1 ? undefined : { steps: resolved.steps.slice(0, -1) };
 }
 
-/** The instance path of `resolved` as error-paths carry it (RFC 7951 module names; XML with module prefixes). */
-function errorPathOf(ctx: RequestContext, resolved: ResolvedApiPath): { json: string; xml: string } {
-  const prefixes: Record<string, string> = {};
-  for (const m of ctx.settings.schema.modules) prefixes[m.name] = m.prefix;
-  return { json: toJsonInstanceIdentifier(resolved), xml: toInstanceIdentifier(resolved, { prefixes }).path };
+const modulePrefixes = new WeakMap<SchemaTree, Record<string, string>>();
+
+/** Module name to the module's own prefix, the prefixes XML instance-identifiers are written with. */
+function prefixesOf(schema: SchemaTree): Record<string, string> {
+  let prefixes = modulePrefixes.get(schema);
+  if (prefixes === undefined) {
+    prefixes = {};
+    for (const m of schema.modules) prefixes[m.name] = m.prefix;
+    modulePrefixes.set(schema, prefixes);
+  }
+  return prefixes;
+}
+
+/**
+ * The instance path of `resolved` as error-paths carry it (RFC 7951 module names; XML with module
+ * prefixes); undefined when two modules of the path share a prefix, which XML cannot write.
+ */
+function errorPathOf(
+  ctx: RequestContext,
+  resolved: ResolvedApiPath,
+): { json: string; xml: string } | undefined {
+  try {
+    const xml = toInstanceIdentifier(resolved, { prefixes: prefixesOf(ctx.settings.schema) }).path;
+    return { json: toJsonInstanceIdentifier(resolved), xml };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -50,11 +73,11 @@ export function decodeResource(
 ): DataNode {
   if (body.text.trim() === '') throw mismatch('the request needs a body');
   const last = parent?.steps[parent.steps.length - 1];
+  const parentPath = parent === undefined ? undefined : errorPathOf(ctx, parent);
   const options = {
     kind: 'resource' as const,
-    ...(parent === undefined || last === undefined
-      ? {}
-      : { parent: schemaOf(last), parentPath: errorPathOf(ctx, parent) }),
+    ...(last === undefined ? {} : { parent: schemaOf(last) }),
+    ...(parentPath === undefined ? {} : { parentPath }),
     simpleNames: ctx.settings.simpleJsonNames,
   };
   const tree =
@@ -233,8 +256,7 @@ async function exists(ctx: RequestContext, resolved: ResolvedApiPath): Promise<b
     if (!s.backend.capabilities.protocol.has('xpath')) {
       return fetchXml({ ...ctx, query: { ...ctx.query, content: 'config' } }, session, resolved);
     }
-    const prefixes: Record<string, string> = {};
-    for (const m of s.schema.modules) prefixes[m.name] = m.prefix;
+    const prefixes = prefixesOf(s.schema);
     const id = toInstanceIdentifier(resolved, { prefixes });
     const last = schemaOf(resolved.steps[resolved.steps.length - 1]!);
     let select = id.path;

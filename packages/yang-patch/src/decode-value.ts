@@ -1,7 +1,7 @@
 import { CodecError, type DataNode, decodeJson, decodeXml, walk } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { RawValue } from './envelope.js';
-import { YangPatchError } from './errors.js';
+import { type PatchErrorPath, YangPatchError } from './errors.js';
 import { dataParent, errorPathOf, namespacesOf } from './paths.js';
 import type { PathStep } from './types.js';
 import { elementToXml } from './xml-text.js';
@@ -24,8 +24,14 @@ export function decodeValue(
   const parent = last === undefined ? undefined : dataParent(last.schema);
   // Computed only when an error needs it: most values are fine.
   const errorPath = () => errorPathOf(schema, target);
-  // The value sits below the target's parent, so the codec's error paths start there.
-  const parentPath = target.length > 1 ? errorPathOf(schema, target.slice(0, -1)) : undefined;
+  // The value sits below the target's parent, so the codec's error paths start there (unless two
+  // modules of that path share a prefix, which an XML path cannot write).
+  let parentPath: PatchErrorPath | undefined;
+  try {
+    parentPath = target.length > 1 ? errorPathOf(schema, target.slice(0, -1)) : undefined;
+  } catch {
+    parentPath = undefined;
+  }
   const options = {
     kind: 'resource' as const,
     ...(parent === undefined ? {} : { parent }),
