@@ -8,23 +8,39 @@ import type { Framer } from './framing.js';
  * reading them back: when the reading side attached its framer ({@link attachFramer}),
  * {@link sendMessage} hands it each message as a string instead. Bytes and messages keep their
  * order, since a message goes the short way only while no bytes wait for the reader.
+ *
+ * The pipe has backpressure like a socket: a reader that pauses stops the writes once its buffer
+ * is full (`write()` returns false, `drain` follows when it reads again), so a writer that
+ * honours it holds no more than the two buffers.
  */
 class PipeEnd extends Duplex {
   peer!: PipeEnd;
   #framer: Framer | undefined;
+  /** The callback of a write the peer's full buffer holds back, released when the peer reads. */
+  #heldWrite: (() => void) | undefined;
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.peer.push(chunk);
-    callback();
+    if (this.peer.push(chunk) || this.peer.destroyed) callback();
+    else this.#heldWrite = callback;
   }
-  override _read(): void {}
+  override _read(): void {
+    this.peer.#release();
+  }
   override _final(callback: (error?: Error | null) => void): void {
     this.peer.push(null);
     callback();
   }
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     if (!this.peer.readableEnded) this.peer.push(null);
+    // Nobody reads any more: a write held for this reader must not wait for ever.
+    this.peer.#release();
     callback(error);
+  }
+
+  #release(): void {
+    const held = this.#heldWrite;
+    this.#heldWrite = undefined;
+    held?.();
   }
 
   attach(framer: Framer): void {
@@ -34,7 +50,8 @@ class PipeEnd extends Duplex {
   send(message: string): boolean {
     const framer = this.peer.#framer;
     if (framer === undefined || this.destroyed || !this.writable || this.writableLength > 0) return false;
-    if (this.peer.destroyed || this.peer.readableLength > 0) return false;
+    // A paused reader takes bytes, which its buffer holds: the short way would bypass the pause.
+    if (this.peer.destroyed || this.peer.readableLength > 0 || this.peer.isPaused()) return false;
     framer.deliver(message);
     return true;
   }

@@ -202,6 +202,8 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
     if (this.#end) throw this.#closedError();
     await this.ready;
     if (this.#end) throw this.#closedError();
+    // The reply has to be read: a paused session reads again.
+    this.resumeReading();
     if (options.signal?.aborted) throw new NetconfError('RPC_ABORTED', 'rpc aborted before it was sent');
     const messageId = String(this.#nextId++);
     return new Promise<RpcReply>((resolve, reject) => {
@@ -256,6 +258,22 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
    */
   destroy(error?: NetconfError, reason: 'destroyed' | 'transport-closed' = 'destroyed'): void {
     this.#finish(reason, error);
+  }
+
+  /**
+   * Stops reading the transport until {@link resumeReading} or the next {@link rpc}: what the server
+   * sends waits in the transport, whose full buffer makes the server's writes wait in turn (NETCONF
+   * has no flow control of its own; its transport's is the one there is). A server that honours it,
+   * like `@yangkit/netconf-server` for YANG Push updates, computes nothing for a receiver that
+   * reads nothing.
+   */
+  pauseReading(): void {
+    if (this.#end === undefined) this.#stream.pause();
+  }
+
+  /** Reads the transport again after {@link pauseReading}; what waited there arrives first. */
+  resumeReading(): void {
+    if (this.#end === undefined && this.#stream.isPaused()) this.#stream.resume();
   }
 
   /**

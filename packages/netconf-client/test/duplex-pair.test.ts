@@ -64,3 +64,39 @@ describe('duplexPair message path', () => {
     expect(r.errors.map((e) => e.code)).toEqual(['MESSAGE_TOO_LARGE']);
   });
 });
+
+describe('duplexPair backpressure', () => {
+  test('a paused reader makes write() return false once its buffer is full, then drain follows when it reads', async () => {
+    const [a, b] = duplexPair();
+    b.pause();
+    const big = Buffer.alloc(64 * 1024, 0x61);
+    expect(a.write(big)).toBe(false);
+    expect(a.writableNeedDrain).toBe(true);
+    const drained = new Promise<void>((resolve) => a.once('drain', resolve));
+    let read = 0;
+    b.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+    });
+    b.resume();
+    await drained;
+    expect(read).toBe(big.length);
+  });
+
+  test('hands no message the short way to a paused reader, so the pause holds', () => {
+    const [a, b] = duplexPair();
+    const r = reader();
+    attachFramer(b, r.framer);
+    b.on('data', (chunk: Buffer) => r.framer.feed(chunk));
+    b.pause();
+    expect(sendMessage(a, '<rpc/>')).toBe(false);
+    expect(r.messages).toEqual([]);
+  });
+
+  test('a write held for a reader that is destroyed completes rather than waiting for ever', async () => {
+    const [a, b] = duplexPair();
+    b.pause();
+    const done = new Promise<void>((resolve) => a.write(Buffer.alloc(64 * 1024), () => resolve()));
+    b.destroy();
+    await done;
+  });
+});

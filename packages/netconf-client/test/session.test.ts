@@ -298,6 +298,43 @@ describe('notifications', () => {
   });
 });
 
+describe('pausing the reading', () => {
+  const notification = (n: number) =>
+    `<notification xmlns="${NOTIF}"><eventTime>2024-01-01T00:00:0${n}Z</eventTime><ev xmlns="urn:ev"><n>${'x'.repeat(40_000)}</n></ev></notification>`;
+
+  test('a paused session reads nothing and the server writes back up', async () => {
+    const { client, server } = fakeServer();
+    const session = await connectStream(client);
+    const seen: string[] = [];
+    session.on('notification', (n) => seen.push(n.eventTime));
+    session.pauseReading();
+    server.send(notification(1));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual([]);
+    expect(server.stream.writableNeedDrain).toBe(true);
+  });
+
+  test('resumeReading delivers what waited, in order', async () => {
+    const { client, server } = fakeServer();
+    const session = await connectStream(client);
+    const seen: string[] = [];
+    session.on('notification', (n) => seen.push(n.eventTime));
+    session.pauseReading();
+    server.send(notification(1));
+    server.send(notification(2));
+    session.resumeReading();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual(['2024-01-01T00:00:01Z', '2024-01-01T00:00:02Z']);
+  });
+
+  test('an rpc on a paused session reads again, so its reply arrives', async () => {
+    const { client } = fakeServer();
+    const session = await connectStream(client);
+    session.pauseReading();
+    expect((await session.commit()).ok).toBe(true);
+  });
+});
+
 test('the shared framer reads what encodeMessage wrote', () => {
   const messages: string[] = [];
   const framer = createFramer({ mode: 'chunked', onMessage: (m) => messages.push(m), onError: () => {} });
