@@ -219,6 +219,7 @@ export class NetconfServer implements SessionHost {
             stream.on('close', done);
           }
         }),
+      backedUp: () => !stream.destroyed && stream.writableNeedDrain,
       end: () => {
         if (!stream.destroyed) stream.end();
       },

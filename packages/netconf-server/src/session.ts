@@ -57,6 +57,8 @@ export interface SessionIo {
   write(bytes: Buffer): boolean | undefined;
   /** Resolves once a full transport buffer has drained; the next rpc waits for it. */
   drained?(): Promise<void>;
+  /** True while the transport's buffer is full: the peer does not read what was sent. */
+  backedUp?(): boolean;
   /** Ends the transport. */
   end(): void;
   /** Gives the session's framer to a transport that can hand it whole messages (in-process pipes). */
@@ -160,6 +162,20 @@ export class ServerSession {
   send(xml: string): void {
     if (this.state === 'closed' || this.io.sendMessage?.(xml)) return;
     if (this.io.write(encodeMessage(xml, this.framer.mode)) === false) this.congested = true;
+  }
+
+  /**
+   * True while the transport holds more than it takes: the client does not read what the session
+   * sent (a slow link, or a client that paused its reading). Work whose result could be made later
+   * waits for {@link drained} instead.
+   */
+  get backedUp(): boolean {
+    return this.state !== 'closed' && this.io.backedUp?.() === true;
+  }
+
+  /** Resolves once the transport took what was written (at once when nothing waits, or on close). */
+  drained(): Promise<void> {
+    return this.io.drained?.() ?? Promise.resolve();
   }
 
   /** Sends a `<notification>` (RFC 5277 section 4). */

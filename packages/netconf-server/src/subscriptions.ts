@@ -41,6 +41,8 @@ interface Dynamic extends DynamicState {
   dampen: NodeJS.Timeout | undefined;
   /** on-change: the last content sent, to tell whether a commit changed the selection. */
   last: string | undefined;
+  /** An update waits for the receiver to read what was sent before (see `whenRead`). */
+  deferred: boolean;
   replaying: boolean;
   readonly queued: LoggedEvent[];
 }
@@ -63,7 +65,7 @@ export class DynamicSubscriptions {
     const datastore = datastoreOf(op);
     const schema = this.server.schema;
     const base = { session, stopTime: stop, stopTimer: undefined, tick: undefined, dampen: undefined };
-    const counters = { sent: 0, excluded: 0, last: undefined, queued: [] };
+    const counters = { sent: 0, excluded: 0, last: undefined, deferred: false, queued: [] };
     let sub: Dynamic;
     if (datastore !== undefined) {
       const trigger = triggerOf(op);
@@ -178,7 +180,7 @@ export class DynamicSubscriptions {
         if (sub.trigger.onChange.syncOnStart && content !== sub.last) {
           sub.last = content;
           this.sendUpdate(sub, content);
-        } else this.guarded(sub, this.pushChange(sub));
+        } else this.whenRead(sub, () => this.pushChange(sub));
       }
     });
     return '<ok/>';
@@ -223,7 +225,7 @@ export class DynamicSubscriptions {
       if (sub.trigger === undefined || !('onChange' in sub.trigger) || sub.dampen !== undefined) continue;
       sub.dampen = setTimeout(() => {
         sub.dampen = undefined;
-        this.guarded(sub, this.pushChange(sub));
+        this.whenRead(sub, () => this.pushChange(sub));
       }, sub.trigger.onChange.dampening * 10);
       sub.dampen.unref();
     }
@@ -268,7 +270,7 @@ export class DynamicSubscriptions {
     sub.tick = setTimeout(() => {
       if (this.subs.get(sub.id) !== sub) return;
       this.nextTick(sub, periodic);
-      this.guarded(sub, this.pushUpdate(sub));
+      this.whenRead(sub, () => this.pushUpdate(sub));
     }, delay);
     sub.tick.unref();
   }
@@ -299,6 +301,26 @@ export class DynamicSubscriptions {
       sub.session.notify(
         stateChange('subscription-terminated', sub.id, '<reason>filter-unavailable</reason>'),
       );
+    });
+  }
+
+  /**
+   * Runs a YANG Push update once the receiver reads. While the session's transport is backed up
+   * (the client reads nothing, or too slowly) no content is computed and nothing more is queued:
+   * the update waits, and one update computed when the transport drains stands for every period
+   * or change that passed meanwhile (RFC 8641 updates carry the whole selection: push-update, and
+   * push-change-update as this server writes it), so the receiver gets the current content.
+   */
+  private whenRead(sub: Dynamic, update: () => Promise<void>): void {
+    if (!sub.session.backedUp) {
+      this.guarded(sub, update());
+      return;
+    }
+    if (sub.deferred) return;
+    sub.deferred = true;
+    void sub.session.drained().then(() => {
+      sub.deferred = false;
+      if (this.subs.get(sub.id) === sub) this.guarded(sub, update());
     });
   }
 

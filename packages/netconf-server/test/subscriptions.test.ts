@@ -1,5 +1,5 @@
 import type { NetconfNotification, NetconfSession } from '@yangkit/netconf-client';
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import type { NetconfServer } from '../src/server.js';
 import { client, IF, iface, rpcErrorOf, testServer } from './helpers.js';
 
@@ -115,4 +115,39 @@ test('an active subscription is listed in the subscriptions state', async () => 
   );
   const data = await c.get({ filter: { subtree: `<subscriptions xmlns="${SN}"/>` } });
   expect(data).toContain(`<id>${id}</id>`);
+});
+
+describe('a YANG Push receiver that reads nothing', () => {
+  const big = iface('eth0', `<description>${'x'.repeat(100_000)}</description>`);
+  const periodic = (period: number) =>
+    `<establish-subscription xmlns="${SN}" xmlns:yp="${YP}" xmlns:ds="${DS}"><yp:datastore>ds:running</yp:datastore><yp:datastore-subtree-filter><interfaces xmlns="${IF}"/></yp:datastore-subtree-filter><yp:periodic><yp:period>${period}</yp:period></yp:periodic></establish-subscription>`;
+  const sentOf = (id: number): number => {
+    const entry = server.dynamic.stateXml().split('<subscription>').find((e) => e.includes(`<id>${id}</id>`));
+    return Number(/<sent-event-records>(\d+)</.exec(entry ?? '')?.[1]);
+  };
+
+  test('gets no periodic update computed while its transport is backed up', async () => {
+    server = await testServer();
+    const c = await client(server);
+    await c.editConfig({ target: 'running', config: big });
+    const id = idOf((await c.rpc(periodic(5))).xml);
+    c.pauseReading();
+    // Ten periods of 50 ms: only the update that filled the transport was made.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sentOf(id)).toBeLessThanOrEqual(1);
+  });
+
+  test('gets the current content once it reads again, and the periods go on', async () => {
+    server = await testServer();
+    const c = await client(server);
+    await c.editConfig({ target: 'running', config: big });
+    c.pauseReading();
+    const id = idOf((await c.rpc(periodic(5))).xml);
+    c.pauseReading();
+    await new Promise((r) => setTimeout(r, 200));
+    const updates = collect(c, 3, (n) => n.xml.includes('push-update'));
+    c.resumeReading();
+    expect(await updates).toHaveLength(3);
+    expect(sentOf(id)).toBeGreaterThanOrEqual(3);
+  });
 });
