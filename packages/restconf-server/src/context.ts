@@ -6,6 +6,7 @@ import type { Encoding } from './media.js';
 import type { DefaultStyle, Logger, SystemSortType } from './options.js';
 import type { Responder } from './response.js';
 import type { EventStreams } from './streams/index.js';
+import type { SubscriptionSettings } from './subscriptions/index.js';
 
 /** The handler's options with every default filled in. */
 export interface Settings {
@@ -32,6 +33,8 @@ export interface Settings {
   readonly clock: ChangeClock;
   /** Event streams (RFC 8040 section 6). */
   readonly events: EventStreams;
+  /** Limits of the RFC 8650 subscriptions. */
+  readonly subscriptions: SubscriptionSettings;
 }
 
 /** One request as the resource handlers see it. */

@@ -14,6 +14,7 @@
  * | `DATA_EXISTS` | POST of a resource that already exists (409) |
  * | `DATA_MISSING` | the resource to change or delete does not exist |
  * | `OPERATION_NOT_SUPPORTED` | the backend cannot do what the request needs |
+ * | `RESOURCE_DENIED` | a limit of the handler refuses the request (409 `resource-denied`) |
  * | `BACKEND_FAILED` | the NETCONF backend failed or is unreachable |
  * | `INVALID_OPTION` | `createRestconfHandler` was given an unusable option |
  * | `INTERNAL` | an unexpected failure inside the handler (500) |
@@ -30,6 +31,7 @@ export type RestconfErrorCode =
   | 'DATA_EXISTS'
   | 'DATA_MISSING'
   | 'OPERATION_NOT_SUPPORTED'
+  | 'RESOURCE_DENIED'
   | 'BACKEND_FAILED'
   | 'INVALID_OPTION'
   | 'INTERNAL';

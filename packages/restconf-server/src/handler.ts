@@ -27,7 +27,7 @@ import { parseTarget } from './request-cache.js';
 import { httpDateFormatter, Responder } from './response.js';
 import { Metrics, RequestStats, serverStatusJson } from './server-status.js';
 import { createEventStreams, streamSettings } from './streams/index.js';
-import { serveSubscription } from './subscriptions/index.js';
+import { serveSubscription, subscriptionSettings, subscriptionStats } from './subscriptions/index.js';
 import { applyWildcardKeys } from './wildcard.js';
 
 /** A node:http request listener that is also connect/express-style middleware. */
@@ -70,6 +70,7 @@ function settingsOf(o: RestconfHandlerOptions): Settings {
     maxBodyBytes: o.maxBodyBytes ?? 16 * 1024 * 1024,
     clock: o.clock ?? memoryChangeClock(),
     events: createEventStreams(streamSettings(o.streams, o.sseKeepalive)),
+    subscriptions: subscriptionSettings(o.subscriptions),
   };
 }
 
@@ -100,7 +101,9 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
   const stats = new RequestStats();
   const metrics =
     options.metrics === true || (typeof options.metrics === 'object' && options.metrics !== null)
-      ? new Metrics(options.metrics === true ? undefined : options.metrics, s.backend, stats)
+      ? new Metrics(options.metrics === true ? undefined : options.metrics, s.backend, stats, () =>
+          subscriptionStats(s),
+        )
       : undefined;
   const ready = s.backend.start().then(() => {
     s.backend.onExternalChange(() => s.clock.changed());
@@ -140,7 +143,7 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
         });
       }
       if (path === '/server-status' && options.serverStatus === true) {
-        out.text(200, MEDIA.json, serverStatusJson(stats, s.backend));
+        out.text(200, MEDIA.json, serverStatusJson(stats, s.backend, () => subscriptionStats(s)));
         return;
       }
       if (path === '/metrics' && metrics !== undefined) {

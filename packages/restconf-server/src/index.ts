@@ -24,5 +24,10 @@ export { type BodyType, bodyType, type Encoding, MEDIA, negotiateEncoding, parse
 export { METADATA_MODULE, METADATA_NS, METADATA_YANG } from './metadata-module.js';
 export { RESTCONF_MODULES, YANGKIT_MODULE_TEXTS, YANGKIT_MODULES } from './modules.js';
 export type { DefaultStyle, Logger, RestconfHandlerOptions } from './options.js';
-export type { EventStreamOptions } from './streams/index.js';
-export { subscriptionModules } from './subscriptions/index.js';
+export { EVENT_QUEUE_DEFAULTS, type EventStreamOptions } from './streams/index.js';
+export {
+  SUBSCRIPTION_DEFAULTS,
+  type SubscriptionOptions,
+  type SubscriptionStats,
+  subscriptionModules,
+} from './subscriptions/index.js';

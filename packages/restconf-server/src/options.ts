@@ -5,6 +5,7 @@ import type { Backend } from './backend.js';
 import type { ChangeClock } from './change-clock.js';
 import type { Encoding } from './media.js';
 import type { EventStreamOptions } from './streams/index.js';
+import type { SubscriptionOptions } from './subscriptions/index.js';
 
 /** Order of `ordered-by system` entries when `systemSorted` is on. */
 export type SystemSortType = 'ascending' | 'descending';
@@ -81,8 +82,13 @@ export interface RestconfHandlerOptions {
   readonly clock?: ChangeClock;
   /** Seconds of SSE idleness before `:SSE keepalive`: 0 or 5..3600 (`--sse-keepalive`, `SSE_KEEPALIVE`; default 0). */
   readonly sseKeepalive?: number;
-  /** Event stream queue bounds and keepalive (RFC 8040 section 6). */
+  /**
+   * Event stream queue bounds and keepalive (RFC 8040 section 6); the queue bounds also hold the
+   * notifications of an RFC 8650 subscription until its GET.
+   */
   readonly streams?: EventStreamOptions;
+  /** How many RFC 8639/8650 subscriptions users may hold, how long one waits for its GET, who sees them all. */
+  readonly subscriptions?: SubscriptionOptions;
   /**
    * Called once per request with an unsafe method (POST, PUT, PATCH, DELETE, ...) when its
    * response is done, with what an audit log needs: the YANG Patch `patch-id`, the error-tag of a

@@ -101,7 +101,7 @@ export async function readData(ctx: RequestContext, resolved: ResolvedApiPath | 
   const s = ctx.settings;
   const xml = await s.backend.withSession((session) => fetchXml(ctx, session, resolved));
   let tree = decodeData(ctx, xml);
-  addSubscriptionState(s, tree);
+  addSubscriptionState(ctx, tree);
   const content = ctx.query.content ?? 'all';
   if (content !== 'all') filterContent(tree, content);
   if (resolved !== undefined) {

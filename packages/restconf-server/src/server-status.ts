@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Backend } from './backend.js';
+import type { SubscriptionStats } from './subscriptions/index.js';
 
 /** Request counters kept for `/server-status` and the metrics. */
 export class RequestStats {
@@ -19,10 +20,15 @@ export class RequestStats {
 
 /**
  * The `/server-status` document: uptime, requests by status, requests in flight, active
- * streams and NETCONF sessions.
+ * streams, RFC 8650 subscriptions and NETCONF sessions.
  */
-export function serverStatusJson(stats: RequestStats, backend: Backend): string {
+export function serverStatusJson(
+  stats: RequestStats,
+  backend: Backend,
+  subscriptions: () => SubscriptionStats,
+): string {
   const b = backend.stats();
+  const subs = subscriptions();
   return JSON.stringify({
     'uptime-seconds': Math.floor((Date.now() - stats.started) / 1000),
     requests: {
@@ -31,6 +37,7 @@ export function serverStatusJson(stats: RequestStats, backend: Backend): string 
       'by-status': Object.fromEntries([...stats.byStatus].sort((x, y) => x[0] - y[0])),
     },
     'active-streams': stats.streams,
+    subscriptions: { open: subs.open, 'queued-bytes': subs.queuedBytes },
     'netconf-sessions': { open: b.sessions, idle: b.idle, active: b.active },
   });
 }
@@ -41,7 +48,12 @@ export class Metrics {
   private readonly requests: Counter<'method' | 'status'>;
   private readonly duration: Histogram<'method'>;
 
-  constructor(registry: Registry | undefined, backend: Backend, stats: RequestStats) {
+  constructor(
+    registry: Registry | undefined,
+    backend: Backend,
+    stats: RequestStats,
+    subscriptions: () => SubscriptionStats,
+  ) {
     const own = registry === undefined;
     this.registry = registry ?? new Registry();
     if (own) collectDefaultMetrics({ register: this.registry });
@@ -64,6 +76,22 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.set(backend.stats().sessions);
+      },
+    });
+    new Gauge({
+      name: 'restconf_subscriptions',
+      help: 'RFC 8650 subscriptions established and not ended',
+      registers: [this.registry],
+      collect() {
+        this.set(subscriptions().open);
+      },
+    });
+    new Gauge({
+      name: 'restconf_subscription_queued_bytes',
+      help: 'Bytes of notifications held for subscriptions whose receiver has not connected',
+      registers: [this.registry],
+      collect() {
+        this.set(subscriptions().queuedBytes);
       },
     });
     new Gauge({

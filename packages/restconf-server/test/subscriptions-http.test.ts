@@ -1,113 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { connectStream } from '@yangkit/netconf-client';
-import { duplexPair, exampleHandlers, loadServerSchema, NetconfServer } from '@yangkit/netconf-server';
-import type { SchemaTree } from '@yangkit/yang-schema';
+import { duplexPair } from '@yangkit/netconf-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createBackend } from '../src/backend.js';
-import { createRestconfHandler, type RestconfHandler } from '../src/handler.js';
-import { RESTCONF_MODULES } from '../src/modules.js';
-import { YANG_DIR } from './harness.js';
 import { eventXml, openStream, until } from './streams-helpers.js';
+import { basic, establish, type Gateway, JSON_TYPE, OP, post, start } from './subscriptions-helpers.js';
 
-const OP = '/restconf/operations/ietf-subscribed-notifications';
-const JSON_TYPE = 'application/yang-data+json';
-
-interface Gateway {
-  readonly url: string;
-  readonly netconf: NetconfServer;
-  readonly handler: RestconfHandler;
-  readonly http: Server;
-  close(): Promise<void>;
-}
-
-let schema: Promise<SchemaTree> | undefined;
-
-/** The example modules with RFC 8639, RFC 8641 and the RFC 8650 uri augment. */
-function subscriptionSchema(): Promise<SchemaTree> {
-  schema ??= loadServerSchema({
-    paths: [YANG_DIR],
-    modules: [
-      'example-mod',
-      'example-jukebox',
-      ...RESTCONF_MODULES,
-      'ietf-restconf-subscribed-notifications',
-    ],
-  });
-  return schema;
-}
-
-/** The handler over the embedded NETCONF server, with a Basic user check in front when `users`. */
-async function start(users?: Record<string, string>, withNmda = false): Promise<Gateway> {
-  const s = await subscriptionSchema();
-  const netconf = await NetconfServer.create({ schema: s });
-  exampleHandlers(netconf);
-  const backend = createBackend({
-    openSession: async () => {
-      const [a, b] = duplexPair();
-      netconf.connect(a, { username: 'restconf' });
-      return connectStream(b);
-    },
-  });
-  const handler = createRestconfHandler({ schema: s, backend, withNmda });
-  const http = createServer((req, res) => {
-    if (users !== undefined) {
-      const [user, password] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64')
-        .toString()
-        .split(':');
-      if (user === undefined || users[user] !== password) {
-        res.writeHead(401, { 'www-authenticate': 'Basic' }).end();
-        return;
-      }
-    }
-    handler(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  await handler.ready;
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
-    netconf,
-    handler,
-    http,
-    async close() {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-      await handler.close();
-      await netconf.close();
-    },
-  };
-}
-
-function basic(user: string, password: string): Record<string, string> {
-  return { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
-}
-
-async function post(
-  gw: Gateway,
-  operation: string,
-  input: unknown,
-  headers: Record<string, string> = {},
-): Promise<Response> {
-  return fetch(`${gw.url}${OP}:${operation}`, {
-    method: 'POST',
-    headers: { 'content-type': JSON_TYPE, accept: JSON_TYPE, ...headers },
-    body: JSON.stringify({ 'ietf-subscribed-notifications:input': input }),
-  });
-}
-
-/** establish-subscription; returns the id and the uri's path. */
-async function establish(
-  gw: Gateway,
-  input: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ id: number; uri: string; path: string }> {
-  const res = await post(gw, 'establish-subscription', input, headers);
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as Record<string, Record<string, unknown>>;
-  const output = body['ietf-subscribed-notifications:output']!;
-  const uri = output['ietf-restconf-subscribed-notifications:uri'] as string;
-  return { id: output.id as number, uri, path: new URL(uri).pathname };
-}
 
 type Message = Record<string, Record<string, unknown>>;
 
@@ -118,7 +14,9 @@ function notificationOf(data: string): Record<string, unknown> {
 let gw: Gateway;
 
 beforeAll(async () => {
-  gw = await start();
+  // The tests of this file leave many subscriptions unreceived at once (each waits 60 s for its
+  // GET): more than the default places of one user.
+  gw = await start({ handler: { subscriptions: { maxPerUser: 64 } } });
 });
 afterAll(async () => {
   await gw.close();
@@ -529,7 +427,7 @@ describe('the subscriptions state through NMDA', () => {
   const OPERATIONAL = '/restconf/ds/ietf-datastores:operational/ietf-subscribed-notifications:subscriptions';
   let nmda: Gateway;
   beforeAll(async () => {
-    nmda = await start(undefined, true);
+    nmda = await start({ handler: { withNmda: true } });
   });
   afterAll(async () => {
     await nmda.close();
@@ -559,7 +457,7 @@ describe('the subscriptions state through NMDA', () => {
 describe('users', () => {
   let auth: Gateway;
   beforeAll(async () => {
-    auth = await start({ alice: 'a-secret', bob: 'b-secret' });
+    auth = await start({ users: { alice: 'a-secret', bob: 'b-secret' } });
   });
   afterAll(async () => {
     await auth.close();

@@ -19,6 +19,7 @@ import { YANG_DIR } from './harness.js';
 import { openStream } from './streams-helpers.js';
 
 const SN = 'urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications';
+const YP = 'urn:ietf:params:xml:ns:yang:ietf-yang-push';
 const URI = 'http://localhost/restconf/subscriptions/7';
 
 let schema: SchemaTree;
@@ -29,10 +30,11 @@ beforeAll(async () => {
   });
 });
 
-/** A session stand-in that records whether the subscription closed it. */
-function fakeSession(): NetconfSession & { closed: boolean } {
+/** A session stand-in that records whether the subscription closed it and whether it reads. */
+function fakeSession(): NetconfSession & { closed: boolean; reading: boolean } {
   const s = {
     closed: false,
+    reading: true,
     endReason: undefined as string | undefined,
     close: async () => {
       s.closed = true;
@@ -41,8 +43,18 @@ function fakeSession(): NetconfSession & { closed: boolean } {
     destroy: () => {
       s.closed = true;
     },
+    pauseReading: () => {
+      s.reading = false;
+    },
+    resumeReading: () => {
+      s.reading = true;
+    },
+    rpc: async () => {
+      s.reading = true;
+      return {};
+    },
   };
-  return s as unknown as NetconfSession & { closed: boolean };
+  return s as unknown as NetconfSession & { closed: boolean; reading: boolean };
 }
 
 function notification(inner: string): NetconfNotification {
@@ -61,11 +73,11 @@ afterEach(async () => {
 /** A subscription and an HTTP server whose every GET receives it. */
 async function serve(
   encoding: Encoding,
-  options: { maxQueuedEvents?: number; receiveWithinMs?: number } = {},
+  options: { maxQueuedEvents?: number; maxQueuedBytes?: number; receiveWithinMs?: number; datastore?: boolean } = {},
 ): Promise<{
   sub: Subscription;
   url: string;
-  session: NetconfSession & { closed: boolean };
+  session: NetconfSession & { closed: boolean; reading: boolean };
   ends: EndReason[];
 }> {
   const session = fakeSession();
@@ -77,9 +89,13 @@ async function serve(
     session,
     {
       schema,
-      streams: streamSettings({ maxQueuedEvents: options.maxQueuedEvents ?? 100 }),
+      streams: streamSettings({
+        maxQueuedEvents: options.maxQueuedEvents ?? 100,
+        ...(options.maxQueuedBytes === undefined ? {} : { maxQueuedBytes: options.maxQueuedBytes }),
+      }),
       messageIndent: -1,
       uri: URI,
+      datastore: options.datastore ?? false,
       onEnd: (reason) => ends.push(reason),
     },
     options.receiveWithinMs ?? 60_000,
@@ -213,6 +229,70 @@ describe('Subscription', () => {
     for (let i = 0; i < 3; i++) sub.deliver(notification(`<event xmlns="http://example.com/event/1.0"/>`));
     expect(ends).toEqual(['overflow']);
     expect(session.closed).toBe(true);
+  });
+
+  test('a queue past its byte bound before the GET ends the subscription', async () => {
+    const { sub, ends } = await serve('xml', { maxQueuedBytes: 1000 });
+    sub.deliver(notification(`<event xmlns="http://example.com/event/1.0"><event-class>${'x'.repeat(400)}</event-class></event>`));
+    expect(sub.queuedBytes).toBeGreaterThan(400);
+    sub.deliver(notification(`<event xmlns="http://example.com/event/1.0"><event-class>${'y'.repeat(600)}</event-class></event>`));
+    expect(ends).toEqual(['overflow']);
+    expect(sub.queuedBytes).toBe(0);
+  });
+
+  test('the bytes waiting for the GET are counted, and none once it came', async () => {
+    const { sub, url } = await serve('json');
+    expect(sub.queuedBytes).toBe(0);
+    sub.deliver(notification(`<event xmlns="http://example.com/event/1.0"><event-class>one</event-class></event>`));
+    const waiting = sub.queuedBytes;
+    expect(waiting).toBeGreaterThan(0);
+    const s = await openStream(url);
+    await s.take(1);
+    s.close();
+    expect(sub.queuedBytes).toBe(0);
+  });
+
+  test('a push-update waiting for the GET replaces the YANG Push updates before it', async () => {
+    const { sub, url } = await serve('xml');
+    const update = (tag: string) =>
+      notification(
+        `<push-update xmlns="${YP}"><id>7</id><datastore-contents><event xmlns="http://example.com/event/1.0"><event-class>${tag}</event-class></event></datastore-contents></push-update>`,
+      );
+    sub.deliver(update('first'));
+    sub.deliver(
+      notification(`<push-change-update xmlns="${YP}"><id>7</id><datastore-changes/></push-change-update>`),
+    );
+    sub.deliver(notification(`<subscription-modified xmlns="${SN}"><id>7</id></subscription-modified>`));
+    const before = sub.queuedBytes;
+    sub.deliver(update('second'));
+    expect(sub.queuedBytes).toBeLessThan(before);
+    const s = await openStream(url);
+    const events = await s.take(2);
+    s.close();
+    expect(events.map((e) => /<(push-update|push-change-update|subscription-modified)/.exec(e.data)?.[1])).toEqual([
+      'subscription-modified',
+      'push-update',
+    ]);
+    expect(events[1]!.data).toContain('second');
+  });
+
+  test('a datastore subscription reads nothing from its session until the GET', async () => {
+    const { session, url } = await serve('json', { datastore: true });
+    expect(session.reading).toBe(false);
+    const s = await openStream(url);
+    expect(session.reading).toBe(true);
+    s.close();
+  });
+
+  test('an operation on an unreceived datastore subscription leaves its session paused again', async () => {
+    const { sub, session } = await serve('json', { datastore: true });
+    await sub.rpc('<delete-subscription/>');
+    expect(session.reading).toBe(false);
+  });
+
+  test('a stream subscription keeps reading its session before the GET', async () => {
+    const { session } = await serve('json');
+    expect(session.reading).toBe(true);
   });
 
   test('a subscription nobody receives in time ends', async () => {

@@ -106,7 +106,7 @@ export async function readNmda(
   const xml = await s.backend.withSession((session) => getDataXml(ctx, session, ds, resolved));
   let tree = decodeData(ctx, xml);
   // The subscriptions state is operational: it gets the RFC 8650 uri as on `/data`.
-  addSubscriptionState(s, tree);
+  addSubscriptionState(ctx, tree);
   if (resolved !== undefined) {
     const nodes = findInstances(tree, resolved);
     if (nodes.length === 0) {

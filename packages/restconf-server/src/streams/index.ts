@@ -13,4 +13,9 @@ export {
   streamLocation,
   streamsXml,
 } from './stream-list.js';
-export { type EventStreamOptions, type StreamSettings, streamSettings } from './stream-options.js';
+export {
+  EVENT_QUEUE_DEFAULTS,
+  type EventStreamOptions,
+  type StreamSettings,
+  streamSettings,
+} from './stream-options.js';

@@ -20,6 +20,9 @@ export interface EventStreamOptions {
   readonly retryMs?: number;
 }
 
+/** The default queue bounds of {@link EventStreamOptions}. */
+export const EVENT_QUEUE_DEFAULTS = { maxQueuedEvents: 1000, maxQueuedBytes: 1024 * 1024 } as const;
+
 /** {@link EventStreamOptions} with every default filled in. */
 export interface StreamSettings {
   readonly keepaliveSeconds: number;
@@ -57,8 +60,8 @@ export function streamSettings(options: EventStreamOptions = {}, sseKeepalive?: 
   };
   return {
     keepaliveSeconds,
-    maxQueuedEvents: positive('maxQueuedEvents', options.maxQueuedEvents ?? 1000),
-    maxQueuedBytes: positive('maxQueuedBytes', options.maxQueuedBytes ?? 1024 * 1024),
+    maxQueuedEvents: positive('maxQueuedEvents', options.maxQueuedEvents ?? EVENT_QUEUE_DEFAULTS.maxQueuedEvents),
+    maxQueuedBytes: positive('maxQueuedBytes', options.maxQueuedBytes ?? EVENT_QUEUE_DEFAULTS.maxQueuedBytes),
     backendFilter: options.backendFilter ?? false,
     retryMs: options.retryMs === undefined ? undefined : positive('retryMs', options.retryMs),
   };

@@ -7,12 +7,18 @@ export {
   YANG_PUSH_MODULE,
 } from './names.js';
 export { requesterOf } from './requester.js';
+export type { SubscriptionStats } from './registry.js';
 export {
-  RECEIVE_WITHIN_MS,
   serveSubscription,
-  subscriptionCount,
   subscriptionOperation,
+  subscriptionStats,
   subscriptionUri,
 } from './service.js';
 export { addSubscriptionState } from './state.js';
 export { type EndReason, Subscription } from './subscription.js';
+export {
+  SUBSCRIPTION_DEFAULTS,
+  type SubscriptionOptions,
+  type SubscriptionSettings,
+  subscriptionSettings,
+} from './subscription-options.js';

@@ -7,6 +7,7 @@ export const RSN_NS = 'urn:ietf:params:xml:ns:yang:ietf-restconf-subscribed-noti
 
 /** The RFC 8641 (YANG Push) module: datastore subscriptions. */
 export const YANG_PUSH_MODULE = 'ietf-yang-push';
+export const YP_NS = 'urn:ietf:params:xml:ns:yang:ietf-yang-push';
 
 /**
  * The modules the handler's schema needs to serve RFC 8650 subscriptions from a backend that

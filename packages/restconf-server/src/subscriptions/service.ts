@@ -16,27 +16,25 @@ import { RestconfError } from '../errors.js';
 import { dataMediaType, type Encoding } from '../media.js';
 import type { Responder } from '../response.js';
 import { escapeXml, RSN_NS, SN_NS } from './names.js';
+import { SubscriptionRegistry, type SubscriptionStats } from './registry.js';
 import { requesterOf } from './requester.js';
 import { Subscription } from './subscription.js';
 
-/** How long an established subscription waits for the GET on its uri before it ends (ms). */
-export const RECEIVE_WITHIN_MS = 60_000;
+const registries = new WeakMap<Settings, SubscriptionRegistry>();
 
-const registries = new WeakMap<Settings, Map<number, Subscription>>();
-
-/** The subscriptions established through one handler, by id. */
-function registryOf(s: Settings): Map<number, Subscription> {
+/** The subscriptions established through one handler. */
+function registryOf(s: Settings): SubscriptionRegistry {
   let r = registries.get(s);
   if (r === undefined) {
-    r = new Map();
+    r = new SubscriptionRegistry(s.subscriptions);
     registries.set(s, r);
   }
   return r;
 }
 
-/** The subscriptions open now (tests and status). */
-export function subscriptionCount(s: Settings): number {
-  return registryOf(s).size;
+/** The subscriptions open now and the bytes waiting for their receivers (`/metrics`, `/server-status`). */
+export function subscriptionStats(s: Settings): SubscriptionStats {
+  return registryOf(s).stats();
 }
 
 /** A live subscription this handler established, by id. */
@@ -87,7 +85,7 @@ export async function subscriptionOperation(
       },
     );
   }
-  await sub.session.rpc(xml);
+  await sub.rpc(xml);
   if (op.name === 'delete-subscription') sub.end('deleted');
   ctx.out.empty(204);
 }
@@ -126,6 +124,9 @@ async function establish(
   const owner = requesterOf(ctx.out.req);
   const xml = operationXml(s.schema, op, input);
   const registry = registryOf(s);
+  // The limits are checked before the backend does any work; the place is kept until the
+  // subscription ends, or given back when establishing fails.
+  const release = registry.reserve(owner);
   const sub = await new Promise<Subscription>((resolve, reject) => {
     s.backend
       .withSession(async (session, use) => {
@@ -151,11 +152,15 @@ async function establish(
             streams: s.events.settings,
             messageIndent: s.messageIndent,
             uri: subscriptionUri(s, id),
-            onEnd: () => registry.delete(id),
+            datastore: leafOf(input, 'datastore') !== undefined,
+            onEnd: () => {
+              registry.delete(id);
+              release();
+            },
           },
-          RECEIVE_WITHIN_MS,
+          s.subscriptions.receiveWithinMs,
         );
-        registry.set(id, created);
+        registry.add(created);
         resolve(created);
         try {
           for await (const n of events) created.deliver(n);
@@ -163,7 +168,10 @@ async function establish(
           created.end('backend-ended');
         }
       })
-      .catch(reject);
+      .catch((error: unknown) => {
+        release();
+        reject(error);
+      });
   });
   const reply = `<id xmlns="${SN_NS}">${sub.id}</id><uri xmlns="${RSN_NS}">${escapeXml(subscriptionUri(s, sub.id))}</uri>`;
   const output = decodeXml(s.schema, reply, { kind: 'rpc-output', operation: op, strict: false });
