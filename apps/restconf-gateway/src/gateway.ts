@@ -2,7 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { createRestconfHandler, type RestconfHandler } from '@yangkit/restconf-server';
+import {
+  createRestconfHandler,
+  EVENT_QUEUE_DEFAULTS,
+  type RestconfHandler,
+  SUBSCRIPTION_DEFAULTS,
+} from '@yangkit/restconf-server';
 import type { Logger as PinoLogger } from 'pino';
 import { createAudit } from './audit.js';
 import { basicAuth, basicCredentials, denyAccess, setRemoteUser } from './basic-auth.js';
@@ -167,6 +172,12 @@ export async function startGateway(
     );
   }
   const port = (http.address() as AddressInfo).port;
+  const subscriptionLimits = {
+    maxPerUser: options.maxSubscriptionsPerUser ?? SUBSCRIPTION_DEFAULTS.maxPerUser,
+    maxTotal: options.maxSubscriptions ?? SUBSCRIPTION_DEFAULTS.maxTotal,
+    receiveWithinSeconds: options.subscriptionReceiveTimeout ?? SUBSCRIPTION_DEFAULTS.receiveWithinSeconds,
+  };
+  const eventQueueBytes = options.eventQueueBytes ?? EVENT_QUEUE_DEFAULTS.maxQueuedBytes;
   const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   handler = createRestconfHandler({
     schema: setup.schema,
@@ -197,6 +208,9 @@ export async function startGateway(
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.withNmda === undefined ? {} : { withNmda: options.withNmda }),
     ...(options.sseKeepalive === undefined ? {} : { sseKeepalive: options.sseKeepalive }),
+    streams: { maxQueuedBytes: eventQueueBytes },
+    // The NACM recovery user sees every user's subscriptions in the state; others their own.
+    subscriptions: { ...subscriptionLimits, admins: options.nacmAdmin === undefined ? [] : [options.nacmAdmin] },
   });
   const gateway: Gateway = {
     url,
@@ -230,6 +244,9 @@ export async function startGateway(
       `serving NETCONF over SSH on ${a.address}:${a.port} for user ${options.netconfSshUser ?? 'netconf'}`,
     );
   }
+  log.info(
+    `subscriptions: ${subscriptionLimits.maxPerUser} per user, ${subscriptionLimits.maxTotal} in all, ${subscriptionLimits.receiveWithinSeconds} s to GET the uri; ${eventQueueBytes} bytes queued per event stream client or unreceived subscription`,
+  );
   if (options.serverStatus === true) log.info(`server status at ${url}/server-status`);
   if (options.metrics === true) log.info(`Prometheus metrics at ${url}/metrics`);
   if (pem !== undefined && options.http2 !== false) log.info('HTTP/2 and HTTP/1.1 by ALPN');

@@ -78,6 +78,14 @@ export interface GatewayOptions {
   readonly maxBodyBytes?: number;
   /** Requests one client (authenticated user, Basic user, else peer address) may have in progress; default unbounded. */
   readonly maxRequestsPerClient?: number;
+  /** RFC 8639 subscriptions one user may hold at once (default 8). */
+  readonly maxSubscriptionsPerUser?: number;
+  /** RFC 8639 subscriptions all users together may hold at once (default 64). */
+  readonly maxSubscriptions?: number;
+  /** Seconds a subscription waits for the GET on its uri before it ends (default 60). */
+  readonly subscriptionReceiveTimeout?: number;
+  /** Bytes queued for one slow event stream client, or for a subscription before its GET (default 1 MiB). */
+  readonly eventQueueBytes?: number;
   readonly logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 }
 
