@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DATA_JSON, errorsBody, type Server, startServer } from './harness.js';
-import { CLI } from './process.js';
+import { addUser } from './process.js';
 
 // Issue 12, authentication: `restconf-gateway add-user` writes scrypt hashes to a users file;
 // the gateway started with --users-file lets in those users only and challenges the others.
@@ -12,18 +11,6 @@ const JUKEBOX = '/restconf/data/example-jukebox:jukebox';
 let dir: string;
 let file: string;
 let s: Server;
-
-/** Runs `node cli.js add-user ...` with `password` on stdin; resolves with the exit code and output. */
-function addUser(args: string[], password: string): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'add-user', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => resolve({ code, out }));
-    child.stdin.end(`${password}\n`);
-  });
-}
 
 function basic(user: string, password: string): Record<string, string> {
   return {
