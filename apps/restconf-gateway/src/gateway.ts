@@ -210,7 +210,10 @@ export async function startGateway(
     ...(options.sseKeepalive === undefined ? {} : { sseKeepalive: options.sseKeepalive }),
     streams: { maxQueuedBytes: eventQueueBytes },
     // The NACM recovery user sees every user's subscriptions in the state; others their own.
-    subscriptions: { ...subscriptionLimits, admins: options.nacmAdmin === undefined ? [] : [options.nacmAdmin] },
+    subscriptions: {
+      ...subscriptionLimits,
+      admins: options.nacmAdmin === undefined ? [] : [options.nacmAdmin],
+    },
   });
   const gateway: Gateway = {
     url,

@@ -67,7 +67,9 @@ describe('subscription flags', () => {
     g.backend.netconf!.publish(
       `<event xmlns="http://example.com/event/1.0"><event-class>${'x'.repeat(2000)}</event-class></event>`,
     );
-    const r = await fetch(`${g.url}/restconf/subscriptions/${id}`, { headers: { Accept: 'text/event-stream' } });
+    const r = await fetch(`${g.url}/restconf/subscriptions/${id}`, {
+      headers: { Accept: 'text/event-stream' },
+    });
     expect(r.status).toBe(404);
   });
 

@@ -122,7 +122,10 @@ describe('a YANG Push receiver that reads nothing', () => {
   const periodic = (period: number) =>
     `<establish-subscription xmlns="${SN}" xmlns:yp="${YP}" xmlns:ds="${DS}"><yp:datastore>ds:running</yp:datastore><yp:datastore-subtree-filter><interfaces xmlns="${IF}"/></yp:datastore-subtree-filter><yp:periodic><yp:period>${period}</yp:period></yp:periodic></establish-subscription>`;
   const sentOf = (id: number): number => {
-    const entry = server.dynamic.stateXml().split('<subscription>').find((e) => e.includes(`<id>${id}</id>`));
+    const entry = server.dynamic
+      .stateXml()
+      .split('<subscription>')
+      .find((e) => e.includes(`<id>${id}</id>`));
     return Number(/<sent-event-records>(\d+)</.exec(entry ?? '')?.[1]);
   };
 

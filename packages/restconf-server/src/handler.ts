@@ -143,7 +143,11 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
         });
       }
       if (path === '/server-status' && options.serverStatus === true) {
-        out.text(200, MEDIA.json, serverStatusJson(stats, s.backend, () => subscriptionStats(s)));
+        out.text(
+          200,
+          MEDIA.json,
+          serverStatusJson(stats, s.backend, () => subscriptionStats(s)),
+        );
         return;
       }
       if (path === '/metrics' && metrics !== undefined) {

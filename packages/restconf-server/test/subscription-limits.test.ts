@@ -134,7 +134,9 @@ describe('a YANG Push subscription nobody receives', () => {
     // Ten periods of 50 ms pass; the backend made at most the update it sent before the pause.
     await new Promise((r) => setTimeout(r, 500));
     const res = await fetch(`${gw.url}${STATE}/subscription=${id}`, { headers: { accept: JSON_TYPE } });
-    const entry = ((await res.json()) as Record<string, Entry[]>)['ietf-subscribed-notifications:subscription']![0]!;
+    const entry = ((await res.json()) as Record<string, Entry[]>)[
+      'ietf-subscribed-notifications:subscription'
+    ]![0]!;
     const receiver = (entry.receivers as { receiver: Entry[] }).receiver[0]!;
     expect(Number(receiver['sent-event-records'])).toBeLessThanOrEqual(1);
     const s = await openStream(gw.url + path);

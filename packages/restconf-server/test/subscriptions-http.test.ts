@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { eventXml, openStream, until } from './streams-helpers.js';
 import { basic, establish, type Gateway, JSON_TYPE, OP, post, start } from './subscriptions-helpers.js';
 
-
 type Message = Record<string, Record<string, unknown>>;
 
 function notificationOf(data: string): Record<string, unknown> {

@@ -73,7 +73,12 @@ afterEach(async () => {
 /** A subscription and an HTTP server whose every GET receives it. */
 async function serve(
   encoding: Encoding,
-  options: { maxQueuedEvents?: number; maxQueuedBytes?: number; receiveWithinMs?: number; datastore?: boolean } = {},
+  options: {
+    maxQueuedEvents?: number;
+    maxQueuedBytes?: number;
+    receiveWithinMs?: number;
+    datastore?: boolean;
+  } = {},
 ): Promise<{
   sub: Subscription;
   url: string;
@@ -233,9 +238,17 @@ describe('Subscription', () => {
 
   test('a queue past its byte bound before the GET ends the subscription', async () => {
     const { sub, ends } = await serve('xml', { maxQueuedBytes: 1000 });
-    sub.deliver(notification(`<event xmlns="http://example.com/event/1.0"><event-class>${'x'.repeat(400)}</event-class></event>`));
+    sub.deliver(
+      notification(
+        `<event xmlns="http://example.com/event/1.0"><event-class>${'x'.repeat(400)}</event-class></event>`,
+      ),
+    );
     expect(sub.queuedBytes).toBeGreaterThan(400);
-    sub.deliver(notification(`<event xmlns="http://example.com/event/1.0"><event-class>${'y'.repeat(600)}</event-class></event>`));
+    sub.deliver(
+      notification(
+        `<event xmlns="http://example.com/event/1.0"><event-class>${'y'.repeat(600)}</event-class></event>`,
+      ),
+    );
     expect(ends).toEqual(['overflow']);
     expect(sub.queuedBytes).toBe(0);
   });
@@ -243,7 +256,9 @@ describe('Subscription', () => {
   test('the bytes waiting for the GET are counted, and none once it came', async () => {
     const { sub, url } = await serve('json');
     expect(sub.queuedBytes).toBe(0);
-    sub.deliver(notification(`<event xmlns="http://example.com/event/1.0"><event-class>one</event-class></event>`));
+    sub.deliver(
+      notification(`<event xmlns="http://example.com/event/1.0"><event-class>one</event-class></event>`),
+    );
     const waiting = sub.queuedBytes;
     expect(waiting).toBeGreaterThan(0);
     const s = await openStream(url);
@@ -269,10 +284,9 @@ describe('Subscription', () => {
     const s = await openStream(url);
     const events = await s.take(2);
     s.close();
-    expect(events.map((e) => /<(push-update|push-change-update|subscription-modified)/.exec(e.data)?.[1])).toEqual([
-      'subscription-modified',
-      'push-update',
-    ]);
+    expect(
+      events.map((e) => /<(push-update|push-change-update|subscription-modified)/.exec(e.data)?.[1]),
+    ).toEqual(['subscription-modified', 'push-update']);
     expect(events[1]!.data).toContain('second');
   });
 

@@ -91,7 +91,10 @@ export function spawnGateway(args: readonly string[], options: SpawnOptions = {}
 }
 
 /** Runs `node cli.js add-user ...args` with `password` on stdin; resolves with the exit code and output. */
-export function addUser(args: readonly string[], password: string): Promise<{ code: number | null; out: string }> {
+export function addUser(
+  args: readonly string[],
+  password: string,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, 'add-user', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';

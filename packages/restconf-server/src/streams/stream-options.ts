@@ -60,7 +60,10 @@ export function streamSettings(options: EventStreamOptions = {}, sseKeepalive?: 
   };
   return {
     keepaliveSeconds,
-    maxQueuedEvents: positive('maxQueuedEvents', options.maxQueuedEvents ?? EVENT_QUEUE_DEFAULTS.maxQueuedEvents),
+    maxQueuedEvents: positive(
+      'maxQueuedEvents',
+      options.maxQueuedEvents ?? EVENT_QUEUE_DEFAULTS.maxQueuedEvents,
+    ),
     maxQueuedBytes: positive('maxQueuedBytes', options.maxQueuedBytes ?? EVENT_QUEUE_DEFAULTS.maxQueuedBytes),
     backendFilter: options.backendFilter ?? false,
     retryMs: options.retryMs === undefined ? undefined : positive('retryMs', options.retryMs),

@@ -6,8 +6,8 @@ export {
   subscriptionModules,
   YANG_PUSH_MODULE,
 } from './names.js';
-export { requesterOf } from './requester.js';
 export type { SubscriptionStats } from './registry.js';
+export { requesterOf } from './requester.js';
 export {
   serveSubscription,
   subscriptionOperation,
