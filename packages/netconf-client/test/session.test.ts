@@ -302,12 +302,18 @@ describe('pausing the reading', () => {
   const notification = (n: number) =>
     `<notification xmlns="${NOTIF}"><eventTime>2024-01-01T00:00:0${n}Z</eventTime><ev xmlns="urn:ev"><n>${'x'.repeat(40_000)}</n></ev></notification>`;
 
-  test('a paused session reads nothing and the server writes back up', async () => {
+  /** A paused session that records the eventTime of each notification it reads, and its server. */
+  async function pausedSession() {
     const { client, server } = fakeServer();
     const session = await connectStream(client);
     const seen: string[] = [];
     session.on('notification', (n) => seen.push(n.eventTime));
     session.pauseReading();
+    return { session, server, seen };
+  }
+
+  test('a paused session reads nothing and the server writes back up', async () => {
+    const { server, seen } = await pausedSession();
     server.send(notification(1));
     await new Promise((r) => setTimeout(r, 10));
     expect(seen).toEqual([]);
@@ -315,11 +321,7 @@ describe('pausing the reading', () => {
   });
 
   test('resumeReading delivers what waited, in order', async () => {
-    const { client, server } = fakeServer();
-    const session = await connectStream(client);
-    const seen: string[] = [];
-    session.on('notification', (n) => seen.push(n.eventTime));
-    session.pauseReading();
+    const { session, server, seen } = await pausedSession();
     server.send(notification(1));
     server.send(notification(2));
     session.resumeReading();
@@ -328,9 +330,7 @@ describe('pausing the reading', () => {
   });
 
   test('an rpc on a paused session reads again, so its reply arrives', async () => {
-    const { client } = fakeServer();
-    const session = await connectStream(client);
-    session.pauseReading();
+    const { session } = await pausedSession();
     expect((await session.commit()).ok).toBe(true);
   });
 });
