@@ -46,8 +46,9 @@ interface Pending {
  * session that established it (delete- and modify-subscription must come from that session,
  * RFC 8639 section 2.4.4) and delivers the session's notifications to the one SSE response that
  * GETs its uri (RFC 8650 section 3.4). Until then, notifications wait unencoded in a queue bounded
- * in bytes and in count (the stream settings' `maxQueuedBytes`, `maxQueuedEvents`); a datastore
- * subscription keeps only the newest push-update there and does not read its session at all.
+ * in bytes and in count (the stream settings' `maxQueuedBytes`, `maxQueuedEvents`), where a
+ * push-update replaces the updates before it; a datastore subscription does not even read its
+ * session meanwhile.
  */
 export class Subscription {
   readonly id: number;
