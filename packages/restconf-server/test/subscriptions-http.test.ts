@@ -13,9 +13,7 @@ function notificationOf(data: string): Record<string, unknown> {
 let gw: Gateway;
 
 beforeAll(async () => {
-  // The tests of this file leave many subscriptions unreceived at once (each waits 60 s for its
-  // GET): more than the default places of one user.
-  gw = await start({ handler: { subscriptions: { maxPerUser: 64 } } });
+  gw = await start();
 });
 afterAll(async () => {
   await gw.close();
