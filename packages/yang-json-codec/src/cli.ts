@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
+import { loadSchema, type SchemaNode, type SchemaTree } from '@yangkit/yang-schema';
 import { decodeJson } from './decode-json';
 import { decodeXml } from './decode-xml';
 import type { DecodeOptions } from './decoder';
+import { operationOfJson, operationOfXml } from './document-operation';
 import { encodeJson } from './encode-json';
 import { encodeXml } from './encode-xml';
 import { CodecError } from './errors';
@@ -25,7 +26,13 @@ const USAGE = `usage: yang-convert --path DIR... --module NAME... --from xml|jso
 
 Converts one document between NETCONF XML and RFC 7951 JSON through the compiled schema, validating it
 on the way. JSON is printed with 2-space indentation, XML with one element per line. Exit status 1 and
-the error on stderr when the input is invalid, 2 on a usage error.`;
+the error on stderr when the input is invalid, 2 on a usage error.
+
+rpc and reply documents: --operation may be left out when the document names the operation (<play>,
+"example-jukebox:play", or the data nodes leading to an action, with or without <rpc> and <action>);
+the output is the RESTCONF form (<input>, "module:input"). notification documents: the event alone
+(yanglint -t notif) or inside <notification> / "ietf-restconf:notification" with its eventTime; the
+output keeps the form of the input.`;
 
 const defaultIo: CliIo = {
   stdout: (t) => process.stdout.write(t),
@@ -33,26 +40,59 @@ const defaultIo: CliIo = {
   readFile: (f) => (f === '-' ? readFileSync(0, 'utf8') : readFileSync(f, 'utf8')),
 };
 
-function documentKind(kind: string, operation: string | undefined): DocumentKind | undefined {
-  const action = operation?.startsWith('/') ?? false;
-  switch (kind) {
-    case 'rpc':
-      return action ? 'action-input' : 'rpc-input';
-    case 'reply':
-      return action ? 'action-output' : 'rpc-output';
-    case 'data':
-    case 'config':
-    case 'resource':
-    case 'notification':
-    case 'yang-data':
-    case 'rpc-input':
-    case 'rpc-output':
-    case 'action-input':
-    case 'action-output':
-      return kind;
-    default:
-      return undefined;
+const KINDS = [
+  'data',
+  'config',
+  'resource',
+  'rpc',
+  'reply',
+  'notification',
+  'yang-data',
+  'rpc-input',
+  'rpc-output',
+  'action-input',
+  'action-output',
+] as const;
+
+/** Kinds of document that hold the input or output of one rpc or action. */
+const OPERATION_KINDS: ReadonlySet<string> = new Set([
+  'rpc',
+  'reply',
+  'rpc-input',
+  'rpc-output',
+  'action-input',
+  'action-output',
+]);
+
+function documentKind(kind: (typeof KINDS)[number], action: boolean): DocumentKind {
+  if (kind === 'rpc') return action ? 'action-input' : 'rpc-input';
+  if (kind === 'reply') return action ? 'action-output' : 'rpc-output';
+  return kind;
+}
+
+function isKind(kind: string): kind is (typeof KINDS)[number] {
+  return (KINDS as readonly string[]).includes(kind);
+}
+
+/**
+ * The rpc or action named by `--operation`, else by the document itself (libyang's forms: `<play>`,
+ * `"example-jukebox:play"`, an action inside its data path, with or without the NETCONF envelope).
+ */
+function operationOf(
+  schema: SchemaTree,
+  option: string | undefined,
+  from: 'xml' | 'json',
+  text: string,
+): string | SchemaNode | undefined {
+  if (option !== undefined) return option;
+  if (from === 'xml') return operationOfXml(schema, text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined; // decodeJson reports the malformed text
   }
+  return operationOfJson(schema, value)?.operation;
 }
 
 /** Runs `yang-convert` with `argv` (without node and script); resolves to the exit status. */
@@ -71,15 +111,15 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
   }
   const from = values.from;
   const to = values.to;
-  const kind = documentKind(values.kind ?? 'data', values.operation);
+  const kindName = values.kind ?? 'data';
   if (
     (from !== 'xml' && from !== 'json') ||
     (to !== 'xml' && to !== 'json') ||
-    kind === undefined ||
+    !isKind(kindName) ||
     positionals.length !== 1
   ) {
     io.stderr(
-      `yang-convert: ${kind === undefined ? `unknown --kind "${values.kind}"` : 'expected --from, --to and one FILE'}\n${USAGE}\n`,
+      `yang-convert: ${isKind(kindName) ? 'expected --from, --to and one FILE' : `unknown --kind "${kindName}"`}\n${USAGE}\n`,
     );
     return 2;
   }
@@ -98,9 +138,18 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
       io.stderr(`yang-convert: --parent "${values.parent}" names no schema node\n`);
       return 2;
     }
+    const forOperation = OPERATION_KINDS.has(kindName);
+    const operation = forOperation ? operationOf(schema, values.operation, from, text) : values.operation;
+    if (forOperation && operation === undefined) {
+      io.stderr(
+        `yang-convert: the document names no rpc or action of the schema (a RESTCONF "input" does not): give --operation\n`,
+      );
+      return 2;
+    }
+    const action = typeof operation === 'string' ? operation.startsWith('/') : operation?.kind === 'action';
     const options: DecodeOptions = {
-      kind,
-      ...(values.operation !== undefined ? { operation: values.operation } : {}),
+      kind: documentKind(kindName, action),
+      ...(operation !== undefined ? { operation } : {}),
       ...(parent !== undefined ? { parent } : {}),
       ...(values['yang-data'] !== undefined ? { yangData: values['yang-data'] } : {}),
     };

@@ -1,10 +1,11 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { attach, DecodeContext, type DecodeOptions } from './decoder';
 import { type DocumentTarget, resolveDocument } from './document';
+import { operationOfJson } from './document-operation';
 import { CodecError } from './errors';
 import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
 import { createNode } from './instance';
-import { type NodeInfo, nodeInfo, structureInfo, topLevelInfo } from './schema-view';
+import { type NodeInfo, nodeInfo, splitName, structureInfo, topLevelInfo } from './schema-view';
 import { valueFromJson } from './values';
 
 type JsonObject = Record<string, unknown>;
@@ -19,9 +20,10 @@ function isObject(v: unknown): v is JsonObject {
  * types and values against the YANG types (RFC 7951 section 6) and list keys. RFC 7952 metadata is read
  * from `@` members (containers, list entries) and `@name` siblings (leafs, leaf-lists, anydata).
  * Accepted shapes: data/config `{ "mod:top": ... }` or `{ "ietf-restconf:data": { ... } }`; resource
- * `{ "mod:node": ... }`; rpc/action `{ "mod:input": { ... } }` / `{ "mod:output": { ... } }`; notification
- * `{ "ietf-restconf:notification": { "eventTime": ..., "mod:event": { ... } } }`; yang-data
- * `{ "ietf-restconf:errors": { ... } }`.
+ * `{ "mod:node": ... }`; rpc/action `{ "mod:input": { ... } }` / `{ "mod:output": { ... } }`, or libyang's
+ * `{ "mod:rpc": { ... } }` and the data nodes leading to an action; notification
+ * `{ "ietf-restconf:notification": { "eventTime": ..., "mod:event": { ... } } }` or `{ "mod:event": { ... } }`
+ * alone; yang-data `{ "ietf-restconf:errors": { ... } }`.
  */
 export function decodeJson(
   schema: SchemaTree,
@@ -117,15 +119,24 @@ class JsonDecoder {
 
   private notification(value: JsonObject, doc: InstanceTree): void {
     const keys = Object.keys(value);
-    const body = value['ietf-restconf:notification'];
-    if (keys.length !== 1 || !isObject(body)) {
-      throw this.structure('a JSON notification is one "ietf-restconf:notification" object');
+    if (keys.length !== 1) {
+      throw this.structure(
+        'a JSON notification is one "ietf-restconf:notification" object, or the one event member without it',
+      );
     }
-    const eventTime = body.eventTime;
-    if (typeof eventTime !== 'string') throw this.structure('"ietf-restconf:notification" lacks "eventTime"');
-    doc.eventTime = eventTime;
     const rest: JsonObject = {};
-    for (const k of Object.keys(body)) if (k !== 'eventTime') rest[k] = body[k];
+    const body = value['ietf-restconf:notification'];
+    if (body === undefined) {
+      // The event alone, as libyang reads it (yanglint -t notif): no envelope, so no eventTime.
+      rest[keys[0]!] = value[keys[0]!];
+    } else {
+      if (!isObject(body)) throw this.structure('"ietf-restconf:notification" must be a JSON object');
+      const eventTime = body.eventTime;
+      if (typeof eventTime !== 'string')
+        throw this.structure('"ietf-restconf:notification" lacks "eventTime"');
+      doc.eventTime = eventTime;
+      for (const k of Object.keys(body)) if (k !== 'eventTime') rest[k] = body[k];
+    }
     // Notifications are top-level statements or sit inside data nodes (RFC 7950 7.16).
     const info = topLevelInfo(this.tree);
     for (const k of Object.keys(rest)) {
@@ -153,11 +164,20 @@ class JsonDecoder {
     attach(children, node);
     if (keys.length === 0) return;
     const [module, name] = splitName(keys[0]!);
-    if (keys.length !== 1 || name !== part.kind || (module !== undefined && module !== op.module)) {
-      throw this.structure(`${op.kind} ${part.kind} is one "${op.module}:${part.kind}" member`);
+    let body: unknown;
+    if (keys.length === 1 && name === part.kind && (module === undefined || module === op.module)) {
+      body = value[keys[0]!];
+    } else {
+      // libyang's form: the operation's own member, for an action inside the data nodes leading to it.
+      const named = operationOfJson(this.tree, value);
+      if (named?.operation !== op) {
+        throw this.structure(
+          `${op.kind} ${part.kind} is one "${op.module}:${part.kind}" member, or the ${op.kind} "${op.module}:${op.name}" itself`,
+        );
+      }
+      body = named.content;
     }
-    const body = value[keys[0]!];
-    if (!isObject(body)) throw this.structure(`"${keys[0]}" must be a JSON object`);
+    if (!isObject(body)) throw this.structure(`the ${op.kind} ${part.kind} must be a JSON object`);
     this.members(body, part, nodeInfo(part), node, node.children!, 1, false);
   }
 
@@ -480,12 +500,6 @@ function scalar(name: string, module: string, tree: SchemaTree, v: unknown): Any
   if (typeof v === 'boolean')
     return { name, module, ns, children: undefined, text: String(v), json: 'boolean' };
   return { name, module, ns, children: undefined, text: typeof v === 'string' ? v : JSON.stringify(v) };
-}
-
-/** Splits `module:name` (module undefined when absent). */
-export function splitName(key: string): [string | undefined, string] {
-  const colon = key.indexOf(':');
-  return colon < 0 ? [undefined, key] : [key.slice(0, colon), key.slice(colon + 1)];
 }
 
 function describe(parent: DataNode | undefined): string {

@@ -22,9 +22,9 @@ export const RESTCONF_NS = 'urn:ietf:params:xml:ns:yang:ietf-restconf';
  * value against its type (RFC 7950 section 9); list keys must be present and unique. Accepted shapes:
  * - data/config: top-level elements, or inside `<data>` (ietf-restconf or NETCONF base namespace);
  * - resource: the element(s) of one data resource below `options.parent`;
- * - rpc/action input: `<input>`, the operation element, or `<rpc>` around it (actions: `<action>` with the
- *   ancestor data nodes); output: `<output>` or `<rpc-reply>` around the output parameters;
- * - notification: `<notification>` with `<eventTime>` and the event element;
+ * - rpc/action input: `<input>`, the operation element, or `<rpc>` around it (actions: the ancestor data
+ *   nodes, alone or in `<action>`); output: `<output>` or `<rpc-reply>` around the output parameters;
+ * - notification: `<notification>` with `<eventTime>` and the event element, or the event element alone;
  * - yang-data: the structure's top element (e.g. `<errors>`).
  */
 export function decodeXml(schema: SchemaTree, xml: string, options: DecodeOptions = {}): InstanceTree {
@@ -39,6 +39,9 @@ export function decodeXml(schema: SchemaTree, xml: string, options: DecodeOption
   });
   return decoder.finish();
 }
+
+const ONE_NOTIFICATION =
+  'a notification document is one event element, or one <notification> element in the RFC 5277 namespace around it';
 
 /** Where decoded children go: an instance (or the document) with the schema of its children. */
 interface Holder {
@@ -132,9 +135,7 @@ class XmlDecoder implements XmlSink {
   }
 
   finish(): InstanceTree {
-    if (this.target.kind === 'notification' && !this.sawNotification) {
-      throw this.structure('a notification document is one <notification> element in the RFC 5277 namespace');
-    }
+    if (this.target.kind === 'notification' && !this.sawNotification) throw this.structure(ONE_NOTIFICATION);
     return this.doc;
   }
 
@@ -179,49 +180,60 @@ class XmlDecoder implements XmlSink {
           (el.local === this.target.part!.kind || el.local === this.target.operation!.name)
         ) {
           next = frame.part;
+        } else if (this.target.operation!.kind === 'action' && this.leadsToAction(el)) {
+          // libyang's form (yanglint -t rpc): the data nodes leading to the action without <action>.
+          next = this.actionStep({ type: 'action-path', part: frame.part, schema: undefined }, el);
         } else next = this.child(frame.part, el);
         break;
-      case 'action-path': {
-        const op = this.target.operation!;
-        const step =
-          frame.schema === undefined
-            ? this.tree.topLevel(this.moduleOf(el.ns) ?? '', el.local)
-            : frame.schema.dataChild(this.moduleOf(el.ns) ?? '', el.local);
-        if (step === op) next = frame.part;
-        else if (
-          step !== undefined &&
-          (step.kind === 'container' || step.kind === 'list') &&
-          isAncestor(step, op)
-        ) {
-          next = { type: 'action-path', part: frame.part, schema: step };
-        } else if (step !== undefined && step.kind === 'leaf' && frame.schema?.kind === 'list') {
-          next = { type: 'skip' }; // a key of a list entry on the way
-        } else {
-          throw this.structure(`<${el.local}> does not lead to ${op.kind} "${op.name}"`, el.local);
-        }
+      case 'action-path':
+        next = this.actionStep(frame, el);
         break;
-      }
       case 'notification':
         if (depth === 0) {
-          if (el.local !== 'notification' || el.ns !== NOTIFICATION_NS || this.sawNotification) {
-            throw this.structure(
-              'a notification document is one <notification> element in the RFC 5277 namespace',
-            );
-          }
+          if (this.sawNotification) throw this.structure(ONE_NOTIFICATION);
           this.sawNotification = true;
-          next = frame;
+          // The event alone (yanglint -t notif) or inside the RFC 5277 envelope with its eventTime.
+          next =
+            el.local === 'notification' && el.ns === NOTIFICATION_NS ? frame : this.notificationContent(el);
         } else if (el.local === 'eventTime' && el.ns === NOTIFICATION_NS) next = { type: 'event-time' };
-        else
-          next = this.child(
-            this.holder(undefined, topLevelInfo(this.tree), undefined, this.doc.children, true),
-            el,
-          );
+        else next = this.notificationContent(el);
         break;
       default:
         next = { type: 'skip' };
     }
     this.stack.push(next);
     return next.type === 'leaf' || next.type === 'event-time' ? 'collect' : 'stream';
+  }
+
+  /** A top-level element that is a container or list on the way to the action being read. */
+  private leadsToAction(el: XmlElement): boolean {
+    const step = this.tree.topLevel(this.moduleOf(el.ns) ?? '', el.local);
+    return step !== undefined && isAncestor(step, this.target.operation!);
+  }
+
+  /** One element inside the data nodes that lead to an action (RFC 7950 7.15.2). */
+  private actionStep(frame: Extract<Frame, { type: 'action-path' }>, el: XmlElement): Frame {
+    const op = this.target.operation!;
+    const step =
+      frame.schema === undefined
+        ? this.tree.topLevel(this.moduleOf(el.ns) ?? '', el.local)
+        : frame.schema.dataChild(this.moduleOf(el.ns) ?? '', el.local);
+    if (step === op) return frame.part;
+    if (step !== undefined && (step.kind === 'container' || step.kind === 'list') && isAncestor(step, op)) {
+      return { type: 'action-path', part: frame.part, schema: step };
+    }
+    if (step !== undefined && step.kind === 'leaf' && frame.schema?.kind === 'list') {
+      return { type: 'skip' }; // a key of a list entry on the way
+    }
+    throw this.structure(`<${el.local}> does not lead to ${op.kind} "${op.name}"`, el.local);
+  }
+
+  /** An element of a notification document outside `<eventTime>`: the event or data nodes leading to it. */
+  private notificationContent(el: XmlElement): Frame {
+    return this.child(
+      this.holder(undefined, topLevelInfo(this.tree), undefined, this.doc.children, true),
+      el,
+    );
   }
 
   text(el: XmlElement, text: string): void {

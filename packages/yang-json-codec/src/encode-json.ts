@@ -85,9 +85,10 @@ class JsonWriter {
   *document(tree: InstanceTree): Generator<string> {
     const ind = this.ind;
     const kind = tree.kind;
-    if (kind === 'notification') {
+    // A notification read without its envelope has no eventTime: it is written the same way (libyang's form).
+    if (kind === 'notification' && tree.eventTime !== undefined) {
       this.w(
-        `{${ind.at(1)}"ietf-restconf:notification"${this.colon}{${ind.at(2)}"eventTime"${this.colon}${JSON.stringify(tree.eventTime ?? '')}`,
+        `{${ind.at(1)}"ietf-restconf:notification"${this.colon}{${ind.at(2)}"eventTime"${this.colon}${JSON.stringify(tree.eventTime)}`,
       );
       yield* this.members(tree, undefined, undefined, 2, false);
       this.w(`${ind.at(1)}}${ind.at(0)}}`);

@@ -110,9 +110,10 @@ class XmlWriter {
 
   *document(tree: InstanceTree): Generator<string> {
     const kind = tree.kind;
-    if (kind === 'notification') {
+    // A notification read without its envelope has no eventTime: it is written the same way (libyang's form).
+    if (kind === 'notification' && tree.eventTime !== undefined) {
       this.w(`${this.nl(0)}<notification xmlns="${NOTIFICATION_NS}">`);
-      this.w(`${this.nl(1)}<eventTime>${escapeText(tree.eventTime ?? '')}</eventTime>`);
+      this.w(`${this.nl(1)}<eventTime>${escapeText(tree.eventTime)}</eventTime>`);
       yield* this.groups(tree, undefined, NOTIFICATION_NS, 1);
       this.w(`${this.nl(0)}</notification>`);
       return;

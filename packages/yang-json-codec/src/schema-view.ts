@@ -147,3 +147,9 @@ export function findSchemaNode(tree: SchemaTree, path: string): SchemaNode | und
 export function structureInfo(structure: readonly SchemaNode[]): NodeInfo {
   return buildInfo(structure, undefined);
 }
+
+/** Splits an RFC 7951 member name `module:name` (module undefined when absent). */
+export function splitName(key: string): [string | undefined, string] {
+  const colon = key.indexOf(':');
+  return colon < 0 ? [undefined, key] : [key.slice(0, colon), key.slice(colon + 1)];
+}

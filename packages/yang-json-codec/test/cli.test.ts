@@ -125,3 +125,107 @@ describe('yang-convert', () => {
     expect(r.code).toBe(2);
   });
 });
+
+describe('yang-convert without --operation', () => {
+  const jukebox = [...base, '-m', 'example-jukebox', '--kind', 'rpc'];
+  const actions = [...base, '-m', 'example-actions', '--kind', 'rpc'];
+  const playInput = '{\n  "example-jukebox:input": {\n    "playlist": "Foo",\n    "song-number": 1\n  }\n}\n';
+  const resetInput = '{\n  "example-actions:input": {\n    "delay": 5\n  }\n}\n';
+  const play =
+    '<play xmlns="http://example.com/ns/example-jukebox"><playlist>Foo</playlist><song-number>1</song-number></play>';
+  const resetPath =
+    '<interfaces xmlns="https://example.com/ns/example-actions"><interface><name>eth0</name>' +
+    '<reset><delay>5</delay></reset></interface></interfaces>';
+
+  test('takes the rpc from the operation element of an XML document', async () => {
+    const r = await run([...jukebox, '--from', 'xml', '--to', 'json', 'in.xml'], { 'in.xml': play });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, playInput, '']);
+  });
+
+  test('takes the rpc from inside the NETCONF <rpc> envelope', async () => {
+    const r = await run([...jukebox, '--from', 'xml', '--to', 'json', 'in.xml'], {
+      'in.xml': `<rpc xmlns="urn:ietf:params:xml:ns:netconf:base:1.0" message-id="1">${play}</rpc>`,
+    });
+    expect([r.code, r.stdout]).toEqual([0, playInput]);
+  });
+
+  test('takes the rpc from the operation member of a JSON document', async () => {
+    const r = await run([...jukebox, '--from', 'json', '--to', 'json', 'in.json'], {
+      'in.json': '{"example-jukebox:play": {"playlist": "Foo", "song-number": 1}}',
+    });
+    expect([r.code, r.stdout]).toEqual([0, playInput]);
+  });
+
+  test('takes the action from the XML data nodes leading to it', async () => {
+    const r = await run([...actions, '--from', 'xml', '--to', 'json', 'in.xml'], { 'in.xml': resetPath });
+    expect([r.code, r.stdout]).toEqual([0, resetInput]);
+  });
+
+  test('takes the action from inside the NETCONF <rpc><action> envelope', async () => {
+    const r = await run([...actions, '--from', 'xml', '--to', 'json', 'in.xml'], {
+      'in.xml': `<rpc xmlns="urn:ietf:params:xml:ns:netconf:base:1.0" message-id="1"><action xmlns="urn:ietf:params:xml:ns:yang:1">${resetPath}</action></rpc>`,
+    });
+    expect([r.code, r.stdout]).toEqual([0, resetInput]);
+  });
+
+  test('takes the action from the JSON data nodes leading to it', async () => {
+    const r = await run([...actions, '--from', 'json', '--to', 'json', 'in.json'], {
+      'in.json': '{"example-actions:interfaces": {"interface": [{"name": "eth0", "reset": {"delay": 5}}]}}',
+    });
+    expect([r.code, r.stdout]).toEqual([0, resetInput]);
+  });
+
+  test('exits 2 asking for --operation when the document is RESTCONF input', async () => {
+    const r = await run([...jukebox, '--from', 'json', '--to', 'xml', 'in.json'], { 'in.json': playInput });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('give --operation');
+  });
+
+  test('checks the input of an operation it found', async () => {
+    const r = await run([...jukebox, '--from', 'xml', '--to', 'json', 'in.xml'], {
+      'in.xml': '<play xmlns="http://example.com/ns/example-jukebox"><playlist>Foo</playlist></play>',
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('"song-number"');
+  });
+});
+
+describe('yang-convert --kind notification', () => {
+  const events = [...base, '-m', 'example-mod', '--kind', 'notification'];
+  const event =
+    '<event xmlns="http://example.com/event/1.0"><event-class>fault</event-class><severity>major</severity></event>';
+  const eventJson =
+    '{\n  "example-mod:event": {\n    "event-class": "fault",\n    "severity": "major"\n  }\n}\n';
+
+  test('reads the event without its envelope and writes it the same way', async () => {
+    const r = await run([...events, '--from', 'xml', '--to', 'json', 'n.xml'], { 'n.xml': event });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, eventJson, '']);
+  });
+
+  test('reads a JSON event without its envelope', async () => {
+    const r = await run([...events, '--from', 'json', '--to', 'xml', 'n.json'], { 'n.json': eventJson });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      '<event xmlns="http://example.com/event/1.0">\n  <event-class>fault</event-class>\n  <severity>major</severity>\n</event>\n',
+    );
+  });
+
+  test('keeps the eventTime of the NETCONF envelope', async () => {
+    const r = await run([...events, '--from', 'xml', '--to', 'json', 'n.xml'], {
+      'n.xml': `<notification xmlns="urn:ietf:params:xml:ns:netconf:notification:1.0"><eventTime>2013-12-21T00:01:00Z</eventTime>${event}</notification>`,
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      'ietf-restconf:notification': {
+        eventTime: '2013-12-21T00:01:00Z',
+        'example-mod:event': { 'event-class': 'fault', severity: 'major' },
+      },
+    });
+  });
+
+  test('refuses two events in one document', async () => {
+    const r = await run([...events, '--from', 'xml', '--to', 'json', 'n.xml'], { 'n.xml': event + event });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('one event element');
+  });
+});
