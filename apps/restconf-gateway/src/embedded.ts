@@ -42,9 +42,12 @@ export interface BackendSetup {
   close(): Promise<void>;
 }
 
-/** The YANG folders searched: the ones given, then the gateway's own example modules. */
-export function modulePaths(options: GatewayOptions): string[] {
-  return [...(options.path ?? []), path.join(APP_DIR, 'yang')];
+/**
+ * The YANG folders searched: the ones given, then the gateway's own example modules for what they
+ * lack (a module in a `--path` folder wins whatever its revision: it is the one the device has).
+ */
+export function moduleFolders(options: GatewayOptions): { paths: string[]; fallbackPaths: string[] } {
+  return { paths: [...(options.path ?? [])], fallbackPaths: [path.join(APP_DIR, 'yang')] };
 }
 
 /** The user name of the in-process sessions (shown by ietf-netconf-monitoring). */
@@ -66,7 +69,7 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
     // in the schema. The embedded server implements RFC 8639 and YANG Push: RFC 8650
     // subscriptions are served.
     schema = await loadServerSchema({
-      paths: modulePaths(options),
+      ...moduleFolders(options),
       texts: [...YANGKIT_MODULE_TEXTS],
       modules: [...modules, ...YANGKIT_MODULES, ...RESTCONF_MODULES, ...subscriptionModules(SERVER_MODULES)],
     });

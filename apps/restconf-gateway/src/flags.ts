@@ -113,7 +113,7 @@ export const FLAGS: readonly FlagSpec[] = [
     name: 'path',
     type: 'list',
     value: 'DIR',
-    help: 'Folder searched for YANG modules (repeatable). Default: the example modules shipped with the gateway.',
+    help: 'Folder searched for YANG modules (repeatable). A module found here wins over the copies shipped with the gateway, whatever their revision; those are searched for what the folders lack.',
   },
   {
     name: 'module',

@@ -16,7 +16,7 @@ import {
 } from '@yangkit/restconf-server';
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import type { BackendSetup } from './embedded.js';
-import { modulePaths } from './embedded.js';
+import { moduleFolders } from './embedded.js';
 import { GatewayError } from './errors.js';
 import { type GatewayOptions, parseNetconfUrl } from './options.js';
 
@@ -105,7 +105,7 @@ async function learnSchema(session: NetconfSession, options: GatewayOptions): Pr
   const canGetSchema = session.capabilities.modules.some((m) => m.module === 'ietf-netconf-monitoring');
   try {
     return await loadSchema({
-      paths: modulePaths(options),
+      ...moduleFolders(options),
       texts: [...YANGKIT_MODULE_TEXTS],
       modules: wanted,
       features,

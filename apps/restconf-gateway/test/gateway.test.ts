@@ -9,6 +9,7 @@ import { type Gateway, startGateway } from '../src/gateway.js';
 import type { GatewayOptions } from '../src/options.js';
 
 const silent = { logger: pino({ level: 'silent' }) };
+const DEVICE_YANG = path.join(__dirname, 'fixtures/device-yang');
 const JSON_DATA = { 'Content-Type': 'application/yang-data+json' };
 
 function start(options: GatewayOptions = {}): Promise<Gateway> {
@@ -113,6 +114,36 @@ describe('options', () => {
       const ops = await (await fetch(`${gw.url}/restconf/operations`)).text();
       expect(ops).toContain('example-jukebox:play');
       expect(ops).not.toContain('example-ops:');
+    } finally {
+      await gw.close();
+    }
+  });
+
+  test('serves the revision of a --path folder over the newer one shipped', async () => {
+    // RFC 7223 ietf-interfaces, as a device that never moved to RFC 8343 has it.
+    const gw = await start({ path: [DEVICE_YANG], module: ['ietf-interfaces'], initialData: '' });
+    try {
+      const r = await fetch(`${gw.url}/restconf/yang/ietf-interfaces@2014-05-08`, {
+        headers: { Accept: 'application/yang' },
+      });
+      expect(r.status).toBe(200);
+      expect(await r.text()).toContain('revision 2014-05-08');
+    } finally {
+      await gw.close();
+    }
+  });
+
+  test('serves a --path module over the example module of the same name shipped', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      path.join(dir, 'example-ops@2000-01-01.yang'),
+      'module example-ops { namespace "https://example.com/ns/example-ops"; prefix ops; revision 2000-01-01; rpc ping; }',
+    );
+    const gw = await start({ path: [dir], module: ['example-ops'] });
+    try {
+      const ops = await (await fetch(`${gw.url}/restconf/operations`)).text();
+      expect(ops).toContain('example-ops:ping');
+      expect(ops).not.toContain('example-ops:reboot');
     } finally {
       await gw.close();
     }

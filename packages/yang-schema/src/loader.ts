@@ -26,7 +26,13 @@ export interface LoadOptions extends CompileOptions {
   readonly texts?: readonly string[];
   /** Asked for modules that no text and no directory provides. */
   readonly fetch?: ModuleFetcher;
-  /** Search the modules shipped with this package after `paths` (default true). */
+  /**
+   * Directories of modules shipped with an application, searched after `paths` and before the standard
+   * modules. A module in `paths` wins over both, whatever its revision: the folder a user names holds
+   * the revisions the device really has.
+   */
+  readonly fallbackPaths?: readonly string[];
+  /** Search the modules shipped with this package after `paths` and `fallbackPaths` (default true). */
   readonly standardModules?: boolean;
 }
 
@@ -81,9 +87,14 @@ function indexDirectory(
 export async function loadModules(
   options: LoadOptions,
 ): Promise<{ parsed: ParsedModule[]; implemented: string[] }> {
-  const index = new Map<string, Candidate[]>();
-  for (const p of options.paths ?? []) indexDirectory(p, index);
-  if (options.standardModules !== false) indexDirectory(standardModulesDir, index);
+  // Searched in turn: a module found in one tier hides its other revisions in the later ones.
+  const tiers = [options.paths ?? [], options.fallbackPaths ?? []];
+  if (options.standardModules !== false) tiers.push([standardModulesDir]);
+  const indexes = tiers.map((dirs) => {
+    const index = new Map<string, Candidate[]>();
+    for (const dir of dirs) indexDirectory(dir, index);
+    return index;
+  });
   const given = new Map<string, ParsedModule[]>();
   const remember = (p: ParsedModule) => {
     const list = given.get(p.name) ?? [];
@@ -109,24 +120,9 @@ export async function loadModules(
     const texts = given.get(name) ?? [];
     const fromText = revision ? texts.find((t) => t.revision === revision) : newest(texts);
     if (fromText) return fromText;
-    const candidates = index.get(name) ?? [];
-    if (revision) {
-      const exact = candidates.find((c) => c.revision === revision);
-      if (exact) return parseFile(exact.file);
-      for (const c of candidates) {
-        if (c.revision === undefined && parseFile(c.file).revision === revision) return parseFile(c.file);
-      }
-    } else {
-      let bestFile: string | undefined;
-      let bestRev = '';
-      for (const c of candidates) {
-        const rev = c.revision ?? parseFile(c.file).revision ?? '';
-        if (bestFile === undefined || rev > bestRev) {
-          bestFile = c.file;
-          bestRev = rev;
-        }
-      }
-      if (bestFile !== undefined) return parseFile(bestFile);
+    for (const index of indexes) {
+      const file = pickFile(index.get(name) ?? [], revision, parseFile);
+      if (file !== undefined) return parseFile(file);
     }
     if (options.fetch) {
       const text = await options.fetch(name, revision);
@@ -166,6 +162,29 @@ export async function loadModules(
     for (const inc of p.includes) add(await find(inc.submodule, inc.revision, p.name));
   }
   return { parsed: [...loaded.values()], implemented };
+}
+
+/** The file of the wanted revision among `candidates`, or of the newest one when no revision is wanted. */
+function pickFile(
+  candidates: readonly Candidate[],
+  revision: string | undefined,
+  parseFile: (file: string) => ParsedModule,
+): string | undefined {
+  if (revision) {
+    const exact = candidates.find((c) => c.revision === revision);
+    if (exact) return exact.file;
+    return candidates.find((c) => c.revision === undefined && parseFile(c.file).revision === revision)?.file;
+  }
+  let bestFile: string | undefined;
+  let bestRev = '';
+  for (const c of candidates) {
+    const rev = c.revision ?? parseFile(c.file).revision ?? '';
+    if (bestFile === undefined || rev > bestRev) {
+      bestFile = c.file;
+      bestRev = rev;
+    }
+  }
+  return bestFile;
 }
 
 function newest(list: readonly ParsedModule[]): ParsedModule | undefined {

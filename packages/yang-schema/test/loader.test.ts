@@ -79,6 +79,42 @@ describe('loadSchema', () => {
     }
   });
 
+  test('prefers a module in paths to a newer revision shipped with the package', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'yang-schema-'));
+    try {
+      writeFileSync(
+        path.join(dir, 'ietf-interfaces@2014-05-08.yang'),
+        'module ietf-interfaces { namespace "urn:ietf:params:xml:ns:yang:ietf-interfaces"; prefix if; revision 2014-05-08; }',
+      );
+      const tree = await loadSchema({ paths: [dir], modules: ['ietf-interfaces'] });
+      expect(tree.moduleByName('ietf-interfaces')?.revision).toBe('2014-05-08');
+      const shipped = await loadSchema({ paths: [dir], modules: ['ietf-interfaces@2018-02-20'] });
+      expect(shipped.moduleByName('ietf-interfaces')?.revision).toBe('2018-02-20');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('searches fallbackPaths after paths, whatever the revisions', async () => {
+    const [mine, app] = [
+      mkdtempSync(path.join(tmpdir(), 'yang-schema-')),
+      mkdtempSync(path.join(tmpdir(), 'yang-schema-')),
+    ];
+    const module = (revision: string) => `module m { namespace "urn:m"; prefix m; revision ${revision}; }`;
+    try {
+      writeFileSync(path.join(mine, 'm@2001-01-01.yang'), module('2001-01-01'));
+      writeFileSync(path.join(app, 'm@2020-01-01.yang'), module('2020-01-01'));
+      const options = { modules: ['m'], standardModules: false };
+      const tree = await loadSchema({ ...options, paths: [mine], fallbackPaths: [app] });
+      expect(tree.moduleByName('m')?.revision).toBe('2001-01-01');
+      const fallback = await loadSchema({ ...options, fallbackPaths: [app] });
+      expect(fallback.moduleByName('m')?.revision).toBe('2020-01-01');
+    } finally {
+      rmSync(mine, { recursive: true, force: true });
+      rmSync(app, { recursive: true, force: true });
+    }
+  });
+
   test('places standardModulesDir next to the package sources', () => {
     expect(existsSync(path.join(standardModulesDir, 'ietf-restconf@2017-01-26.yang'))).toBe(true);
     expect(path.basename(standardModulesDir)).toBe('yang');
