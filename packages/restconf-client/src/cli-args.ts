@@ -4,7 +4,7 @@ import { RestconfClientError } from './errors.js';
 /** The commands of `yangkit`, with their positional arguments. */
 export const COMMANDS = {
   sget: ['PATH'],
-  'get-config': ['PATH'],
+  'get-config': ['[PATH]'],
   create: ['PATH', 'VALUE'],
   replace: ['PATH', 'VALUE'],
   merge: ['PATH', 'VALUE'],
@@ -27,14 +27,16 @@ export const USAGE = `usage: yangkit --server URL [--user U] [--password-file F]
                [--encoding json|xml] [--root PATH] COMMAND ...
 
 commands:
-  sget PATH                    GET with content=all (--depth N, --fields F, --with-defaults M)
-  get-config PATH              GET with content=config
-  create PATH VALUE            POST VALUE as a child of PATH
+  sget PATH                    GET (--content config|nonconfig|all, default all; --depth N, --fields F,
+                               --with-defaults M)
+  get-config [PATH]            POST ietf-netconf:get-config (--source running|candidate|startup,
+                               --with-defaults M); PATH becomes a subtree filter and names no list keys
+  create PATH VALUE            POST VALUE, the new resource at PATH, to its parent
   replace PATH VALUE           PUT VALUE at PATH
   merge PATH VALUE             PATCH VALUE into PATH
   insert PATH VALUE --operation create|replace|merge --insert first|last|before|after [--point P]
   delete PATH                  DELETE (fails when absent)
-  remove PATH                  DELETE (succeeds when absent)
+  remove PATH                  DELETE (succeeds silently when absent)
   rpc MODULE:NAME [INPUT]      invoke an operation
   patch FILE [--path PATH]     send a YANG Patch (.json or .xml)
   subscribe STREAM [--filter X] [--start-time T] [--stop-time T] [--count N]
@@ -42,8 +44,9 @@ commands:
   commit --persist-id ID       confirm a confirmed commit
   cancel-commit --persist-id ID  roll a confirmed commit back
 
+PATH always names the resource the command reads or edits (create and insert too).
 edits take --confirmed --confirm-timeout N --persist ID.
-VALUE and INPUT: inline JSON, @file.json or @file.xml.
+VALUE and INPUT: inline JSON, @file.json or @file.xml; with --encoding xml an inline value is XML.
 exit codes: 0 success, 1 the server answered with an error, 2 usage error, 3 connection or protocol failure.`;
 
 const OPTIONS = {
@@ -56,6 +59,8 @@ const OPTIONS = {
   'key-password-file': { type: 'string' },
   ca: { type: 'string' },
   encoding: { type: 'string' },
+  content: { type: 'string' },
+  source: { type: 'string' },
   operation: { type: 'string' },
   insert: { type: 'string' },
   point: { type: 'string' },

@@ -3,6 +3,7 @@ import { type CliArgs, choiceOption, intOption, parseCliArgs, USAGE } from './cl
 import { RestconfClient } from './client.js';
 import { RestconfClientError, RestconfResponseError } from './errors.js';
 import { createNodeFetch } from './node.js';
+import { toApiPath } from './target.js';
 import type { EditOptions, Encoding, FetchLike, RestconfResponse } from './types.js';
 
 /** Where `yangkit` writes, and what it may be given instead of the process's defaults. */
@@ -57,6 +58,7 @@ export function formatCliError(error: unknown): string {
       lines.push(
         `  ${entry.errorType} ${entry.errorTag}${entry.errorAppTag ? ` (${entry.errorAppTag})` : ''}`,
       );
+      if (entry.editId !== undefined) lines.push(`    edit: ${entry.editId}`);
       if (entry.errorPath) lines.push(`    path: ${entry.errorPath}`);
       if (entry.errorMessage) lines.push(`    message: ${entry.errorMessage}`);
       if (entry.errorInfo) lines.push(`    info: ${JSON.stringify(entry.errorInfo)}`);
@@ -122,27 +124,43 @@ async function execute(args: CliArgs, client: RestconfClient, io: CliIo): Promis
   const [first = '', second] = args.positionals;
   const edit = editOptions(args);
   const value = () => readValue(second ?? '', client.encoding);
+  const withDefaults = () =>
+    choiceOption(o, 'with-defaults', ['report-all', 'report-all-tagged', 'trim', 'explicit'] as const);
   switch (args.command) {
-    case 'sget':
-    case 'get-config': {
+    case 'sget': {
       const depth = o.depth === 'unbounded' ? 'unbounded' : intOption(o, 'depth');
-      const withDefaults = choiceOption(o, 'with-defaults', [
-        'report-all',
-        'report-all-tagged',
-        'trim',
-        'explicit',
-      ] as const);
+      const content = choiceOption(o, 'content', ['config', 'nonconfig', 'all'] as const) ?? 'all';
+      const defaults = withDefaults();
       return print(
         io,
         await client.get(first, {
-          content: args.command === 'sget' ? 'all' : 'config',
+          content,
           ...(depth === undefined ? {} : { depth }),
           ...(typeof o.fields === 'string' ? { fields: o.fields } : {}),
-          ...(withDefaults === undefined ? {} : { withDefaults }),
+          ...(defaults === undefined ? {} : { withDefaults: defaults }),
         }),
       );
     }
-    case 'create':
+    case 'get-config': {
+      const source = choiceOption(o, 'source', ['running', 'candidate', 'startup'] as const);
+      const defaults = withDefaults();
+      return print(
+        io,
+        await client.getConfig(first, {
+          ...(source === undefined ? {} : { source }),
+          ...(defaults === undefined ? {} : { withDefaults: defaults }),
+        }),
+      );
+    }
+    case 'create': {
+      // PATH names the new resource, as for every other edit; RFC 8040 POSTs it to its parent.
+      const { value: body, encoding } = value();
+      const path = toApiPath(first);
+      return print(
+        io,
+        await client.create({ segments: path.segments.slice(0, -1) }, body, { ...edit, encoding }),
+      );
+    }
     case 'replace':
     case 'merge': {
       const { value: body, encoding } = value();
@@ -161,7 +179,9 @@ async function execute(args: CliArgs, client: RestconfClient, io: CliIo): Promis
     case 'delete':
       return print(io, await client.delete(first, edit));
     case 'remove':
-      return print(io, await client.remove(first, edit));
+      // Absent or removed, the outcome is the same: nothing to print (a 404 body is no error here).
+      await client.remove(first, edit);
+      return;
     case 'rpc': {
       if (second === undefined) return print(io, await client.invoke(first));
       const { value: input, encoding } = value();

@@ -14,6 +14,7 @@ import {
   streamQuery,
 } from './request-query.js';
 import { parseStreams, type StreamInfo } from './streams.js';
+import { subtreeFilter } from './subtree-filter.js';
 import { moduleOf, type PathInput, splitQualified, toApiPath, viaUri } from './target.js';
 import {
   dataMedia,
@@ -26,6 +27,7 @@ import {
 import type {
   EditOptions,
   Encoding,
+  GetConfigOptions,
   GetOptions,
   InsertOptions,
   RequestOptions,
@@ -43,6 +45,20 @@ export interface SubscribeOptions extends StreamOptions {
   readonly stopTime?: string;
 }
 
+/** The server URL: only `http:` and `https:` reach a RESTCONF server (`host:port` alone is refused). */
+function httpUrl(url: string | URL): URL {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
+    throw new RestconfClientError('INVALID_ARGUMENT', `'${String(url)}' is not an http:// or https:// URL`);
+  }
+  return parsed;
+}
+
 /**
  * A RESTCONF (RFC 8040) client on fetch. Paths are api-paths formatted by
  * `@yangkit/restconf-uri`; failures are {@link RestconfClientError}s, and 4xx/5xx answers
@@ -58,7 +74,7 @@ export class RestconfClient {
   #discovery: Promise<string> | undefined;
 
   constructor(options: RestconfClientOptions) {
-    this.baseUrl = new URL(options.baseUrl);
+    this.baseUrl = httpUrl(options.baseUrl);
     this.encoding = options.encoding ?? 'json';
     this.#settings = transportSettings(options);
     this.#root = options.root;
@@ -112,6 +128,38 @@ export class RestconfClient {
     const encoding = options.encoding ?? this.encoding;
     const url = await this.url(target, query, options);
     return this.#exchange({ method: 'GET', url, accept: dataMedia(encoding), conditions: options }, options);
+  }
+
+  /**
+   * The NETCONF `get-config` operation (RFC 6241 section 7.1) on the operations resource: the
+   * configuration in `source` (default running), below `path` when one is given, selected by a
+   * subtree filter (see {@link subtreeFilter}: no list key values). The input goes as JSON, since
+   * an XML filter would need the modules' namespaces; the output comes in the encoding asked for.
+   */
+  async getConfig(path: PathInput = '', options: GetConfigOptions = {}): Promise<RestconfResponse> {
+    const filter = subtreeFilter(toApiPath(path));
+    const input = {
+      source: { [options.source ?? 'running']: [null] },
+      ...(filter === undefined ? {} : { filter }),
+      ...(options.withDefaults === undefined
+        ? {}
+        : { 'ietf-netconf-with-defaults:with-defaults': options.withDefaults }),
+    };
+    const url = await this.url(
+      { kind: 'operation', module: 'ietf-netconf', name: 'get-config' },
+      {},
+      options,
+    );
+    return this.#exchange(
+      {
+        method: 'POST',
+        url,
+        accept: dataMedia(options.encoding ?? this.encoding),
+        contentType: MEDIA.json,
+        body: JSON.stringify({ 'ietf-netconf:input': input }),
+      },
+      options,
+    );
   }
 
   /** POST: creates `value` as a child of `parent` (RFC 8040 section 4.4.1); 409 if it exists. */

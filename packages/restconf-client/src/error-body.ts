@@ -6,7 +6,11 @@ const MAX_ERROR_BODY = 1024 * 1024;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-function entryFrom(get: (name: string) => unknown, info: unknown): RestconfErrorEntry | undefined {
+function entryFrom(
+  get: (name: string) => unknown,
+  info: unknown,
+  editId: string | undefined,
+): RestconfErrorEntry | undefined {
   const text = (name: string) => {
     const value = get(name);
     return typeof value === 'string' ? value : xmlText(value);
@@ -24,18 +28,23 @@ function entryFrom(get: (name: string) => unknown, info: unknown): RestconfError
   if (typeof info === 'object' && info !== null && !Array.isArray(info)) {
     entry.errorInfo = info as Record<string, unknown>;
   }
+  if (editId !== undefined) entry.editId = editId;
   return entry;
 }
 
 /**
- * Decodes an RFC 8040 section 7.1 error body. JSON (RFC 8040 B.2.1):
+ * Decodes an RFC 8040 section 7.1 error body, or the `yang-patch-status` of a failed YANG Patch
+ * (RFC 8072 section 2.3), whose entries carry the `edit-id` of their edit. JSON (RFC 8040 B.2.1):
  *
  *     { "ietf-restconf:errors": { "error": [ { "error-type": "protocol", "error-tag": "...",
  *       "error-path": "...", "error-message": "...", "error-info": { ... } } ] } }
+ *     { "ietf-yang-patch:yang-patch-status": { "patch-id": "...", "errors": { "error": [...] },
+ *       "edit-status": { "edit": [ { "edit-id": "1", "errors": { "error": [...] } } ] } } }
  *
- * XML: `<errors xmlns="urn:ietf:params:xml:ns:yang:ietf-restconf"><error>...</error></errors>`.
- * Entries lacking `error-type` or `error-tag` are skipped; a body that is no error body gives
- * `[]`. Throws only `RestconfClientError` (`INVALID_RESPONSE`), for a body that does not parse.
+ * XML: `<errors xmlns="urn:ietf:params:xml:ns:yang:ietf-restconf"><error>...</error></errors>`, or
+ * `<yang-patch-status>` with the same `<errors>` inside. Entries lacking `error-type` or
+ * `error-tag` are skipped; a body that is no error body gives `[]`. Throws only
+ * `RestconfClientError` (`INVALID_RESPONSE`), for a body that does not parse.
  */
 export function parseErrorBody(text: string, mediaType: string): RestconfErrorEntry[] {
   if (text.trim() === '' || text.length > MAX_ERROR_BODY) return [];
@@ -46,18 +55,38 @@ export function parseErrorBody(text: string, mediaType: string): RestconfErrorEn
   } catch (error) {
     throw new RestconfClientError('INVALID_RESPONSE', 'error body is not JSON', { cause: error });
   }
-  if (typeof doc !== 'object' || doc === null) return [];
-  const errors = (doc as Record<string, unknown>)['ietf-restconf:errors'];
-  if (typeof errors !== 'object' || errors === null) return [];
-  const list = (errors as Record<string, unknown>).error;
-  const items = Array.isArray(list) ? list : list === undefined ? [] : [list];
+  if (!isRecord(doc)) return [];
+  const status = doc['ietf-yang-patch:yang-patch-status'];
+  if (!isRecord(status)) return jsonErrors(doc['ietf-restconf:errors'], undefined);
+  const editStatus = status['edit-status'];
+  const edits = isRecord(editStatus) ? asArray(editStatus.edit) : [];
+  return [
+    ...jsonErrors(status.errors, undefined),
+    ...edits.flatMap((edit) =>
+      isRecord(edit)
+        ? jsonErrors(edit.errors, typeof edit['edit-id'] === 'string' ? edit['edit-id'] : undefined)
+        : [],
+    ),
+  ];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const asArray = (value: unknown): unknown[] =>
+  Array.isArray(value) ? value : value === undefined ? [] : [value];
+
+/** The entries of a JSON `errors` container. */
+function jsonErrors(errors: unknown, editId: string | undefined): RestconfErrorEntry[] {
+  if (!isRecord(errors)) return [];
   const entries: RestconfErrorEntry[] = [];
-  for (const item of items) {
-    if (typeof item !== 'object' || item === null) continue;
-    const record = item as Record<string, unknown>;
+  for (const item of asArray(errors.error)) {
+    if (!isRecord(item)) continue;
     const entry = entryFrom(
-      (name) => (typeof record[name] === 'string' ? record[name] : undefined),
-      record['error-info'],
+      (name) => (typeof item[name] === 'string' ? item[name] : undefined),
+      item['error-info'],
+      editId,
     );
     if (entry) entries.push(entry);
   }
@@ -66,12 +95,26 @@ export function parseErrorBody(text: string, mediaType: string): RestconfErrorEn
 
 function parseXmlErrors(text: string): RestconfErrorEntry[] {
   const doc = parseXml(text);
+  const entries = xmlErrors(doc, undefined);
+  for (const status of xmlChildren(doc, 'yang-patch-status')) {
+    entries.push(...xmlErrors(status, undefined));
+    for (const editStatus of xmlChildren(status, 'edit-status')) {
+      for (const edit of xmlChildren(editStatus, 'edit')) {
+        entries.push(...xmlErrors(edit, xmlText(xmlChildren(edit, 'edit-id')[0])));
+      }
+    }
+  }
+  return entries;
+}
+
+/** The entries of the `<errors>` elements of `parent`. */
+function xmlErrors(parent: unknown, editId: string | undefined): RestconfErrorEntry[] {
   const entries: RestconfErrorEntry[] = [];
-  for (const errors of xmlChildren(doc, 'errors')) {
+  for (const errors of xmlChildren(parent, 'errors')) {
     for (const item of xmlChildren(errors, 'error')) {
       if (typeof item !== 'object' || item === null) continue;
       const element = item as XmlElement;
-      const entry = entryFrom((name) => element[name], element['error-info']);
+      const entry = entryFrom((name) => element[name], element['error-info'], editId);
       if (entry) entries.push(entry);
     }
   }

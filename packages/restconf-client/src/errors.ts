@@ -52,6 +52,8 @@ export interface RestconfErrorEntry {
   readonly errorMessage?: string;
   /** `error-info` as decoded: a JSON object, or element names to text for XML. */
   readonly errorInfo?: Readonly<Record<string, unknown>>;
+  /** The `edit-id` of the YANG Patch edit the error belongs to (RFC 8072 section 2.3). */
+  readonly editId?: string;
 }
 
 /**

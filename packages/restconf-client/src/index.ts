@@ -19,6 +19,7 @@ export type {
   EditOptions,
   Encoding,
   FetchLike,
+  GetConfigOptions,
   GetOptions,
   InsertOptions,
   RequestOptions,

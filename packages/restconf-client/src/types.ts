@@ -83,6 +83,14 @@ export interface GetOptions extends RequestOptions, Conditions {
   readonly datastore?: string;
 }
 
+/** Options of {@link RestconfClient.getConfig}: the input of `ietf-netconf:get-config`. */
+export interface GetConfigOptions extends RequestOptions {
+  /** `source`: the datastore read (RFC 6241 section 7.1), default `running`. */
+  readonly source?: 'running' | 'candidate' | 'startup';
+  /** `with-defaults` (RFC 6243 section 4.5.1). */
+  readonly withDefaults?: 'report-all' | 'report-all-tagged' | 'trim' | 'explicit';
+}
+
 /** Where a new entry goes in a user-ordered list (RFC 8040 sections 4.8.5 and 4.8.6). */
 export interface InsertOptions extends EditOptions {
   /** The method: `create` (POST), `replace` (PUT) or `merge` (PATCH, as a YANG Patch insert). */

@@ -37,11 +37,45 @@ test('sget prints the data pretty and asks for content=all', async () => {
   expect(server.seen.at(-1)?.url).toBe(`${server.root}/data${LIBRARY}?content=all`);
 });
 
-test('get-config asks for content=config with depth and fields', async () => {
-  await yangkit('get-config', LIBRARY, '--depth', '3', '--fields', 'artist/name');
+test('sget --content config asks for content=config with depth and fields', async () => {
+  await yangkit('sget', LIBRARY, '--content', 'config', '--depth', '3', '--fields', 'artist/name');
   expect(server.seen.at(-1)?.url).toBe(
     `${server.root}/data${LIBRARY}?content=config&depth=3&fields=artist/name`,
   );
+});
+
+test('get-config POSTs ietf-netconf:get-config with the path as a subtree filter', async () => {
+  const { code, stdout } = await yangkit('get-config', LIBRARY, '--source', 'candidate');
+  expect(code).toBe(0);
+  expect(server.seen.at(-1)).toMatchObject({
+    method: 'POST',
+    url: `${server.root}/operations/ietf-netconf:get-config`,
+    headers: { 'content-type': 'application/yang-data+json' },
+  });
+  expect(JSON.parse(server.seen.at(-1)?.body ?? '')).toEqual({
+    'ietf-netconf:input': {
+      source: { candidate: [null] },
+      filter: { 'example-jukebox:jukebox': { library: {} } },
+    },
+  });
+  expect(JSON.parse(stdout)).toHaveProperty(['ietf-netconf:output', 'data']);
+});
+
+test('get-config without a path asks for the whole running configuration', async () => {
+  await yangkit('get-config', '--with-defaults', 'report-all');
+  expect(JSON.parse(server.seen.at(-1)?.body ?? '')).toEqual({
+    'ietf-netconf:input': {
+      source: { running: [null] },
+      'ietf-netconf-with-defaults:with-defaults': 'report-all',
+    },
+  });
+});
+
+test('get-config of a path with list keys exits 2 without a request', async () => {
+  const { code, stderr } = await yangkit('get-config', `${LIBRARY}/artist=Foo%20Fighters`);
+  expect(code).toBe(2);
+  expect(stderr).toContain('key names');
+  expect(server.seen.some((r) => r.url.includes('get-config'))).toBe(false);
 });
 
 test('sget --encoding xml prints the XML body', async () => {
@@ -49,16 +83,21 @@ test('sget --encoding xml prints the XML body', async () => {
   expect(stdout).toContain('<artist><name>Foo Fighters</name></artist>');
 });
 
-test('create takes inline JSON and exits 0', async () => {
-  const { code } = await yangkit('create', LIBRARY, '{"example-jukebox:artist":[{"name":"Nirvana"}]}');
+test('create takes the path of the new entry and POSTs it to the parent', async () => {
+  const { code } = await yangkit(
+    'create',
+    `${LIBRARY}/artist=Nirvana`,
+    '{"example-jukebox:artist":[{"name":"Nirvana"}]}',
+  );
   expect(code).toBe(0);
+  expect(server.seen.at(-1)).toMatchObject({ method: 'POST', url: `${server.root}/data${LIBRARY}` });
   expect(server.artists.has('Nirvana')).toBe(true);
 });
 
 test('create of an existing entry exits 1 and prints the error entries', async () => {
   const { code, stderr } = await yangkit(
     'create',
-    LIBRARY,
+    `${LIBRARY}/artist=Foo%20Fighters`,
     '{"example-jukebox:artist":[{"name":"Foo Fighters"}]}',
   );
   expect(code).toBe(1);
@@ -126,6 +165,24 @@ test('delete of a missing entry exits 1 while remove exits 0', async () => {
   expect((await yangkit('remove', `${LIBRARY}/artist=None`)).code).toBe(0);
 });
 
+test('remove of an absent entry prints nothing', async () => {
+  expect(await yangkit('remove', `${LIBRARY}/artist=None`)).toEqual({ code: 0, stdout: '', stderr: '' });
+  expect(server.seen.at(-1)?.method).toBe('DELETE');
+});
+
+test('--encoding xml with an inline JSON value exits 2 and sends nothing', async () => {
+  const { code, stderr } = await yangkit(
+    '--encoding',
+    'xml',
+    'merge',
+    `${LIBRARY}/artist=X`,
+    '{"example-jukebox:artist":[{"name":"X"}]}',
+  );
+  expect(code).toBe(2);
+  expect(stderr).toContain('not JSON');
+  expect(server.seen.some((r) => r.method === 'PATCH')).toBe(false);
+});
+
 test('rpc prints the output', async () => {
   const { code, stdout } = await yangkit('rpc', 'example-jukebox:play', '{"playlist":"Foo-One"}');
   expect(code).toBe(0);
@@ -189,6 +246,16 @@ test('a missing --server exits 2', async () => {
   const code = await runCli(['sget', '/'], { stdout: () => {}, stderr: (t) => (stderr += t) });
   expect(code).toBe(2);
   expect(stderr).toContain('--server URL is required');
+});
+
+test('a --server without http:// or https:// exits 2', async () => {
+  let stderr = '';
+  const code = await runCli(['--server', server.url.replace('http://', ''), 'sget', LIBRARY], {
+    stdout: () => {},
+    stderr: (t) => (stderr += t),
+  });
+  expect(code).toBe(2);
+  expect(stderr).toContain('is not an http:// or https:// URL');
 });
 
 test('an unreachable server exits 3', async () => {

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { type Gateway, startGateway } from '@yangkit/restconf-gateway';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '../src/cli-run.js';
@@ -11,6 +14,9 @@ beforeAll(async () => {
 afterAll(() => gateway?.close());
 
 const LIBRARY = '/example-jukebox:jukebox/library';
+const PLAYLIST = '/example-jukebox:jukebox/playlist=Foo-One';
+const ROPE =
+  "/example-jukebox:jukebox/library/artist[name='Foo Fighters']/album[name='Wasting Light']/song[name='Rope']";
 
 describe.each(['json', 'xml'] as const)('against restconf-gateway in %s', (encoding) => {
   const client = () => new RestconfClient({ baseUrl: gateway.url, encoding });
@@ -197,11 +203,85 @@ describe('yangkit against restconf-gateway', () => {
   test('create of an existing entry exits 1 and prints data-exists', async () => {
     const { code, stderr } = await yangkit(
       'create',
-      LIBRARY,
+      `${LIBRARY}/artist=Miles%20Davis`,
       '{"example-jukebox:artist":[{"name":"Miles Davis"}]}',
     );
     expect(code).toBe(1);
     expect(stderr).toMatch(/^error: HTTP 409\n {2}\w+ data-exists/);
+  });
+
+  test('create and insert --operation create both take the path of the new entry', async () => {
+    const created = await yangkit(
+      'create',
+      `${LIBRARY}/artist=Created`,
+      '{"example-jukebox:artist":[{"name":"Created"}]}',
+    );
+    const song = `${PLAYLIST}/song=7`;
+    const inserted = await yangkit(
+      'insert',
+      song,
+      JSON.stringify({ 'example-jukebox:song': [{ index: 7, id: ROPE }] }),
+      '--operation',
+      'create',
+      '--insert',
+      'first',
+    );
+    expect([created.code, inserted.code]).toEqual([0, 0]);
+    expect((await yangkit('sget', `${LIBRARY}/artist=Created/name`)).stdout).toContain('"Created"');
+    const songs = JSON.parse((await yangkit('sget', `${PLAYLIST}/song`)).stdout)['example-jukebox:song'];
+    expect(songs[0].index).toBe(7);
+  });
+
+  test('get-config invokes ietf-netconf:get-config and prints the configuration below the path', async () => {
+    const { code, stdout } = await yangkit('get-config', '/example-jukebox:jukebox/playlist');
+    expect(code).toBe(0);
+    const data = JSON.parse(stdout)['ietf-netconf:output'].data;
+    expect(Object.keys(data['example-jukebox:jukebox'])).toEqual(['playlist']);
+    expect(JSON.stringify(data)).toContain('Foo-One');
+  });
+
+  test('get-config --encoding xml prints the XML output', async () => {
+    const { code, stdout } = await yangkit(
+      '--encoding',
+      'xml',
+      'get-config',
+      '/example-jukebox:jukebox/playlist',
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^<output xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><data><jukebox /);
+  });
+
+  test('remove of an absent entry prints nothing and exits 0', async () => {
+    expect(await yangkit('remove', `${LIBRARY}/artist=Never%20There`)).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+  });
+
+  test('a failed YANG Patch prints the error block with the edit', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'yangkit-patch-')), 'patch.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        'ietf-yang-patch:yang-patch': {
+          'patch-id': 'dup',
+          edit: [
+            {
+              'edit-id': 'add-miles',
+              operation: 'create',
+              target: '/artist=Miles%20Davis',
+              value: { 'example-jukebox:artist': [{ name: 'Miles Davis' }] },
+            },
+          ],
+        },
+      }),
+    );
+    const { code, stderr } = await yangkit('patch', file, '--path', LIBRARY);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /^error: HTTP 409\n {2}application data-exists\n {4}edit: add-miles\n {4}path: \/example-jukebox:jukebox\/library\/artist\[name='Miles Davis'\]\n {4}message: /,
+    );
   });
 
   test('rpc invokes an operation with input and prints its output', async () => {

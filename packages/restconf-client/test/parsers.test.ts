@@ -51,6 +51,37 @@ describe('parseErrorBody', () => {
     ]);
   });
 
+  test('decodes the errors of a failed YANG Patch with their edit-id', () => {
+    const error = (tag: string) => ({ 'error-type': 'application', 'error-tag': tag });
+    const body = JSON.stringify({
+      'ietf-yang-patch:yang-patch-status': {
+        'patch-id': 'p',
+        'edit-status': {
+          edit: [
+            { 'edit-id': '1', ok: [null] },
+            { 'edit-id': '2', errors: { error: [error('data-exists')] } },
+          ],
+        },
+      },
+    });
+    expect(parseErrorBody(body, 'application/yang-data+json')).toEqual([
+      { errorType: 'application', errorTag: 'data-exists', editId: '2' },
+    ]);
+  });
+
+  test('decodes the global and edit errors of an XML yang-patch-status', () => {
+    const error = (tag: string) =>
+      `<error><error-type>application</error-type><error-tag>${tag}</error-tag></error>`;
+    const body =
+      `<yang-patch-status xmlns="urn:ietf:params:xml:ns:yang:ietf-yang-patch"><patch-id>p</patch-id>` +
+      `<errors>${error('operation-failed')}</errors><edit-status><edit><edit-id>e1</edit-id>` +
+      `<errors>${error('data-missing')}</errors></edit></edit-status></yang-patch-status>`;
+    expect(parseErrorBody(body, 'application/yang-data+xml')).toEqual([
+      { errorType: 'application', errorTag: 'operation-failed' },
+      { errorType: 'application', errorTag: 'data-missing', editId: 'e1' },
+    ]);
+  });
+
   test('skips entries without error-type or error-tag', () => {
     const body =
       '{"ietf-restconf:errors":{"error":[{"error-tag":"x"},{"error-type":"rpc","error-tag":"y"}]}}';
@@ -99,8 +130,36 @@ describe('parseErrorBody', () => {
     );
   });
 
+  test('throws only RestconfClientError on yang-patch-status-like JSON', () => {
+    const value = fc.jsonValue({ maxDepth: 3 });
+    const edit = fc.dictionary(fc.constantFrom('edit-id', 'errors', 'ok'), value);
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          fc.constantFrom('errors', 'edit-status', 'patch-id'),
+          fc.oneof(value, fc.record({ edit: fc.array(edit) })),
+        ),
+        (status) =>
+          ownErrorsOnly(() =>
+            parseErrorBody(JSON.stringify({ 'ietf-yang-patch:yang-patch-status': status }), 'json'),
+          ),
+      ),
+    );
+  });
+
   test('throws only RestconfClientError on XML built of error elements', () => {
-    const tag = fc.constantFrom('errors', 'error', 'error-type', 'error-tag', 'error-info', 'x:y');
+    const tag = fc.constantFrom(
+      'errors',
+      'error',
+      'error-type',
+      'error-tag',
+      'error-info',
+      'x:y',
+      'yang-patch-status',
+      'edit-status',
+      'edit',
+      'edit-id',
+    );
     const xml: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
       node: fc.oneof(
         { depthSize: 'small' },

@@ -150,6 +150,13 @@ export async function startTestServer(
         if (input.playlist === undefined) return fail(400, 'missing-element', 'playlist is required');
         return send(200, JSON.stringify({ 'example-jukebox:output': { playing: input.playlist } }));
       }
+      if (p === `${root}/operations/ietf-netconf:get-config` && req.method === 'POST') {
+        const data = { 'example-jukebox:jukebox': { library: { artist: [...artists.values()] } } };
+        if (xml) {
+          return send(200, '<output xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><data/></output>');
+        }
+        return send(200, JSON.stringify({ 'ietf-netconf:output': { data } }));
+      }
       if (p === `${root}/yang/example-jukebox` && req.method === 'GET') {
         res.writeHead(200, { 'content-type': 'application/yang' });
         return res.end('module example-jukebox {\n  namespace "http://example.com/ns/example-jukebox";\n}\n');
