@@ -21,6 +21,7 @@ import {
 } from '@yangkit/restconf-server';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { GatewayError } from './errors.js';
+import { initialConfig } from './initial-data.js';
 import { APP_DIR, EXAMPLE_MODULES, type GatewayOptions, parseHostPort, SAMPLE_DATA } from './options.js';
 
 /** A backend with the schema the handler needs, and what to say about it at start. */
@@ -221,7 +222,7 @@ async function loadInitialData(
     const running = await session.getConfig({ source: 'running' });
     if (running.trim() !== '') return;
     const target = session.capabilities.protocol.has('writable-running') ? 'running' : 'candidate';
-    await session.editConfig({ target, config: xml.replace(/^<\?xml[^>]*\?>/, '') });
+    await session.editConfig({ target, config: initialConfig(xml) });
     if (target === 'candidate') await session.commit();
   } catch (error) {
     if (GatewayError.isInstance(error)) throw error;

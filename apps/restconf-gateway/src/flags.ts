@@ -131,7 +131,7 @@ export const FLAGS: readonly FlagSpec[] = [
     name: 'initial-data',
     type: 'string',
     value: 'FILE',
-    help: 'NETCONF <config> XML merged into running at start when running is empty. Default: the sample jukebox when the example modules are served; an empty value loads nothing.',
+    help: 'XML data merged into running at start when running is empty: the top-level data elements, bare or inside a NETCONF <config> element (with or without the base namespace). Default: the sample jukebox when the example modules are served; an empty value loads nothing.',
   },
   {
     name: 'netconf',

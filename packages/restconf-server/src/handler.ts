@@ -204,7 +204,7 @@ async function serve(
   let resolved = parsed.resolved;
   if (resolved !== undefined && s.wildcardKeys) resolved = applyWildcardKeys(resolved, method);
   if (target.kind === 'nmda-datastore' || target.kind === 'nmda-data') {
-    return serveNmda(s, req, out, method, target, query, setEncoding);
+    return serveNmda(s, req, out, method, target, parsed.resolved, query, setEncoding);
   }
   if (target.kind === 'subscription') return serveSubscription(s, out, method, target.id);
   const allow = allowedMethods(target, resolved);

@@ -3,11 +3,12 @@ import {
   parseRequest,
   type ResolvedApiPath,
   resolveApiPath,
+  resolveFields,
 } from '@yangkit/restconf-uri';
 import { pathSchemaOf } from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
 
-/** A request target parsed and, for a data resource, resolved against the schema. */
+/** A request target parsed and, for a data resource (NMDA ones too), resolved against the schema. */
 export interface ParsedTarget extends ParsedRequest {
   readonly resolved: ResolvedApiPath | undefined;
 }
@@ -30,14 +31,23 @@ class RequestCache {
     this.#root = root;
   }
 
-  /** Parses `url` for `method` (RFC 8040 sections 3 and 4.8); throws restconf-uri's errors. */
+  /**
+   * Parses `url` for `method` (RFC 8040 sections 3 and 4.8) and checks that every node a `fields`
+   * parameter selects exists below the target (section 4.8.3: a selection naming no schema node
+   * is a bad request, not an empty answer); throws restconf-uri's errors.
+   */
   parse(method: string, url: string): ParsedTarget {
     const key = `${method} ${url}`;
     const cached = this.#entries.get(key);
     if (cached !== undefined) return cached;
     const { target, query } = parseRequest(url, { method, root: this.#root });
+    const schema = pathSchemaOf(this.#schema);
     const resolved =
-      target.kind === 'data' ? resolveApiPath(target.path, pathSchemaOf(this.#schema)) : undefined;
+      target.kind === 'data' || target.kind === 'nmda-data' ? resolveApiPath(target.path, schema) : undefined;
+    const dataResource =
+      resolved !== undefined || target.kind === 'datastore' || target.kind === 'nmda-datastore';
+    if (query.fields !== undefined && dataResource)
+      resolveFields(query.fields, schema, resolved?.steps.at(-1)?.node);
     const parsed: ParsedTarget = { target, query, resolved };
     if (url.length <= MAX_URL) {
       if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);

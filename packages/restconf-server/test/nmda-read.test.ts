@@ -192,6 +192,11 @@ describe('query parameters on datastore resources (RFC 8527 section 3.2)', () =>
     expect(got).toEqual({ 'example-jukebox:library': { 'artist-count': 1 } });
   });
 
+  test('fields naming no schema node is 400', async () => {
+    const r = await gw.fetch(`${DS}:operational/example-jukebox:jukebox/library?fields=nope`, JSON_ACCEPT);
+    expect(r.status).toBe(400);
+  });
+
   test('content is not taken on datastore resources', async () => {
     const r = await gw.fetch(`${DS}:operational?content=config`, JSON_ACCEPT);
     expect(r.status).toBe(400);

@@ -96,6 +96,23 @@ describe('fields (RFC 8040 B.3.3)', () => {
     const r = await gw.fetch(`${JB}?fields=library(`);
     expect(r.status).toBe(400);
   });
+
+  test('fields naming no schema node below the target is 400 unknown-element', async () => {
+    for (const fields of ['nope', 'library(nope)', 'library/artist/nope']) {
+      const r = await gw.fetch(`${JB}?fields=${fields}`);
+      expect([fields, r.status]).toEqual([fields, 400]);
+      const error = ((await r.json()) as { 'ietf-restconf:errors': { error: { 'error-tag': string }[] } })[
+        'ietf-restconf:errors'
+      ].error[0];
+      expect(error?.['error-tag']).toBe('unknown-element');
+    }
+  });
+
+  test('fields on the datastore needs module-qualified top-level names', async () => {
+    expect((await gw.fetch('/restconf/data?fields=jukebox')).status).toBe(400);
+    expect((await gw.fetch('/restconf/data?fields=example-jukebox:nope')).status).toBe(400);
+    expect((await gw.fetch('/restconf/data?fields=example-jukebox:jukebox/library')).status).toBe(200);
+  });
 });
 
 describe('with-defaults (RFC 8040 B.3.9)', () => {

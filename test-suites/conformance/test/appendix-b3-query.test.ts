@@ -94,6 +94,19 @@ describe('B.3.3 "fields" parameter', () => {
     });
     for (const m of modules) expect(Object.keys(m).sort()).toEqual(['name', 'revision']);
   });
+
+  test('a field naming no schema node below the target is 400, not an empty answer', async () => {
+    for (const fields of ['nope', 'library(nope)', 'library/artist/nope']) {
+      const r = await s.fetch(`/restconf/data/example-jukebox:jukebox?fields=${fields}`, {
+        headers: { Accept: DATA_JSON },
+      });
+      expect([fields, r.status]).toEqual([fields, 400]);
+      expect((await errorsOf(r))[0]).toMatchObject({
+        'error-type': 'protocol',
+        'error-tag': 'unknown-element',
+      });
+    }
+  });
 });
 
 describe('B.3.4 "insert" parameter', () => {

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
@@ -36,21 +37,30 @@ describe('restconf-gateway command', () => {
   });
 });
 
+/** Starts the command with `args`; resolves once it serves, with its base URL and log so far. */
+function serve(args: string[]): { child: ChildProcess; started: Promise<{ url: string; stderr: string }> } {
+  const child = spawn(process.execPath, [CLI, '--port=0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  const started = new Promise<{ url: string; stderr: string }>((resolve, reject) => {
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      stderr += chunk;
+      const m = /serving RESTCONF at (http:\/\/[\d.]+:\d+)\/restconf/.exec(stderr);
+      if (m !== null && stderr.includes('no authentication')) resolve({ url: m[1]!, stderr });
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+  });
+  return { child, started };
+}
+
 describe('restconf-gateway serving', () => {
   let child: ChildProcess;
   let url = '';
   let stderr = '';
   beforeAll(async () => {
-    child = spawn(process.execPath, [CLI, '--port=0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    url = await new Promise<string>((resolve, reject) => {
-      child.stderr!.setEncoding('utf8');
-      child.stderr!.on('data', (chunk: string) => {
-        stderr += chunk;
-        const m = /serving RESTCONF at (http:\/\/[\d.]+:\d+)\/restconf/.exec(stderr);
-        if (m !== null && stderr.includes('no authentication')) resolve(m[1]!);
-      });
-      child.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
-    });
+    const server = serve([]);
+    child = server.child;
+    ({ url, stderr } = await server.started);
   }, 60_000);
   afterAll(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -78,6 +88,37 @@ describe('restconf-gateway serving', () => {
     expect(await exited).toBe(0);
     await expect(body).resolves.toBeTypeOf('string');
   });
+});
+
+describe('--initial-data', () => {
+  const NC = 'urn:ietf:params:xml:ns:netconf:base:1.0';
+  const JB = 'http://example.com/ns/example-jukebox';
+  test.each([
+    [
+      'in the NETCONF base namespace',
+      `<config xmlns="${NC}"><jukebox xmlns="${JB}"><playlist><name>Wrapped</name></playlist></jukebox></config>`,
+    ],
+    [
+      'without a namespace',
+      `<config><jukebox xmlns="${JB}"><playlist><name>Wrapped</name></playlist></jukebox></config>`,
+    ],
+  ])(
+    'loads a file that is one NETCONF <config> element %s',
+    async (_, xml) => {
+      const file = path.join(mkdtempSync(path.join(tmpdir(), 'conformance-')), 'initial.xml');
+      writeFileSync(file, `<?xml version="1.0" encoding="UTF-8"?>\n${xml}\n`);
+      const { child, started } = serve(['--module=example-jukebox', `--initial-data=${file}`]);
+      try {
+        const { url } = await started;
+        const r = await fetch(`${url}/restconf/data/example-jukebox:jukebox/playlist=Wrapped`);
+        expect(r.status).toBe(200);
+        expect(await r.json()).toEqual({ 'example-jukebox:playlist': [{ name: 'Wrapped' }] });
+      } finally {
+        child.kill('SIGKILL');
+      }
+    },
+    60_000,
+  );
 });
 
 describe('restconf-gateway stopping', () => {

@@ -1,11 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import {
-  type QueryParameters,
-  type RequestTarget,
-  type ResolvedApiPath,
-  resolveApiPath,
-} from '@yangkit/restconf-uri';
-import { pathSchemaOf } from '@yangkit/yang-patch';
+import type { QueryParameters, RequestTarget, ResolvedApiPath } from '@yangkit/restconf-uri';
 import { hasBody, readBody } from '../body.js';
 import type { RequestContext, Settings } from '../context.js';
 import type { Body } from '../edit.js';
@@ -50,6 +44,7 @@ export async function serveNmda(
   out: Responder,
   method: string,
   target: NmdaTarget,
+  resolved: ResolvedApiPath | undefined,
   query: QueryParameters,
   setEncoding: (e: Encoding) => void,
 ): Promise<void> {
@@ -60,8 +55,6 @@ export async function serveNmda(
     });
   }
   const ds = datastoreOf(s, target.datastore);
-  const resolved =
-    target.kind === 'nmda-data' ? resolveApiPath(target.path, pathSchemaOf(s.schema)) : undefined;
   const allow = nmdaAllowedMethods(ds, resolved);
   if (!allow.includes(method)) {
     throw new RestconfError('METHOD_NOT_ALLOWED', `${method} is not allowed on this resource`, {
