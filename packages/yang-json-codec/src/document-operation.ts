@@ -29,12 +29,12 @@ export function operationOfXml(tree: SchemaTree, xml: string): SchemaNode | unde
 class XmlOperationFinder implements XmlSink {
   found: SchemaNode | undefined;
   /** Per open element: the data node it is, `null` for an envelope, undefined when it leads nowhere. */
-  private readonly open_: (SchemaNode | null | undefined)[] = [];
+  private readonly frames: (SchemaNode | null | undefined)[] = [];
 
   constructor(private readonly tree: SchemaTree) {}
 
   open(el: XmlElement, depth: number): 'stream' {
-    const parent = depth === 0 ? null : this.open_[depth - 1];
+    const parent = depth === 0 ? null : this.frames[depth - 1];
     let node: SchemaNode | null | undefined;
     if (this.found !== undefined || parent === undefined) node = undefined;
     else if (parent === null && isEnvelope(el)) node = null;
@@ -49,7 +49,7 @@ class XmlOperationFinder implements XmlSink {
       if (isOperation(step)) this.found = step;
       node = leadsFurther(step) ? step : undefined;
     }
-    this.open_[depth] = node;
+    this.frames[depth] = node;
     return 'stream';
   }
 
@@ -95,7 +95,10 @@ export function operationOfJson(tree: SchemaTree, value: unknown): JsonOperation
   }
 }
 
-/** The one member of `obj` that is an operation or leads to one (others, such as list keys, are skipped). */
+/**
+ * The one member of `obj` that is an operation or leads to one; other data nodes, such as list keys,
+ * are skipped, and a member the schema does not have means the document names no operation.
+ */
 function onlyStep(
   tree: SchemaTree,
   parent: SchemaNode | undefined,
@@ -103,6 +106,7 @@ function onlyStep(
 ): { node: SchemaNode; value: unknown } | undefined {
   let found: { node: SchemaNode; value: unknown } | undefined;
   for (const key of Object.keys(obj)) {
+    if (key.startsWith('@')) continue; // RFC 7952 metadata
     const [module, name] = splitName(key);
     const node =
       parent === undefined
@@ -110,7 +114,8 @@ function onlyStep(
           ? undefined
           : tree.topLevel(module, name)
         : parent.dataChild(module ?? parent.module, name);
-    if (node === undefined || (!isOperation(node) && !leadsFurther(node))) continue;
+    if (node === undefined) return undefined; // a name the schema does not have here
+    if (!isOperation(node) && !leadsFurther(node)) continue;
     if (found !== undefined) return undefined;
     found = { node, value: obj[key] };
   }
