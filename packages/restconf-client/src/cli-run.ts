@@ -154,8 +154,11 @@ async function execute(args: CliArgs, client: RestconfClient, io: CliIo): Promis
     }
     case 'create': {
       // PATH names the new resource, as for every other edit; RFC 8040 POSTs it to its parent.
-      const { value: body, encoding } = value();
       const path = toApiPath(first);
+      if (path.segments.length === 0) {
+        throw new RestconfClientError('INVALID_ARGUMENT', 'create takes the path of the new resource');
+      }
+      const { value: body, encoding } = value();
       return print(
         io,
         await client.create({ segments: path.segments.slice(0, -1) }, body, { ...edit, encoding }),

@@ -94,6 +94,12 @@ test('create takes the path of the new entry and POSTs it to the parent', async 
   expect(server.artists.has('Nirvana')).toBe(true);
 });
 
+test('create of the datastore itself is a usage error', async () => {
+  const { code, stderr } = await yangkit('create', '/', '{"example-jukebox:jukebox":{}}');
+  expect(code).toBe(2);
+  expect(stderr).toContain('create takes the path of the new resource');
+});
+
 test('create of an existing entry exits 1 and prints the error entries', async () => {
   const { code, stderr } = await yangkit(
     'create',
