@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 
 /** Methods that change nothing (RFC 9110 section 9.2.1): not audited. */
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The longest user name written for a failed login (users of a users file have at most 64 characters). */
+const MAX_USER_LENGTH = 64;
 /** A Message-ID the response may echo: one header line of reasonable length. */
 const MESSAGE_ID = /^[^\r\n]{1,1024}$/;
 
@@ -38,8 +40,13 @@ export interface GatewayAudit {
   begin(req: IncomingMessage, res: ServerResponse): void;
   /** The handler's `audit` option: the line of a request the handler answered. */
   readonly listener: AuditListener;
-  /** The line of an unsafe request the gateway refused before the handler (401, 429). */
+  /** The line of an unsafe request the gateway refused before the handler (401, 429, 503). */
   refused(req: IncomingMessage, res: ServerResponse, errorTag: string, errorMessage: string): void;
+  /**
+   * The line of a request refused for a wrong user name or password, whatever its method: a
+   * failed login is a security event even on a GET. `user` is the name the credentials gave.
+   */
+  loginFailed(req: IncomingMessage, res: ServerResponse, user: string): void;
 }
 
 /** Writes the audit lines to `log` at level info with `audit: true`. */
@@ -63,6 +70,29 @@ export function createAudit(log: Logger, root: string): GatewayAudit {
       ...record,
     };
     log.info(line, `${line.method} ${line.target} ${line.status}`);
+  };
+  const refusal = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    user: string | undefined,
+    errorTag: string,
+    errorMessage: string,
+  ): void => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const target = req.url ?? '/';
+    res.once('close', () =>
+      write(req, {
+        user,
+        method,
+        target,
+        datastore: datastoreOf(target.split('?')[0]!, root),
+        status: res.statusCode,
+        outcome: 'failure',
+        patchId: undefined,
+        errorTag,
+        errorMessage,
+      }),
+    );
   };
   return {
     begin(req, res) {
@@ -88,22 +118,11 @@ export function createAudit(log: Logger, root: string): GatewayAudit {
         errorMessage: record.errorMessage,
       }),
     refused(req, res, errorTag, errorMessage) {
-      const method = (req.method ?? 'GET').toUpperCase();
-      if (SAFE.has(method)) return;
-      const target = req.url ?? '/';
-      res.once('close', () =>
-        write(req, {
-          user: undefined,
-          method,
-          target,
-          datastore: datastoreOf(target.split('?')[0]!, root),
-          status: res.statusCode,
-          outcome: 'failure',
-          patchId: undefined,
-          errorTag,
-          errorMessage,
-        }),
-      );
+      if (!SAFE.has((req.method ?? 'GET').toUpperCase()))
+        refusal(req, res, undefined, errorTag, errorMessage);
+    },
+    loginFailed(req, res, user) {
+      refusal(req, res, user.slice(0, MAX_USER_LENGTH), 'access-denied', 'invalid user name or password');
     },
   };
 }

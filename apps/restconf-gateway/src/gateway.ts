@@ -9,19 +9,25 @@ import {
   SUBSCRIPTION_DEFAULTS,
 } from '@yangkit/restconf-server';
 import type { Logger as PinoLogger } from 'pino';
-import { createAudit } from './audit.js';
-import { basicAuth, basicCredentials, denyAccess, setRemoteUser } from './basic-auth.js';
+import { createAudit, type GatewayAudit } from './audit.js';
+import { basicAuth, denyAccess, setRemoteUser, singleUserCheck } from './basic-auth.js';
 import { type BackendSetup, startEmbedded } from './embedded.js';
 import { GatewayError } from './errors.js';
 import { type ConnectionCloser, createHttp2Server, type GatewayHttp2Server, http1Closer } from './http2.js';
 import { createAuditLogger, createLogger, handlerLogger } from './logger.js';
+import { GatewayMetrics } from './metrics.js';
 import { checkOptions, type GatewayOptions } from './options.js';
 import { startRemote } from './remote.js';
 import { DEFAULT_CERT_TO_NAME, readCertToNameFile } from './security/cert-to-name.js';
 import { clientCertAuth } from './security/client-cert.js';
+import { LoginThrottle } from './security/login-throttle.js';
 import { requestLimit } from './security/request-limit.js';
 import { serverTls } from './security/tls-options.js';
-import { readUsersFile, usersAuth } from './security/users-file.js';
+import {
+  MAX_UNAUTHENTICATED_CONNECTIONS,
+  unauthenticatedConnections,
+} from './security/unauthenticated-connections.js';
+import { readUsersFile, usersFileCheck } from './security/users-file.js';
 
 /** How long shutdown waits for requests in progress before closing their connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -87,9 +93,16 @@ export async function startGateway(
             ? DEFAULT_CERT_TO_NAME
             : readCertToNameFile(options.tlsCertToName),
         );
+  // Read before anything is started, so that a bad file stops nothing half-started.
+  const users =
+    options.usersFile === undefined || options.httpUser !== undefined
+      ? undefined
+      : readUsersFile(options.usersFile);
   const auditLogger = createAuditLogger(log, options.auditLog);
   const root = options.restconfRoot ?? '/restconf';
   const audit = createAudit(auditLogger.log, root.replace(/\/+$/, '') || '/restconf');
+  const metrics = new GatewayMetrics();
+  const login = basic ? basicLogin(options, users, metrics, audit) : undefined;
 
   let setup: BackendSetup;
   try {
@@ -99,11 +112,8 @@ export async function startGateway(
     throw error;
   }
   let handler: RestconfHandler | undefined;
-  const auth =
-    options.httpUser === undefined ? undefined : basicAuth(options.httpUser, options.httpPassword ?? '');
   const limit =
     options.maxRequestsPerClient === undefined ? undefined : requestLimit(options.maxRequestsPerClient);
-  const users = options.usersFile === undefined ? undefined : usersAuth(readUsersFile(options.usersFile));
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
     if (limit !== undefined && !limit(req, res)) {
       audit.refused(req, res, 'resource-denied', 'too many requests in progress for this client');
@@ -113,38 +123,42 @@ export async function startGateway(
     if (setup.runAs === undefined) handler!(req, res);
     else setup.runAs((req as { remoteUser?: string }).remoteUser, () => handler!(req, res));
   };
-  const refuse = (req: IncomingMessage, res: ServerResponse): void =>
-    audit.refused(req, res, 'access-denied', 'authentication required');
+  const unauthenticated = authenticated
+    ? unauthenticatedConnections(
+        options.maxUnauthenticatedConnections ?? MAX_UNAUTHENTICATED_CONNECTIONS,
+        () => metrics.unauthenticatedClosed.inc(),
+      )
+    : undefined;
+  const admit = (req: IncomingMessage, res: ServerResponse, user: string): void => {
+    setRemoteUser(req, user);
+    unauthenticated?.authenticated(req);
+    serve(req, res);
+  };
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     audit.begin(req, res);
     // RFC 8040 section 2.5: a verified client certificate names the user; Basic is the fallback.
     const fromCert = certUser?.(req);
-    if (fromCert !== undefined) {
-      setRemoteUser(req, fromCert);
-      serve(req, res);
-    } else if (auth !== undefined) {
-      if (auth(req, res)) {
-        setRemoteUser(req, options.httpUser!);
-        serve(req, res);
-      } else refuse(req, res);
-    } else if (users !== undefined) {
-      void users(req, res).then((ok) => {
-        if (ok) {
-          setRemoteUser(req, basicCredentials(req)!.user);
-          serve(req, res);
-        } else refuse(req, res);
+    if (fromCert !== undefined) admit(req, res, fromCert);
+    else if (login !== undefined)
+      void login(req, res).then((user) => {
+        if (user !== undefined) admit(req, res, user);
       });
-    } else if (certUser !== undefined) {
+    else if (certUser !== undefined) {
       denyAccess(req, res, false);
-      refuse(req, res);
+      audit.refused(req, res, 'access-denied', 'authentication required');
     } else serve(req, res);
   };
   let http: Server | GatewayHttp2Server;
   let closer: ConnectionCloser;
   if (pem !== undefined && options.http2 !== false) {
-    ({ server: http, closer } = createHttp2Server(pem, listener));
+    ({ server: http, closer } = createHttp2Server(pem, listener, {
+      onStreamReset: (reason) => metrics.streamResets.inc({ reason }),
+      ...(unauthenticated === undefined ? {} : { onConnection: unauthenticated.opened }),
+    }));
   } else {
     const server = pem === undefined ? createServer(listener) : createHttpsServer(pem, listener);
+    if (unauthenticated !== undefined)
+      server.on(pem === undefined ? 'connection' : 'secureConnection', unauthenticated.opened);
     http = server;
     closer = http1Closer(server);
   }
@@ -215,6 +229,7 @@ export async function startGateway(
       admins: options.nacmAdmin === undefined ? [] : [options.nacmAdmin],
     },
   });
+  if (handler.metricsRegistry !== undefined) metrics.register(handler.metricsRegistry);
   const gateway: Gateway = {
     url,
     root,
@@ -259,4 +274,35 @@ export async function startGateway(
     );
   if (!authenticated) log.warn(`no authentication: every client that can reach ${host} may read and edit`);
   return gateway;
+}
+
+/**
+ * HTTP Basic logins of `--http-user` or `--users-file`, throttled per address and user name;
+ * refused ones are counted in `metrics` and written to the audit trail.
+ */
+function basicLogin(
+  options: GatewayOptions,
+  users: ReadonlyMap<string, string> | undefined,
+  metrics: GatewayMetrics,
+  audit: GatewayAudit,
+) {
+  const check =
+    users === undefined
+      ? singleUserCheck(options.httpUser!, options.httpPassword ?? '')
+      : usersFileCheck(users, () => metrics.passwordChecks.inc());
+  const throttle = new LoginThrottle({
+    ...(options.loginFailuresPerAddress === undefined
+      ? {}
+      : { failuresPerAddress: options.loginFailuresPerAddress }),
+    ...(options.loginFailuresPerUser === undefined ? {} : { failuresPerUser: options.loginFailuresPerUser }),
+  });
+  return basicAuth({
+    check,
+    throttle,
+    onRefused(req, res, { reason, user, answer }) {
+      if (reason !== 'no-credentials') metrics.loginFailures.inc({ reason });
+      if (reason === 'invalid-credentials') audit.loginFailed(req, res, user ?? '');
+      else audit.refused(req, res, answer.errorTag, answer.message);
+    },
+  });
 }

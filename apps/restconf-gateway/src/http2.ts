@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import {
+  constants,
   createSecureServer,
   type Http2SecureServer,
   type Http2ServerRequest,
@@ -15,20 +16,41 @@ import type { ServerTls } from './security/tls-options.js';
 export const MAX_CONCURRENT_STREAMS = 100;
 
 /**
- * How long an HTTP/2 session with no open stream is kept before the server closes it with
- * GOAWAY: the counterpart of HTTP/1.1's keep-alive timeout, so idle connections do not pile up.
+ * How long an HTTP/2 session in which the server answers no stream is kept before the server
+ * closes it with GOAWAY: the counterpart of HTTP/1.1's keep-alive timeout, so idle connections,
+ * and connections whose streams all wait for a client that sends nothing, do not pile up.
  */
 export const SESSION_IDLE_MS = 60_000;
+
+/** Why the server reset an HTTP/2 stream (RST_STREAM, RFC 9113 section 6.4). */
+export type StreamResetReason =
+  /** Answered before the client finished its request: NO_ERROR, RFC 9113 section 8.1. */
+  | 'answered'
+  /** The request did not arrive whole within the server's `requestTimeout`: CANCEL. */
+  | 'request-timeout';
+
+/** An HTTP/1.1 socket or an HTTP/2 session: one client connection. */
+export interface Connection {
+  destroy(): void;
+  once(event: 'close', listener: () => void): unknown;
+}
 
 /** Settings of {@link createHttp2Server}. */
 export interface Http2ServerOptions {
   /** Milliseconds before an idle session is closed (default {@link SESSION_IDLE_MS}). */
   readonly sessionIdleMs?: number;
+  /** Told of every stream the server resets, e.g. to count them. */
+  readonly onStreamReset?: (reason: StreamResetReason) => void;
+  /** Told of every new connection: an HTTP/2 session or an HTTP/1.1 socket. */
+  readonly onConnection?: (connection: Connection) => void;
 }
 
-/** A session's open streams and the timer that closes it once it has none. */
+/**
+ * A session's streams whose request has arrived whole and whose answer is not finished (the ones
+ * the server works on), and the timer that closes the session once it has none.
+ */
 interface SessionState {
-  open: number;
+  answering: number;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -63,6 +85,12 @@ function withDestroyed(res: Http2ServerResponse): void {
  * An HTTPS server that speaks HTTP/2 and HTTP/1.1 on one port, chosen by ALPN (RFC 7301): `h2`
  * first, `http/1.1` for clients without HTTP/2. Requests of both reach `listener` through the
  * node:http2 compatibility API, whose request and response stand in for node:http's.
+ *
+ * HTTP/2 streams get the bounds node:http gives HTTP/1.1 requests: a stream answered before the
+ * client ended its request is reset, a request that does not arrive whole within the server's
+ * `requestTimeout` is reset, a session opens its first stream within `headersTimeout` (HEADERS
+ * arrive whole, so this is when its headers are due), and a session in which the server answers
+ * nothing is closed after the idle time.
  */
 export function createHttp2Server(
   tls: ServerTls,
@@ -86,29 +114,65 @@ export function createHttp2Server(
   // node:http's default for idle HTTP/1.1 keep-alive connections; http2 leaves it unset.
   server.keepAliveTimeout = 5000;
 
+  const reset = (stream: ServerHttp2Stream, reason: StreamResetReason): void => {
+    stream.close(reason === 'answered' ? constants.NGHTTP2_NO_ERROR : constants.NGHTTP2_CANCEL);
+    options.onStreamReset?.(reason);
+  };
   const sessions = new Map<Http2Session, SessionState>();
-  const idle = (session: Http2Session, state: SessionState): void => {
-    state.timer = setTimeout(() => session.close(), idleMs);
+  const idle = (session: Http2Session, state: SessionState, ms: number): void => {
+    clearTimeout(state.timer);
+    state.timer = setTimeout(() => session.close(), ms);
     state.timer.unref();
   };
   server.on('session', (session: Http2Session) => {
-    const state: SessionState = { open: 0, timer: undefined };
+    const state: SessionState = { answering: 0, timer: undefined };
     sessions.set(session, state);
-    idle(session, state);
+    idle(session, state, Math.min(idleMs, server.headersTimeout || idleMs));
     session.once('close', () => {
       clearTimeout(state.timer);
       sessions.delete(session);
     });
+    options.onConnection?.(session);
   });
   server.on('stream', (stream: ServerHttp2Stream) => {
     const session = stream.session;
     const state = session === undefined ? undefined : sessions.get(session);
     if (session === undefined || state === undefined) return;
-    clearTimeout(state.timer);
-    state.open++;
+    // Whether the client ended its request (END_STREAM). nghttp2 marks it only after the 'end'
+    // event of that frame, so both are asked.
+    let ended = stream.endAfterHeaders;
+    const received = (): boolean => ended || stream.state.remoteClose === 1;
+    let answering = false;
+    const answer = (): void => {
+      if (answering || stream.closed) return;
+      answering = true;
+      state.answering++;
+      clearTimeout(state.timer);
+    };
+    if (ended) answer();
+    else
+      stream.once('end', () => {
+        ended = true;
+        answer();
+      });
+    const deadline =
+      server.requestTimeout > 0
+        ? setTimeout(() => {
+            if (!received() && !stream.closed) reset(stream, 'request-timeout');
+          }, server.requestTimeout)
+        : undefined;
+    deadline?.unref();
+    // RFC 9113 section 8.1: once the response is complete the server may ask the client to stop
+    // sending with RST_STREAM NO_ERROR; otherwise a client that never ends its request would hold
+    // the stream, and with it the session, forever.
+    stream.once('finish', () => {
+      if (!received() && !stream.closed) reset(stream, 'answered');
+    });
     stream.once('close', () => {
-      state.open--;
-      if (state.open === 0 && !session.closed && !session.destroyed) idle(session, state);
+      clearTimeout(deadline);
+      if (!answering) return;
+      state.answering--;
+      if (state.answering === 0 && !session.closed && !session.destroyed) idle(session, state, idleMs);
     });
   });
   // HTTP/1.1 connections and how many requests each has in progress.
@@ -118,6 +182,7 @@ export function createHttp2Server(
     if (socket.alpnProtocol === 'h2') return;
     http1.set(socket, 0);
     socket.once('close', () => http1.delete(socket));
+    options.onConnection?.(socket);
   });
   server.on('request', (req: Http2ServerRequest, res: Http2ServerResponse) => {
     if (req.httpVersionMajor !== 1) return;

@@ -86,6 +86,12 @@ export interface GatewayOptions {
   readonly subscriptionReceiveTimeout?: number;
   /** Bytes queued for one slow event stream client, or for a subscription before its GET (default 1 MiB). */
   readonly eventQueueBytes?: number;
+  /** Connections that have not authenticated a request kept at once; the oldest is closed past it (default 1000). */
+  readonly maxUnauthenticatedConnections?: number;
+  /** Failed logins from one address before it waits (default 10). */
+  readonly loginFailuresPerAddress?: number;
+  /** Failed logins for one user name before addresses it has not logged in from wait (default 30). */
+  readonly loginFailuresPerUser?: number;
   readonly logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 }
 

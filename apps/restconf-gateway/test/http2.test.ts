@@ -10,7 +10,12 @@ import type { AddressInfo } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Gateway, startGateway } from '../src/gateway.js';
-import { createHttp2Server, type Listener } from '../src/http2.js';
+import {
+  createHttp2Server,
+  type Http2ServerOptions,
+  type Listener,
+  type StreamResetReason,
+} from '../src/http2.js';
 import { serverTls } from '../src/security/tls-options.js';
 import { type CapturedLog, captureLog } from './capture-log.js';
 import { makeTestPki, type TestPki } from './tls-fixtures.js';
@@ -273,23 +278,49 @@ describe('createHttp2Server', () => {
   });
 });
 
-describe('idle HTTP/2 sessions', () => {
-  async function serve(listener: Listener, sessionIdleMs: number) {
-    const tls = serverTls({ tlsCert: pki.serverCert, tlsKey: pki.serverKey })!;
-    const { server, closer } = createHttp2Server(tls, listener, { sessionIdleMs });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return {
-      url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      stop: () => {
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        closer.close(1000);
-        return stopped;
-      },
-    };
-  }
+/** A createHttp2Server on a free port, with the resets it reported. */
+async function serveH2(listener: Listener, options: Http2ServerOptions = {}) {
+  const resets: StreamResetReason[] = [];
+  const tls = serverTls({ tlsCert: pki.serverCert, tlsKey: pki.serverKey })!;
+  const { server, closer } = createHttp2Server(tls, listener, {
+    ...options,
+    onStreamReset: (reason) => resets.push(reason),
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    server,
+    resets,
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stop: () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      closer.close(1000);
+      return stopped;
+    },
+  };
+}
 
+/** Opens a stream that sends its headers and never ends its request; resolves once it closes. */
+function halfOpen(s: ClientHttp2Session, headers: OutgoingHttpHeaders) {
+  const stream = s.request(headers, { endStream: false });
+  let status: number | undefined;
+  let body = '';
+  stream.setEncoding('utf8');
+  stream.on('response', (h) => {
+    status = h[':status'];
+  });
+  stream.on('data', (chunk: string) => {
+    body += chunk;
+  });
+  stream.on('error', () => undefined);
+  const closed = new Promise<{ status: number | undefined; body: string; rstCode: number }>((resolve) =>
+    stream.once('close', () => resolve({ status, body, rstCode: stream.rstCode ?? -1 })),
+  );
+  return { stream, closed };
+}
+
+describe('idle HTTP/2 sessions', () => {
   test('a session without open streams for the idle time gets GOAWAY and closes', async () => {
-    const server = await serve((_req, res) => res.end('ok'), 50);
+    const server = await serveH2((_req, res) => res.end('ok'), { sessionIdleMs: 50 });
     const s = await session(server.url);
     try {
       const goaway = new Promise<void>((resolve) => s.once('goaway', () => resolve()));
@@ -308,10 +339,13 @@ describe('idle HTTP/2 sessions', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const server = await serve((_req, res) => {
-      res.write('first');
-      void held.then(() => res.end(' last'));
-    }, 50);
+    const server = await serveH2(
+      (_req, res) => {
+        res.write('first');
+        void held.then(() => res.end(' last'));
+      },
+      { sessionIdleMs: 50 },
+    );
     const s = await session(server.url);
     try {
       const answer = h2(s, { ':path': '/' });
@@ -320,6 +354,95 @@ describe('idle HTTP/2 sessions', () => {
       release();
       expect((await answer).body).toBe('first last');
       await new Promise<void>((resolve) => s.once('close', () => resolve()));
+    } finally {
+      s.destroy();
+      await server.stop();
+    }
+  });
+
+  test('a session whose only stream waits for a request body gets GOAWAY after the idle time', async () => {
+    const server = await serveH2((req, res) => req.resume().on('end', () => res.end('read')), {
+      sessionIdleMs: 50,
+    });
+    const s = await session(server.url);
+    try {
+      const goaway = new Promise<void>((resolve) => s.once('goaway', () => resolve()));
+      const { stream } = halfOpen(s, { ':method': 'PUT', ':path': '/' });
+      await goaway;
+      // GOAWAY lets the stream in progress finish (RFC 9113 section 6.8).
+      stream.end('body');
+      await new Promise<void>((resolve) => stream.once('close', () => resolve()));
+    } finally {
+      s.destroy();
+      await server.stop();
+    }
+  });
+});
+
+describe('HTTP/2 streams the client does not end', () => {
+  test('a stream answered before its request ended is reset with NO_ERROR after the whole answer', async () => {
+    const big = 'x'.repeat(200_000);
+    const server = await serveH2((_req, res) => {
+      res.writeHead(401);
+      res.end(big);
+    });
+    const s = await session(server.url);
+    try {
+      const answer = await halfOpen(s, { ':method': 'PUT', ':path': '/' }).closed;
+      expect(answer).toEqual({ status: 401, body: big, rstCode: constants.NGHTTP2_NO_ERROR });
+      expect(server.resets).toEqual(['answered']);
+    } finally {
+      s.destroy();
+      await server.stop();
+    }
+  });
+
+  test('a stream whose request does not arrive whole within the request timeout is reset with CANCEL', async () => {
+    const server = await serveH2((req, res) => req.resume().on('end', () => res.end('read')));
+    server.server.requestTimeout = 100;
+    const s = await session(server.url);
+    try {
+      const { stream, closed } = halfOpen(s, { ':method': 'PUT', ':path': '/' });
+      stream.write('part of a body');
+      expect((await closed).rstCode).toBe(constants.NGHTTP2_CANCEL);
+      expect(server.resets).toEqual(['request-timeout']);
+    } finally {
+      s.destroy();
+      await server.stop();
+    }
+  });
+
+  test('a request that ended is not reset however long its answer takes', async () => {
+    const server = await serveH2((_req, res) => {
+      setTimeout(() => res.end('late'), 300);
+    });
+    server.server.requestTimeout = 50;
+    const s = await session(server.url);
+    try {
+      const r = await h2(s, { ':method': 'PUT', ':path': '/' }, 'body');
+      expect(r.body).toBe('late');
+      expect(server.resets).toEqual([]);
+    } finally {
+      s.destroy();
+      await server.stop();
+    }
+  });
+
+  test('tells onConnection of each HTTP/2 session and HTTP/1.1 connection', async () => {
+    const connections: unknown[] = [];
+    const server = await serveH2((_req, res) => res.end('ok'), { onConnection: (c) => connections.push(c) });
+    const s = await session(server.url);
+    try {
+      await h2(s, { ':path': '/' });
+      await new Promise<void>((resolve, reject) => {
+        const req = httpsRequest(`${server.url}/`, { ca: pki.pem(pki.caCert), agent: false }, (res) => {
+          res.resume();
+          res.on('end', resolve);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(connections).toHaveLength(2);
     } finally {
       s.destroy();
       await server.stop();

@@ -1,17 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-
-/** The RESTCONF error body of a refused request (RFC 8040 section 7, error-tag resource-denied). */
-const DENIED = JSON.stringify({
-  'ietf-restconf:errors': {
-    error: [
-      {
-        'error-type': 'protocol',
-        'error-tag': 'resource-denied',
-        'error-message': 'too many requests in progress for this client',
-      },
-    ],
-  },
-});
+import { basicCredentials } from '../basic-auth.js';
+import { answerRefusal } from './refusal.js';
 
 /**
  * Who a request counts against: the user it was authenticated as (`req.remoteUser`: a verified
@@ -23,12 +12,8 @@ const DENIED = JSON.stringify({
 export function clientOf(req: IncomingMessage): string {
   const authenticated = (req as IncomingMessage & { remoteUser?: unknown }).remoteUser;
   if (typeof authenticated === 'string' && authenticated !== '') return `user:${authenticated}`;
-  const m = /^Basic +([A-Za-z0-9+/=]{1,1024})$/i.exec(req.headers.authorization ?? '');
-  if (m !== null) {
-    const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon > 0) return `user:${decoded.slice(0, colon)}`;
-  }
+  const basic = basicCredentials(req)?.user;
+  if (basic !== undefined && basic !== '') return `user:${basic}`;
   return `addr:${req.socket.remoteAddress ?? ''}`;
 }
 
@@ -44,13 +29,12 @@ export function requestLimit(max: number): (req: IncomingMessage, res: ServerRes
     const client = clientOf(req);
     const n = open.get(client) ?? 0;
     if (n >= max) {
-      req.resume();
-      res.writeHead(429, {
-        'Content-Type': 'application/yang-data+json',
-        'Cache-Control': 'no-cache',
-        'Retry-After': '1',
+      answerRefusal(req, res, {
+        status: 429,
+        errorTag: 'resource-denied',
+        message: 'too many requests in progress for this client',
+        headers: { 'Retry-After': '1' },
       });
-      res.end(DENIED);
       return false;
     }
     open.set(client, n + 1);

@@ -1,7 +1,8 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { PasswordCheck, PasswordVerdict } from '../basic-auth.js';
 import { GatewayError } from '../errors.js';
+import { ConcurrencyLimit } from './concurrency-limit.js';
 
 /** scrypt cost parameters of new hashes (RFC 7914; N=2^15 is the OWASP minimum for scrypt). */
 const N = 32768;
@@ -81,49 +82,38 @@ export async function addUser(file: string, user: string, password: string): Pro
   writeFileSync(file, text, { mode: 0o600 });
 }
 
-/** The RESTCONF error body of a refused login (RFC 8040 section 7: access-denied is 401). */
-const DENIED = JSON.stringify({
-  'ietf-restconf:errors': {
-    error: [
-      { 'error-type': 'protocol', 'error-tag': 'access-denied', 'error-message': 'authentication required' },
-    ],
-  },
-});
+/** scrypt checks of passwords run at once at most (each takes a thread of libuv's pool). */
+export const CONCURRENT_PASSWORD_CHECKS = 2;
+/** Password checks that may wait for a free slot; a login past them is answered 503. */
+export const QUEUED_PASSWORD_CHECKS = 32;
 
 /**
- * HTTP Basic authentication (RFC 7617) against the users of a users file. Resolves true when the
- * credentials match; otherwise answers 401 with a `WWW-Authenticate` challenge and resolves false.
- * A verified pair is remembered (as a SHA-256 digest) for a minute so that a busy client does not
- * pay one scrypt per request.
+ * A hash no password matches (its key is zeros) with the cost parameters of `like`, or of
+ * {@link hashPassword}: checking a password against it costs what checking a real one does.
  */
-export function usersAuth(
-  users: ReadonlyMap<string, string>,
-): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
-  const verified = new Map<string, number>();
-  return async (req, res) => {
-    const m = /^Basic +([A-Za-z0-9+/=]{1,1024})$/i.exec(req.headers.authorization ?? '');
-    if (m !== null) {
-      const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
-      const colon = decoded.indexOf(':');
-      const hash = colon > 0 ? users.get(decoded.slice(0, colon)) : undefined;
-      if (hash !== undefined) {
-        const digest = createHash('sha256').update(`${hash}\0${decoded}`).digest('base64');
-        const until = verified.get(digest);
-        if (until !== undefined && until > Date.now()) return true;
-        if (await verifyPassword(hash, decoded.slice(colon + 1))) {
-          if (verified.size > 10_000) verified.clear();
-          verified.set(digest, Date.now() + 60_000);
-          return true;
-        }
-      }
-    }
-    req.resume();
-    res.writeHead(401, {
-      'WWW-Authenticate': 'Basic realm="restconf", charset="UTF-8"',
-      'Content-Type': 'application/yang-data+json',
-      'Cache-Control': 'no-cache',
+function decoyHash(like: string | undefined): string {
+  const m = /^scrypt\$(\d{1,7}\$\d{1,3}\$\d{1,3})\$/.exec(like ?? '');
+  const salt = Buffer.alloc(16).toString('base64');
+  return `scrypt$${m?.[1] ?? `${N}$${R}$${P}`}$${salt}$${Buffer.alloc(KEY_LENGTH).toString('base64')}`;
+}
+
+/**
+ * The password check of a users file. A user name that is not in the file is checked against a
+ * decoy hash with the parameters of the file's first user, so that an answer takes as long, and
+ * costs as much, whether the user exists or not. At most {@link CONCURRENT_PASSWORD_CHECKS} run
+ * at once and {@link QUEUED_PASSWORD_CHECKS} wait; past those the verdict is `busy`.
+ * `onCheck` is told of each scrypt check started.
+ */
+export function usersFileCheck(users: ReadonlyMap<string, string>, onCheck?: () => void): PasswordCheck {
+  const decoy = decoyHash(users.values().next().value);
+  const limit = new ConcurrencyLimit(CONCURRENT_PASSWORD_CHECKS, QUEUED_PASSWORD_CHECKS);
+  return (user, password) => {
+    const hash = users.get(user);
+    const verdict = limit.run(async (): Promise<PasswordVerdict> => {
+      onCheck?.();
+      const matches = await verifyPassword(hash ?? decoy, password);
+      return matches && hash !== undefined ? 'valid' : 'invalid';
     });
-    res.end(DENIED);
-    return false;
+    return verdict ?? Promise.resolve('busy');
   };
 }
