@@ -334,7 +334,7 @@ export const FLAGS: readonly FlagSpec[] = [
     name: 'max-requests-per-client',
     type: 'integer',
     range: [1, 1_000_000],
-    defaultText: 'unbounded',
+    defaultText: '32',
     value: 'N',
     help: 'Requests (event streams included) one client, by authenticated user (Basic or certificate) or else address, may have in progress; more get 429.',
   },

@@ -14,19 +14,17 @@ import { basicAuth, denyAccess, setRemoteUser, singleUserCheck } from './basic-a
 import { type BackendSetup, startEmbedded } from './embedded.js';
 import { GatewayError } from './errors.js';
 import { type ConnectionCloser, createHttp2Server, type GatewayHttp2Server, http1Closer } from './http2.js';
+import { limitsLine, limitsOf } from './limits.js';
 import { createAuditLogger, createLogger, handlerLogger } from './logger.js';
 import { GatewayMetrics } from './metrics.js';
 import { checkOptions, type GatewayOptions } from './options.js';
 import { startRemote } from './remote.js';
 import { DEFAULT_CERT_TO_NAME, readCertToNameFile } from './security/cert-to-name.js';
 import { clientCertAuth } from './security/client-cert.js';
-import { LoginThrottle } from './security/login-throttle.js';
+import { type LoginLimits, LoginThrottle } from './security/login-throttle.js';
 import { requestLimit } from './security/request-limit.js';
 import { serverTls } from './security/tls-options.js';
-import {
-  MAX_UNAUTHENTICATED_CONNECTIONS,
-  unauthenticatedConnections,
-} from './security/unauthenticated-connections.js';
+import { unauthenticatedConnections } from './security/unauthenticated-connections.js';
 import { readUsersFile, usersFileCheck } from './security/users-file.js';
 
 /** How long shutdown waits for requests in progress before closing their connections. */
@@ -101,8 +99,9 @@ export async function startGateway(
   const auditLogger = createAuditLogger(log, options.auditLog);
   const root = options.restconfRoot ?? '/restconf';
   const audit = createAudit(auditLogger.log, root.replace(/\/+$/, '') || '/restconf');
+  const limits = limitsOf(options);
   const metrics = new GatewayMetrics();
-  const login = basic ? basicLogin(options, users, metrics, audit) : undefined;
+  const login = basic ? basicLogin(options, users, limits, metrics, audit) : undefined;
 
   let setup: BackendSetup;
   try {
@@ -112,10 +111,9 @@ export async function startGateway(
     throw error;
   }
   let handler: RestconfHandler | undefined;
-  const limit =
-    options.maxRequestsPerClient === undefined ? undefined : requestLimit(options.maxRequestsPerClient);
+  const limit = requestLimit(limits.requestsPerClient);
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
-    if (limit !== undefined && !limit(req, res)) {
+    if (!limit(req, res)) {
       audit.refused(req, res, 'resource-denied', 'too many requests in progress for this client');
       return;
     }
@@ -124,10 +122,7 @@ export async function startGateway(
     else setup.runAs((req as { remoteUser?: string }).remoteUser, () => handler!(req, res));
   };
   const unauthenticated = authenticated
-    ? unauthenticatedConnections(
-        options.maxUnauthenticatedConnections ?? MAX_UNAUTHENTICATED_CONNECTIONS,
-        () => metrics.unauthenticatedClosed.inc(),
-      )
+    ? unauthenticatedConnections(limits.unauthenticatedConnections, () => metrics.unauthenticatedClosed.inc())
     : undefined;
   const admit = (req: IncomingMessage, res: ServerResponse, user: string): void => {
     setRemoteUser(req, user);
@@ -265,6 +260,15 @@ export async function startGateway(
   log.info(
     `subscriptions: ${subscriptionLimits.maxPerUser} per user, ${subscriptionLimits.maxTotal} in all, ${subscriptionLimits.receiveWithinSeconds} s to GET the uri; ${eventQueueBytes} bytes queued per event stream client or unreceived subscription`,
   );
+  log.info(
+    limitsLine(limits, {
+      http,
+      http2: pem !== undefined && options.http2 !== false,
+      authenticated,
+      basic,
+      usersFile: users !== undefined,
+    }),
+  );
   if (options.serverStatus === true) log.info(`server status at ${url}/server-status`);
   if (options.metrics === true) log.info(`Prometheus metrics at ${url}/metrics`);
   if (pem !== undefined && options.http2 !== false) log.info('HTTP/2 and HTTP/1.1 by ALPN');
@@ -283,6 +287,7 @@ export async function startGateway(
 function basicLogin(
   options: GatewayOptions,
   users: ReadonlyMap<string, string> | undefined,
+  limits: LoginLimits,
   metrics: GatewayMetrics,
   audit: GatewayAudit,
 ) {
@@ -290,15 +295,9 @@ function basicLogin(
     users === undefined
       ? singleUserCheck(options.httpUser!, options.httpPassword ?? '')
       : usersFileCheck(users, () => metrics.passwordChecks.inc());
-  const throttle = new LoginThrottle({
-    ...(options.loginFailuresPerAddress === undefined
-      ? {}
-      : { failuresPerAddress: options.loginFailuresPerAddress }),
-    ...(options.loginFailuresPerUser === undefined ? {} : { failuresPerUser: options.loginFailuresPerUser }),
-  });
   return basicAuth({
     check,
-    throttle,
+    throttle: new LoginThrottle(limits),
     onRefused(req, res, { reason, user, answer }) {
       if (reason !== 'no-credentials') metrics.loginFailures.inc({ reason });
       if (reason === 'invalid-credentials') audit.loginFailed(req, res, user ?? '');

@@ -76,7 +76,7 @@ export interface GatewayOptions {
   readonly serverStatus?: boolean;
   readonly metrics?: boolean;
   readonly maxBodyBytes?: number;
-  /** Requests one client (authenticated user, Basic user, else peer address) may have in progress; default unbounded. */
+  /** Requests one client (authenticated user, Basic user, else peer address) may have in progress (default 32). */
   readonly maxRequestsPerClient?: number;
   /** RFC 8639 subscriptions one user may hold at once (default 8). */
   readonly maxSubscriptionsPerUser?: number;

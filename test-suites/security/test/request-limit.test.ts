@@ -71,3 +71,27 @@ describe('requests in progress per client', () => {
     expect(status).toBe(200);
   });
 });
+
+describe('requests in progress per client by default', () => {
+  let other: Server;
+  const streams: AbortController[] = [];
+  beforeAll(async () => {
+    other = await startServer();
+  });
+  afterAll(async () => {
+    for (const c of streams) c.abort();
+    await other.close();
+  });
+
+  test('without --max-requests-per-client a client may have 32 in progress and the next gets 429', async () => {
+    const url = new URL(new URL(location).pathname, other.gateway.url).href;
+    for (let i = 0; i < 32; i++) {
+      const controller = new AbortController();
+      streams.push(controller);
+      const r = await fetch(url, { headers: { Accept: 'text/event-stream' }, signal: controller.signal });
+      expect(r.status).toBe(200);
+    }
+    const r = await other.fetch('/restconf/data/example-jukebox:jukebox', { headers: { Accept: DATA_JSON } });
+    expect(r.status).toBe(429);
+  });
+});

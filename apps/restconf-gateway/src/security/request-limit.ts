@@ -2,6 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basicCredentials } from '../basic-auth.js';
 import { answerRefusal } from './refusal.js';
 
+/** Requests one client may have in progress, by default: room for a busy tool, not a flood. */
+export const MAX_REQUESTS_PER_CLIENT = 32;
+
 /**
  * Who a request counts against: the user it was authenticated as (`req.remoteUser`: a verified
  * client certificate or Basic credentials; authentication runs before the limit), else the user
