@@ -305,6 +305,13 @@ export const FLAGS: readonly FlagSpec[] = [
   },
   { name: 'metrics', type: 'boolean', defaultText: 'false', help: 'Serve Prometheus metrics at /metrics.' },
   {
+    name: 'monitoring-user',
+    type: 'list',
+    value: 'USER',
+    defaultText: 'the --nacm-admin or --http-user user',
+    help: 'User who may read /metrics and /server-status (repeatable); others get 403. Without authentication everyone may.',
+  },
+  {
     name: 'max-body-bytes',
     type: 'integer',
     range: [1024, 1024 ** 3],

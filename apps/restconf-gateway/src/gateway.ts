@@ -22,6 +22,7 @@ import { startRemote } from './remote.js';
 import { DEFAULT_CERT_TO_NAME, readCertToNameFile } from './security/cert-to-name.js';
 import { clientCertAuth } from './security/client-cert.js';
 import { type LoginLimits, LoginThrottle } from './security/login-throttle.js';
+import { monitoringAccess } from './security/monitoring-access.js';
 import { requestLimit } from './security/request-limit.js';
 import { serverTls } from './security/tls-options.js';
 import { unauthenticatedConnections } from './security/unauthenticated-connections.js';
@@ -112,7 +113,16 @@ export async function startGateway(
   }
   let handler: RestconfHandler | undefined;
   const limit = requestLimit(limits.requestsPerClient);
+  const monitoring = monitoringAccess({
+    users: authenticated ? monitoringUsers(options) : undefined,
+    metrics: options.metrics === true,
+    serverStatus: options.serverStatus === true,
+  });
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    if (!monitoring(req, res)) {
+      audit.refused(req, res, 'access-denied', 'only monitoring users may read this page');
+      return;
+    }
     if (!limit(req, res)) {
       audit.refused(req, res, 'resource-denied', 'too many requests in progress for this client');
       return;
@@ -278,6 +288,13 @@ export async function startGateway(
     );
   if (!authenticated) log.warn(`no authentication: every client that can reach ${host} may read and edit`);
   return gateway;
+}
+
+/** The users who may read the monitoring pages: those named, else the administrator. */
+function monitoringUsers(options: GatewayOptions): ReadonlySet<string> {
+  if (options.monitoringUser !== undefined) return new Set(options.monitoringUser);
+  const admin = options.nacmAdmin ?? options.httpUser;
+  return new Set(admin === undefined ? [] : [admin]);
 }
 
 /**

@@ -75,6 +75,8 @@ export interface GatewayOptions {
   readonly systemSortType?: 'ascending' | 'descending';
   readonly serverStatus?: boolean;
   readonly metrics?: boolean;
+  /** Users who may read `/metrics` and `/server-status` (default: the `nacmAdmin` or `httpUser` user). */
+  readonly monitoringUser?: readonly string[];
   readonly maxBodyBytes?: number;
   /** Requests one client (authenticated user, Basic user, else peer address) may have in progress (default 32). */
   readonly maxRequestsPerClient?: number;

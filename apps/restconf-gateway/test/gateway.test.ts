@@ -223,6 +223,16 @@ describe('HTTP Basic authentication', () => {
     expect((await fetch(`${gw.url}/restconf/data`, { headers: { Authorization: auth } })).status).toBe(401);
   });
 
+  test('lets the --http-user user, the only one, read /metrics', async () => {
+    const other = await start({ httpUser: 'admin', httpPassword: 's3cret', metrics: true });
+    try {
+      const auth = `Basic ${Buffer.from('admin:s3cret').toString('base64')}`;
+      expect((await fetch(`${other.url}/metrics`, { headers: { Authorization: auth } })).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
   test('serves the request with the right credentials', async () => {
     const auth = `Basic ${Buffer.from('admin:s3cret').toString('base64')}`;
     const r = await fetch(`${gw.url}/restconf/data/example-jukebox:jukebox/player/gap`, {

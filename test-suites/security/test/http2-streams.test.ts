@@ -21,6 +21,7 @@ beforeAll(async () => {
     tlsCert: creds.tlsCert,
     tlsKey: creds.tlsKey,
     metrics: true,
+    monitoringUser: ['alice'],
     maxUnauthenticatedConnections: MAX_UNAUTHENTICATED,
   });
 });

@@ -30,7 +30,7 @@ let s: Server;
 beforeAll(async () => {
   creds = makeCredentials(PASSWORDS);
   auditLog = path.join(path.dirname(creds.usersFile), 'audit.log');
-  s = await startServer({ usersFile: creds.usersFile, metrics: true, auditLog });
+  s = await startServer({ usersFile: creds.usersFile, metrics: true, monitoringUser: ['admin'], auditLog });
 });
 afterAll(async () => {
   await s.close();
