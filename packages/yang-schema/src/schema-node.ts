@@ -44,6 +44,7 @@ export class NodeImpl implements SchemaNode {
   reference?: string;
   schemaPath = '';
   dataPath = '';
+  grouping?: string;
   location?: SourceLocation;
   /** Prefix map of the module where the default(s) were written (identityref defaults resolve in it). */
   defaultPrefixes: ReadonlyMap<string, string> | undefined;

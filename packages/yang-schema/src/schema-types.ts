@@ -120,6 +120,12 @@ export interface SchemaNode {
    * NAME on the first step and wherever the module changes, e.g. `/ietf-interfaces:interfaces/interface`.
    */
   readonly dataPath: string;
+  /**
+   * The grouping (`module:name`, the module that defines it) whose `uses` put this node under its
+   * parent; the outermost one when groupings use groupings. Undefined for a node written in place
+   * or added by an augment.
+   */
+  readonly grouping?: string;
   /** Where the defining statement was written. */
   readonly location?: SourceLocation;
 }

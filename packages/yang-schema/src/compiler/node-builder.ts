@@ -253,7 +253,12 @@ export class NodeBuilder {
         this.augmentInto(target, x, scope, ns);
       }
     }
-    for (const n of created) out.push(n);
+    // The outermost uses names the nodes last: a grouping's nodes belong to the grouping that used it.
+    const grouping = `${def.module.name}:${def.statement.argument ?? ''}`;
+    for (const n of created) {
+      n.grouping = grouping;
+      out.push(n);
+    }
   }
 
   /** Adds an augment's nodes to its target (RFC 7950 7.17); their `when` gets the target as context. */
