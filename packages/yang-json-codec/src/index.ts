@@ -22,7 +22,7 @@ export type {
 } from './instance';
 export { child, childrenNamed, leafValue, walk } from './instance';
 export type { JsonSchema, JsonSchemaOptions } from './json-schema';
-export { toJsonSchema } from './json-schema';
+export { membersJsonSchema, nodeJsonSchema, toJsonSchema } from './json-schema';
 export type { JsonCheck } from './json-validator';
 export { compileJsonValidator } from './json-validator';
 export { NamespaceScope } from './namespace-scope';

@@ -13,6 +13,25 @@ export interface JsonSchemaOptions {
   readonly configOnly?: boolean;
   /** Member names without module names (`--simple-json-names`). */
   readonly simpleNames?: boolean;
+  /** Each member's schema carries the YANG `description` (default: a container's carries its data path). */
+  readonly descriptions?: boolean;
+  /**
+   * Describe the XML encoding too: each member's schema carries an OpenAPI `xml` object with the
+   * element's local name and namespace (OpenAPI 3.1 section 4.8.26).
+   */
+  readonly xml?: boolean;
+  /**
+   * Called with the object schema of every container and list entry, innermost first; what it
+   * returns stands in the object's place (for example a `$ref` to a shared definition).
+   */
+  readonly objectSchema?: (node: SchemaNode, schema: JsonSchema) => JsonSchema;
+  /**
+   * Called with the members one `uses` of `grouping` (`module:name`) put in an object, as
+   * `{type: 'object', properties}`. A schema returned (for example a `$ref`) joins the object
+   * through `allOf`, which then closes with JSON Schema 2020-12 `unevaluatedProperties: false`;
+   * undefined leaves the members in the object itself.
+   */
+  readonly groupingSchema?: (grouping: string, schema: JsonSchema) => JsonSchema | undefined;
 }
 
 const INT_BOUNDS: Record<string, [number, number]> = {
@@ -47,6 +66,38 @@ export function toJsonSchema(tree: SchemaTree, options: JsonSchemaOptions = {}):
   };
 }
 
+/**
+ * The JSON Schema of the value of `node`'s member in the RFC 7951 encoding: an object for a
+ * container, an array of entry objects for a list or of values for a leaf-list, the value of a
+ * leaf. Options as for {@link toJsonSchema}.
+ */
+export function nodeJsonSchema(tree: SchemaTree, node: SchemaNode, options: JsonSchemaOptions = {}): JsonSchema {
+  return new Generator(tree, options).node(node);
+}
+
+/**
+ * The JSON Schema of an object whose members are the data children of `parent` (choice and case
+ * transparent; names carry their module where it differs from the parent's): the content of an
+ * operation's `input` or `output`, of a notification, of a container. Options as for
+ * {@link toJsonSchema}; `objectSchema` is not called for the object itself.
+ */
+export function membersJsonSchema(
+  tree: SchemaTree,
+  parent: SchemaNode,
+  options: JsonSchemaOptions = {},
+): JsonSchema {
+  return new Generator(tree, options).object(nodeInfo(parent).ordered, parent);
+}
+
+/** The outermost grouping between a data node and the node holding its member (choice and case between). */
+function groupingOf(node: SchemaNode, holder: SchemaNode | undefined): string | undefined {
+  let found: string | undefined;
+  for (let n: SchemaNode | undefined = node; n !== undefined && n !== holder; n = n.parent) {
+    if (n.grouping !== undefined) found = n.grouping;
+  }
+  return found;
+}
+
 class Generator {
   constructor(
     private readonly tree: SchemaTree,
@@ -61,25 +112,58 @@ class Generator {
 
   object(children: readonly SchemaNode[], parent: SchemaNode | undefined): JsonSchema {
     const properties: Record<string, JsonSchema> = {};
+    const parts = new Map<string, Record<string, JsonSchema>>();
+    const share = this.options.groupingSchema;
     for (const c of children) {
       if (!isDataKind(c.kind)) continue;
       if (this.options.configOnly && !c.config) continue;
-      properties[this.name(c, parent?.module)] = this.node(c);
+      const grouping = share === undefined ? undefined : groupingOf(c, parent);
+      let into = properties;
+      if (grouping !== undefined) {
+        into = parts.get(grouping) ?? {};
+        parts.set(grouping, into);
+      }
+      into[this.name(c, parent?.module)] = this.node(c);
     }
-    const out: JsonSchema = {
-      type: 'object',
-      properties,
-      patternProperties: METADATA,
-      additionalProperties: false,
-    };
+    const allOf: JsonSchema[] = [];
+    for (const [grouping, members] of parts) {
+      const shared = share!(grouping, { type: 'object', properties: members });
+      if (shared === undefined) Object.assign(properties, members);
+      else allOf.push(shared);
+    }
+    const out: JsonSchema = { type: 'object', properties, patternProperties: METADATA };
+    // A member described in an allOf part is evaluated there (JSON Schema 2020-12 section 11.3).
+    if (allOf.length > 0) {
+      out.allOf = allOf;
+      out.unevaluatedProperties = false;
+    } else out.additionalProperties = false;
     if (parent?.kind === 'list' && parent.keys.length > 0) out.required = [...parent.keys];
     return out;
   }
 
-  private node(n: SchemaNode): JsonSchema {
+  /** The schema of the member of `n`, with its description and XML name when asked for. */
+  node(n: SchemaNode): JsonSchema {
+    const out = this.value(n);
+    if (this.options.descriptions && n.description !== undefined) out.description = n.description;
+    if (this.options.xml) {
+      const xml = { name: n.name, namespace: n.namespace };
+      // A list entry or leaf-list value is the repeated element (the array is not wrapped).
+      if (out.type === 'array') out.items = { ...(out.items as JsonSchema), xml };
+      else out.xml = xml;
+    }
+    if (n.kind !== 'container' && n.kind !== 'list') return out;
+    const objectSchema = this.options.objectSchema;
+    if (objectSchema === undefined) return out;
+    if (n.kind === 'container') return objectSchema(n, out);
+    return { ...out, items: objectSchema(n, out.items as JsonSchema) };
+  }
+
+  private value(n: SchemaNode): JsonSchema {
     switch (n.kind) {
-      case 'container':
-        return { description: n.dataPath, ...this.object(nodeInfo(n).ordered, n) };
+      case 'container': {
+        const out = this.object(nodeInfo(n).ordered, n);
+        return this.options.descriptions ? out : { description: n.dataPath, ...out };
+      }
       case 'list': {
         const out: JsonSchema = { type: 'array', items: this.object(nodeInfo(n).ordered, n) };
         if (n.minElements > 0) out.minItems = n.minElements;
