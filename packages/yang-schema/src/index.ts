@@ -6,7 +6,7 @@ export { YangCompileError, YangModuleNotFoundError, YangSchemaError, YangSyntaxE
 export type { LoadOptions, ModuleFetcher } from './loader';
 export { loadModules, loadSchema } from './loader';
 export { pathLine, printPaths } from './output/paths';
-export { printTreeDiagram } from './output/tree-diagram';
+export { printTreeDiagram, type TreeDiagramEntry, treeDiagramEntry } from './output/tree-diagram';
 export type { ParseOptions } from './parser/parse-module';
 export { PARSE_LIMITS, parseModule } from './parser/parse-module';
 export type { ParsedImport, ParsedInclude, ParsedModule, YangStatement } from './parser/statement';

@@ -87,6 +87,40 @@ function typeOf(tree: SchemaTree, module: SchemaModule, n: SchemaNode): string {
   return `${tree.moduleByName(owner)?.prefix ?? owner}:${t.name.slice(colon + 1)}`;
 }
 
+/** One line of an RFC 8340 tree diagram, in its parts. */
+export interface TreeDiagramEntry {
+  /** `+` current, `x` deprecated, `o` obsolete. */
+  readonly status: '+' | 'x' | 'o';
+  /** `rw`, `ro`, `-x` (rpc, action), `-n` (notification), `-w` (input); empty for a case. */
+  readonly flags: string;
+  /** The name with its RFC 8340 marks: `(choice)?`, `presence!`, `list*`, `optional?`. */
+  readonly label: string;
+  /** The type of a leaf or leaf-list (`-> path` for a leafref), `<anydata>`, `<anyxml>`, or empty. */
+  readonly type: string;
+  /** The keys of a list, `[name]`, or empty. */
+  readonly keys: string;
+  /** The node's if-features, `{feature,...}?`, or empty. */
+  readonly features: string;
+}
+
+/**
+ * The parts of `node`'s line in the tree diagram of module `moduleName` (names and types of other
+ * modules carry their prefix), as {@link printTreeDiagram} writes them (RFC 8340 section 2).
+ */
+export function treeDiagramEntry(tree: SchemaTree, node: SchemaNode, moduleName: string): TreeDiagramEntry {
+  const module = tree.moduleByName(moduleName);
+  const owner = module ?? tree.moduleByName(node.module)!;
+  return {
+    status: node.status === 'deprecated' ? 'x' : node.status === 'obsolete' ? 'o' : '+',
+    flags: node.kind === 'case' ? '' : flagsOf(node),
+    label: labelOf(owner, node),
+    type: typeOf(tree, owner, node),
+    keys: node.kind === 'list' && node.keys.length > 0 ? `[${node.keys.join(' ')}]` : '',
+    // RFC 8340 section 2.6: if-features of the node follow as "{feature,...}?".
+    features: node.ifFeatures.length > 0 ? `{${node.ifFeatures.join(',')}}?` : '',
+  };
+}
+
 function printSiblings(
   tree: SchemaTree,
   module: SchemaModule,
@@ -96,15 +130,11 @@ function printSiblings(
 ): void {
   const width = Math.max(0, ...nodes.map((n) => labelOf(module, n).length));
   nodes.forEach((n, i) => {
-    const status = n.status === 'deprecated' ? 'x' : n.status === 'obsolete' ? 'o' : '+';
-    const label = labelOf(module, n);
+    const e = treeDiagramEntry(tree, n, module.name);
     // RFC 8340 section 2: a case line carries no flags, just "+--:(name)".
-    let line = n.kind === 'case' ? `${indent}${status}--:` : `${indent}${status}--${flagsOf(n)} `;
-    const type = typeOf(tree, module, n);
-    const keys = n.kind === 'list' && n.keys.length > 0 ? ` [${n.keys.join(' ')}]` : '';
-    line += type ? `${label.padEnd(width)}   ${type}` : `${label}${keys}`;
-    // RFC 8340 section 2.6: if-features of the node follow as "{feature,...}?".
-    if (n.ifFeatures.length > 0) line += ` {${n.ifFeatures.join(',')}}?`;
+    let line = n.kind === 'case' ? `${indent}${e.status}--:` : `${indent}${e.status}--${e.flags} `;
+    line += e.type ? `${e.label.padEnd(width)}   ${e.type}` : `${e.label}${e.keys ? ` ${e.keys}` : ''}`;
+    if (e.features) line += ` ${e.features}`;
     out.push(line.trimEnd());
     if (n.children.length > 0 && n.kind !== 'leaf') {
       const last = i === nodes.length - 1;
