@@ -26,12 +26,16 @@ export interface JsonSchemaOptions {
    */
   readonly objectSchema?: (node: SchemaNode, schema: JsonSchema) => JsonSchema;
   /**
-   * Called with the members one `uses` of `grouping` (`module:name`) put in an object, as
-   * `{type: 'object', properties}`. A schema returned (for example a `$ref`) joins the object
+   * Called with the members one `uses` of `grouping` (`module:name`) put in the object of `parent`
+   * (undefined at the top level), as `{type: 'object', properties}`. A schema returned (for example a `$ref`) joins the object
    * through `allOf`, which then closes with JSON Schema 2020-12 `unevaluatedProperties: false`;
    * undefined leaves the members in the object itself.
    */
-  readonly groupingSchema?: (grouping: string, schema: JsonSchema) => JsonSchema | undefined;
+  readonly groupingSchema?: (
+    grouping: string,
+    schema: JsonSchema,
+    parent: SchemaNode | undefined,
+  ) => JsonSchema | undefined;
 }
 
 const INT_BOUNDS: Record<string, [number, number]> = {
@@ -127,7 +131,7 @@ class Generator {
     }
     const allOf: JsonSchema[] = [];
     for (const [grouping, members] of parts) {
-      const shared = share!(grouping, { type: 'object', properties: members });
+      const shared = share!(grouping, { type: 'object', properties: members }, parent);
       if (shared === undefined) Object.assign(properties, members);
       else allOf.push(shared);
     }

@@ -81,15 +81,17 @@ describe('groupingSchema', () => {
     expect(s.additionalProperties).toBeUndefined();
   });
 
-  test('hands over the members of the grouping as an object', () => {
+  test('hands over the members of the grouping as an object, with the node that holds them', () => {
     const parts: JsonSchema[] = [];
+    const parents: (string | undefined)[] = [];
     nodeJsonSchema(tree, server, {
-      groupingSchema: (_g, part) => {
+      groupingSchema: (_g, part, parent) => {
         parts.push(part);
+        parents.push(parent?.name);
         return undefined;
       },
     });
-    expect(parts).toHaveLength(2);
+    expect(parents).toEqual(['peer', 'server']);
     expect(Object.keys(parts[0]!.properties as object)).toEqual(['ip', 'port']);
   });
 
