@@ -74,7 +74,12 @@ function entryPlace(ctx: BuildContext, at: Place, node: SchemaNode): Place {
       schema: node.kind === 'leaf-list' ? (schema.items as JsonSchema) : schema,
     });
   }
-  return { path: `${at.path}/${segment(at, node)}=${values.join(',')}`, parameters, names, module: node.module };
+  return {
+    path: `${at.path}/${segment(at, node)}=${values.join(',')}`,
+    parameters,
+    names,
+    module: node.module,
+  };
 }
 
 /**

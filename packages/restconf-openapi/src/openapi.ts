@@ -3,8 +3,14 @@ import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { dataContent, refTo, wrapMember } from './bodies.js';
 import { SchemaComponents } from './components.js';
 import type { BuildContext, OpenApiObject } from './context.js';
-import { addDataResources, createOperation, patchContent, patchStatusContent, readResponse } from './data-resources.js';
 import { errorResponses } from './context.js';
+import {
+  addDataResources,
+  createOperation,
+  patchContent,
+  patchStatusContent,
+  readResponse,
+} from './data-resources.js';
 import { OpenApiError } from './errors.js';
 import { MEDIA } from './media.js';
 import { notificationSchema, rpcPathItem } from './operations.js';
@@ -47,6 +53,7 @@ export interface OpenApiDocument {
   readonly servers: readonly { readonly url: string }[];
   readonly paths: Readonly<Record<string, OpenApiObject>>;
   readonly components: OpenApiObject;
+  readonly security?: readonly Record<string, readonly string[]>[];
   readonly [extension: `x-${string}`]: unknown;
 }
 
@@ -116,14 +123,22 @@ function build(tree: SchemaTree, options: OpenApiOptions, groupings: GroupingUse
 
   const tops = tree.children.filter((n) => n.kind !== 'rpc' && n.kind !== 'notification');
   if (modules === undefined) addDatastore(ctx, tops);
-  addDataResources(ctx, tops.flatMap((n) => (n.kind === 'choice' || n.kind === 'case' ? dataOf(n) : [n])));
+  addDataResources(
+    ctx,
+    tops.flatMap((n) => (n.kind === 'choice' || n.kind === 'case' ? dataOf(n) : [n])),
+  );
   for (const rpc of tree.rpcs()) {
-    if (owned(rpc) && include(rpc)) ctx.paths[`/operations/${rpc.module}:${rpc.name}`] = rpcPathItem(ctx, rpc);
+    if (owned(rpc) && include(rpc))
+      ctx.paths[`/operations/${rpc.module}:${rpc.name}`] = rpcPathItem(ctx, rpc);
   }
   const notifications = tree
     .notifications()
     .filter((n) => owned(n) && include(n))
-    .map((n) => ({ module: n.module, name: n.name, schema: components.ref(`notification.${componentName(n.dataPath)}`, notificationSchema(ctx, n)) }));
+    .map((n) => ({
+      module: n.module,
+      name: n.name,
+      schema: components.ref(`notification.${componentName(n.dataPath)}`, notificationSchema(ctx, n)),
+    }));
   if (options.eventStreams !== false) addEventStream(ctx);
 
   const names = modules ?? tree.modules.filter((m) => m.implemented).map((m) => m.name);
@@ -131,7 +146,9 @@ function build(tree: SchemaTree, options: OpenApiOptions, groupings: GroupingUse
   return {
     openapi: '3.1.0',
     info: {
-      title: options.title ?? `RESTCONF API of ${names.length > 3 ? `${names.length} YANG modules` : names.join(', ')}`,
+      title:
+        options.title ??
+        `RESTCONF API of ${names.length > 3 ? `${names.length} YANG modules` : names.join(', ')}`,
       version: options.version ?? versionOf(tree, names),
       description:
         'RESTCONF (RFC 8040) resources generated from the YANG modules. Keys in paths are percent-encoded; list entries are written as arrays of one.',
@@ -149,7 +166,10 @@ function build(tree: SchemaTree, options: OpenApiOptions, groupings: GroupingUse
       },
       headers: {
         ETag: { description: 'Entity-tag of the datastore (RFC 8040 3.4.1.2)', schema: { type: 'string' } },
-        'Last-Modified': { description: 'Time of the last change (RFC 8040 3.4.1.3)', schema: { type: 'string' } },
+        'Last-Modified': {
+          description: 'Time of the last change (RFC 8040 3.4.1.3)',
+          schema: { type: 'string' },
+        },
         Location: { description: 'URL of the new resource', schema: { type: 'string', format: 'uri' } },
       },
       ...(security === undefined ? {} : { securitySchemes: security }),
@@ -177,7 +197,11 @@ function versionOf(tree: SchemaTree, names: readonly string[]): string {
 function securitySchemes(options: OpenApiOptions): Record<string, OpenApiObject> | undefined {
   const out: Record<string, OpenApiObject> = {};
   if (options.security?.basic) out.basic = { type: 'http', scheme: 'basic' };
-  if (options.security?.mutualTls) out.mutualTLS = { type: 'mutualTLS', description: 'A client certificate mapped to a user (RFC 8040 section 2.5)' };
+  if (options.security?.mutualTls)
+    out.mutualTLS = {
+      type: 'mutualTLS',
+      description: 'A client certificate mapped to a user (RFC 8040 section 2.5)',
+    };
   return Object.keys(out).length === 0 ? undefined : out;
 }
 
@@ -191,14 +215,21 @@ function addDatastore(ctx: BuildContext, tops: readonly SchemaNode[]): void {
   const read = body('data');
   const write = body('config');
   const tag = ['datastore'];
-  const post = createOperation(ctx, undefined, tops.flatMap((n) => (n.kind === 'choice' ? dataOf(n) : [n])));
+  const post = createOperation(
+    ctx,
+    undefined,
+    tops.flatMap((n) => (n.kind === 'choice' ? dataOf(n) : [n])),
+  );
   ctx.paths['/data'] = {
     description: 'The datastore resource: every top-level data node (RFC 8040 section 3.4.1).',
     get: {
       tags: tag,
       summary: 'Read the datastore',
       parameters: queryParameters('GET', 'datastore'),
-      responses: { '200': readResponse('The datastore', read.json, read.xml), ...errorResponses(ctx, ['400']) },
+      responses: {
+        '200': readResponse('The datastore', read.json, read.xml),
+        ...errorResponses(ctx, ['400']),
+      },
     },
     put: {
       tags: tag,
@@ -228,7 +259,10 @@ function addDatastore(ctx: BuildContext, tops: readonly SchemaNode[]): void {
         '200': {
           description: 'One empty member per operation',
           content: dataContent(
-            wrapMember('ietf-restconf:operations', { type: 'object', additionalProperties: { const: [null] } }),
+            wrapMember('ietf-restconf:operations', {
+              type: 'object',
+              additionalProperties: { const: [null] },
+            }),
             { type: 'object', xml: { name: 'operations', namespace: RESTCONF_NS } },
           ),
         },
@@ -256,7 +290,10 @@ function addEventStream(ctx: BuildContext): void {
         ...queryParameters('GET', 'stream'),
       ],
       responses: {
-        '200': { description: 'The event stream', content: { [MEDIA.eventStream]: { schema: { type: 'string' } } } },
+        '200': {
+          description: 'The event stream',
+          content: { [MEDIA.eventStream]: { schema: { type: 'string' } } },
+        },
         ...errorResponses(ctx, ['400', '404']),
       },
     },

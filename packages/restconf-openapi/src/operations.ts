@@ -13,7 +13,11 @@ function hasData(node: SchemaNode | undefined): boolean {
  * The JSON and XML bodies of an `input` or `output`: `{"module:input": {...}}` and
  * `<input xmlns="...">` (RFC 8040 sections 3.6.1 and 3.6.2).
  */
-function ioBody(ctx: BuildContext, io: SchemaNode, operation: SchemaNode): { json: JsonSchema; xml: JsonSchema } {
+function ioBody(
+  ctx: BuildContext,
+  io: SchemaNode,
+  operation: SchemaNode,
+): { json: JsonSchema; xml: JsonSchema } {
   const object = { ...ctx.bodies.members(io), xml: { name: io.name, namespace: operation.namespace } };
   const ref = ctx.components.ref(componentName(io.dataPath), object);
   const name = ctx.simpleNames ? io.name : `${operation.module}:${io.name}`;

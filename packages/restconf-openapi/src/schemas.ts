@@ -115,7 +115,11 @@ export class BodySchemas {
 
   /** The object of the top-level data nodes of `modules` (all when undefined): the datastore. */
   datastore(modules: readonly string[] | undefined, variant: Variant): JsonSchema {
-    const { $schema: _dialect, title: _title, ...object } = toJsonSchema(this.tree, {
+    const {
+      $schema: _dialect,
+      title: _title,
+      ...object
+    } = toJsonSchema(this.tree, {
       ...this.options[variant],
       ...(modules === undefined ? {} : { modules }),
     });

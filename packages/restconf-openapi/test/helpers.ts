@@ -10,7 +10,13 @@ export const FIXTURE_YANG = path.resolve(__dirname, 'fixtures/yang');
 const RESTCONF = ['ietf-restconf', 'ietf-yang-patch'];
 
 /** The RFC 8040 example modules. */
-export const EXAMPLE_MODULES = ['example-jukebox', 'example-ops', 'example-actions', 'example-mod', 'example-events'];
+export const EXAMPLE_MODULES = [
+  'example-jukebox',
+  'example-ops',
+  'example-actions',
+  'example-mod',
+  'example-events',
+];
 
 /** A large real module set: interfaces, IP and routing with its IPv4 and IPv6 augments (router advertisements is a submodule of IPv6). */
 export const ROUTING_MODULES = [

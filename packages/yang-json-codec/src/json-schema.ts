@@ -75,7 +75,11 @@ export function toJsonSchema(tree: SchemaTree, options: JsonSchemaOptions = {}):
  * container, an array of entry objects for a list or of values for a leaf-list, the value of a
  * leaf. Options as for {@link toJsonSchema}.
  */
-export function nodeJsonSchema(tree: SchemaTree, node: SchemaNode, options: JsonSchemaOptions = {}): JsonSchema {
+export function nodeJsonSchema(
+  tree: SchemaTree,
+  node: SchemaNode,
+  options: JsonSchemaOptions = {},
+): JsonSchema {
   return new Generator(tree, options).node(node);
 }
 

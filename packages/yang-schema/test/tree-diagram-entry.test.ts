@@ -20,7 +20,13 @@ const tree = compileSchema([
 const entry = (path: string) => treeDiagramEntry(tree, tree.find(path)!, 'shop');
 
 test('gives the flags, label and keys of a list line', () => {
-  expect(entry('/shop:shop/item')).toMatchObject({ status: '+', flags: 'rw', label: 'item*', keys: '[sku]', type: '' });
+  expect(entry('/shop:shop/item')).toMatchObject({
+    status: '+',
+    flags: 'rw',
+    label: 'item*',
+    keys: '[sku]',
+    type: '',
+  });
 });
 
 test('marks a presence container and an optional leaf', () => {
