@@ -3,6 +3,11 @@ import { MEDIA } from './media.js';
 
 type OpenApiObject = Record<string, unknown>;
 
+/** The JSON name of a body's outer member: module-qualified unless the server writes simple names. */
+export function outerName(simpleNames: boolean, module: string, name: string): string {
+  return simpleNames ? name : `${module}:${name}`;
+}
+
 /** A JSON body of one member: `{"module:name": value}` (RFC 8040 section 3.5.3 names the target with its module). */
 export function wrapMember(name: string, value: JsonSchema): JsonSchema {
   return { type: 'object', properties: { [name]: value }, required: [name], additionalProperties: false };

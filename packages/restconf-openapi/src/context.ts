@@ -23,11 +23,6 @@ export interface BuildContext {
   readonly commonErrors: readonly string[];
 }
 
-/** The JSON name of a resource body's member: always module-qualified (RFC 8040 section 3.5.3). */
-export function memberName(ctx: BuildContext, node: SchemaNode): string {
-  return ctx.simpleNames ? node.name : `${node.module}:${node.name}`;
-}
-
 /**
  * The `x-yang` extension of a path item: what the node is, for tools that draw the schema (the
  * parts of its RFC 8340 tree diagram line, relative to its parent's module).

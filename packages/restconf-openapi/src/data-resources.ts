@@ -1,14 +1,7 @@
 import type { JsonSchema } from '@yangkit/yang-json-codec';
 import type { SchemaNode } from '@yangkit/yang-schema';
-import { bodyResponse, dataContent, refTo, wrapMember } from './bodies.js';
-import {
-  type BuildContext,
-  errorResponses,
-  memberName,
-  type OpenApiObject,
-  tagsOf,
-  yangExtension,
-} from './context.js';
+import { bodyResponse, dataContent, refTo } from './bodies.js';
+import { type BuildContext, errorResponses, type OpenApiObject, tagsOf, yangExtension } from './context.js';
 import { MEDIA } from './media.js';
 import { actionPathItem } from './operations.js';
 import { queryParameters } from './parameters.js';

@@ -1,6 +1,6 @@
 import type { JsonSchema } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { dataContent, refTo, wrapMember } from './bodies.js';
+import { dataContent, wrapMember } from './bodies.js';
 import { SchemaComponents } from './components.js';
 import type { BuildContext, OpenApiObject } from './context.js';
 import { errorResponses } from './context.js';

@@ -1,6 +1,6 @@
 import type { JsonSchema } from '@yangkit/yang-json-codec';
 import type { SchemaNode } from '@yangkit/yang-schema';
-import { bodyResponse, dataContent, wrapMember } from './bodies.js';
+import { bodyResponse, dataContent, outerName, wrapMember } from './bodies.js';
 import { componentName } from './components.js';
 import { type BuildContext, errorResponses, type OpenApiObject, tagsOf, yangExtension } from './context.js';
 
@@ -20,7 +20,7 @@ function ioBody(
 ): { json: JsonSchema; xml: JsonSchema } {
   const object = { ...ctx.bodies.members(io), xml: { name: io.name, namespace: operation.namespace } };
   const ref = ctx.components.ref(componentName(io.dataPath), object);
-  const name = ctx.simpleNames ? io.name : `${operation.module}:${io.name}`;
+  const name = outerName(ctx.simpleNames, operation.module, io.name);
   return { json: wrapMember(name, ref), xml: ref };
 }
 
@@ -84,7 +84,7 @@ export function notificationSchema(ctx: BuildContext, notification: SchemaNode):
     ...ctx.bodies.members(notification),
     xml: { name: notification.name, namespace: notification.namespace },
   });
-  const name = ctx.simpleNames ? notification.name : `${notification.module}:${notification.name}`;
+  const name = outerName(ctx.simpleNames, notification.module, notification.name);
   return wrapMember('ietf-restconf:notification', {
     type: 'object',
     properties: { eventTime: { type: 'string', format: 'date-time' }, [name]: event },

@@ -6,7 +6,7 @@ import {
   toJsonSchema,
 } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { wrapMember } from './bodies.js';
+import { outerName, wrapMember } from './bodies.js';
 import { componentName, type SchemaComponents } from './components.js';
 
 /** Which data a body holds: everything (a GET reply) or configuration only (an edit). */
@@ -100,7 +100,7 @@ export class BodySchemas {
     const member = this.member(node, variant);
     const array = node.kind === 'list' || node.kind === 'leaf-list';
     const value = entry ? { ...member, minItems: 1, maxItems: 1 } : member;
-    const name = this.simpleNames ? node.name : `${node.module}:${node.name}`;
+    const name = outerName(this.simpleNames, node.module, node.name);
     const element = array ? (member.items as JsonSchema) : member;
     return {
       json: this.components.ref(`${base}${entry ? '.entry' : ''}.body`, wrapMember(name, value)),

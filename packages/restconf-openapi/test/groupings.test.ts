@@ -2,6 +2,7 @@ import { compileSchema, loadSchema, parseModule, type SchemaTree } from '@yangki
 import { beforeAll, expect, test } from 'vitest';
 import { toOpenApi } from '../src/index';
 
+// biome-ignore lint/suspicious/noExplicitAny: assertions read nested OpenAPI objects
 type Obj = Record<string, any>;
 
 let tree: SchemaTree;

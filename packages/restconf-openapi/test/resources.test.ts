@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { type OpenApiDocument, OpenApiError, toOpenApi } from '../src/index';
 import { EXAMPLE_MODULES, ROUTING_MODULES, schemaOf } from './helpers';
 
+// biome-ignore lint/suspicious/noExplicitAny: assertions read nested OpenAPI objects
 type Obj = Record<string, any>;
 
 let examples: SchemaTree;
