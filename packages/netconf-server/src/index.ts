@@ -15,6 +15,7 @@ export { type ExampleHandlerOptions, exampleHandlers } from './example-handlers.
 export { AccessControl, type NacmCounters } from './nacm/access-control.js';
 export { NACM_NS, type NacmConfig } from './nacm/config.js';
 export type { UserAccess } from './nacm/rules.js';
+export { schemaVisibility } from './nacm/schema-visibility.js';
 export { loadServerSchema, SERVER_MODULES } from './schema.js';
 export {
   type ActionHandler,
