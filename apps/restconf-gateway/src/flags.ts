@@ -312,6 +312,12 @@ export const FLAGS: readonly FlagSpec[] = [
     help: 'User who may read /metrics and /server-status (repeatable); others get 403. Without authentication everyone may.',
   },
   {
+    name: 'explorer',
+    type: 'boolean',
+    defaultText: 'true on loopback',
+    help: 'Serve the web explorer at /explorer/ (the OpenAPI documents are at /openapi.json and /openapi/MODULE.json).',
+  },
+  {
     name: 'max-body-bytes',
     type: 'integer',
     range: [1024, 1024 ** 3],

@@ -9,6 +9,7 @@ import {
   SUBSCRIPTION_DEFAULTS,
 } from '@yangkit/restconf-server';
 import type { Logger as PinoLogger } from 'pino';
+import { apiDocs } from './api-docs.js';
 import { createAudit, type GatewayAudit } from './audit.js';
 import { basicAuth, denyAccess, setRemoteUser, singleUserCheck } from './basic-auth.js';
 import { type BackendSetup, startEmbedded } from './embedded.js';
@@ -118,6 +119,9 @@ export async function startGateway(
     metrics: options.metrics === true,
     serverStatus: options.serverStatus === true,
   });
+  // The OpenAPI documents and the explorer (on by default on loopback only), beside the root.
+  const explorer = options.explorer ?? loopback;
+  const docs = options.withRestconf === false ? undefined : apiDocs(setup, options, explorer);
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
     if (!monitoring(req, res)) {
       audit.refused(req, res, 'access-denied', 'only monitoring users may read this page');
@@ -127,6 +131,7 @@ export async function startGateway(
       audit.refused(req, res, 'resource-denied', 'too many requests in progress for this client');
       return;
     }
+    if (docs?.(req, res)) return;
     // With NACM, the request's NETCONF sessions are its user's (the embedded backend's runAs).
     if (setup.runAs === undefined) handler!(req, res);
     else setup.runAs((req as { remoteUser?: string }).remoteUser, () => handler!(req, res));
@@ -279,6 +284,9 @@ export async function startGateway(
       usersFile: users !== undefined,
     }),
   );
+  if (docs !== undefined) {
+    log.info(`OpenAPI documents at ${url}/openapi.json${explorer ? `, the explorer at ${url}/explorer/` : ''}`);
+  }
   if (options.serverStatus === true) log.info(`server status at ${url}/server-status`);
   if (options.metrics === true) log.info(`Prometheus metrics at ${url}/metrics`);
   if (pem !== undefined && options.http2 !== false) log.info('HTTP/2 and HTTP/1.1 by ALPN');

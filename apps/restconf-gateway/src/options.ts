@@ -75,6 +75,8 @@ export interface GatewayOptions {
   readonly systemSortType?: 'ascending' | 'descending';
   readonly serverStatus?: boolean;
   readonly metrics?: boolean;
+  /** Serve the web explorer at `/explorer/` (default: on a loopback address only). */
+  readonly explorer?: boolean;
   /** Users who may read `/metrics` and `/server-status` (default: the `nacmAdmin` or `httpUser` user). */
   readonly monitoringUser?: readonly string[];
   readonly maxBodyBytes?: number;
