@@ -98,3 +98,7 @@ test('inputSkeleton writes the input member of an operation with its leaves', ()
   });
   expect(inputSkeleton(doc, tree.operations.find((n) => n.yang.name === 'get-reboot-info')!)).toBeUndefined();
 });
+
+test('treeLine names the module of a top-level node when asked', () => {
+  expect(treeLine(find(tree.data, 'jukebox'), true)).toBe('rw example-jukebox:jukebox!');
+});

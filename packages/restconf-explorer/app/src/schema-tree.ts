@@ -124,11 +124,11 @@ function replaceNode(
   if (old.listTemplate !== undefined) byTemplate.set(old.listTemplate, next);
 }
 
-/** The RFC 8340 line of a node: `+--rw artist* [name]`, `+--ro count?   uint32`. */
-export function treeLine(node: TreeNode): string {
+/** The RFC 8340 line of a node: `rw artist* [name]`, `ro count?   uint32`; `qualified` names the module. */
+export function treeLine(node: TreeNode, qualified = false): string {
   const y = node.yang;
   const keys = y.keys === undefined ? '' : ` [${y.keys.join(' ')}]`;
-  return `${y.flags} ${y.label}${y.type === undefined ? keys : `   ${y.type}`}`;
+  return `${y.flags} ${qualified ? `${y.module}:` : ''}${y.label}${y.type === undefined ? keys : `   ${y.type}`}`;
 }
 
 /** The nodes matching `query` (name, module or path), with their ancestors; all when empty. */

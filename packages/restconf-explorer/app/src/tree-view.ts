@@ -33,7 +33,7 @@ export function TreeView({ nodes, selected, onSelect }: TreeProps) {
         <button class=${`node kind-${n.yang.kind}`} title=${n.description ?? n.yang.path} onClick=${() => {
           onSelect(n);
           if (!open.has(n)) toggle(n);
-        }}>${treeLine(n)}</button>
+        }}>${treeLine(n, depth === 0)}</button>
       </div>
       ${expanded && n.children.length > 0 ? html`<ul>${n.children.map((c) => row(c, depth + 1))}</ul>` : null}
     </li>`;
