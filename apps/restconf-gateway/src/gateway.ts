@@ -285,7 +285,9 @@ export async function startGateway(
     }),
   );
   if (docs !== undefined) {
-    log.info(`OpenAPI documents at ${url}/openapi.json${explorer ? `, the explorer at ${url}/explorer/` : ''}`);
+    log.info(
+      `OpenAPI documents at ${url}/openapi.json${explorer ? `, the explorer at ${url}/explorer/` : ''}`,
+    );
   }
   if (options.serverStatus === true) log.info(`server status at ${url}/server-status`);
   if (options.metrics === true) log.info(`Prometheus metrics at ${url}/metrics`);
