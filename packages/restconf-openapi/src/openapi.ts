@@ -1,9 +1,8 @@
 import type { JsonSchema } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { dataContent, wrapMember } from './bodies.js';
-import { SchemaComponents } from './components.js';
-import type { BuildContext, OpenApiObject } from './context.js';
-import { errorResponses } from './context.js';
+import { componentName, SchemaComponents } from './components.js';
+import { type BuildContext, errorResponses, type OpenApiObject } from './context.js';
 import {
   addDataResources,
   createOperation,
@@ -111,14 +110,11 @@ function build(tree: SchemaTree, options: OpenApiOptions, groupings: GroupingUse
     commonErrors: options.security?.basic || options.security?.mutualTls ? ['401'] : [],
   };
   const errors = ctx.bodies.member(yangDataNode(tree, 'ietf-restconf:yang-errors'), 'data');
-  for (const [template, member] of [
-    ['ietf-yang-patch:yang-patch', 'ietf-yang-patch:yang-patch'],
-    ['ietf-yang-patch:yang-patch-status', 'ietf-yang-patch:yang-patch-status'],
-  ] as const) {
+  // The YANG Patch bodies (RFC 8072 section 2): the templates' containers are components of
+  // their own name (`ietf-yang-patch.yang-patch`), beside the JSON bodies (`....body`).
+  for (const template of ['ietf-yang-patch:yang-patch', 'ietf-yang-patch:yang-patch-status']) {
     const ref = ctx.bodies.member(yangDataNode(tree, template), 'data');
-    components.schemas[`${componentName(template)}.body`] = wrapMember(member, ref);
-    if (components.schemas[componentName(template)] === undefined)
-      components.schemas[componentName(template)] = ref;
+    components.schemas[`${componentName(template)}.body`] = wrapMember(template, ref);
   }
 
   const tops = tree.children.filter((n) => n.kind !== 'rpc' && n.kind !== 'notification');
@@ -181,10 +177,6 @@ function build(tree: SchemaTree, options: OpenApiOptions, groupings: GroupingUse
 
 function dataOf(n: SchemaNode): SchemaNode[] {
   return n.children.flatMap((c) => (c.kind === 'choice' || c.kind === 'case' ? dataOf(c) : [c]));
-}
-
-function componentName(name: string): string {
-  return name.replace(':', '.');
 }
 
 /** `info.version`: the modules' revisions, as the YANG library would name them. */
