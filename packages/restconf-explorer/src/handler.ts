@@ -36,7 +36,7 @@ const SAFE_NAME = /^(?:assets\/)?[A-Za-z0-9][A-Za-z0-9._-]*$/;
  * A `node:http` handler of the explorer app: `GET` or `HEAD` of `basePath` answers its page, of
  * `basePath` + a file name one of its files (fingerprinted ones cached for a year), of the base
  * path without its slash a redirect. The files are read once, at creation; a name that is not a
- * file of the app answers 404, another method 405. The app reads the OpenAPI document at
+ * file of the app answers 404, another method 405, and every path 503 when the app is not built. The app reads the OpenAPI document at
  * `../openapi.json` from its page, and RESTCONF with the page's credentials.
  */
 export function createExplorerHandler(options: ExplorerOptions = {}): ExplorerHandler {
@@ -47,14 +47,16 @@ export function createExplorerHandler(options: ExplorerOptions = {}): ExplorerHa
     const type = TYPES[path.extname(name)];
     if (type !== undefined) files.set(name, { body: readFileSync(path.join(dir, name)), type });
   };
-  read('index.html');
-  let assets: string[] = [];
+  let built = true;
   try {
-    assets = JSON.parse(readFileSync(path.join(dir, 'files.json'), 'utf8')) as string[];
+    read('index.html');
+    const assets = JSON.parse(readFileSync(path.join(dir, 'files.json'), 'utf8')) as string[];
+    for (const name of assets) if (SAFE_NAME.test(name)) read(name);
   } catch {
-    // An app built without its file list serves its page alone.
+    // Not built (a checkout without `pnpm build`): the explorer says so instead of failing its server.
+    built = false;
+    files.clear();
   }
-  for (const name of assets) if (SAFE_NAME.test(name)) read(name);
 
   return (req, res) => {
     const url = (req.url ?? '/').split('?')[0]!;
@@ -63,6 +65,12 @@ export function createExplorerHandler(options: ExplorerOptions = {}): ExplorerHa
       return true;
     }
     if (!url.startsWith(base)) return false;
+    if (!built) {
+      res
+        .writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' })
+        .end('the explorer is not built: run pnpm build\n');
+      return true;
+    }
     const name = url === base ? 'index.html' : url.slice(base.length);
     const file = files.get(name);
     const method = req.method ?? 'GET';

@@ -80,6 +80,19 @@ describe('createExplorerHandler', () => {
     expect(res.headers.get('allow')).toBe('GET, HEAD');
   });
 
+  test('answers 503 when the app is not built, instead of failing', () => {
+    const explorer = createExplorerHandler({ appDir: path.join(dir, 'missing') });
+    let status = 0;
+    const res = {
+      writeHead: (s: number) => {
+        status = s;
+        return { end: () => undefined };
+      },
+    };
+    expect(explorer({ url: '/explorer/' } as never, res as never)).toBe(true);
+    expect(status).toBe(503);
+  });
+
   test('leaves other paths to the caller', async () => {
     expect((await fetch(`${base}/restconf/data`)).status).toBe(418);
     expect((await fetch(`${base}/explorerx`)).status).toBe(418);
