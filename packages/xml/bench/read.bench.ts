@@ -1,0 +1,173 @@
+/**
+ * The reader on the messages yangkit reads: small NETCONF messages (an `<ok/>` reply, a hello, a
+ * 30 KiB pretty-printed get reply) and a large data document, as a tree, streamed, and as the
+ * envelope scan of a large reply (its data content skipped). The XML readers this package replaced
+ * ran beside it in the same run before they were deleted; their figures are in the README.
+ *
+ * Times are CPU time of the process (`process.cpuUsage`), not wall time: on a shared machine the
+ * load of other jobs would otherwise dominate. A small message is read 100 times per sample, so
+ * that the cost of reading the clock stays small beside it.
+ * `BENCH_INTERFACES` sets the entries of the large document (default 20,000).
+ */
+import { bench, describe } from 'vitest';
+// The readers replaced, measured in the same run before they were deleted.
+import { scanReply } from '../../netconf-client/src/reply.js';
+import { parseXml as netconfParseXml, parseXmlFully } from '../../netconf-client/src/xml.js';
+import { parseXml as restconfClientParseXml } from '../../restconf-client/src/xml.js';
+import {
+  readXml as codecReadXml,
+  streamXml as codecStreamXml,
+} from '../../yang-json-codec/src/xml-reader.js';
+import { parseXmlForXPath } from '../../yang-xpath/src/xml-tree.js';
+import { readXml, readXmlDocument, streamXml, type XmlSink } from '../src/index.js';
+
+const NC = 'urn:ietf:params:xml:ns:netconf:base:1.0';
+
+const ok = `<rpc-reply message-id="101" xmlns="${NC}"><ok/></rpc-reply>`;
+const hello = `<?xml version="1.0" encoding="UTF-8"?><hello xmlns="${NC}"><capabilities>${[
+  'urn:ietf:params:netconf:base:1.0',
+  'urn:ietf:params:netconf:base:1.1',
+  'urn:ietf:params:netconf:capability:candidate:1.0',
+  'urn:ietf:params:netconf:capability:confirmed-commit:1.1',
+  'urn:ietf:params:netconf:capability:validate:1.1',
+  'urn:ietf:params:netconf:capability:xpath:1.0',
+  'urn:ietf:params:netconf:capability:notification:1.0',
+  'urn:ietf:params:netconf:capability:with-defaults:1.0?basic-mode=explicit&amp;also-supported=report-all',
+  'urn:ietf:params:xml:ns:yang:ietf-interfaces?module=ietf-interfaces&amp;revision=2018-02-20',
+  'urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring?module=ietf-netconf-monitoring&amp;revision=2010-10-04',
+]
+  .map((c) => `<capability>${c}</capability>`)
+  .join('')}</capabilities><session-id>4</session-id></hello>`;
+
+// A reply shaped like netconfd's: pretty-printed, namespaces on <rpc-reply>, about 40 KB.
+const interfaces = Array.from(
+  { length: 120 },
+  (_, i) =>
+    `      <interface>\n        <name>eth${i}</name>\n        <type xmlns:ianaift="urn:ietf:params:xml:ns:yang:iana-if-type">ianaift:ethernetCsmacd</type>\n        <enabled>true</enabled>\n        <description>uplink &amp; test ${i}</description>\n      </interface>\n`,
+).join('');
+const getReply = `<?xml version="1.0" encoding="UTF-8"?>
+<rpc-reply message-id="7" xmlns:nc="${NC}" xmlns="${NC}">
+  <data>
+    <interfaces xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces">
+${interfaces}    </interfaces>
+  </data>
+</rpc-reply>`;
+
+/** ietf-interfaces entries with ietf-ip addresses, pretty-printed: the codec's benchmark document. */
+function interfacesXml(count: number): string {
+  const parts = [
+    '<interfaces xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces" xmlns:ianaift="urn:ietf:params:xml:ns:yang:iana-if-type">\n',
+  ];
+  for (let i = 0; i < count; i++) {
+    const a = (i >> 8) & 255;
+    const b = i & 255;
+    parts.push(
+      `  <interface>\n    <name>eth${i}</name>\n    <description>uplink ${i}</description>\n    <type>ianaift:ethernetCsmacd</type>\n    <enabled>${i % 7 === 0 ? 'false' : 'true'}</enabled>\n` +
+        `    <ipv4 xmlns="urn:ietf:params:xml:ns:yang:ietf-ip">\n      <mtu>1500</mtu>\n      <address>\n        <ip>10.${a}.${b}.1</ip>\n        <prefix-length>24</prefix-length>\n      </address>\n    </ipv4>\n` +
+        `    <ipv6 xmlns="urn:ietf:params:xml:ns:yang:ietf-ip">\n      <address>\n        <ip>2001:db8:${a.toString(16)}:${b.toString(16)}::1</ip>\n        <prefix-length>64</prefix-length>\n      </address>\n    </ipv6>\n  </interface>\n`,
+    );
+  }
+  parts.push('</interfaces>\n');
+  return parts.join('');
+}
+
+const COUNT = Number(process.env.BENCH_INTERFACES ?? 20_000);
+const document = interfacesXml(COUNT);
+const largeReply = `<rpc-reply message-id="1" xmlns="${NC}"><data>${document}</data></rpc-reply>`;
+const mib = (Buffer.byteLength(largeReply) / 1024 / 1024).toFixed(1);
+const limits = { maxSize: 256 * 1024 * 1024, maxElements: 64 * 1024 * 1024 };
+
+/** Milliseconds of CPU time this process has used. */
+function cpuNow(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+const small = { now: cpuNow, time: 1000 };
+const big = { now: cpuNow, iterations: 5, time: 0, warmupIterations: 1, warmupTime: 0 };
+const BATCH = 100;
+/** `read` done {@link BATCH} times: one sample. */
+const batch = (read: () => unknown) => () => {
+  for (let i = 0; i < BATCH; i++) read();
+};
+
+/** Hands every element on and keeps nothing: the cost of reading alone. */
+const streamAll: XmlSink = { open: () => 'stream', text() {}, close() {} };
+/** What a NETCONF session does with a large reply: the envelope read, the data content skipped. */
+const envelope: XmlSink = { open: (_e, depth) => (depth < 2 ? 'stream' : 'skip'), text() {}, close() {} };
+
+const codecStreamAll = { open: () => 'stream' as const, text() {}, close() {} };
+
+for (const [what, text] of [
+  [`<ok/> rpc-reply (${ok.length} B)`, ok],
+  [`server <hello> (${hello.length} B)`, hello],
+  [`pretty-printed get reply (${Math.round(getReply.length / 1024)} KiB)`, getReply],
+] as const) {
+  describe(`${what}, ${BATCH} reads`, () => {
+    bench(
+      '@yangkit/xml readXmlDocument',
+      batch(() => readXmlDocument(text)),
+      small,
+    );
+    bench(
+      'old netconf-client parseXml (plain-subset fast path)',
+      batch(() => netconfParseXml(text)),
+      small,
+    );
+    bench(
+      'old netconf-client parseXmlFully (fast-xml-parser)',
+      batch(() => parseXmlFully(text)),
+      small,
+    );
+    bench(
+      'old codec readXml',
+      batch(() => codecReadXml(text)),
+      small,
+    );
+    bench(
+      'old yang-xpath parseXmlForXPath (fast-xml-parser)',
+      batch(() => parseXmlForXPath(text)),
+      small,
+    );
+    bench(
+      'old restconf-client parseXml (fast-xml-parser)',
+      batch(() => restconfClientParseXml(text)),
+      small,
+    );
+  });
+}
+
+describe(`a ${COUNT}-entry ${mib} MiB get reply`, () => {
+  bench('readXml (element tree)', () => void readXml(largeReply, limits), big);
+  bench(
+    'streamXml (every element streamed, nothing kept)',
+    () => streamXml(largeReply, streamAll, limits),
+    big,
+  );
+  bench('streamXml (envelope, <data> content skipped)', () => streamXml(largeReply, envelope, limits), big);
+  bench('old codec readXml', () => void codecReadXml(largeReply, limits), big);
+  bench(
+    'old codec streamXml (every element streamed)',
+    () => codecStreamXml(largeReply, codecStreamAll, limits),
+    big,
+  );
+  bench(
+    'old netconf-client parseXml',
+    () => void netconfParseXml(largeReply, { maxLength: limits.maxSize }),
+    big,
+  );
+  bench(
+    'old netconf-client scanReply (envelope scan)',
+    () => void scanReply(largeReply, { maxLength: limits.maxSize }),
+    big,
+  );
+  bench(
+    'old yang-xpath parseXmlForXPath',
+    () => void parseXmlForXPath(largeReply, { maxLength: limits.maxSize }),
+    big,
+  );
+  bench(
+    'old restconf-client parseXml',
+    () => void restconfClientParseXml(largeReply, { maxLength: limits.maxSize }),
+    big,
+  );
+});

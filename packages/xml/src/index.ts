@@ -1,0 +1,20 @@
+export type { XmlAttribute, XmlChild, XmlElement } from './element.js';
+export {
+  XmlError,
+  type XmlErrorCode,
+  type XmlErrorPosition,
+  type XmlLimitName,
+} from './errors.js';
+export { escapeXmlAttribute, escapeXmlText, replaceNonXmlChars } from './escape.js';
+export { DEFAULT_XML_LIMITS, type XmlLimits } from './limits.js';
+export { NamespaceScope, XML_NAMESPACE } from './namespace-scope.js';
+export { childElement, childElements, textOf } from './navigate.js';
+export {
+  readXml,
+  readXmlDocument,
+  streamXml,
+  type XmlSink,
+  type XmlSinkDecision,
+} from './reader.js';
+export { innerXml, namespaceDeclarations, outerXml } from './serialize.js';
+export { streamXmlElements } from './stream-elements.js';

@@ -1,0 +1,125 @@
+import { describe, expect, test } from 'vitest';
+import {
+  readXml,
+  readXmlDocument,
+  streamXml,
+  streamXmlElements,
+  type XmlElement,
+  type XmlSink,
+  type XmlSinkDecision,
+} from '../src/index.js';
+
+/** A sink that records what it is handed, deciding per element with `decide`. */
+function recorder(decide: (e: XmlElement, depth: number) => XmlSinkDecision, positions = true) {
+  const events: string[] = [];
+  const sink: XmlSink = {
+    open(e, depth, start, end) {
+      events.push(`open ${e.name} ${depth}${positions ? ` ${start}-${end}` : ''}`);
+      return decide(e, depth);
+    },
+    text(e, text) {
+      events.push(`text ${e.name} ${JSON.stringify(text)}`);
+    },
+    close(e, contentEnd) {
+      events.push(`close ${e.name}${positions ? ` ${contentEnd} children=${e.children.length}` : ''}`);
+    },
+  };
+  return { sink, events };
+}
+
+describe('streamXml', () => {
+  test('hands streamed elements and their text to the sink in document order', () => {
+    const { sink, events } = recorder(() => 'stream');
+    streamXml('<a><b>x</b><c/></a>', sink);
+    expect(events).toEqual([
+      'open a 0 0-3',
+      'open b 1 3-6',
+      'text b "x"',
+      'close b 7 children=0',
+      'open c 1 11-15',
+      'close c 15 children=0',
+      'close a 15 children=0',
+    ]);
+  });
+
+  test('hands a collected element to close with its whole subtree', () => {
+    const collected: XmlElement[] = [];
+    streamXml('<list><entry><k>1</k></entry><entry><k>2</k></entry></list>', {
+      open: (e) => (e.local === 'entry' ? 'collect' : 'stream'),
+      text() {},
+      close: (e) => void (e.local === 'entry' && collected.push(e)),
+    });
+    expect(collected.map((e) => (e.children[0] as XmlElement).children[0])).toEqual(['1', '2']);
+  });
+
+  test('reads a skipped element without handing on anything below it', () => {
+    const { sink, events } = recorder((_e, depth) => (depth === 0 ? 'stream' : 'skip'));
+    streamXml('<r><data><x><y>1</y></x></data></r>', sink);
+    expect(events).toEqual([
+      'open r 0 0-3',
+      'open data 1 3-9',
+      'close data 24 children=0',
+      'close r 31 children=0',
+    ]);
+  });
+
+  test('still refuses malformed content inside a skipped element', () => {
+    const { sink } = recorder(() => 'skip');
+    expect(() => streamXml('<r><x><p:y/></x></r>', sink)).toThrow(/prefix "p" is not declared/);
+  });
+
+  test('hands top-level elements of a fragment to the sink at depth 0', () => {
+    const { sink, events } = recorder(() => 'collect');
+    streamXml('<a/> <b>t</b>', sink);
+    expect(events).toEqual(['open a 0 0-4', 'close a 4 children=0', 'open b 0 5-8', 'close b 9 children=1']);
+  });
+
+  test('lets an error thrown by the sink through unchanged', () => {
+    const failure = new Error('stop');
+    expect(() =>
+      streamXml('<a/>', {
+        open() {
+          throw failure;
+        },
+        text() {},
+        close() {},
+      }),
+    ).toThrow(failure);
+  });
+});
+
+describe('streamXmlElements', () => {
+  const text = '<a xmlns="urn:a"><b>x</b><c><d/></c><e>y<f/></e></a>';
+  /** The calls a sink gets, positions left out (elements read before have none). */
+  function calls(
+    run: (sink: XmlSink) => void,
+    decide: (e: XmlElement, depth: number) => XmlSinkDecision,
+  ): string[] {
+    const { sink, events } = recorder(decide, false);
+    run(sink);
+    return events;
+  }
+
+  test.each([
+    ['every element streamed', () => 'stream' as const],
+    ['children of the top collected', (_e: XmlElement, d: number) => (d === 0 ? 'stream' : 'collect')],
+    ['children of the top skipped', (_e: XmlElement, d: number) => (d === 0 ? 'stream' : 'skip')],
+  ] as const)('hands elements already read to a sink as streamXml hands their text (%s)', (_, decide) => {
+    const fromText = calls((sink) => streamXml(text, sink), decide);
+    const fromElements = calls((sink) => streamXmlElements(readXml(text), sink), decide);
+    expect(fromElements).toEqual(fromText);
+    expect(fromText.length).toBeGreaterThan(3);
+  });
+
+  test('accepts one element as well as a list', () => {
+    const { sink, events } = recorder(() => 'stream');
+    streamXmlElements(readXmlDocument('<a/>'), sink);
+    expect(events).toEqual(['open a 0 -1--1', 'close a -1 children=0']);
+  });
+
+  test('hands a collected element with the children it was read with', () => {
+    const { sink, events } = recorder(() => 'collect');
+    streamXmlElements(readXml('<a><b/>x</a>'), sink);
+    expect(events).toEqual(['open a 0 -1--1', 'close a -1 children=2']);
+  });
+});
