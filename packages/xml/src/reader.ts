@@ -1,4 +1,4 @@
-import { codePointName, firstNonXmlChar, isNameChar, isNameStart, isXmlChar } from './chars.js';
+import { codePointName, firstNonXmlChar, isXmlChar } from './chars.js';
 import type { XmlAttribute, XmlChild, XmlElement } from './element.js';
 import { positionOf, XmlError, type XmlErrorCode, type XmlLimitName } from './errors.js';
 import { DEFAULT_XML_LIMITS, type XmlLimits } from './limits.js';
@@ -79,28 +79,106 @@ interface OpenElement extends XmlElement {
   children: XmlChild[];
 }
 
+// Module constants rather than imports in the per-element code: an imported binding can cost a
+// property read per use where modules are loaded by a transforming runner (vitest).
+const DEFAULTS = DEFAULT_XML_LIMITS;
+const EMPTY_SCOPE = NamespaceScope.EMPTY;
 const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
 const NO_DECLARATIONS: ReadonlyMap<string, string> = new Map();
 // Streamed and skipped elements keep no children; they share this (frozen) array.
 const NO_CHILDREN = Object.freeze([]) as unknown as XmlChild[];
 
-// The end of plain text: `<`, or what needs more than a slice: references, CR (line-end
-// normalization), `]` (of a "]]>", refused; one character class is much faster to test than an
-// alternative), or a code unit that is not an XML `Char` by itself (refused; surrogates are fine in
-// pairs). Every character of a document stands in a text run, an attribute value, a name,
-// whitespace or a comment, CDATA section or XML declaration: the first two are checked here, names
-// and whitespace by their grammar, the rest where they are read. So no separate pass over the
-// whole text is needed.
+// Plain character data is taken as a slice; anything else goes through `decode`: references, CR
+// (line-end normalization), `]` (of a "]]>", refused), TAB and LF in attribute values (normalized),
+// and code units that are not an XML `Char` by themselves (refused; surrogates are fine in pairs).
+// Every character of a document stands in a text run, an attribute value, a name, whitespace or a
+// comment, CDATA section or XML declaration: the first two are checked here, names and whitespace
+// by their grammar, the rest where they are read. So no separate pass over the whole text is needed.
+// A short run is checked by a loop, a long one by a regular expression (which stops at the `<`
+// ending a text run at the latest); each is the cheaper at its length.
 const TEXT_SPECIAL = /[^\t\n\u0020-\u0025\u0027-\u003B\u003D-\u005C\u005E-\uD7FF\uE000-\uFFFD]/g;
+const ATTRIBUTE_SPECIAL = /[^\u0020-\u0025\u0027-\u003B\u003D-\uD7FF\uE000-\uFFFD]/g;
+const SHORT_RUN = 32;
+
+/** Whether `text` from `from` to `to` is plain character data (of an attribute value or not). */
+function isPlain(text: string, from: number, to: number, attribute: boolean): boolean {
+  if (to - from > SHORT_RUN) {
+    const special = attribute ? ATTRIBUTE_SPECIAL : TEXT_SPECIAL;
+    special.lastIndex = from;
+    return !special.test(text) || special.lastIndex > to;
+  }
+  for (let k = from; k < to; k++) {
+    const c = text.charCodeAt(k);
+    if (c < 0x20) {
+      if (attribute || (c !== 0x09 && c !== 0x0a)) return false;
+    } else if (
+      c === 0x26 ||
+      c === 0x3c ||
+      (c === 0x5d && !attribute) ||
+      (c >= 0xd800 && (c <= 0xdfff || c >= 0xfffe))
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
 const TEXT_DECODE = /[&\r]|\]\]>/g;
-// An attribute value that needs more than a slice: references, `<` (refused), whitespace to
-// normalize, and code units outside `Char` as above.
-const ATTRIBUTE_SPECIAL = /[^\u0020-\u0025\u0027-\u003B\u003D-\uD7FF\uE000-\uFFFD]/;
 const ATTRIBUTE_DECODE = /[&<\t\n\r]/g;
 // XML 1.0 section 2.8, with the version, encoding and standalone pseudo-attributes in their order.
 const XML_DECLARATION =
   /<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:"1\.[0-9]+"|'1\.[0-9]+')(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(?:"[A-Za-z][A-Za-z0-9._-]*"|'[A-Za-z][A-Za-z0-9._-]*'))?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(?:"(?:yes|no)"|'(?:yes|no)'))?[ \t\r\n]*\?>/y;
 const PREDEFINED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+// XML 1.0 (Fifth Edition) section 2.3 `NameStartChar` and `NameChar`, tested on UTF-16 code units
+// (here, beside their only caller: called for every name character, they must cost no import).
+// A supplementary character (U+10000 and above) is a surrogate pair: its high half is taken as a
+// name start character and its low half as a name character; `isNonAsciiNameChar` checks the pair.
+
+/** `NameStartChar`: letters, `_`, `:` and the non-ASCII ranges of section 2.3. */
+function isNameStart(c: number): boolean {
+  if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c === 0x3a;
+  return (
+    (c >= 0xc0 && c <= 0xd6) ||
+    (c >= 0xd8 && c <= 0xf6) ||
+    (c >= 0xf8 && c <= 0x2ff) ||
+    (c >= 0x370 && c <= 0x37d) ||
+    (c >= 0x37f && c <= 0x1fff) ||
+    c === 0x200c ||
+    c === 0x200d ||
+    (c >= 0x2070 && c <= 0x218f) ||
+    (c >= 0x2c00 && c <= 0x2fef) ||
+    (c >= 0x3001 && c <= 0xd7ff) ||
+    // High surrogates of U+10000..U+EFFFF.
+    (c >= 0xd800 && c <= 0xdb7f) ||
+    (c >= 0xf900 && c <= 0xfdcf) ||
+    (c >= 0xfdf0 && c <= 0xfffd)
+  );
+}
+
+/** `NameChar`: a name start character, digits, `-`, `.`, U+00B7 and the combining ranges. */
+function isNameChar(c: number): boolean {
+  if (c < 0x80) {
+    return (
+      (c >= 0x61 && c <= 0x7a) ||
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x30 && c <= 0x39) ||
+      c === 0x5f ||
+      c === 0x3a ||
+      c === 0x2d ||
+      c === 0x2e
+    );
+  }
+  return (
+    isNameStart(c) ||
+    c === 0xb7 ||
+    (c >= 0x300 && c <= 0x36f) ||
+    c === 0x203f ||
+    c === 0x2040 ||
+    // Low surrogates, the second half of a supplementary name character.
+    (c >= 0xdc00 && c <= 0xdfff)
+  );
+}
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
@@ -146,11 +224,11 @@ class Reader {
     private readonly single: boolean,
   ) {
     if (typeof text !== 'string') throw new XmlError('XML_MALFORMED', 'XML input must be a string');
-    const maxSize = limits.maxSize ?? DEFAULT_XML_LIMITS.maxSize;
-    this.maxDepth = limits.maxDepth ?? DEFAULT_XML_LIMITS.maxDepth;
-    this.maxAttributes = limits.maxAttributes ?? DEFAULT_XML_LIMITS.maxAttributes;
-    this.maxElements = limits.maxElements ?? DEFAULT_XML_LIMITS.maxElements;
-    this.maxTextLength = limits.maxTextLength ?? DEFAULT_XML_LIMITS.maxTextLength;
+    const maxSize = limits.maxSize ?? DEFAULTS.maxSize;
+    this.maxDepth = limits.maxDepth ?? DEFAULTS.maxDepth;
+    this.maxAttributes = limits.maxAttributes ?? DEFAULTS.maxAttributes;
+    this.maxElements = limits.maxElements ?? DEFAULTS.maxElements;
+    this.maxTextLength = limits.maxTextLength ?? DEFAULTS.maxTextLength;
     if (text.length > maxSize) {
       throw new XmlError(
         'XML_LIMIT_EXCEEDED',
@@ -214,9 +292,7 @@ class Reader {
       return;
     }
     if (depth === 0) throw this.fail('XML_MALFORMED', 'text outside the document element', j);
-    // Scanned in place, not sliced: the scan stops at the `<` that ends the run at the latest.
-    TEXT_SPECIAL.lastIndex = j;
-    const plain = !TEXT_SPECIAL.test(text) || TEXT_SPECIAL.lastIndex > to;
+    const plain = isPlain(text, j, to, false);
     if (plain && this.modes[depth - 1] === SKIP) {
       // Nothing to keep or hand on: only the length counts.
       this.content(this.takePending(), from, to - from);
@@ -383,7 +459,7 @@ class Reader {
     this.i += selfClosing ? 2 : 1;
     const end = this.i;
 
-    const parentScope = depth === 0 ? NamespaceScope.EMPTY : this.stack[depth - 1]!.scope;
+    const parentScope = depth === 0 ? EMPTY_SCOPE : this.stack[depth - 1]!.scope;
     const declarations = count === 0 ? NO_DECLARATIONS : this.declarations(count);
     const scope =
       declarations === NO_DECLARATIONS ? parentScope : new NamespaceScope(parentScope, declarations);
@@ -470,9 +546,9 @@ class Reader {
         );
       }
       this.attrNames[count] = name;
-      this.attrValues[count] = ATTRIBUTE_SPECIAL.test(raw)
-        ? this.decode(raw, this.i + 1, ATTRIBUTE_DECODE, true)
-        : raw;
+      this.attrValues[count] = isPlain(text, this.i + 1, end, true)
+        ? raw
+        : this.decode(raw, this.i + 1, ATTRIBUTE_DECODE, true);
       this.attrAt[count] = at;
       count++;
       this.i = end + 1;
