@@ -2,7 +2,7 @@
  * The reader on the messages yangkit reads: small NETCONF messages (an `<ok/>` reply, a hello, a
  * 30 KiB pretty-printed get reply) and a large data document, as a tree, streamed, and as the
  * envelope scan of a large reply (its data content skipped). The XML readers this package replaced
- * ran beside it in the same run before they were deleted; their figures are in the README.
+ * ran beside it in the same run before they were deleted: the README has those figures.
  *
  * Times are CPU time of the process (`process.cpuUsage`), not wall time: on a shared machine the
  * load of other jobs would otherwise dominate. A small message is read 100 times per sample, so
@@ -10,15 +10,6 @@
  * `BENCH_INTERFACES` sets the entries of the large document (default 20,000).
  */
 import { bench, describe } from 'vitest';
-// The readers replaced, measured in the same run before they were deleted.
-import { scanReply } from '../../netconf-client/src/reply.js';
-import { parseXml as netconfParseXml, parseXmlFully } from '../../netconf-client/src/xml.js';
-import { parseXml as restconfClientParseXml } from '../../restconf-client/src/xml.js';
-import {
-  readXml as codecReadXml,
-  streamXml as codecStreamXml,
-} from '../../yang-json-codec/src/xml-reader.js';
-import { parseXmlForXPath } from '../../yang-xpath/src/xml-tree.js';
 import { readXml, readXmlDocument, streamXml, type XmlSink } from '../src/index.js';
 
 const NC = 'urn:ietf:params:xml:ns:netconf:base:1.0';
@@ -95,8 +86,6 @@ const streamAll: XmlSink = { open: () => 'stream', text() {}, close() {} };
 /** What a NETCONF session does with a large reply: the envelope read, the data content skipped. */
 const envelope: XmlSink = { open: (_e, depth) => (depth < 2 ? 'stream' : 'skip'), text() {}, close() {} };
 
-const codecStreamAll = { open: () => 'stream' as const, text() {}, close() {} };
-
 for (const [what, text] of [
   [`<ok/> rpc-reply (${ok.length} B)`, ok],
   [`server <hello> (${hello.length} B)`, hello],
@@ -104,33 +93,8 @@ for (const [what, text] of [
 ] as const) {
   describe(`${what}, ${BATCH} reads`, () => {
     bench(
-      '@yangkit/xml readXmlDocument',
+      'readXmlDocument',
       batch(() => readXmlDocument(text)),
-      small,
-    );
-    bench(
-      'old netconf-client parseXml (plain-subset fast path)',
-      batch(() => netconfParseXml(text)),
-      small,
-    );
-    bench(
-      'old netconf-client parseXmlFully (fast-xml-parser)',
-      batch(() => parseXmlFully(text)),
-      small,
-    );
-    bench(
-      'old codec readXml',
-      batch(() => codecReadXml(text)),
-      small,
-    );
-    bench(
-      'old yang-xpath parseXmlForXPath (fast-xml-parser)',
-      batch(() => parseXmlForXPath(text)),
-      small,
-    );
-    bench(
-      'old restconf-client parseXml (fast-xml-parser)',
-      batch(() => restconfClientParseXml(text)),
       small,
     );
   });
@@ -144,30 +108,4 @@ describe(`a ${COUNT}-entry ${mib} MiB get reply`, () => {
     big,
   );
   bench('streamXml (envelope, <data> content skipped)', () => streamXml(largeReply, envelope, limits), big);
-  bench('old codec readXml', () => void codecReadXml(largeReply, limits), big);
-  bench(
-    'old codec streamXml (every element streamed)',
-    () => codecStreamXml(largeReply, codecStreamAll, limits),
-    big,
-  );
-  bench(
-    'old netconf-client parseXml',
-    () => void netconfParseXml(largeReply, { maxLength: limits.maxSize }),
-    big,
-  );
-  bench(
-    'old netconf-client scanReply (envelope scan)',
-    () => void scanReply(largeReply, { maxLength: limits.maxSize }),
-    big,
-  );
-  bench(
-    'old yang-xpath parseXmlForXPath',
-    () => void parseXmlForXPath(largeReply, { maxLength: limits.maxSize }),
-    big,
-  );
-  bench(
-    'old restconf-client parseXml',
-    () => void restconfClientParseXml(largeReply, { maxLength: limits.maxSize }),
-    big,
-  );
 });

@@ -3,15 +3,15 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
-import { XMLBuilder, XMLParser } from 'fast-xml-parser';
 import { build } from 'tsup';
 import { afterAll, beforeAll, bench, describe } from 'vitest';
 import { decodeJson, decodeXml, encodeJson, encodeXml } from '../src/index';
+import { jsonToXmlFloor, xmlToJsonFloor } from './floor';
 import { interfacesXml } from './interfaces-document';
 
 /**
  * 100,000 ietf-interfaces entries with ietf-ip addresses, converted XML -> JSON and JSON -> XML by this
- * codec, beside two baselines in the same run: fast-xml-parser + JSON.stringify (no schema work: the
+ * codec, beside two baselines in the same run: @yangkit/xml + JSON.stringify (no schema work: the
  * floor) and libyang's yanglint (when installed). Times come from vitest bench, and again from running
  * every case in its own child process in interleaved rounds (best of BENCH_ROUNDS, default 3), which also
  * gives each case's peak memory (maxRSS). BENCH_INTERFACES changes the count.
@@ -57,9 +57,9 @@ function runYanglint(format: 'json' | 'xml', input: string): void {
 
 describe(`XML -> JSON, ${COUNT} interfaces`, () => {
   bench(
-    'fast-xml-parser + JSON.stringify (floor, no schema)',
+    '@yangkit/xml readXml + JSON.stringify (floor, no schema)',
     () => {
-      JSON.stringify(new XMLParser({ ignoreAttributes: false }).parse(xml));
+      xmlToJsonFloor(xml);
     },
     options,
   );
@@ -79,9 +79,9 @@ describe(`XML -> JSON, ${COUNT} interfaces`, () => {
 
 describe(`JSON -> XML, ${COUNT} interfaces`, () => {
   bench(
-    'JSON.parse + fast-xml-parser XMLBuilder (floor, no schema)',
+    'JSON.parse + @yangkit/xml escaping (floor, no schema)',
     () => {
-      new XMLBuilder({ ignoreAttributes: false }).build(JSON.parse(json));
+      jsonToXmlFloor(json);
     },
     options,
   );

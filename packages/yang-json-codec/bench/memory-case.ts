@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { loadSchema } from '@yangkit/yang-schema';
-import { XMLBuilder, XMLParser } from 'fast-xml-parser';
 import { decodeJson, decodeXml, encodeJson, encodeXml } from '../src/index';
+import { jsonToXmlFloor, xmlToJsonFloor } from './floor';
 
 const [name, input, yangDir] = process.argv.slice(2);
 const text = readFileSync(input!, 'utf8');
@@ -17,10 +17,10 @@ const start = performance.now();
 let out = '';
 switch (name) {
   case 'floor-xml-json':
-    out = JSON.stringify(new XMLParser({ ignoreAttributes: false }).parse(text));
+    out = xmlToJsonFloor(text);
     break;
   case 'floor-json-xml':
-    out = new XMLBuilder({ ignoreAttributes: false }).build(JSON.parse(text));
+    out = jsonToXmlFloor(text);
     break;
   case 'codec-xml-json':
     out = encodeJson(decodeXml(schema!, text));

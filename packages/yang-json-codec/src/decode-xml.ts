@@ -1,12 +1,20 @@
+import {
+  streamXml,
+  streamXmlElements,
+  type XmlElement,
+  XmlError,
+  type XmlLimits,
+  type XmlSink,
+} from '@yangkit/xml';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { attach, DecodeContext, type DecodeOptions } from './decoder';
 import { type DocumentTarget, resolveDocument } from './document';
+import { CodecError } from './errors';
 import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
 import { createNode } from './instance';
 import { knownXmlAnnotation } from './known-annotations';
 import { type NodeInfo, nodeInfo, structureInfo, topLevelInfo } from './schema-view';
 import { valueFromXml } from './values';
-import { streamXml, type XmlElement, type XmlSink } from './xml-reader';
 
 /** NETCONF base namespace (RFC 6241): `<rpc>`, `<rpc-reply>`, `<data>`, `<ok>`. */
 export const NETCONF_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
@@ -26,22 +34,63 @@ export const RESTCONF_NS = 'urn:ietf:params:xml:ns:yang:ietf-restconf';
  *   nodes, alone or in `<action>`); output: `<output>` or `<rpc-reply>` around the output parameters;
  * - notification: `<notification>` with `<eventTime>` and the event element, or the event element alone;
  * - yang-data: the structure's top element (e.g. `<errors>`).
+ *
+ * `xml` is the text, or elements already read by `@yangkit/xml` (a NETCONF reply read once, say, whose
+ * `<data>` element is decoded without being written back to text).
  */
-export function decodeXml(schema: SchemaTree, xml: string, options: DecodeOptions = {}): InstanceTree {
+export function decodeXml(
+  schema: SchemaTree,
+  xml: string | XmlElement | readonly XmlElement[],
+  options: DecodeOptions = {},
+): InstanceTree {
   const ctx = new DecodeContext(schema, options);
   const target = resolveDocument(schema, options);
   const decoder = new XmlDecoder(ctx, target);
-  // Streamed: containers and list entries become instances as their end tags are read, so the document
-  // never exists as a whole element tree beside the instance tree.
-  streamXml(xml, decoder, {
-    ...(options.maxSize !== undefined ? { maxSize: options.maxSize } : {}),
-    ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
-  });
+  if (typeof xml !== 'string') streamXmlElements(xml, decoder);
+  else {
+    // Streamed: containers and list entries become instances as their end tags are read, so the document
+    // never exists as a whole element tree beside the instance tree.
+    try {
+      streamXml(xml, decoder, xmlLimits(options));
+    } catch (error) {
+      throw XmlError.isInstance(error) ? readError(error) : error;
+    }
+  }
   return decoder.finish();
 }
 
 const ONE_NOTIFICATION =
   'a notification document is one event element, or one <notification> element in the RFC 5277 namespace around it';
+
+const DEFAULT_MAX_SIZE = 256 * 1024 * 1024;
+
+/**
+ * The reader's limits for a decode: the size and depth options; the size bounds elements and text,
+ * and the instance tree is what the decode keeps, so no separate count or text limit applies.
+ */
+function xmlLimits(options: DecodeOptions): XmlLimits {
+  const maxSize = options.maxSize ?? DEFAULT_MAX_SIZE;
+  return {
+    maxSize,
+    maxDepth: options.maxDepth ?? 256,
+    maxElements: Number.POSITIVE_INFINITY,
+    maxTextLength: maxSize,
+  };
+}
+
+/** A reading error as the codec reports it: not well-formed (or too big) input is a malformed message. */
+function readError(error: XmlError): CodecError {
+  const code =
+    error.code === 'XML_LIMIT_EXCEEDED'
+      ? 'LIMIT_EXCEEDED'
+      : error.code === 'XML_FORBIDDEN'
+        ? 'XML_FORBIDDEN'
+        : 'XML_MALFORMED';
+  return new CodecError(code, `malformed XML: ${error.message}`, {
+    errorTag: error.limit === 'maxSize' ? 'too-big' : 'malformed-message',
+    cause: error,
+  });
+}
 
 /** Where decoded children go: an instance (or the document) with the schema of its children. */
 interface Holder {

@@ -1,7 +1,7 @@
+import { streamXml, type XmlElement, XmlError, type XmlSink } from '@yangkit/xml';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { NETCONF_NS, YANG_XML_NS } from './decode-xml';
 import { splitName } from './schema-view';
-import { streamXml, type XmlElement, type XmlSink } from './xml-reader';
 
 /*
  * Finds the rpc or action a document names by itself, as libyang reads it (yanglint `-t rpc`): the
@@ -22,7 +22,12 @@ function isOperation(node: SchemaNode | undefined): boolean {
 /** The rpc or action an XML document names, or undefined when it names none. */
 export function operationOfXml(tree: SchemaTree, xml: string): SchemaNode | undefined {
   const finder = new XmlOperationFinder(tree);
-  streamXml(xml, finder);
+  try {
+    streamXml(xml, finder);
+  } catch (error) {
+    if (!XmlError.isInstance(error)) throw error;
+    return undefined; // decodeXml reports the malformed text
+  }
   return finder.found;
 }
 

@@ -1,3 +1,4 @@
+import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
 import {
@@ -20,26 +21,6 @@ export interface EncodeXmlOptions extends EncodeOptions {
    * `<rpc>` content) instead of `<input>`/`<output>` (the RESTCONF form, default).
    */
   readonly operationElement?: boolean;
-}
-
-/** Escapes text content (XML 1.0 section 2.4). */
-export function escapeText(s: string): string {
-  return /[&<>\r]/.test(s)
-    ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;')
-    : s;
-}
-
-/** Escapes an attribute value in double quotes (XML 1.0 section 3.3.3 keeps literal tabs/newlines otherwise). */
-export function escapeAttribute(s: string): string {
-  return /[&<"\t\n\r]/.test(s)
-    ? s
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/"/g, '&quot;')
-        .replace(/\t/g, '&#9;')
-        .replace(/\n/g, '&#10;')
-        .replace(/\r/g, '&#13;')
-    : s;
 }
 
 const GENERATOR_DEPTH = 3;
@@ -113,7 +94,7 @@ class XmlWriter {
     // A notification read without its envelope has no eventTime: it is written the same way (libyang's form).
     if (kind === 'notification' && tree.eventTime !== undefined) {
       this.w(`${this.nl(0)}<notification xmlns="${NOTIFICATION_NS}">`);
-      this.w(`${this.nl(1)}<eventTime>${escapeText(tree.eventTime)}</eventTime>`);
+      this.w(`${this.nl(1)}<eventTime>${escapeXmlText(tree.eventTime)}</eventTime>`);
       yield* this.groups(tree, undefined, NOTIFICATION_NS, 1);
       this.w(`${this.nl(0)}</notification>`);
       return;
@@ -197,16 +178,16 @@ class XmlWriter {
           text = valueToXml(this.schema, s.type!, n.member, text, (p, ns) => {
             if (!decls.has(p)) decls.set(p, ns);
           });
-          for (const [p, ns] of decls) extra += ` xmlns:${p}="${escapeAttribute(ns)}"`;
+          for (const [p, ns] of decls) extra += ` xmlns:${p}="${escapeXmlAttribute(ns)}"`;
         }
         const nl = this.nl(depth);
         if (n.annotations === undefined && extra === '' && s.namespace === parentNs) {
           // The common case: no namespace, prefix or metadata to write.
-          this.w(text === '' ? `${nl}<${s.name}/>` : `${nl}<${s.name}>${escapeText(text)}</${s.name}>`);
+          this.w(text === '' ? `${nl}<${s.name}/>` : `${nl}<${s.name}>${escapeXmlText(text)}</${s.name}>`);
           return;
         }
         const head = this.open(n, parentNs, extra);
-        this.w(text === '' ? `${nl}${head}/>` : `${nl}${head}>${escapeText(text)}</${s.name}>`);
+        this.w(text === '' ? `${nl}${head}/>` : `${nl}${head}>${escapeXmlText(text)}</${s.name}>`);
         return;
       }
       case 'anydata':
@@ -219,7 +200,7 @@ class XmlWriter {
         }
         const only = items[0]!;
         if (items.length === 1 && only.name === '') {
-          this.w(`${this.nl(depth)}${head}>${escapeText(only.text ?? '')}</${s.name}>`);
+          this.w(`${this.nl(depth)}${head}>${escapeXmlText(only.text ?? '')}</${s.name}>`);
           return;
         }
         this.w(`${this.nl(depth)}${head}>`);
@@ -245,13 +226,13 @@ class XmlWriter {
 
   /** anydata/anyxml content: a default namespace wherever it differs from the enclosing element's. */
   private anyElement(e: AnyElement, parentNs: string, depth: number): void {
-    const xmlns = e.ns === parentNs || e.ns === '' ? '' : ` xmlns="${escapeAttribute(e.ns)}"`;
+    const xmlns = e.ns === parentNs || e.ns === '' ? '' : ` xmlns="${escapeXmlAttribute(e.ns)}"`;
     const attrs = this.metadata && e.annotations ? this.attributes(e.annotations, e.ns, new Map()) : '';
     const head = `<${e.name}${xmlns}${attrs}`;
     if (e.children === undefined) {
       const t = e.text ?? '';
       this.w(
-        t === '' ? `${this.nl(depth)}${head}/>` : `${this.nl(depth)}${head}>${escapeText(t)}</${e.name}>`,
+        t === '' ? `${this.nl(depth)}${head}/>` : `${this.nl(depth)}${head}>${escapeXmlText(t)}</${e.name}>`,
       );
       return;
     }
@@ -274,7 +255,7 @@ class XmlWriter {
       const prefix = known?.prefix ?? prefixOfModule(this.schema, a.module);
       if (!declared.has(prefix)) {
         declared.set(prefix, ns);
-        out += ` xmlns:${prefix}="${escapeAttribute(ns)}"`;
+        out += ` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`;
       }
       const def = this.annotationTypes.get(`${a.module}:${a.name}`);
       const value =
@@ -283,10 +264,10 @@ class XmlWriter {
           : valueToXml(this.schema, def.type, undefined, a.value, (p, u) => {
               if (!declared.has(p)) {
                 declared.set(p, u);
-                out += ` xmlns:${p}="${escapeAttribute(u)}"`;
+                out += ` xmlns:${p}="${escapeXmlAttribute(u)}"`;
               }
             });
-      out += ` ${prefix}:${a.name}="${escapeAttribute(value)}"`;
+      out += ` ${prefix}:${a.name}="${escapeXmlAttribute(value)}"`;
     }
     return out;
   }

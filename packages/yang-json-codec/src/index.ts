@@ -1,3 +1,13 @@
+// The XML reader of @yangkit/xml, exported here as before it had its own package.
+export {
+  NamespaceScope,
+  readXml,
+  streamXml,
+  type XmlAttribute,
+  type XmlElement,
+  type XmlLimits,
+  type XmlSink,
+} from '@yangkit/xml';
 export { decodeJson } from './decode-json';
 export { decodeXml, NETCONF_NS, NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
 export type { DecodeOptions } from './decoder';
@@ -25,10 +35,7 @@ export type { JsonSchema, JsonSchemaOptions } from './json-schema';
 export { membersJsonSchema, nodeJsonSchema, toJsonSchema } from './json-schema';
 export type { JsonCheck } from './json-validator';
 export { compileJsonValidator } from './json-validator';
-export { NamespaceScope } from './namespace-scope';
 export type { ValidateOptions } from './validate';
 export { validate } from './validate';
 export type { WithDefaultsMode } from './with-defaults';
 export { applyWithDefaults } from './with-defaults';
-export type { XmlAttribute, XmlElement, XmlLimits, XmlSink } from './xml-reader';
-export { readXml, streamXml } from './xml-reader';

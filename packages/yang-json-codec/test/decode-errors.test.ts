@@ -1,3 +1,4 @@
+import { XmlError } from '@yangkit/xml';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { decodeJson, decodeXml } from '../src/index';
@@ -229,6 +230,27 @@ describe('decoding errors name the node and the rule', () => {
       decodeXml(schema, `<!DOCTYPE types [<!ENTITY a "b">]>${xmlTypes('<str>&a;</str>')}`),
     );
     expect(e.code).toBe('XML_FORBIDDEN');
+  });
+
+  test('reports XML that is not well-formed as XML_MALFORMED with the reader error and its position', () => {
+    const e = codecError(() => decodeXml(schema, xmlTypes('<str>\n</u8>')));
+    expect([e.code, e.errorTag, e.message]).toEqual([
+      'XML_MALFORMED',
+      'malformed-message',
+      'malformed XML: expected </str>, found </u8> (line 2, column 1)',
+    ]);
+    expect(XmlError.isInstance(e.cause) && [e.cause.code, e.cause.line]).toEqual(['XML_MALFORMED', 2]);
+  });
+
+  test('reports XML over the size limit as LIMIT_EXCEEDED with error-tag too-big', () => {
+    const e = codecError(() => decodeXml(schema, xmlTypes(''), { maxSize: 10 }));
+    expect([e.code, e.errorTag]).toEqual(['LIMIT_EXCEEDED', 'too-big']);
+  });
+
+  test('reports XML nested deeper than maxDepth as LIMIT_EXCEEDED, a malformed message', () => {
+    const deep = xmlTypes('<a><b><c/></b></a>');
+    const e = codecError(() => decodeXml(schema, deep, { maxDepth: 2, strict: false }));
+    expect([e.code, e.errorTag]).toEqual(['LIMIT_EXCEEDED', 'malformed-message']);
   });
 
   test('names an unknown rpc option with BAD_OPTION', () => {

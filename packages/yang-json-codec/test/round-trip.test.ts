@@ -1,3 +1,4 @@
+import { childElement, childElements, readXmlDocument } from '@yangkit/xml';
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -9,6 +10,7 @@ import {
   encodeJsonChunks,
   encodeXml,
   encodeXmlChunks,
+  NETCONF_NS,
 } from '../src/index';
 import { SHARED_YANG } from './helpers';
 import { InstanceGenerator, prng } from './instance-generator';
@@ -43,6 +45,21 @@ describe.each(Object.keys(SETS))('round trips of generated %s data', (name) => {
         expect(encodeXml(decodeXml(schema, xml1))).toBe(xml1);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  test('decoding elements already read gives the tree decoding their text gives', () => {
+    const schema = schemas.get(name)!;
+    fc.assert(
+      fc.property(fc.integer(), fc.boolean(), (seed, wrapped) => {
+        const xml = encodeXml(decodeJson(schema, generate(seed)), { indent: 2 });
+        // As a NETCONF reply holds it: the <data> element, or its content.
+        const reply = readXmlDocument(`<rpc-reply xmlns="${NETCONF_NS}"><data>${xml}</data></rpc-reply>`);
+        const data = childElement(reply, 'data')!;
+        const elements = wrapped ? data : childElements(data);
+        expect(encodeJson(decodeXml(schema, elements))).toBe(encodeJson(decodeXml(schema, xml)));
+      }),
+      { numRuns: 50 },
     );
   });
 
