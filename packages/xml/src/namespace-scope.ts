@@ -40,14 +40,15 @@ export class NamespaceScope {
   }
 
   /**
-   * Every binding visible here, the innermost declaration of a prefix winning, in the order the
-   * innermost scope first (the implicit `xml` binding is not listed).
+   * Every binding visible here, in document order: the outermost declarations first, a prefix
+   * declared again further in keeping its place with the inner URI (the implicit `xml` binding is
+   * not listed).
    */
   bindings(): Map<string, string> {
+    const chain: NamespaceScope[] = [];
+    for (let s: NamespaceScope | undefined = this; s !== undefined; s = s.parent) chain.push(s);
     const out = new Map<string, string>();
-    for (let s: NamespaceScope | undefined = this; s !== undefined; s = s.parent) {
-      for (const [p, u] of s.declared) if (!out.has(p)) out.set(p, u);
-    }
+    for (let i = chain.length - 1; i >= 0; i--) for (const [p, u] of chain[i]!.declared) out.set(p, u);
     return out;
   }
 }

@@ -61,8 +61,18 @@ describe('namespaces', () => {
       undefined,
     ]);
     expect([...c.scope.bindings()]).toEqual([
-      ['q', 'urn:q'],
       ['p', 'urn:p'],
+      ['q', 'urn:q'],
+    ]);
+  });
+
+  test('lists the bindings in document order, an inner declaration taking the place of the outer one', () => {
+    const b = readXmlDocument('<a xmlns="urn:a" xmlns:p="urn:p"><b xmlns:q="urn:q" xmlns="urn:b"/></a>')
+      .children[0] as XmlElement;
+    expect([...b.scope.bindings()]).toEqual([
+      ['', 'urn:b'],
+      ['p', 'urn:p'],
+      ['q', 'urn:q'],
     ]);
   });
 
