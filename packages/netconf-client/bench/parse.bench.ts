@@ -1,11 +1,11 @@
 /**
- * Cost of the safe XML reader and of the framer, each against a baseline in the same run:
- * fast-xml-parser alone (no validation, no namespaces) and a plain Buffer.concat of the chunks.
+ * Cost of reading a reply (@yangkit/xml, as a session does) and of the framer, the framer against a
+ * baseline in the same run: a plain Buffer.concat of the chunks.
  */
-import { XMLParser } from 'fast-xml-parser';
+import { childElement, innerXml } from '@yangkit/xml';
 import { bench, describe } from 'vitest';
 import { createFramer, encodeMessage } from '../src/framing.js';
-import { childElement, innerXml, parseXml } from '../src/xml.js';
+import { readMessage } from '../src/read-message.js';
 
 // A reply shaped like netconfd's: pretty-printed, namespaces on <rpc-reply>, ~40 KB.
 const interfaces = Array.from(
@@ -21,22 +21,12 @@ ${interfaces}    </interfaces>
   </data>
 </rpc-reply>`;
 
-const plain = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  parseTagValue: false,
-  trimValues: false,
-});
-
-describe(`parse a ${Math.round(reply.length / 1024)} KiB rpc-reply`, () => {
-  bench('fast-xml-parser alone (baseline)', () => {
-    plain.parse(reply);
+describe(`read a ${Math.round(reply.length / 1024)} KiB rpc-reply`, () => {
+  bench('readMessage (checks, namespaces, element tree)', () => {
+    readMessage(reply, {});
   });
-  bench('parseXml (pre-scan, validation, namespaces)', () => {
-    parseXml(reply);
-  });
-  bench('parseXml + innerXml of <data>', () => {
-    innerXml(childElement(parseXml(reply), 'data')!);
+  bench('readMessage + innerXml of <data>', () => {
+    innerXml(childElement(readMessage(reply, {}), 'data')!);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Duplex } from 'node:stream';
+import { childElement, textOf } from '@yangkit/xml';
 import { NetconfError } from './errors.js';
 import {
   buildCancelCommit,
@@ -31,7 +32,6 @@ import {
 } from './operations.js';
 import { replyDataXml } from './reply.js';
 import { NetconfSessionCore, type RpcOptions, type RpcReply, type SessionOptions } from './session.js';
-import { childElement, textOf } from './xml.js';
 
 /**
  * A NETCONF session with typed operations. Data retrievals resolve with the content of `<data>`

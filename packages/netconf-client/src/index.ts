@@ -1,3 +1,19 @@
+// The XML layer of @yangkit/xml, exported here under the names it had before it had a package:
+// `parseXml` reads one document, `XmlNode` is a child of an element (an element or its text).
+export {
+  childElement,
+  childElements,
+  escapeXmlAttribute,
+  escapeXmlText,
+  innerXml,
+  outerXml,
+  readXmlDocument as parseXml,
+  textOf,
+  type XmlAttribute,
+  type XmlChild as XmlNode,
+  type XmlElement,
+  type XmlLimits,
+} from '@yangkit/xml';
 export {
   BASE_1_0,
   BASE_1_1,
@@ -48,18 +64,3 @@ export {
   type SessionOptions,
 } from './session.js';
 export { connectSsh, SshConnection, type SshConnectionEvents, type SshOptions } from './transport-ssh.js';
-export {
-  childElement,
-  childElements,
-  escapeXmlAttribute,
-  escapeXmlText,
-  innerXml,
-  outerXml,
-  parseXml,
-  textOf,
-  type XmlAttribute,
-  type XmlElement,
-  type XmlLimits,
-  type XmlNode,
-  type XmlText,
-} from './xml.js';

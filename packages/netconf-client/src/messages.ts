@@ -1,5 +1,5 @@
+import { childElement, childElements, escapeXmlText, innerXml, textOf, type XmlElement } from '@yangkit/xml';
 import { NetconfError } from './errors.js';
-import { childElement, childElements, escapeXmlText, innerXml, textOf, type XmlElement } from './xml.js';
 
 /** The NETCONF base namespace (RFC 6241 section 3.1). */
 export const NETCONF_BASE_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
@@ -28,7 +28,7 @@ export function buildHello(capabilities: readonly string[], sessionId?: number):
 
 /** Decodes a `<hello>`: the capability URIs and the session-id, when present. */
 export function parseHello(el: XmlElement): { capabilities: string[]; sessionId?: number } {
-  if (el.local !== 'hello' || el.namespace !== NETCONF_BASE_NS) {
+  if (el.local !== 'hello' || el.ns !== NETCONF_BASE_NS) {
     throw new NetconfError('HELLO', `expected <hello> in ${NETCONF_BASE_NS}, got <${el.name}>`);
   }
   const capsEl = childElement(el, 'capabilities', NETCONF_BASE_NS);

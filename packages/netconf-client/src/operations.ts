@@ -1,5 +1,5 @@
+import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
 import { NetconfError } from './errors.js';
-import { escapeXmlAttribute, escapeXmlText } from './xml.js';
 
 /**
  * Builders for the operations of RFC 6241, 5277, 6022, 6243, 8526 and 8639: each returns the XML

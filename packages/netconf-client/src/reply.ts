@@ -1,21 +1,22 @@
-import { type EnvelopeElement, scanEnvelope } from './envelope.js';
-import { NetconfError } from './errors.js';
-import { NETCONF_BASE_NS } from './messages.js';
-import type { RpcReply } from './session.js';
 import {
   childElement,
-  DEFAULT_MAX_DEPTH,
-  DEFAULT_MAX_LENGTH,
-  escapeXmlAttribute,
   innerXml,
-  parseXml,
+  namespaceDeclarations,
+  streamXml,
   type XmlElement,
+  XmlError,
   type XmlLimits,
-} from './xml.js';
+  type XmlSink,
+  type XmlSinkDecision,
+} from '@yangkit/xml';
+import { NetconfError } from './errors.js';
+import { NETCONF_BASE_NS } from './messages.js';
+import { messageError, readMessage } from './read-message.js';
+import type { RpcReply } from './session.js';
 
 /**
  * What a large `<rpc-reply>` (RFC 6241 section 4.2) is made of when only its envelope was
- * scanned: enough to correlate and answer it, with the content kept as slices of the message.
+ * read: enough to correlate and answer it, with the content kept as slices of the message.
  */
 export interface ScannedReply {
   readonly messageId: string | undefined;
@@ -26,43 +27,69 @@ export interface ScannedReply {
   readonly dataXml: string | undefined;
 }
 
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
-
-function splitName(qname: string): [prefix: string, local: string] {
-  const colon = qname.indexOf(':');
-  return colon === -1 ? ['', qname] : [qname.slice(0, colon), qname.slice(colon + 1)];
+/** An element of the envelope (the root, its children and theirs) and where it stands in the text. */
+interface Placed {
+  readonly element: XmlElement;
+  /** Index of the `>` (or the `/` of `/>`) ending the start tag: where pushed-down declarations go. */
+  readonly tagClose: number;
+  readonly contentStart: number;
+  contentEnd: number;
+  readonly children: Placed[];
 }
 
-function withDeclarations(
-  scope: ReadonlyMap<string, string>,
-  el: EnvelopeElement,
-): ReadonlyMap<string, string> {
-  if (el.declarations.size === 0) return scope;
-  const merged = new Map(scope);
-  for (const [prefix, uri] of el.declarations) merged.set(prefix, uri);
-  return merged;
+function notOneRoot(): NetconfError {
+  return new NetconfError('XML_PARSE', 'a document must have exactly one root element');
 }
 
-function namespaceOf(scope: ReadonlyMap<string, string>, el: EnvelopeElement): string | undefined {
-  const [prefix] = splitName(el.name);
-  if (prefix === 'xml') return XML_NS;
-  return scope.get(prefix) || undefined;
+/** Depth of the elements whose places are recorded: the root (0), its children and theirs. */
+const PLACED_DEPTH = 2;
+
+/** Records the envelope elements; everything below them is read (and checked) but skipped. */
+class EnvelopeSink implements XmlSink {
+  root: Placed | undefined;
+  /** The recorded element open at each depth. */
+  private readonly openAt: Placed[] = [];
+
+  constructor(private readonly message: string) {}
+
+  open(element: XmlElement, depth: number, _start: number, end: number): XmlSinkDecision {
+    const emptyTag = this.message.charCodeAt(end - 2) === 0x2f; /* `/>` */
+    const placed: Placed = {
+      element,
+      tagClose: emptyTag ? end - 2 : end - 1,
+      contentStart: end,
+      contentEnd: end,
+      children: [],
+    };
+    if (depth === 0) {
+      if (this.root !== undefined) throw notOneRoot();
+      this.root = placed;
+    } else this.openAt[depth - 1]!.children.push(placed);
+    this.openAt[depth] = placed;
+    return depth < PLACED_DEPTH ? 'stream' : 'skip';
+  }
+
+  text(): void {}
+
+  close(element: XmlElement, contentEnd: number): void {
+    const placed = this.openAt.find((p) => p.element === element);
+    if (placed !== undefined) placed.contentEnd = contentEnd;
+  }
 }
 
 /**
- * The content of `parent` as text: each child element gets the declarations of `scope` it does not
- * make itself, written at the end of its start tag (the order innerXml writes them in); everything else is copied from the message unchanged
- * (it is already well-formed XML text), so nothing below the children is re-serialized.
+ * The content of `parent` as text: each child element gets the declarations of `bindings` it does
+ * not make itself, written at the end of its start tag; everything else is copied from the message
+ * unchanged (it is already well-formed XML text), so nothing below the children is re-serialized.
  */
-function contentWithScope(text: string, parent: EnvelopeElement, scope: ReadonlyMap<string, string>): string {
+function contentWithScope(text: string, parent: Placed, bindings: ReadonlyMap<string, string>): string {
   const out: string[] = [];
   let at = parent.contentStart;
   for (const child of parent.children) {
     out.push(text.slice(at, child.tagClose));
-    for (const [prefix, uri] of scope) {
-      if (prefix === 'xml' || child.declarations.has(prefix)) continue;
-      out.push(prefix === '' ? ' xmlns="' : ` xmlns:${prefix}="`, escapeXmlAttribute(uri), '"');
-    }
+    out.push(
+      namespaceDeclarations([...bindings].filter(([prefix]) => !child.element.declarations.has(prefix))),
+    );
     at = child.tagClose;
   }
   out.push(text.slice(at, parent.contentEnd));
@@ -70,39 +97,43 @@ function contentWithScope(text: string, parent: EnvelopeElement, scope: Readonly
 }
 
 /**
- * Scans an `<rpc-reply>` without building a tree (see `scanEnvelope` for what is checked).
+ * Reads an `<rpc-reply>` without building a tree: the whole message is read and checked as
+ * `parseXml` checks it, but only the envelope is kept (the root, its children and theirs).
  * Returns `undefined` when the message is not an `<rpc-reply>` in the base namespace or holds an
- * `<rpc-error>`: those are small, and the caller parses them in full.
+ * `<rpc-error>`: those are small, and the caller reads them in full.
  */
 export function scanReply(text: string, limits: XmlLimits = {}): ScannedReply | undefined {
-  const maxLength = limits.maxLength ?? DEFAULT_MAX_LENGTH;
-  if (text.length > maxLength)
-    throw new NetconfError('XML_PARSE', `document exceeds ${maxLength} characters`);
-  const root = scanEnvelope(text, limits.maxDepth ?? DEFAULT_MAX_DEPTH);
-  const scope = withDeclarations(new Map(), root);
-  if (splitName(root.name)[1] !== 'rpc-reply' || namespaceOf(scope, root) !== NETCONF_BASE_NS)
-    return undefined;
+  const sink = new EnvelopeSink(text);
+  try {
+    // Nothing below the envelope is kept, so the element count needs no bound beyond the size.
+    streamXml(text, sink, { ...limits, maxElements: Number.POSITIVE_INFINITY });
+  } catch (error) {
+    throw XmlError.isInstance(error) ? messageError(error) : error;
+  }
+  const root = sink.root;
+  if (root === undefined) throw notOneRoot();
+  if (root.element.local !== 'rpc-reply' || root.element.ns !== NETCONF_BASE_NS) return undefined;
   let ok = false;
-  let data: EnvelopeElement | undefined;
+  let data: Placed | undefined;
   for (const child of root.children) {
-    const local = splitName(child.name)[1];
+    const { local, ns } = child.element;
     if (local === 'rpc-error') return undefined;
-    if (local === 'ok' && namespaceOf(withDeclarations(scope, child), child) === NETCONF_BASE_NS) ok = true;
+    if (local === 'ok' && ns === NETCONF_BASE_NS) ok = true;
     if (local === 'data' && data === undefined) data = child;
   }
   return {
-    messageId: root.attributes.get('message-id'),
+    messageId: root.element.attributes.find((a) => a.name === 'message-id')?.value,
     ok,
-    xml: contentWithScope(text, root, scope),
-    dataXml: data === undefined ? undefined : contentWithScope(text, data, withDeclarations(scope, data)),
+    xml: contentWithScope(text, root, root.element.scope.bindings()),
+    dataXml: data === undefined ? undefined : contentWithScope(text, data, data.element.scope.bindings()),
   };
 }
 
 const scannedReplies = new WeakMap<RpcReply, ScannedReply>();
 
 /**
- * The reply a session resolves with for a scanned `<rpc-reply>`: `element` is parsed in full on
- * first access only (and throws `XML_PARSE` then if the content is not namespace-well-formed).
+ * The reply a session resolves with for a scanned `<rpc-reply>`: `element` is read in full on
+ * first access only.
  */
 export function lazyReply(
   scanned: ScannedReply,
@@ -116,7 +147,7 @@ export function lazyReply(
     ok: scanned.ok,
     xml: scanned.xml,
     get element(): XmlElement {
-      element ??= parseXml(text, limits);
+      element ??= readMessage(text, limits);
       return element;
     },
     warnings: [],

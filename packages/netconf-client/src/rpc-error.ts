@@ -1,7 +1,5 @@
+import { childElement, childElements, innerXml, textOf, XML_NAMESPACE, type XmlElement } from '@yangkit/xml';
 import type { RpcErrorInfo } from './errors.js';
-import { childElement, childElements, innerXml, textOf, type XmlElement } from './xml.js';
-
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 
 /**
  * Decodes every `<rpc-error>` child of an `<rpc-reply>` (RFC 6241 section 4.3), in order:
@@ -35,7 +33,7 @@ export function parseRpcErrors(reply: XmlElement): RpcErrorInfo[] {
     const messageEl = childElement(el, 'error-message');
     if (messageEl !== undefined) {
       info.errorMessage = textOf(messageEl).trim();
-      const lang = messageEl.attributes.find((a) => a.local === 'lang' && a.namespace === XML_NS);
+      const lang = messageEl.attributes.find((a) => a.local === 'lang' && a.ns === XML_NAMESPACE);
       if (lang !== undefined) info.errorMessageLang = lang.value;
     }
     const infoEl = childElement(el, 'error-info');
@@ -43,7 +41,7 @@ export function parseRpcErrors(reply: XmlElement): RpcErrorInfo[] {
       const fields: Record<string, string> = {};
       for (const child of childElements(infoEl)) {
         // Only simple (text-only) children become fields; structured ones stay in `xml`.
-        if (child.children.some((c) => c.type === 'element')) continue;
+        if (child.children.some((c) => typeof c !== 'string')) continue;
         if (!Object.hasOwn(fields, child.local)) fields[child.local] = textOf(child).trim();
       }
       info.errorInfo = { xml: innerXml(infoEl).trim(), fields };

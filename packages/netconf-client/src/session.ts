@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
+import { childElement, innerXml, type XmlElement, type XmlLimits } from '@yangkit/xml';
 import { BASE_1_0, BASE_1_1, type Capabilities, parseCapabilities } from './capabilities.js';
 import { attachFramer, sendMessage } from './duplex-pair.js';
 import { NetconfError, NetconfRpcError, type RpcErrorInfo } from './errors.js';
@@ -14,9 +15,9 @@ import {
   parseNotification,
 } from './messages.js';
 import { iterateNotifications } from './notification-iterator.js';
+import { readMessage } from './read-message.js';
 import { lazyReply, type ScannedReply, scanReply } from './reply.js';
 import { parseRpcErrors } from './rpc-error.js';
-import { childElement, innerXml, parseXml, type XmlElement, type XmlLimits } from './xml.js';
 
 /** Options of a NETCONF session, whatever its transport. */
 export interface SessionOptions {
@@ -323,7 +324,7 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
       if (this.#hello && text.length > (this.#options.fullParseLimit ?? FULL_PARSE_LIMIT)) {
         scanned = scanReply(text, limits);
       }
-      if (scanned === undefined) el = parseXml(text, limits);
+      if (scanned === undefined) el = readMessage(text, limits);
       if (!this.#hello) {
         this.#onHello(el!);
         return;
@@ -337,8 +338,8 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
       const taken = this.#take(scanned.messageId);
       if (taken) taken[1].resolve(lazyReply(scanned, taken[0], text, limits));
     } else if (el === undefined) return;
-    else if (el.local === 'rpc-reply' && el.namespace === NETCONF_BASE_NS) this.#onReply(el, text);
-    else if (el.local === 'notification' && el.namespace === NOTIFICATION_NS) {
+    else if (el.local === 'rpc-reply' && el.ns === NETCONF_BASE_NS) this.#onReply(el, text);
+    else if (el.local === 'notification' && el.ns === NOTIFICATION_NS) {
       try {
         this.emit('notification', parseNotification(el));
       } catch (error) {
@@ -378,7 +379,7 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
   }
 
   #onReply(el: XmlElement, text: string): void {
-    const messageId = el.attributes.find((a) => a.local === 'message-id' && a.namespace === undefined)?.value;
+    const messageId = el.attributes.find((a) => a.local === 'message-id' && a.ns === '')?.value;
     const taken = this.#take(messageId);
     if (!taken) return;
     const [key, pending] = taken;

@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream';
+import { readXmlDocument as parseXml, type XmlElement } from '@yangkit/xml';
 import { duplexPair } from '../src/duplex-pair.js';
 import { createFramer, encodeMessage, type FramingMode } from '../src/framing.js';
-import { parseXml, type XmlElement } from '../src/xml.js';
 
 export { duplexPair };
 
@@ -64,7 +64,7 @@ export function attachFakeServer(serverStream: Duplex, options: FakeServerOption
       }
       server.received.push(text);
       const messageId = el.attributes.find((a) => a.local === 'message-id')?.value ?? '';
-      const operation = el.children.find((c): c is XmlElement => c.type === 'element');
+      const operation = el.children.find((c): c is XmlElement => typeof c !== 'string');
       if (!operation) return;
       const reply = (options.handler ?? (() => '<ok/>'))(operation, messageId, server);
       if (reply !== undefined)

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { readXmlDocument as parseXml } from '@yangkit/xml';
 import { describe, expect, test } from 'vitest';
 import { parseRpcErrors } from '../src/rpc-error.js';
-import { parseXml } from '../src/xml.js';
 
 const fixture = readFileSync(path.resolve(__dirname, 'fixtures/netconfd/data-exists-reply.xml'), 'utf8');
 
