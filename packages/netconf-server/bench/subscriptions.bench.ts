@@ -1,4 +1,5 @@
-import { duplexPair, parseXml } from '@yangkit/netconf-client';
+import { duplexPair } from '@yangkit/netconf-client';
+import { readXmlDocument } from '@yangkit/xml';
 import { bench, describe } from 'vitest';
 import type { NetconfServer } from '../src/server.js';
 import type { ServerSession } from '../src/session.js';
@@ -29,7 +30,7 @@ async function subscribed(filter: string | undefined): Promise<NetconfServer> {
     const s = await session(server);
     await server.dynamic.establish(
       s,
-      parseXml(
+      readXmlDocument(
         `<establish-subscription xmlns="${SN}"><stream>NETCONF</stream>${filter}</establish-subscription>`,
       ),
     );

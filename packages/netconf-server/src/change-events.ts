@@ -1,3 +1,4 @@
+import { escapeXmlText, namespaceDeclarations } from '@yangkit/xml';
 import type { Step } from './data-tree.js';
 import type { Change } from './datastore.js';
 import type { ServerSession } from './session.js';
@@ -27,10 +28,10 @@ export function editSummary(changes: readonly Change[]): string {
       for (const k of st.schema.keyNodes) ns.set(k.prefix, k.namespace);
     }
     let decl = '';
-    for (const [p, u] of ns) decl += ` xmlns:${p}="${u}"`;
+    decl += namespaceDeclarations(ns);
     const operation =
       c.op === 'create' ? 'create' : c.op === 'remove' ? 'delete' : c.op === 'set' ? 'replace' : 'merge';
-    out += `<edit><target${decl}>${escapeText(target)}</target><operation>${operation}</operation></edit>`;
+    out += `<edit><target${decl}>${escapeXmlText(target)}</target><operation>${operation}</operation></edit>`;
   }
   return out;
 }
@@ -54,10 +55,5 @@ function quoteLiteral(v: string): string {
 /** ietf-netconf-notifications `common-session-parms`. */
 export function sessionParams(session: ServerSession): string {
   const host = session.info.sourceHost;
-  return `<username>${escapeText(session.info.username)}</username><session-id>${session.id}</session-id>${host ? `<source-host>${escapeText(host)}</source-host>` : ''}`;
-}
-
-/** Escapes character data. */
-export function escapeText(v: string): string {
-  return v.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+  return `<username>${escapeXmlText(session.info.username)}</username><session-id>${session.id}</session-id>${host ? `<source-host>${escapeXmlText(host)}</source-host>` : ''}`;
 }

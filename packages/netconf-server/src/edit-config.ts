@@ -1,4 +1,5 @@
-import { NETCONF_BASE_NS, textOf, type XmlElement } from '@yangkit/netconf-client';
+import { NETCONF_BASE_NS } from '@yangkit/netconf-client';
+import { innerXml, textOf, type XmlElement } from '@yangkit/xml';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { childAt, type DataNode, entries, joinKey } from './data-tree.js';
 import type { Datastore } from './datastore.js';
@@ -95,7 +96,7 @@ class Editor {
   }
 
   private resolve(parent: DataNode, parentSchema: SchemaNode | undefined, el: XmlElement): SchemaNode {
-    const ns = el.namespace ?? '';
+    const ns = el.ns;
     const module = this.tree.moduleByNamespace(ns);
     const path = pathOfNode(parent);
     if (!module) {
@@ -147,7 +148,7 @@ class Editor {
     parent: DataNode,
     schema: SchemaNode,
   ): EditOperation {
-    const attr = el.attributes.find((a) => a.local === 'operation' && a.namespace === NETCONF_BASE_NS);
+    const attr = el.attributes.find((a) => a.local === 'operation' && a.ns === NETCONF_BASE_NS);
     if (!attr) return inherited;
     if (!OPERATIONS.has(attr.value)) {
       const p = pathOfChild(parent, schema);
@@ -188,7 +189,7 @@ class Editor {
     const values: string[] = [];
     for (const k of schema.keyNodes) {
       const kel = el.children.find(
-        (c): c is XmlElement => c.type === 'element' && c.local === k.name && c.namespace === k.namespace,
+        (c): c is XmlElement => typeof c !== 'string' && c.local === k.name && c.ns === k.namespace,
       );
       if (!kel) {
         const p = pathOfChild(parent, schema);
@@ -285,12 +286,12 @@ class Editor {
     }
     if (schema.kind === 'anydata' || schema.kind === 'anyxml') {
       if (op === 'none') return;
-      const xml = el.children.map((c) => (c.type === 'text' ? escapeText(c.text) : serialize(c))).join('');
+      const xml = innerXml(el);
       if (existing) this.ds.set(existing, undefined, xml);
       else this.created(parent, this.ds.create(parent, schema, '', undefined, xml));
       return;
     }
-    const content = el.children.filter((c): c is XmlElement => c.type === 'element');
+    const content = el.children.filter((c): c is XmlElement => typeof c !== 'string');
     let node = existing;
     if (op === 'replace' && node) {
       this.ds.remove(node);
@@ -308,7 +309,7 @@ class Editor {
       node = this.created(parent, this.ds.create(parent, schema, key));
       if (schema.kind === 'list') {
         for (const k of schema.keyNodes) {
-          const kel = content.find((c) => c.local === k.name && c.namespace === k.namespace)!;
+          const kel = content.find((c) => c.local === k.name && c.ns === k.namespace)!;
           this.ds.create(node, k, '', this.value(node, k, kel));
         }
       }
@@ -342,7 +343,7 @@ class Editor {
 
   /** RFC 7950 7.8.6 / 7.7.9: insert="first|last|before|after" with key= or value= on user-ordered lists. */
   private insert(parent: DataNode, schema: SchemaNode, node: DataNode, el: XmlElement, isNew: boolean): void {
-    const insert = el.attributes.find((a) => a.local === 'insert' && a.namespace === YANG_NS)?.value;
+    const insert = el.attributes.find((a) => a.local === 'insert' && a.ns === YANG_NS)?.value;
     if (schema.orderedBy !== 'user') return;
     if (insert === undefined) return;
     const p = (): ReturnType<typeof pathOfChild> =>
@@ -363,7 +364,7 @@ class Editor {
       });
     }
     const attrName = schema.kind === 'list' ? 'key' : 'value';
-    const anchorAttr = el.attributes.find((a) => a.local === attrName && a.namespace === YANG_NS)?.value;
+    const anchorAttr = el.attributes.find((a) => a.local === attrName && a.ns === YANG_NS)?.value;
     const anchor =
       anchorAttr === undefined
         ? undefined
@@ -395,13 +396,13 @@ class Editor {
 function needsCreate(els: readonly XmlElement[], inherited: EditOperation, depth = 0): boolean {
   if (depth > 256) return true;
   for (const el of els) {
-    const own = el.attributes.find((a) => a.local === 'operation' && a.namespace === NETCONF_BASE_NS)?.value;
+    const own = el.attributes.find((a) => a.local === 'operation' && a.ns === NETCONF_BASE_NS)?.value;
     const op = own ?? inherited;
     if (op === 'delete' || op === 'remove') continue;
     if (op !== 'none') return true;
     if (
       needsCreate(
-        el.children.filter((c): c is XmlElement => c.type === 'element'),
+        el.children.filter((c): c is XmlElement => typeof c !== 'string'),
         'none',
         depth + 1,
       )
@@ -424,14 +425,4 @@ export function parseKeyPredicates(text: string): string | undefined {
   }
   if (values.length === 0 || end !== trimmed.length) return undefined;
   return joinKey(values);
-}
-
-function escapeText(t: string): string {
-  return t.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
-}
-
-function serialize(el: XmlElement): string {
-  let s = `<${el.local}${el.namespace ? ` xmlns="${el.namespace}"` : ''}>`;
-  for (const c of el.children) s += c.type === 'text' ? escapeText(c.text) : serialize(c);
-  return `${s}</${el.local}>`;
 }

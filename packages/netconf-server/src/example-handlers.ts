@@ -1,4 +1,4 @@
-import { childElement, textOf, type XmlElement } from '@yangkit/netconf-client';
+import { childElement, escapeXmlText, textOf, type XmlElement } from '@yangkit/xml';
 import { allChildren, type DataNode, entries, single } from './data-tree.js';
 import { NetconfServerError, rpcError } from './errors.js';
 import type { NetconfServer } from './server.js';
@@ -16,10 +16,6 @@ export interface ExampleHandlerOptions {
 function param(input: XmlElement, name: string, ns: string): string | undefined {
   const el = childElement(input, name, ns);
   return el ? textOf(el).trim() : undefined;
-}
-
-function escapeText(v: string): string {
-  return v.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
 }
 
 /**
@@ -52,9 +48,9 @@ export function exampleHandlers(server: NetconfServer, options: ExampleHandlerOp
       if (!last) return `<reboot-time xmlns="${OPS_NS}">0</reboot-time>`;
       let out = `<reboot-time xmlns="${OPS_NS}">${last.delay}</reboot-time>`;
       if (last.message !== undefined)
-        out += `<message xmlns="${OPS_NS}">${escapeText(last.message)}</message>`;
+        out += `<message xmlns="${OPS_NS}">${escapeXmlText(last.message)}</message>`;
       if (last.language !== undefined)
-        out += `<language xmlns="${OPS_NS}">${escapeText(last.language)}</language>`;
+        out += `<language xmlns="${OPS_NS}">${escapeXmlText(last.language)}</language>`;
       return out;
     });
   }

@@ -1,4 +1,4 @@
-import { textOf, type XmlElement } from '@yangkit/netconf-client';
+import { textOf, type XmlElement } from '@yangkit/xml';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
 import { allChildren, type DataNode, joinKey, single } from './data-tree.js';
@@ -8,7 +8,7 @@ import type { Selected } from './write-xml.js';
 import { dataNavigator } from './xpath-nav.js';
 
 function elementChildren(el: XmlElement): XmlElement[] {
-  return el.children.filter((c): c is XmlElement => c.type === 'element');
+  return el.children.filter((c): c is XmlElement => typeof c !== 'string');
 }
 
 /** RFC 6241 6.2.5: a leaf filter element with non-whitespace text is a content match node. */
@@ -17,7 +17,7 @@ function isContentMatch(el: XmlElement): boolean {
 }
 
 function matches(schema: SchemaNode, el: XmlElement): boolean {
-  return schema.name === el.local && (el.namespace === undefined || schema.namespace === el.namespace);
+  return schema.name === el.local && (el.ns === '' || schema.namespace === el.ns);
 }
 
 /** The data children of `node` an element of the filter names (namespace optional, RFC 6241 6.2.1). */

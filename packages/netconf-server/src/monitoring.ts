@@ -1,4 +1,5 @@
 import { BASE_1_0, BASE_1_1 } from '@yangkit/netconf-client';
+import { escapeXmlText } from '@yangkit/xml';
 import type { SchemaModule } from '@yangkit/yang-schema';
 import type { NetconfServer } from './server.js';
 
@@ -7,12 +8,6 @@ const YLIB_NS = 'urn:ietf:params:xml:ns:yang:ietf-yang-library';
 const NCEVENT_NS = 'urn:ietf:params:xml:ns:netmod:notification';
 const DS_NS = 'urn:ietf:params:xml:ns:yang:ietf-datastores';
 const CAP = 'urn:ietf:params:netconf:capability:';
-
-function esc(v: string): string {
-  return v.replace(/[&<>"]/g, (c) =>
-    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;',
-  );
-}
 
 /** FNV-1a, enough for a module-set-id / content-id that changes with the module set. */
 function hash(text: string): string {
@@ -103,7 +98,7 @@ export function monitoringState(server: NetconfServer): string {
 
 function netconfState(server: NetconfServer): string {
   const s: string[] = [`<netconf-state xmlns="${MON_NS}"><capabilities>`];
-  for (const c of server.capabilities()) s.push(`<capability>${esc(c)}</capability>`);
+  for (const c of server.capabilities()) s.push(`<capability>${escapeXmlText(c)}</capability>`);
   s.push('</capabilities><datastores>');
   for (const name of datastoreNames(server)) {
     const lock = server.locks.get(name as 'running');
@@ -130,8 +125,8 @@ function netconfState(server: NetconfServer): string {
     if (!session.established) continue;
     const transport = session.info.transport ?? 'netconf-ssh';
     s.push(
-      `<session><session-id>${session.id}</session-id><transport xmlns:ncm="${MON_NS}">ncm:${esc(transport)}</transport><username>${esc(session.info.username)}</username>`,
-      session.info.sourceHost ? `<source-host>${esc(session.info.sourceHost)}</source-host>` : '',
+      `<session><session-id>${session.id}</session-id><transport xmlns:ncm="${MON_NS}">ncm:${escapeXmlText(transport)}</transport><username>${escapeXmlText(session.info.username)}</username>`,
+      session.info.sourceHost ? `<source-host>${escapeXmlText(session.info.sourceHost)}</source-host>` : '',
       `<login-time>${session.loginTime.toISOString()}</login-time><in-rpcs>${c.inRpcs}</in-rpcs><in-bad-rpcs>${c.inBadRpcs}</in-bad-rpcs><out-rpc-errors>${c.outRpcErrors}</out-rpc-errors><out-notifications>${c.outNotifications}</out-notifications></session>`,
     );
   }
@@ -143,16 +138,16 @@ function netconfState(server: NetconfServer): string {
 }
 
 function schemaEntry(name: string, revision: string | undefined, namespace: string): string {
-  return `<schema><identifier>${esc(name)}</identifier><version>${revision ?? ''}</version><format xmlns:ncm="${MON_NS}">ncm:yang</format><namespace>${esc(namespace)}</namespace><location>NETCONF</location></schema>`;
+  return `<schema><identifier>${escapeXmlText(name)}</identifier><version>${revision ?? ''}</version><format xmlns:ncm="${MON_NS}">ncm:yang</format><namespace>${escapeXmlText(namespace)}</namespace><location>NETCONF</location></schema>`;
 }
 
 function moduleEntry(m: SchemaModule, full: boolean): string {
-  let s = `<name>${esc(m.name)}</name>`;
+  let s = `<name>${escapeXmlText(m.name)}</name>`;
   if (m.revision || !full) s += `<revision>${m.revision ?? ''}</revision>`;
-  s += `<namespace>${esc(m.namespace)}</namespace>`;
+  s += `<namespace>${escapeXmlText(m.namespace)}</namespace>`;
   if (full) {
-    for (const f of m.enabledFeatures) s += `<feature>${esc(f)}</feature>`;
-    for (const d of m.deviatedBy) s += `<deviation>${esc(d)}</deviation>`;
+    for (const f of m.enabledFeatures) s += `<feature>${escapeXmlText(f)}</feature>`;
+    for (const d of m.deviatedBy) s += `<deviation>${escapeXmlText(d)}</deviation>`;
   }
   return s;
 }
@@ -163,17 +158,17 @@ function yangLibrary(server: NetconfServer): string {
   const s: string[] = [`<modules-state xmlns="${YLIB_NS}"><module-set-id>${id}</module-set-id>`];
   for (const m of mods) {
     s.push(
-      `<module><name>${esc(m.name)}</name><revision>${m.revision ?? ''}</revision><namespace>${esc(m.namespace)}</namespace>`,
+      `<module><name>${escapeXmlText(m.name)}</name><revision>${m.revision ?? ''}</revision><namespace>${escapeXmlText(m.namespace)}</namespace>`,
     );
-    for (const f of m.enabledFeatures) s.push(`<feature>${esc(f)}</feature>`);
+    for (const f of m.enabledFeatures) s.push(`<feature>${escapeXmlText(f)}</feature>`);
     for (const d of m.deviatedBy) {
       const rev = server.schema.moduleByName(d)?.revision ?? '';
-      s.push(`<deviation><name>${esc(d)}</name><revision>${rev}</revision></deviation>`);
+      s.push(`<deviation><name>${escapeXmlText(d)}</name><revision>${rev}</revision></deviation>`);
     }
     s.push(`<conformance-type>${m.implemented ? 'implement' : 'import'}</conformance-type>`);
     for (const sub of m.submodules)
       s.push(
-        `<submodule><name>${esc(sub.name)}</name><revision>${sub.revision ?? ''}</revision></submodule>`,
+        `<submodule><name>${escapeXmlText(sub.name)}</name><revision>${sub.revision ?? ''}</revision></submodule>`,
       );
     s.push('</module>');
   }
@@ -190,7 +185,7 @@ function yangLibrary(server: NetconfServer): string {
     for (const m of mods) {
       if (m.implemented) continue;
       s.push(
-        `<import-only-module><name>${esc(m.name)}</name><revision>${m.revision ?? ''}</revision><namespace>${esc(m.namespace)}</namespace></import-only-module>`,
+        `<import-only-module><name>${escapeXmlText(m.name)}</name><revision>${m.revision ?? ''}</revision><namespace>${escapeXmlText(m.namespace)}</namespace></import-only-module>`,
       );
     }
     s.push('</module-set><schema><name>all</name><module-set>all</module-set></schema>');

@@ -1,10 +1,5 @@
-import {
-  childElement,
-  childElements,
-  NETCONF_BASE_NS,
-  textOf,
-  type XmlElement,
-} from '@yangkit/netconf-client';
+import { NETCONF_BASE_NS } from '@yangkit/netconf-client';
+import { childElement, childElements, textOf, type XmlElement } from '@yangkit/xml';
 import type { DataNode } from './data-tree.js';
 import type { DatastoreName } from './datastore.js';
 import { applyEdit, type EditOperation } from './edit-config.js';
@@ -28,7 +23,7 @@ function datastoreOf(op: XmlElement): string {
     });
   const text = textOf(el).trim();
   const colon = text.indexOf(':');
-  const ns = el.scope.get(colon === -1 ? '' : text.slice(0, colon));
+  const ns = el.scope.lookup(colon === -1 ? '' : text.slice(0, colon));
   const name = text.slice(colon + 1);
   if (ns !== DS_NS || !['running', 'candidate', 'startup', 'intended', 'operational'].includes(name)) {
     throw rpcError('invalid-value', `"${text}" is not a datastore of this server`, {
@@ -55,7 +50,7 @@ export async function getData(
   if (server.nacm) root = server.nacm.readable(session, root, xpath === undefined);
   let selection: Selected[];
   if (subtree) selection = subtreeFilter(server.schema, root, childElements(subtree));
-  else if (xpath) selection = xpathFilter(server.schema, root, textOf(xpath).trim(), xpath.scope);
+  else if (xpath) selection = xpathFilter(server.schema, root, textOf(xpath).trim(), xpath.scope.bindings());
   else selection = selectAll(root);
   const cf = childElement(op, 'config-filter', NMDA_NS);
   const configFilter = cf ? textOf(cf).trim() === 'true' : undefined;

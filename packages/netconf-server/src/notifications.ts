@@ -1,4 +1,5 @@
-import { NOTIFICATION_NS, type XmlElement } from '@yangkit/netconf-client';
+import { NOTIFICATION_NS } from '@yangkit/netconf-client';
+import type { XmlElement } from '@yangkit/xml';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
 import type { DataNode } from './data-tree.js';

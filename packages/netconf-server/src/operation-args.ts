@@ -1,10 +1,5 @@
-import {
-  childElement,
-  childElements,
-  NETCONF_BASE_NS,
-  textOf,
-  type XmlElement,
-} from '@yangkit/netconf-client';
+import { NETCONF_BASE_NS } from '@yangkit/netconf-client';
+import { childElement, childElements, textOf, type XmlElement } from '@yangkit/xml';
 import type { DataNode } from './data-tree.js';
 import type { DatastoreName } from './datastore.js';
 import { RpcError, rpcError } from './errors.js';
@@ -38,13 +33,13 @@ export function datastoreIn(
   if (!el) throw missing(op, local);
   const inner = childElements(el)[0];
   if (!inner) throw missing(op, local);
-  if (allowConfig && inner.local === 'config' && inner.namespace === NETCONF_BASE_NS) return inner;
+  if (allowConfig && inner.local === 'config' && inner.ns === NETCONF_BASE_NS) return inner;
   if (inner.local === 'url')
     throw rpcError('operation-not-supported', 'the :url capability is not supported', {
       errorType: 'protocol',
     });
   if (
-    inner.namespace === NETCONF_BASE_NS &&
+    inner.ns === NETCONF_BASE_NS &&
     (inner.local === 'running' || inner.local === 'candidate' || inner.local === 'startup')
   )
     return inner.local;
@@ -76,7 +71,7 @@ export type Filter =
 /** Reads a `<filter>` element: subtree (the default type) or xpath with its `select`. */
 export function filterOf(el: XmlElement | undefined): Filter {
   if (!el) return undefined;
-  const type = el.attributes.find((a) => a.local === 'type' && a.namespace === undefined)?.value ?? 'subtree';
+  const type = el.attributes.find((a) => a.local === 'type' && a.ns === '')?.value ?? 'subtree';
   if (type === 'subtree') return { subtree: childElements(el) };
   if (type === 'xpath') {
     const select = el.attributes.find((a) => a.local === 'select')?.value;
@@ -85,7 +80,7 @@ export function filterOf(el: XmlElement | undefined): Filter {
         errorType: 'protocol',
         errorInfo: { 'bad-attribute': 'select', 'bad-element': 'filter' },
       });
-    return { xpath: select, scope: el.scope };
+    return { xpath: select, scope: el.scope.bindings() };
   }
   throw rpcError('bad-attribute', `filter type "${type}" is not subtree or xpath`, {
     errorType: 'protocol',
@@ -99,9 +94,9 @@ export function wantedTops(server: NetconfServer, filter: Filter): ((q: string) 
   const names = new Set<string>();
   const anyNs = new Set<string>();
   for (const el of filter.subtree) {
-    if (el.namespace === undefined) anyNs.add(el.local);
+    if (el.ns === '') anyNs.add(el.local);
     else {
-      const m = server.schema.moduleByNamespace(el.namespace);
+      const m = server.schema.moduleByNamespace(el.ns);
       if (m) names.add(`${m.name}:${el.local}`);
     }
   }

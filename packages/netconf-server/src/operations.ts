@@ -1,11 +1,5 @@
-import {
-  childElement,
-  childElements,
-  NETCONF_BASE_NS,
-  NOTIFICATION_NS,
-  textOf,
-  type XmlElement,
-} from '@yangkit/netconf-client';
+import { NETCONF_BASE_NS, NOTIFICATION_NS } from '@yangkit/netconf-client';
+import { childElement, childElements, escapeXmlText, textOf, type XmlElement } from '@yangkit/xml';
 import { createRoot, type DataNode } from './data-tree.js';
 import type { DatastoreName } from './datastore.js';
 import { applyEdit, type EditOperation, type ErrorOption } from './edit-config.js';
@@ -122,7 +116,7 @@ const handlers: Record<string, Handler> = {
     const edit = (d: typeof ds): void => {
       if (defaultOperation === 'replace') {
         for (const c of [...childrenOfRoot(d.root)]) {
-          if (!content.some((el) => el.local === c.schema!.name && el.namespace === c.schema!.namespace))
+          if (!content.some((el) => el.local === c.schema!.name && el.ns === c.schema!.namespace))
             d.remove(c);
         }
       }
@@ -371,7 +365,7 @@ const handlers: Record<string, Handler> = {
       throw rpcError('operation-failed', `several revisions of "${identifier}"; give a version`, {
         errorAppTag: 'data-not-unique',
       });
-    return `<data xmlns="${MON_NS}">${escapeText(texts[0]!)}</data>`;
+    return `<data xmlns="${MON_NS}">${escapeXmlText(texts[0]!)}</data>`;
   },
   // RFC 5277 2.1.1
   [`${NOTIFICATION_NS}|create-subscription`](server, session, op) {
@@ -455,10 +449,6 @@ function subscriptionId(op: XmlElement): number {
   return id;
 }
 
-function escapeText(t: string): string {
-  return t.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
-}
-
 function* childrenOfRoot(root: DataNode): Generator<DataNode> {
   if (!root.kids) return;
   for (const slot of root.kids.values()) {
@@ -469,7 +459,7 @@ function* childrenOfRoot(root: DataNode): Generator<DataNode> {
 
 /** RFC 8341 section 3.4.4: may the session run the operation? (Actions are checked on their node.) */
 function checkExec(server: NetconfServer, session: ServerSession, op: XmlElement): void {
-  const ns = op.namespace ?? '';
+  const ns = op.ns;
   if (ns === YANG_NS) return;
   const module = server.schema.moduleByNamespace(ns)?.name;
   if (module === undefined) return;
@@ -486,7 +476,7 @@ export async function dispatchOperation(
   op: XmlElement,
   _rpc: XmlElement,
 ): Promise<string> {
-  const ns = op.namespace ?? '';
+  const ns = op.ns;
   if (server.nacm) checkExec(server, session, op);
   const handler = handlers[`${ns}|${op.local}`];
   if (handler) return handler(server, session, op);

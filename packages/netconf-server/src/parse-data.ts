@@ -1,4 +1,4 @@
-import { childElements, parseXml, type XmlElement } from '@yangkit/netconf-client';
+import { readXml, type XmlElement } from '@yangkit/xml';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { allChildren, cloneNode, type DataNode, isMulti } from './data-tree.js';
 import { Datastore } from './datastore.js';
@@ -13,7 +13,7 @@ export function parseData(
   content: string | readonly XmlElement[],
   options: { allowState?: boolean } = {},
 ): DataNode {
-  const els = typeof content === 'string' ? childElements(parseXml(`<data>${content}</data>`)) : content;
+  const els = typeof content === 'string' ? readXml(content) : content;
   const ds = new Datastore();
   applyEdit(tree, ds, els, {
     defaultOperation: 'merge',

@@ -1,4 +1,4 @@
-import { childElement, childElements, textOf, type XmlElement } from '@yangkit/netconf-client';
+import { childElement, childElements, textOf, type XmlElement } from '@yangkit/xml';
 import type { SchemaNode } from '@yangkit/yang-schema';
 import { childAt, type DataNode, joinKey } from './data-tree.js';
 import { rpcError } from './errors.js';
@@ -39,7 +39,7 @@ export function checkInput(server: NetconfServer, operation: SchemaNode, el: Xml
 
 function inputEdit(server: NetconfServer, input: SchemaNode, node: DataNode, content: XmlElement[]): void {
   for (const el of content) {
-    const m = el.namespace ? server.schema.moduleByNamespace(el.namespace) : undefined;
+    const m = el.ns ? server.schema.moduleByNamespace(el.ns) : undefined;
     const schema = m ? input.dataChild(m.name, el.local) : undefined;
     if (!schema)
       throw rpcError('unknown-element', `unknown input parameter "${el.local}"`, {
@@ -105,7 +105,7 @@ export async function action(server: NetconfServer, session: ServerSession, op: 
   let parentSchema: SchemaNode | undefined;
   let el: XmlElement | undefined = childElements(op)[0];
   for (let depth = 0; el && depth < 64; depth++) {
-    const m = el.namespace ? server.schema.moduleByNamespace(el.namespace) : undefined;
+    const m = el.ns ? server.schema.moduleByNamespace(el.ns) : undefined;
     const schema = m
       ? parentSchema
         ? parentSchema.dataChild(m.name, el.local)
@@ -151,10 +151,7 @@ export async function action(server: NetconfServer, session: ServerSession, op: 
     parentSchema = schema;
     el = childElements(el).find(
       (c) =>
-        !(
-          schema.kind === 'list' &&
-          schema.keyNodes.some((k) => k.name === c.local && k.namespace === c.namespace)
-        ),
+        !(schema.kind === 'list' && schema.keyNodes.some((k) => k.name === c.local && k.namespace === c.ns)),
     );
   }
   throw rpcError('missing-element', '<action> names no action', {

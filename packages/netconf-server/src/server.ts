@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
-import { attachFramer, sendMessage, type XmlElement } from '@yangkit/netconf-client';
+import { attachFramer, sendMessage } from '@yangkit/netconf-client';
+import type { XmlElement } from '@yangkit/xml';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { editSummary, sessionParams } from './change-events.js';
 import { cloneNode, type DataNode } from './data-tree.js';

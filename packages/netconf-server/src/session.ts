@@ -1,18 +1,21 @@
 import {
   BASE_1_0,
   BASE_1_1,
-  childElement,
-  childElements,
   createFramer,
   encodeMessage,
-  escapeXmlAttribute,
   type Framer,
   NETCONF_BASE_NS,
   type NetconfError,
-  parseXml,
+} from '@yangkit/netconf-client';
+import {
+  childElement,
+  childElements,
+  escapeXmlAttribute,
+  escapeXmlText,
+  readXmlDocument,
   textOf,
   type XmlElement,
-} from '@yangkit/netconf-client';
+} from '@yangkit/xml';
 import { RpcError, type RpcErrorFields } from './errors.js';
 import { writeReply, writeRpcError } from './reply.js';
 
@@ -242,14 +245,14 @@ export class ServerSession {
   private hello(text: string): void {
     let el: XmlElement;
     try {
-      el = parseXml(text, { maxLength: this.host.maxMessageBytes });
+      el = readXmlDocument(text, { maxSize: this.host.maxMessageBytes });
     } catch {
       this.terminate('bad-hello');
       return;
     }
     if (
       el.local !== 'hello' ||
-      el.namespace !== NETCONF_BASE_NS ||
+      el.ns !== NETCONF_BASE_NS ||
       childElement(el, 'session-id', NETCONF_BASE_NS)
     ) {
       // RFC 6241 8.1: a client hello carrying a session-id is an error; the session is closed.
@@ -282,7 +285,7 @@ export class ServerSession {
     if (this.state !== 'open') return;
     let rpc: XmlElement;
     try {
-      rpc = parseXml(text, { maxLength: this.host.maxMessageBytes });
+      rpc = readXmlDocument(text, { maxSize: this.host.maxMessageBytes });
     } catch (error) {
       this.counters.inBadRpcs++;
       this.sendErrors('', [
@@ -294,7 +297,7 @@ export class ServerSession {
       ]);
       return;
     }
-    if (rpc.local !== 'rpc' || rpc.namespace !== NETCONF_BASE_NS) {
+    if (rpc.local !== 'rpc' || rpc.ns !== NETCONF_BASE_NS) {
       this.counters.inBadRpcs++;
       this.sendErrors('', [
         {
@@ -308,7 +311,7 @@ export class ServerSession {
     }
     const attrs =
       rpc.attributes.map((a) => ` ${a.name}="${escapeXmlAttribute(a.value)}"`).join('') + declarations(rpc);
-    if (!rpc.attributes.some((a) => a.local === 'message-id' && a.namespace === undefined)) {
+    if (!rpc.attributes.some((a) => a.local === 'message-id' && a.ns === '')) {
       // RFC 6241 4.1: message-id is mandatory.
       this.counters.inBadRpcs++;
       this.sendErrors(attrs, [
@@ -382,8 +385,4 @@ function declarations(rpc: XmlElement): string {
     s += p === '' ? '' : ` xmlns:${p}="${escapeXmlAttribute(u)}"`;
   }
   return s;
-}
-
-function escapeXmlText(v: string): string {
-  return v.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
 }

@@ -1,11 +1,13 @@
 import {
   childElement,
   childElements,
+  escapeXmlAttribute,
+  escapeXmlText,
   outerXml,
-  parseXml,
+  readXml,
   textOf,
   type XmlElement,
-} from '@yangkit/netconf-client';
+} from '@yangkit/xml';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
 import { type DataNode, entries, single } from './data-tree.js';
@@ -82,7 +84,7 @@ export function subscriptionIdOf(op: XmlElement): number {
 function xpathScope(schema: SchemaTree, el: XmlElement | undefined): Map<string, string> {
   const scope = new Map<string, string>();
   for (const m of schema.modules) if (m.implemented) scope.set(m.name, m.namespace);
-  if (el) for (const [p, u] of el.scope) if (p !== '') scope.set(p, u);
+  if (el) for (const [p, u] of el.scope.bindings()) if (p !== '') scope.set(p, u);
   return scope;
 }
 
@@ -141,7 +143,7 @@ function configuredFilter(
   if (subtree?.xml !== undefined) {
     let content: XmlElement[];
     try {
-      content = childElements(parseXml(`<filter>${subtree.xml}</filter>`));
+      content = readXml(subtree.xml);
     } catch {
       content = [];
     }
@@ -177,7 +179,7 @@ export function datastoreOf(op: XmlElement): SubscribedDatastore | undefined {
   if (!el) return undefined;
   const text = textOf(el).trim();
   const colon = text.indexOf(':');
-  const ns = el.scope.get(colon === -1 ? '' : text.slice(0, colon));
+  const ns = el.scope.lookup(colon === -1 ? '' : text.slice(0, colon));
   const name = text.slice(colon + 1);
   if (ns !== DS_NS || (name !== 'running' && name !== 'operational')) {
     invalid(
@@ -235,7 +237,7 @@ export function checkEncoding(op: XmlElement): void {
   const text = textOf(el).trim();
   const colon = text.indexOf(':');
   if (
-    el.scope.get(colon === -1 ? '' : text.slice(0, colon)) !== SN_NS ||
+    el.scope.lookup(colon === -1 ? '' : text.slice(0, colon)) !== SN_NS ||
     text.slice(colon + 1) !== 'encode-xml'
   )
     invalid(
@@ -269,20 +271,13 @@ export function parseModify(schema: SchemaTree, running: DataNode, op: XmlElemen
 }
 
 /** Escapes character data. */
-export function escapeText(v: string): string {
-  return v.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
-}
-
-function escapeAttribute(v: string): string {
-  return escapeText(v).replace(/"/g, '&quot;');
-}
 
 /** A filter as the module's elements (`stream-subtree-filter` or `datastore-xpath-filter`...). */
 export function filterXml(filter: Selection | undefined, kind: 'stream' | 'datastore', ns: string): string {
   if (filter === undefined) return '';
   if (filter.ref !== undefined) {
     const name = kind === 'stream' ? 'stream-filter-name' : 'selection-filter-ref';
-    return `<${name} xmlns="${ns}">${escapeText(filter.ref)}</${name}>`;
+    return `<${name} xmlns="${ns}">${escapeXmlText(filter.ref)}</${name}>`;
   }
   if ('subtree' in filter) {
     const inner = filter.subtree.map(outerXml).join('');
@@ -291,8 +286,8 @@ export function filterXml(filter: Selection | undefined, kind: 'stream' | 'datas
   // Only the prefixes the expression uses are declared, so a state read stays small.
   let decl = '';
   for (const [p, u] of filter.scope)
-    if (filter.xpath.includes(`${p}:`)) decl += ` xmlns:${p}="${escapeAttribute(u)}"`;
-  return `<${kind}-xpath-filter xmlns="${ns}"${decl}>${escapeText(filter.xpath)}</${kind}-xpath-filter>`;
+    if (filter.xpath.includes(`${p}:`)) decl += ` xmlns:${p}="${escapeXmlAttribute(u)}"`;
+  return `<${kind}-xpath-filter xmlns="${ns}"${decl}>${escapeXmlText(filter.xpath)}</${kind}-xpath-filter>`;
 }
 
 /** RFC 3339 date-and-time, UTC with milliseconds. */

@@ -1,4 +1,4 @@
-import { childElement, textOf, type XmlElement } from '@yangkit/netconf-client';
+import { childElement, textOf, type XmlElement } from '@yangkit/xml';
 import type { DataNode } from './data-tree.js';
 import { rpcError } from './errors.js';
 import { subtreeFilter, xpathFilter } from './filter.js';

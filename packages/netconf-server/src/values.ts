@@ -1,3 +1,4 @@
+import type { NamespaceScope } from '@yangkit/xml';
 import type { SchemaNode, SchemaTree, ValueContext } from '@yangkit/yang-schema';
 import { checkValue } from '@yangkit/yang-schema';
 
@@ -47,11 +48,11 @@ export function readValue(
   tree: SchemaTree,
   schema: SchemaNode,
   text: string,
-  scope: ReadonlyMap<string, string>,
+  scope: NamespaceScope,
 ): ReadValue {
   const type = schema.type!;
   const moduleOfPrefix = (prefix: string): string | undefined => {
-    const ns = scope.get(prefix);
+    const ns = scope.lookup(prefix);
     return ns === undefined ? undefined : tree.moduleByNamespace(ns)?.name;
   };
   const context: ValueContext = {

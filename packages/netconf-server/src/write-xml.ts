@@ -1,4 +1,4 @@
-import { escapeXmlAttribute, escapeXmlText } from '@yangkit/netconf-client';
+import { escapeXmlAttribute, escapeXmlText, namespaceDeclarations } from '@yangkit/xml';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { allChildren, type DataNode, entries, single } from './data-tree.js';
 import { writeValue } from './values.js';
@@ -88,8 +88,6 @@ function collectBases(type: NonNullable<SchemaNode['type']>, into: Set<string>, 
     if (t) collectBases(t, into, depth + 1);
   }
 }
-
-const SPECIAL = /[&<>]/;
 
 class Writer {
   constructor(
@@ -222,9 +220,7 @@ class Writer {
       let cached = this.qualified.get(value);
       if (cached === undefined) {
         const w = writeValue(this.tree, schema, value);
-        let decl = '';
-        if (w.ns) for (const [p, u] of w.ns) decl += ` xmlns:${p}="${escapeXmlAttribute(u)}"`;
-        cached = [w.text, decl];
+        cached = [w.text, w.ns ? namespaceDeclarations(w.ns) : ''];
         this.qualified.set(value, cached);
       }
       text = cached[0];
@@ -238,7 +234,7 @@ class Writer {
       return;
     }
     this.open(schema, parentNs, extra);
-    this.out.push(SPECIAL.test(text) ? escapeXmlText(text) : text, '</', schema.name, '>');
+    this.out.push(escapeXmlText(text), '</', schema.name, '>');
   }
 
   /** RFC 6243 report-all: default leaves (and non-presence containers holding them) that are absent. */

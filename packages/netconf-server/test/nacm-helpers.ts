@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { childElements, parseXml } from '@yangkit/netconf-client';
+import { childElements, readXmlDocument } from '@yangkit/xml';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { DataNode } from '../src/data-tree.js';
 import { type Change, Datastore } from '../src/datastore.js';
@@ -79,7 +79,7 @@ export function changesOf(
   defaultOperation: EditOperation = 'merge',
 ): readonly Change[] {
   const ds = new Datastore(parseData(tree, xml));
-  applyEdit(tree, ds, childElements(parseXml(`<config>${config}</config>`)), {
+  applyEdit(tree, ds, childElements(readXmlDocument(`<config>${config}</config>`)), {
     defaultOperation,
     errorOption: 'stop-on-error',
   });

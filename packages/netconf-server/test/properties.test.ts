@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { childElements, parseXml } from '@yangkit/netconf-client';
+import { childElements, readXmlDocument } from '@yangkit/xml';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -89,7 +89,7 @@ describe('edit-config and filters on arbitrary input', () => {
       fc.property(doc, doc, (first, second) => {
         const ds = new Datastore();
         ownErrorsOnly(() =>
-          applyEdit(schema, ds, childElements(parseXml(first)), {
+          applyEdit(schema, ds, childElements(readXmlDocument(first)), {
             defaultOperation: 'merge',
             errorOption: 'continue-on-error',
           }),
@@ -98,7 +98,7 @@ describe('edit-config and filters on arbitrary input', () => {
         const before = writeTree(schema, ds.root);
         let failed = false;
         try {
-          applyEdit(schema, ds, childElements(parseXml(second)), {
+          applyEdit(schema, ds, childElements(readXmlDocument(second)), {
             defaultOperation: 'merge',
             errorOption: 'rollback-on-error',
           });
@@ -117,7 +117,7 @@ describe('edit-config and filters on arbitrary input', () => {
       fc.property(doc, doc, (first, second) => {
         const ds = new Datastore();
         ownErrorsOnly(() =>
-          applyEdit(schema, ds, childElements(parseXml(first)), {
+          applyEdit(schema, ds, childElements(readXmlDocument(first)), {
             defaultOperation: 'merge',
             errorOption: 'continue-on-error',
           }),
@@ -125,7 +125,7 @@ describe('edit-config and filters on arbitrary input', () => {
         ds.takeChanges();
         const before = writeTree(schema, ds.root);
         ownErrorsOnly(() =>
-          applyEdit(schema, ds, childElements(parseXml(second)), {
+          applyEdit(schema, ds, childElements(readXmlDocument(second)), {
             defaultOperation: 'merge',
             errorOption: 'continue-on-error',
           }),
@@ -142,7 +142,7 @@ describe('edit-config and filters on arbitrary input', () => {
       fc.property(doc, doc, (data, filter) => {
         const ds = new Datastore();
         ownErrorsOnly(() =>
-          applyEdit(schema, ds, childElements(parseXml(data)), {
+          applyEdit(schema, ds, childElements(readXmlDocument(data)), {
             defaultOperation: 'merge',
             errorOption: 'continue-on-error',
           }),
@@ -150,7 +150,10 @@ describe('edit-config and filters on arbitrary input', () => {
         const all = writeTree(schema, ds.root);
         let out = '';
         ownErrorsOnly(() => {
-          out = writeSelection(schema, subtreeFilter(schema, ds.root, childElements(parseXml(filter))));
+          out = writeSelection(
+            schema,
+            subtreeFilter(schema, ds.root, childElements(readXmlDocument(filter))),
+          );
         });
         expect(out.length).toBeLessThanOrEqual(all.length);
       }),
@@ -169,7 +172,7 @@ describe('edit-config and filters on arbitrary input', () => {
           const ds = new Datastore(store.load());
           for (const e of edits) {
             ownErrorsOnly(() =>
-              applyEdit(schema, ds, childElements(parseXml(e)), {
+              applyEdit(schema, ds, childElements(readXmlDocument(e)), {
                 defaultOperation: 'merge',
                 errorOption: 'continue-on-error',
               }),

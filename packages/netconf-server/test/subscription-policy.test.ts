@@ -1,4 +1,4 @@
-import { parseXml, type XmlElement } from '@yangkit/netconf-client';
+import { readXmlDocument, type XmlElement } from '@yangkit/xml';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -17,7 +17,7 @@ const YP = 'urn:ietf:params:xml:ns:yang:ietf-yang-push';
 const DS = 'urn:ietf:params:xml:ns:yang:ietf-datastores';
 
 function op(inner: string): XmlElement {
-  return parseXml(
+  return readXmlDocument(
     `<modify-subscription xmlns="${SN}" xmlns:yp="${YP}" xmlns:ds="${DS}">${inner}</modify-subscription>`,
   );
 }
