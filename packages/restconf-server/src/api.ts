@@ -1,8 +1,8 @@
+import { escapeXmlAttribute } from '@yangkit/xml';
 import { RESTCONF_NS } from '@yangkit/yang-json-codec';
 import type { RequestContext } from './context.js';
 import { RestconfError } from './errors.js';
 import { accepts, MEDIA } from './media.js';
-import { escapeAttr } from './xml-text.js';
 
 function indentOf(ctx: RequestContext): number | undefined {
   return ctx.settings.messageIndent > 0 ? ctx.settings.messageIndent : undefined;
@@ -34,7 +34,7 @@ export function hostMeta(ctx: RequestContext, format: 'xrd' | 'json'): void {
   ctx.out.text(
     200,
     MEDIA.xrd,
-    `<?xml version="1.0" encoding="UTF-8"?>\n<XRD xmlns="http://docs.oasis-open.org/ns/xri/xrd-1.0"><Link rel="restconf" href="${escapeAttr(root)}"/></XRD>\n`,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<XRD xmlns="http://docs.oasis-open.org/ns/xri/xrd-1.0"><Link rel="restconf" href="${escapeXmlAttribute(root)}"/></XRD>\n`,
   );
 }
 

@@ -1,5 +1,6 @@
 import type { Capabilities, NetconfSession } from '@yangkit/netconf-client';
-import { childElement, NetconfError, textOf } from '@yangkit/netconf-client';
+import { NetconfError } from '@yangkit/netconf-client';
+import { childElement, textOf } from '@yangkit/xml';
 import { RestconfError } from './errors.js';
 
 /** Opens a new NETCONF session (an SSH channel, an in-process duplex, ...); `ready` already passed. */

@@ -7,6 +7,7 @@ import {
   toInstanceIdentifier,
   toJsonInstanceIdentifier,
 } from '@yangkit/restconf-uri';
+import { escapeXmlAttribute } from '@yangkit/xml';
 import { type DataNode, decodeJson, decodeXml, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import { type DatastoreEdit, type PathStep, pathSchemaOf, toEditConfig } from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
@@ -16,7 +17,6 @@ import { RestconfError } from './errors.js';
 import { findInstances, schemaOf, toPathSteps } from './instances.js';
 import type { Encoding } from './media.js';
 import { decodeData, fetchXml } from './read.js';
-import { escapeAttr } from './xml-text.js';
 
 /** A request body with its encoding, already read. */
 export interface Body {
@@ -265,7 +265,7 @@ async function exists(ctx: RequestContext, resolved: ResolvedApiPath): Promise<b
     } else if (last.kind === 'container') {
       select = `${id.path}/*[1] | ${id.path}[not(*)]`;
     }
-    const rpc = `<get-config><source><running/></source><filter type="xpath" select="${escapeAttr(select)}"${id.xmlns}/></get-config>`;
+    const rpc = `<get-config><source><running/></source><filter type="xpath" select="${escapeXmlAttribute(select)}"${id.xmlns}/></get-config>`;
     return (await session.rpc(rpc)).xml;
   });
   return findInstances(decodeData(ctx, xml), resolved).length > 0;

@@ -1,11 +1,11 @@
 import { NetconfError, NetconfRpcError } from '@yangkit/netconf-client';
 import { RestconfUriError } from '@yangkit/restconf-uri';
+import { escapeXmlText, namespaceDeclarations, replaceNonXmlChars } from '@yangkit/xml';
 import { CodecError, RESTCONF_NS } from '@yangkit/yang-json-codec';
 import { YangPatchError } from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { type ErrorPathForms, type ErrorType, RestconfError } from './errors.js';
 import type { Encoding } from './media.js';
-import { escapeAttr, escapeText } from './xml-text.js';
 
 /**
  * Translates any failure into the RESTCONF errors it is reported as: restconf-uri, codec and
@@ -182,21 +182,21 @@ export function errorsJson(errors: readonly RestconfError[], indent = -1): strin
  * the error-path element declaring the prefixes its instance-identifier uses.
  */
 export function errorsXml(errors: readonly RestconfError[]): string {
+  // An error must always be written: text quoting the input has what XML 1.0 cannot carry replaced.
+  const text = (v: string) => escapeXmlText(replaceNonXmlChars(v));
   let out = `<errors xmlns="${RESTCONF_NS}">`;
   for (const e of errors) {
-    out += `<error><error-type>${e.errorType}</error-type><error-tag>${escapeText(e.errorTag)}</error-tag>`;
-    if (e.errorAppTag !== undefined) out += `<error-app-tag>${escapeText(e.errorAppTag)}</error-app-tag>`;
+    out += `<error><error-type>${e.errorType}</error-type><error-tag>${text(e.errorTag)}</error-tag>`;
+    if (e.errorAppTag !== undefined) out += `<error-app-tag>${text(e.errorAppTag)}</error-app-tag>`;
     if (e.errorPath !== undefined) {
-      const decls = Object.entries(e.errorPath.namespaces ?? {})
-        .map(([p, ns]) => ` xmlns:${p}="${escapeAttr(ns)}"`)
-        .join('');
-      out += `<error-path${decls}>${escapeText(e.errorPath.xml)}</error-path>`;
+      const decls = namespaceDeclarations(Object.entries(e.errorPath.namespaces ?? {}));
+      out += `<error-path${decls}>${text(e.errorPath.xml)}</error-path>`;
     }
-    out += `<error-message>${escapeText(e.message)}</error-message>`;
+    out += `<error-message>${text(e.message)}</error-message>`;
     if (e.errorInfo !== undefined) {
       out += '<error-info>';
       for (const [k, v] of Object.entries(e.errorInfo)) {
-        if (/^[A-Za-z_][\w.-]*$/.test(k)) out += `<${k}>${escapeText(v)}</${k}>`;
+        if (/^[A-Za-z_][\w.-]*$/.test(k)) out += `<${k}>${text(v)}</${k}>`;
       }
       out += '</error-info>';
     }

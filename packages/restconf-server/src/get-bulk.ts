@@ -1,4 +1,5 @@
 import { parseApiPath, resolveApiPath } from '@yangkit/restconf-uri';
+import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
 import {
   type AnyElement,
   type DataNode,
@@ -17,7 +18,6 @@ import { ATTRS_NS, GET_BULK_MODULE, GET_BULK_NS } from './get-bulk-module.js';
 import { findInstances, resourceTree, schemaOf } from './instances.js';
 import { dataMediaType } from './media.js';
 import { decodeData, fetchXml } from './read.js';
-import { escapeAttr, escapeText } from './xml-text.js';
 
 /** The api-path of the node holding the list: the list-target without its last segment. */
 function parentPath(listTarget: string): string {
@@ -114,12 +114,12 @@ export async function getBulk(ctx: RequestContext, op: SchemaNode, body: Body | 
       keys = `,"last-keys":{${pairs.join(',')}}`;
     } else {
       keys = `<last-keys>${list.keyNodes
-        .map((k) => `<${k.name} xmlns="${list.namespace}">${escapeText(keyText(last, k))}</${k.name}>`)
+        .map((k) => `<${k.name} xmlns="${list.namespace}">${escapeXmlText(keyText(last, k))}</${k.name}>`)
         .join('')}</last-keys>`;
     }
   }
   const out = json
     ? `{"${prefix}output":{"bulk":{"data":${data}${keys}}}}`
-    : `<output xmlns="${GET_BULK_NS}"><bulk><data xmlns:ya="${ATTRS_NS}" ya:datapath="${escapeAttr(parentPath(targetText))}">${data}</data>${keys}</bulk></output>`;
+    : `<output xmlns="${GET_BULK_NS}"><bulk><data xmlns:ya="${ATTRS_NS}" ya:datapath="${escapeXmlAttribute(parentPath(targetText))}">${data}</data>${keys}</bulk></output>`;
   ctx.out.text(200, dataMediaType(ctx.encoding), out);
 }

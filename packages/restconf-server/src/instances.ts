@@ -1,8 +1,8 @@
 import type { ResolvedApiPath, ResolvedStep } from '@yangkit/restconf-uri';
+import { escapeXmlText } from '@yangkit/xml';
 import type { ChildHolder, DataNode, InstanceTree } from '@yangkit/yang-json-codec';
 import type { PathStep } from '@yangkit/yang-patch';
 import type { SchemaNode } from '@yangkit/yang-schema';
-import { escapeText } from './xml-text.js';
 
 /** The schema node of a resolved step (restconf-uri's view is a structural subset of SchemaNode). */
 export function schemaOf(step: ResolvedStep): SchemaNode {
@@ -129,7 +129,7 @@ export function wrapInAncestors(steps: readonly ResolvedStep[], inner: string): 
     const decl = s.namespace === ns ? '' : ` xmlns="${s.namespace}"`;
     ns = s.namespace;
     open += `<${s.name}${decl}>`;
-    for (const k of step.keys ?? []) open += `<${k.name}>${escapeText(k.value)}</${k.name}>`;
+    for (const k of step.keys ?? []) open += `<${k.name}>${escapeXmlText(k.value)}</${k.name}>`;
     close = `</${s.name}>${close}`;
   }
   return open + inner + close;

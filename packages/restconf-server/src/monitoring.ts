@@ -1,6 +1,6 @@
+import { escapeXmlText } from '@yangkit/xml';
 import type { Settings } from './context.js';
 import { nmdaCapabilities } from './nmda/capabilities.js';
-import { escapeText } from './xml-text.js';
 
 /** Namespace of ietf-restconf-monitoring (RFC 8040 section 9.1). */
 export const MONITORING_NS = 'urn:ietf:params:xml:ns:yang:ietf-restconf-monitoring';
@@ -31,7 +31,7 @@ export function restconfCapabilities(s: Settings): string[] {
  */
 export function restconfStateXml(s: Settings): string {
   const caps = restconfCapabilities(s)
-    .map((c) => `<capability>${escapeText(c)}</capability>`)
+    .map((c) => `<capability>${escapeXmlText(c)}</capability>`)
     .join('');
   return `<restconf-state xmlns="${MONITORING_NS}"><capabilities>${caps}</capabilities>${s.events.streamsXml(s.serverUrl, s.root)}</restconf-state>`;
 }

@@ -1,4 +1,5 @@
-import { type NetconfNotification, outerXml } from '@yangkit/netconf-client';
+import type { NetconfNotification } from '@yangkit/netconf-client';
+import { outerXml } from '@yangkit/xml';
 import { decodeXml, encodeJson } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { Encoding } from '../media.js';
@@ -10,7 +11,7 @@ export type ControlEvent = 'replayComplete' | 'notificationComplete';
 /** Which control event `n` is, if any (RFC 5277 sections 2.2.2, 2.2.3 via nc-notifications). */
 export function controlEventOf(n: NetconfNotification): ControlEvent | undefined {
   for (const child of n.element.children) {
-    if (child.type !== 'element' || child.namespace !== NCEVENT_NS) continue;
+    if (typeof child === 'string' || child.ns !== NCEVENT_NS) continue;
     if (child.local === 'replayComplete' || child.local === 'notificationComplete') return child.local;
   }
   return undefined;

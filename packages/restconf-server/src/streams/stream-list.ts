@@ -1,5 +1,5 @@
-import { childElement, childElements, type NetconfSession, parseXml, textOf } from '@yangkit/netconf-client';
-import { escapeText } from '../xml-text.js';
+import type { NetconfSession } from '@yangkit/netconf-client';
+import { childElement, childElements, escapeXmlText, readXml, textOf } from '@yangkit/xml';
 
 /** RFC 5277 section 3.2.1 namespace of the stream list (`netconf/streams`). */
 export const NCEVENT_NS = 'urn:ietf:params:xml:ns:netmod:notification';
@@ -29,8 +29,7 @@ export async function readStreamList(session: NetconfSession): Promise<EventStre
   } catch {
     return fallback;
   }
-  const root = parseXml(`<data>${data}</data>`);
-  const netconf = childElement(root, 'netconf', NCEVENT_NS);
+  const netconf = readXml(data).find((e) => e.local === 'netconf' && e.ns === NCEVENT_NS);
   const streams = netconf === undefined ? undefined : childElement(netconf, 'streams', NCEVENT_NS);
   if (streams === undefined) return fallback;
   const list: EventStreamInfo[] = [];
@@ -67,15 +66,15 @@ export function streamsXml(list: readonly EventStreamInfo[], serverUrl: string, 
   const parts = list.map((s) => {
     const access = STREAM_ENCODINGS.map(
       (e) =>
-        `<access><encoding>${e}</encoding><location>${escapeText(streamLocation(serverUrl, root, e, s.name))}</location></access>`,
+        `<access><encoding>${e}</encoding><location>${escapeXmlText(streamLocation(serverUrl, root, e, s.name))}</location></access>`,
     ).join('');
     const description =
-      s.description === undefined ? '' : `<description>${escapeText(s.description)}</description>`;
+      s.description === undefined ? '' : `<description>${escapeXmlText(s.description)}</description>`;
     const created =
       s.replaySupport && s.replayLogCreationTime !== undefined
-        ? `<replay-log-creation-time>${escapeText(s.replayLogCreationTime)}</replay-log-creation-time>`
+        ? `<replay-log-creation-time>${escapeXmlText(s.replayLogCreationTime)}</replay-log-creation-time>`
         : '';
-    return `<stream><name>${escapeText(s.name)}</name>${description}<replay-support>${s.replaySupport}</replay-support>${created}${access}</stream>`;
+    return `<stream><name>${escapeXmlText(s.name)}</name>${description}<replay-support>${s.replaySupport}</replay-support>${created}${access}</stream>`;
   });
   return `<streams>${parts.join('')}</streams>`;
 }

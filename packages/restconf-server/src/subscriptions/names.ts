@@ -34,7 +34,3 @@ export const SUBSCRIPTION_OPERATIONS: ReadonlySet<string> = new Set([
 export function isSubscriptionOperation(op: { module: string; name: string }): boolean {
   return op.module === SN_MODULE && SUBSCRIPTION_OPERATIONS.has(op.name);
 }
-
-export function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}

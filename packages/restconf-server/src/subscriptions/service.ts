@@ -1,6 +1,6 @@
-import { childElement, textOf } from '@yangkit/netconf-client';
 import type { QueryParameters } from '@yangkit/restconf-uri';
 import { SSE_HEADERS } from '@yangkit/sse-stream';
+import { childElement, escapeXmlAttribute, escapeXmlText, textOf } from '@yangkit/xml';
 import {
   type DataNode,
   decodeJson,
@@ -15,7 +15,7 @@ import type { Body } from '../edit.js';
 import { RestconfError } from '../errors.js';
 import { dataMediaType, type Encoding } from '../media.js';
 import type { Responder } from '../response.js';
-import { escapeXml, RSN_NS, SN_NS } from './names.js';
+import { RSN_NS, SN_NS } from './names.js';
 import { SubscriptionRegistry, type SubscriptionStats } from './registry.js';
 import { requesterOf } from './requester.js';
 import { Subscription } from './subscription.js';
@@ -173,7 +173,7 @@ async function establish(
         reject(error);
       });
   });
-  const reply = `<id xmlns="${SN_NS}">${sub.id}</id><uri xmlns="${RSN_NS}">${escapeXml(subscriptionUri(s, sub.id))}</uri>`;
+  const reply = `<id xmlns="${SN_NS}">${sub.id}</id><uri xmlns="${RSN_NS}">${escapeXmlText(subscriptionUri(s, sub.id))}</uri>`;
   const output = decodeXml(s.schema, reply, { kind: 'rpc-output', operation: op, strict: false });
   const opts = encodeOptions(s, ctx.encoding);
   const text = ctx.encoding === 'json' ? encodeJson(output, opts) : encodeXml(output, opts);
@@ -283,7 +283,7 @@ function declareXpathPrefixes(schema: SchemaTree, xml: string): string {
         const module = schema.moduleByName(prefix);
         if (module === undefined || declared.has(prefix) || attrs.includes(`xmlns:${prefix}=`)) continue;
         declared.add(prefix);
-        extra += ` xmlns:${prefix}="${escapeXml(module.namespace).replace(/"/g, '&quot;')}"`;
+        extra += ` xmlns:${prefix}="${escapeXmlAttribute(module.namespace)}"`;
       }
       return extra === '' ? whole : `<${name}${attrs}${extra}>${text}<`;
     },

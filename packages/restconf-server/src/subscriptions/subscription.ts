@@ -1,11 +1,12 @@
-import { type NetconfNotification, type NetconfSession, outerXml } from '@yangkit/netconf-client';
+import type { NetconfNotification, NetconfSession } from '@yangkit/netconf-client';
 import { createSseWriter, type SseWriter } from '@yangkit/sse-stream';
+import { escapeXmlText, outerXml } from '@yangkit/xml';
 import { decodeXml, encodeJson } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { Encoding } from '../media.js';
 import type { Responder } from '../response.js';
 import type { StreamSettings } from '../streams/index.js';
-import { escapeXml, RSN_NS, SN_MODULE, SN_NS, YP_NS } from './names.js';
+import { RSN_NS, SN_MODULE, SN_NS, YP_NS } from './names.js';
 
 /** Why a subscription ended. */
 export type EndReason =
@@ -109,7 +110,7 @@ export class Subscription {
       // RFC 8650 section 3.4 (the module's augment): subscription-modified carries the uri.
       xml = xml.replace(
         /<\/((?:[\w.-]+:)?)subscription-modified>\s*<\/((?:[\w.-]+:)?)notification>\s*$/,
-        `<uri xmlns="${RSN_NS}">${escapeXml(this.#ctx.uri)}</uri></$1subscription-modified></$2notification>`,
+        `<uri xmlns="${RSN_NS}">${escapeXmlText(this.#ctx.uri)}</uri></$1subscription-modified></$2notification>`,
       );
     }
     if (kind === 'subscription-terminated') this.#terminatedSeen = true;
@@ -258,8 +259,8 @@ const KINDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 /** What the notification's event is; undefined for an event of another module. */
 function kindOf(n: NetconfNotification): Kind | undefined {
   for (const child of n.element.children) {
-    if (child.type !== 'element' || child.local === 'eventTime') continue;
-    const names = child.namespace === undefined ? undefined : KINDS.get(child.namespace);
+    if (typeof child === 'string' || child.local === 'eventTime') continue;
+    const names = child.ns === '' ? undefined : KINDS.get(child.ns);
     if (names === undefined) return undefined;
     return names.has(child.local) ? (child.local as Kind) : 'other';
   }
