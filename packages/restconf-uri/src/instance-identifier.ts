@@ -1,7 +1,7 @@
+import { namespaceDeclarations } from '@yangkit/xml';
 import { RestconfUriError } from './errors.js';
 import { isIdentifier } from './identifier.js';
 import type { ResolvedApiPath, ResolvedStep } from './resolve.js';
-import { escapeXmlAttribute } from './xml-escape.js';
 
 /** A namespace declaration needed by an XML instance-identifier. */
 export interface NamespaceDeclaration {
@@ -93,7 +93,7 @@ export function toInstanceIdentifier(
     path += `/${prefix}:${name}${predicates(step, (key) => `${prefix}:${key}`)}`;
   }
   const namespaces = [...byPrefix].map(([prefix, namespace]) => ({ prefix, namespace }));
-  const xmlns = namespaces.map((d) => ` xmlns:${d.prefix}="${escapeXmlAttribute(d.namespace)}"`).join('');
+  const xmlns = namespaceDeclarations(namespaces.map((d) => [d.prefix, d.namespace] as const));
   return { path, namespaces, xmlns };
 }
 

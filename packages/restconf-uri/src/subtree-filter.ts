@@ -1,5 +1,6 @@
+import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
+import { RestconfUriError } from './errors.js';
 import type { ResolvedApiPath } from './resolve.js';
-import { escapeXmlAttribute, escapeXmlText } from './xml-escape.js';
 
 /**
  * Builds the NETCONF subtree filter (RFC 6241 section 6) that selects the resource a resolved
@@ -27,11 +28,11 @@ export function toSubtreeFilter(resolved: ResolvedApiPath): string {
     parentNamespace = namespace;
     const last = index === resolved.steps.length - 1;
     if (step.value !== undefined) {
-      open += `<${name}${xmlns}>${escapeXmlText(step.value)}`;
+      open += `<${name}${xmlns}>${valueText(step.value)}`;
       close = `</${name}>${close}`;
       return;
     }
-    const keys = (step.keys ?? []).map((k) => `<${k.name}>${escapeXmlText(k.value)}</${k.name}>`).join('');
+    const keys = (step.keys ?? []).map((k) => `<${k.name}>${valueText(k.value)}</${k.name}>`).join('');
     if (last && keys === '') {
       open += `<${name}${xmlns}/>`;
       return;
@@ -40,4 +41,20 @@ export function toSubtreeFilter(resolved: ResolvedApiPath): string {
     close = `</${name}>${close}`;
   });
   return open + close;
+}
+
+/** A key or leaf-list value as content; one XML 1.0 cannot carry is this package's format error. */
+function valueText(value: string): string {
+  try {
+    return escapeXmlText(value);
+  } catch (error) {
+    throw new RestconfUriError(
+      'FORMAT_UNREPRESENTABLE',
+      `value ${JSON.stringify(value)} cannot be written in XML 1.0`,
+      {
+        badValue: value,
+        cause: error,
+      },
+    );
+  }
 }
