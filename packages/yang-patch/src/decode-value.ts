@@ -4,7 +4,6 @@ import type { RawValue } from './envelope.js';
 import { type PatchErrorPath, YangPatchError } from './errors.js';
 import { dataParent, errorPathOf, namespacesOf } from './paths.js';
 import type { PathStep } from './types.js';
-import { elementToXml } from './xml-text.js';
 
 /**
  * Decodes an edit's `value` as a data resource below the target's parent (RFC 8072 section 2.2: it holds
@@ -54,8 +53,8 @@ export function decodeValue(
       const doc = decodeJson(schema, members, options);
       nodes = [...doc.children.values()].flat();
     } else {
-      const text = raw.elements.map(elementToXml).join('');
-      const doc = decodeXml(schema, text, options);
+      // The elements read with the envelope are decoded as they are, not written back to text.
+      const doc = decodeXml(schema, raw.elements, options);
       nodes = [...doc.children.values()].flat();
     }
   } catch (cause) {

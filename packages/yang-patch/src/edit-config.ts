@@ -1,10 +1,10 @@
+import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
 import { type DataNode, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { YangPatchError } from './errors.js';
 import { describePath } from './paths.js';
 import { type DatastoreEdit, isCombinable, type PatchPlan } from './plan.js';
 import type { PathStep } from './types.js';
-import { escapeAttribute, escapeText } from './xml-text.js';
 
 /** NETCONF base namespace (RFC 6241): `<config>` and the `operation` attribute. */
 export const NETCONF_BASE_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
@@ -113,9 +113,12 @@ function valueXml(tree: SchemaTree, schema: SchemaNode, value: string): { text: 
   const ns = colon > 0 ? tree.moduleByName(value.slice(0, colon))?.namespace : undefined;
   if (schema.type?.base === 'identityref' && ns !== undefined) {
     // The module name serves as the prefix, bound to that module's namespace.
-    return { text: escapeText(value), xmlns: ` xmlns:${value.slice(0, colon)}="${escapeAttribute(ns)}"` };
+    return {
+      text: escapeXmlText(value),
+      xmlns: ` xmlns:${value.slice(0, colon)}="${escapeXmlAttribute(ns)}"`,
+    };
   }
-  return { text: escapeText(value), xmlns: '' };
+  return { text: escapeXmlText(value), xmlns: '' };
 }
 
 function keysXml(tree: SchemaTree, step: PathStep): string {
@@ -123,7 +126,7 @@ function keysXml(tree: SchemaTree, step: PathStep): string {
   for (const k of step.keys ?? []) {
     const keyNode = step.schema.keyNodes.find((n) => n.name === k.name);
     const v =
-      keyNode === undefined ? { text: escapeText(k.value), xmlns: '' } : valueXml(tree, keyNode, k.value);
+      keyNode === undefined ? { text: escapeXmlText(k.value), xmlns: '' } : valueXml(tree, keyNode, k.value);
     out += `<${k.name}${v.xmlns}>${v.text}</${k.name}>`;
   }
   return out;
@@ -135,12 +138,12 @@ function insertAttributes(schema: SchemaTree, edit: DatastoreEdit): string {
   let out = ` yang:insert="${at.where}"`;
   const point = at.point?.[at.point.length - 1];
   if (point === undefined || (at.where !== 'before' && at.where !== 'after')) return out;
-  if (point.value !== undefined) return `${out} yang:value="${escapeAttribute(point.value)}"`;
+  if (point.value !== undefined) return `${out} yang:value="${escapeXmlAttribute(point.value)}"`;
   // RFC 7950 7.8.6: yang:key holds the key predicates of the point entry, prefixes declared in scope.
   const prefix = schema.moduleByName(point.schema.module)?.prefix ?? point.schema.module;
   let key = '';
   for (const k of point.keys ?? []) key += `[${prefix}:${k.name}=${quote(k.value)}]`;
-  out += ` yang:key="${escapeAttribute(key)}" xmlns:${prefix}="${escapeAttribute(point.schema.namespace)}"`;
+  out += ` yang:key="${escapeXmlAttribute(key)}" xmlns:${prefix}="${escapeXmlAttribute(point.schema.namespace)}"`;
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { CodecError, readXml, type XmlElement } from '@yangkit/yang-json-codec';
+import { readXml, type XmlElement, XmlError } from '@yangkit/xml';
 import {
   checkEditCount,
   DEFAULT_PATCH_LIMITS,
@@ -76,8 +76,8 @@ export function readXmlEnvelope(body: string, limits: PatchLimits = {}): RawPatc
   try {
     roots = readXml(body, { maxSize, maxDepth });
   } catch (cause) {
-    if (CodecError.isInstance(cause)) {
-      const code = cause.code === 'LIMIT_EXCEEDED' ? 'LIMIT_EXCEEDED' : 'BODY_MALFORMED';
+    if (XmlError.isInstance(cause)) {
+      const code = cause.code === 'XML_LIMIT_EXCEEDED' ? 'LIMIT_EXCEEDED' : 'BODY_MALFORMED';
       throw new YangPatchError(code, `the body is not acceptable XML: ${cause.message}`, { cause });
     }
     throw new YangPatchError('BODY_MALFORMED', `the body is not acceptable XML: ${String(cause)}`, { cause });

@@ -1,4 +1,4 @@
-import type { XmlElement } from '@yangkit/yang-json-codec';
+import type { XmlElement } from '@yangkit/xml';
 import { YangPatchError } from './errors.js';
 
 /** Namespace of ietf-yang-patch (RFC 8072 section 3). */

@@ -8,11 +8,11 @@ import {
   toInstanceIdentifier,
   toJsonInstanceIdentifier,
 } from '@yangkit/restconf-uri';
+import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
 import { CodecError, decodeXml } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { type PatchErrorPath, YangPatchError, type YangPatchErrorCode } from './errors.js';
 import type { PathStep } from './types.js';
-import { escapeAttribute, escapeText } from './xml-text.js';
 
 const DATA_KINDS = new Set(['container', 'list', 'leaf', 'leaf-list', 'anydata', 'anyxml']);
 
@@ -111,14 +111,14 @@ function canonicalStep(tree: SchemaTree, step: PathStep): PathStep {
     // An identityref in a URI is written module:identity (RFC 8040 section 3.5.3); bind the module name.
     const module = v.includes(':') ? tree.moduleByName(v.slice(0, v.indexOf(':'))) : undefined;
     if (module !== undefined && !declarations.includes(` xmlns:${module.name}=`)) {
-      declarations += ` xmlns:${module.name}="${escapeAttribute(module.namespace)}"`;
+      declarations += ` xmlns:${module.name}="${escapeXmlAttribute(module.namespace)}"`;
     }
   }
-  const open = `<${s.name} xmlns="${escapeAttribute(s.namespace)}"${declarations}>`;
+  const open = `<${s.name} xmlns="${escapeXmlAttribute(s.namespace)}"${declarations}>`;
   const xml =
     step.keys === undefined
-      ? `${open}${escapeText(step.value ?? '')}</${s.name}>`
-      : `${open}${step.keys.map((k) => `<${k.name}>${escapeText(k.value)}</${k.name}>`).join('')}</${s.name}>`;
+      ? `${open}${escapeXmlText(step.value ?? '')}</${s.name}>`
+      : `${open}${step.keys.map((k) => `<${k.name}>${escapeXmlText(k.value)}</${k.name}>`).join('')}</${s.name}>`;
   const parent = dataParent(s);
   const node = [
     ...decodeXml(tree, xml, { kind: 'resource', ...(parent ? { parent } : {}) }).children.values(),

@@ -1,7 +1,7 @@
+import { escapeXmlText, namespaceDeclarations, replaceNonXmlChars } from '@yangkit/xml';
 import type { ApplyResult } from './apply.js';
 import { YANG_PATCH_MODULE, YANG_PATCH_NS } from './envelope.js';
 import type { PatchErrorPath, YangPatchError } from './errors.js';
-import { escapeAttribute, escapeText, yangString } from './xml-text.js';
 
 /** One `errors/error` entry (RFC 8040 section 7.1, grouping `rc:errors` used by RFC 8072). */
 export interface PatchStatusError {
@@ -62,7 +62,7 @@ export function statusOfResult(patchId: string, result: ApplyResult): YangPatchS
 
 function infoJson(info: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(info)) out[k] = yangString(v);
+  for (const [k, v] of Object.entries(info)) out[k] = replaceNonXmlChars(v);
   return out;
 }
 
@@ -71,9 +71,9 @@ function errorsJson(errors: readonly PatchStatusError[]): Record<string, unknown
     error: errors.map((e) => ({
       'error-type': e.errorType,
       'error-tag': e.errorTag,
-      ...(e.errorAppTag === undefined ? {} : { 'error-app-tag': yangString(e.errorAppTag) }),
+      ...(e.errorAppTag === undefined ? {} : { 'error-app-tag': replaceNonXmlChars(e.errorAppTag) }),
       ...(e.errorPath === undefined ? {} : { 'error-path': e.errorPath.json }),
-      ...(e.errorMessage === undefined ? {} : { 'error-message': yangString(e.errorMessage) }),
+      ...(e.errorMessage === undefined ? {} : { 'error-message': replaceNonXmlChars(e.errorMessage) }),
       ...(e.errorInfo === undefined ? {} : { 'error-info': infoJson(e.errorInfo) }),
     })),
   };
@@ -88,13 +88,13 @@ function errorsJson(errors: readonly PatchStatusError[]): Record<string, unknown
  * ```
  */
 export function statusToJson(status: YangPatchStatus): Record<string, unknown> {
-  const body: Record<string, unknown> = { 'patch-id': yangString(status.patchId) };
+  const body: Record<string, unknown> = { 'patch-id': replaceNonXmlChars(status.patchId) };
   if (status.ok) body.ok = [null];
   if (status.globalErrors !== undefined) body.errors = errorsJson(status.globalErrors);
   if (status.editStatus !== undefined) {
     body['edit-status'] = {
       edit: status.editStatus.map((e) => ({
-        'edit-id': yangString(e.editId),
+        'edit-id': replaceNonXmlChars(e.editId),
         ...(e.ok ? { ok: [null] } : {}),
         ...(e.errors === undefined ? {} : { errors: errorsJson(e.errors) }),
       })),
@@ -108,8 +108,9 @@ export function encodeStatusJson(status: YangPatchStatus, indent = 2): string {
   return JSON.stringify(statusToJson(status), null, indent);
 }
 
+/** A leaf of the status; its text may quote the request, so what XML 1.0 cannot carry is replaced. */
 function leaf(name: string, text: string, attrs = ''): string {
-  return `<${name}${attrs}>${escapeText(text)}</${name}>`;
+  return `<${name}${attrs}>${escapeXmlText(replaceNonXmlChars(text))}</${name}>`;
 }
 
 function errorsXml(errors: readonly PatchStatusError[]): string {
@@ -120,10 +121,11 @@ function errorsXml(errors: readonly PatchStatusError[]): string {
     if (e.errorAppTag !== undefined) out += leaf('error-app-tag', e.errorAppTag);
     if (e.errorPath !== undefined) {
       // RFC 7950 section 9.13: the prefixes of an XML instance-identifier are declared in scope.
-      let xmlns = '';
-      for (const [p, ns] of Object.entries(e.errorPath.namespaces))
-        xmlns += ` xmlns:${p}="${escapeAttribute(ns)}"`;
-      out += leaf('error-path', e.errorPath.xml, xmlns);
+      out += leaf(
+        'error-path',
+        e.errorPath.xml,
+        namespaceDeclarations(Object.entries(e.errorPath.namespaces)),
+      );
     }
     if (e.errorMessage !== undefined) out += leaf('error-message', e.errorMessage);
     if (e.errorInfo !== undefined) {
