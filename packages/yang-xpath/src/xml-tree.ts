@@ -1,4 +1,4 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { readXml, type XmlElement, XmlError } from '@yangkit/xml';
 import { XmlInputError } from './errors.js';
 import type { XPathNavigator, XPathNodeKind, YangNodeInfo } from './navigator.js';
 
@@ -113,11 +113,8 @@ export function createXmlNavigator(options: XmlNavigatorOptions = {}): XPathNavi
 /** The navigator over {@link XmlNode} trees without YANG type information. */
 export const xmlNavigator: XPathNavigator<XmlNode> = createXmlNavigator();
 
-const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 const DEFAULT_MAX_XML_LENGTH = 16 * 1024 * 1024;
 const DEFAULT_MAX_XML_DEPTH = 256;
-
-type Ordered = Record<string, unknown>;
 
 /** Options of {@link parseXmlForXPath}. */
 export interface ParseXmlOptions {
@@ -128,94 +125,44 @@ export interface ParseXmlOptions {
 }
 
 /**
- * Parses an XML document into an {@link XmlNode} tree with namespaces resolved from `xmlns`
- * declarations. Refuses DOCTYPE (and with it entity definitions); whitespace-only text between
- * elements is dropped. Throws {@link XmlInputError} for anything that is not well-formed.
+ * Reads an XML document (or several top-level elements) into an {@link XmlNode} tree with
+ * namespaces resolved, by `@yangkit/xml`: DOCTYPE, entity declarations and everything else that is
+ * not well-formed is refused; whitespace-only text beside elements is dropped.
+ * Throws {@link XmlInputError} for anything refused.
  */
 export function parseXmlForXPath(xml: string, options: ParseXmlOptions = {}): XmlNode {
-  const maxLength = options.maxLength ?? DEFAULT_MAX_XML_LENGTH;
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_XML_DEPTH;
-  if (xml.length > maxLength) throw new XmlInputError(`XML document longer than ${maxLength} characters`);
-  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new XmlInputError('DOCTYPE and entity declarations are refused');
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true)
-    throw new XmlInputError(`not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
-  const parser = new XMLParser({
-    preserveOrder: true,
-    ignoreAttributes: false,
-    attributeNamePrefix: '',
-    parseTagValue: false,
-    parseAttributeValue: false,
-    trimValues: false,
-    processEntities: true,
-  });
-  let items: Ordered[];
+  let elements: readonly XmlElement[];
   try {
-    items = parser.parse(xml) as Ordered[];
+    elements = readXml(xml, {
+      maxSize: options.maxLength ?? DEFAULT_MAX_XML_LENGTH,
+      maxDepth: options.maxDepth ?? DEFAULT_MAX_XML_DEPTH,
+    });
   } catch (error) {
-    throw new XmlInputError(`not well-formed XML: ${error instanceof Error ? error.message : String(error)}`);
+    if (XmlError.isInstance(error)) throw new XmlInputError(`XML refused: ${error.message}`);
+    throw error;
   }
   const root = node('root', '', '');
-  const scope = new Map<string, string>([['xml', XML_NAMESPACE]]);
-  build(root, items, scope, 0, maxDepth);
-  return root;
-}
-
-function resolve(qname: string, scope: ReadonlyMap<string, string>, isAttribute: boolean): [string, string] {
-  const colon = qname.indexOf(':');
-  if (colon < 0) return [isAttribute ? '' : (scope.get('') ?? ''), qname];
-  const prefix = qname.slice(0, colon);
-  const namespace = scope.get(prefix);
-  if (namespace === undefined) throw new XmlInputError(`undeclared namespace prefix '${prefix}'`);
-  return [namespace, qname.slice(colon + 1)];
-}
-
-function build(
-  parent: XmlNode,
-  items: Ordered[],
-  outer: Map<string, string>,
-  depth: number,
-  maxDepth: number,
-) {
-  if (depth > maxDepth) throw new XmlInputError(`XML nests deeper than ${maxDepth}`);
-  const texts: string[] = [];
-  for (const item of items) {
-    const key = Object.keys(item).find((k) => k !== ':@');
-    if (key === undefined || key.startsWith('?')) continue;
-    if (key === '#text') {
-      const text = String(item[key]);
-      texts.push(text);
-      appendChild(parent, node('text', '', '', text));
+  // Iterative, as the reader is: no document can exhaust the stack.
+  const stack: [XmlElement, XmlNode][] = elements.map((e) => [
+    e,
+    appendChild(root, node('element', e.local, e.ns)),
+  ]);
+  while (stack.length > 0) {
+    const [element, target] = stack.pop()!;
+    for (const a of element.attributes) {
+      const attribute = node('attribute', a.local, a.ns, a.value);
+      attribute.parent = target;
+      target.attributes.push(attribute);
+    }
+    if (!element.children.some((c) => typeof c !== 'string')) {
+      // A leaf: its text becomes the value.
+      target.value = element.children.join('');
       continue;
     }
-    const attrs = (item[':@'] ?? {}) as Record<string, string>;
-    let scope = outer;
-    for (const [name, value] of Object.entries(attrs)) {
-      if (name === 'xmlns' || name.startsWith('xmlns:')) {
-        if (scope === outer) scope = new Map(outer);
-        scope.set(name === 'xmlns' ? '' : name.slice(6), value);
-      }
+    for (const c of element.children) {
+      if (typeof c === 'string') appendChild(target, node('text', '', '', c));
+      else stack.push([c, appendChild(target, node('element', c.local, c.ns))]);
     }
-    const [namespace, local] = resolve(key, scope, false);
-    const element = appendChild(parent, node('element', local, namespace));
-    for (const [name, value] of Object.entries(attrs)) {
-      if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
-      const [ns, attrLocal] = resolve(name, scope, true);
-      const attr = node('attribute', attrLocal, ns, value);
-      attr.parent = element;
-      element.attributes.push(attr);
-    }
-    build(element, item[key] as Ordered[], scope, depth + 1, maxDepth);
   }
-  const hasElements = parent.children.some((c) => c.kind === 'element');
-  if (parent.kind === 'element' && !hasElements) {
-    // a leaf: its text becomes the value
-    parent.children.length = 0;
-    parent.value = texts.join('');
-  } else if (hasElements) {
-    // mixed content keeps text nodes, but whitespace-only runs between elements are layout
-    const kept = parent.children.filter((c) => c.kind !== 'text' || (c.value ?? '').trim() !== '');
-    parent.children.length = 0;
-    parent.children.push(...kept);
-  }
+  return root;
 }
