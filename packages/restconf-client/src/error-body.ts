@@ -1,5 +1,6 @@
+import { childElement, childElements, textOf, type XmlElement } from '@yangkit/xml';
 import { RestconfClientError, type RestconfErrorEntry } from './errors.js';
-import { parseXml, type XmlElement, xmlChildren, xmlText } from './xml.js';
+import { readBodyXml, xmlRecord } from './xml.js';
 
 /** Largest error body decoded; a longer one yields no entries (the raw text is still kept). */
 const MAX_ERROR_BODY = 1024 * 1024;
@@ -13,7 +14,7 @@ function entryFrom(
 ): RestconfErrorEntry | undefined {
   const text = (name: string) => {
     const value = get(name);
-    return typeof value === 'string' ? value : xmlText(value);
+    return typeof value === 'string' ? value : undefined;
   };
   const errorType = text('error-type');
   const errorTag = text('error-tag');
@@ -94,29 +95,34 @@ function jsonErrors(errors: unknown, editId: string | undefined): RestconfErrorE
 }
 
 function parseXmlErrors(text: string): RestconfErrorEntry[] {
-  const doc = parseXml(text);
-  const entries = xmlErrors(doc, undefined);
-  for (const status of xmlChildren(doc, 'yang-patch-status')) {
-    entries.push(...xmlErrors(status, undefined));
-    for (const editStatus of xmlChildren(status, 'edit-status')) {
-      for (const edit of xmlChildren(editStatus, 'edit')) {
-        entries.push(...xmlErrors(edit, xmlText(xmlChildren(edit, 'edit-id')[0])));
-      }
+  const root = readBodyXml(text);
+  if (root.local === 'errors') return xmlErrors(root, undefined);
+  if (root.local !== 'yang-patch-status') return [];
+  const entries = childElements(root, 'errors').flatMap((errors) => xmlErrors(errors, undefined));
+  for (const editStatus of childElements(root, 'edit-status')) {
+    for (const edit of childElements(editStatus, 'edit')) {
+      const id = childElement(edit, 'edit-id');
+      const editId = id === undefined ? undefined : textOf(id).trim();
+      for (const errors of childElements(edit, 'errors')) entries.push(...xmlErrors(errors, editId));
     }
   }
   return entries;
 }
 
-/** The entries of the `<errors>` elements of `parent`. */
-function xmlErrors(parent: unknown, editId: string | undefined): RestconfErrorEntry[] {
+/** The entries of an `<errors>` element. */
+function xmlErrors(errors: XmlElement, editId: string | undefined): RestconfErrorEntry[] {
   const entries: RestconfErrorEntry[] = [];
-  for (const errors of xmlChildren(parent, 'errors')) {
-    for (const item of xmlChildren(errors, 'error')) {
-      if (typeof item !== 'object' || item === null) continue;
-      const element = item as XmlElement;
-      const entry = entryFrom((name) => element[name], element['error-info'], editId);
-      if (entry) entries.push(entry);
-    }
+  for (const item of childElements(errors, 'error')) {
+    const info = childElement(item, 'error-info');
+    const entry = entryFrom(
+      (name) => {
+        const child = childElement(item, name);
+        return child === undefined || childElements(child).length > 0 ? undefined : textOf(child).trim();
+      },
+      info === undefined ? undefined : xmlRecord(info),
+      editId,
+    );
+    if (entry) entries.push(entry);
   }
   return entries;
 }

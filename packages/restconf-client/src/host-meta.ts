@@ -1,5 +1,6 @@
+import { childElements, type XmlElement } from '@yangkit/xml';
 import { RestconfClientError } from './errors.js';
-import { parseXml, xmlChildren } from './xml.js';
+import { readBodyXml } from './xml.js';
 
 /**
  * Finds the RESTCONF root in a host-meta document (RFC 8040 section 3.1, RFC 6415):
@@ -15,7 +16,7 @@ import { parseXml, xmlChildren } from './xml.js';
  *   `INVALID_RESPONSE` for a body that does not parse
  */
 export function parseHostMeta(text: string, mediaType = 'application/xrd+xml'): string {
-  let links: unknown[];
+  let links: { rel: unknown; href: unknown }[];
   if (/json/i.test(mediaType)) {
     let doc: unknown;
     try {
@@ -25,14 +26,19 @@ export function parseHostMeta(text: string, mediaType = 'application/xrd+xml'): 
     }
     const list = typeof doc === 'object' && doc !== null ? (doc as Record<string, unknown>).links : undefined;
     links = (Array.isArray(list) ? list : []).map((l) =>
-      typeof l === 'object' && l !== null ? { '@_rel': l.rel, '@_href': l.href } : l,
+      typeof l === 'object' && l !== null
+        ? { rel: l.rel, href: l.href }
+        : { rel: undefined, href: undefined },
     );
   } else {
-    links = xmlChildren(xmlChildren(parseXml(text), 'XRD')[0], 'Link');
+    const xrd = readBodyXml(text);
+    const attribute = (e: XmlElement, name: string) => e.attributes.find((a) => a.name === name)?.value;
+    links =
+      xrd.local === 'XRD'
+        ? childElements(xrd, 'Link').map((l) => ({ rel: attribute(l, 'rel'), href: attribute(l, 'href') }))
+        : [];
   }
-  for (const link of links) {
-    if (typeof link !== 'object' || link === null) continue;
-    const { '@_rel': rel, '@_href': href } = link as Record<string, unknown>;
+  for (const { rel, href } of links) {
     if (rel === 'restconf' && typeof href === 'string' && href !== '') {
       return href.endsWith('/') ? href.slice(0, -1) : href;
     }

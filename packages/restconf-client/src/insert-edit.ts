@@ -1,10 +1,8 @@
 import { type ApiPath, formatApiPathSegment } from '@yangkit/restconf-uri';
+import { escapeXmlText } from '@yangkit/xml';
 import { jsonValue } from './body.js';
 import { RestconfClientError } from './errors.js';
 import type { Encoding } from './types.js';
-
-const escapeXml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * The YANG Patch (RFC 8072 section 2.5, operation `insert`) that merges a new entry into a
@@ -48,8 +46,8 @@ export function insertPatch(
   }
   const body =
     '<yang-patch xmlns="urn:ietf:params:xml:ns:yang:ietf-yang-patch"><patch-id>insert</patch-id>' +
-    `<edit><edit-id>1</edit-id><operation>insert</operation><target>${escapeXml(target)}</target>` +
-    `<where>${where}</where>${pointText === undefined ? '' : `<point>${escapeXml(pointText)}</point>`}` +
+    `<edit><edit-id>1</edit-id><operation>insert</operation><target>${escapeXmlText(target)}</target>` +
+    `<where>${where}</where>${pointText === undefined ? '' : `<point>${escapeXmlText(pointText)}</point>`}` +
     `<value>${value}</value></edit></yang-patch>`;
   return { parent, body };
 }

@@ -1,5 +1,6 @@
+import { childElement, childElements, textOf } from '@yangkit/xml';
 import { RestconfClientError } from './errors.js';
-import { parseXml, type XmlElement, xmlChildren, xmlText } from './xml.js';
+import { readBodyXml } from './xml.js';
 
 /** One notification received on an event stream or subscription. */
 export interface RestconfNotification {
@@ -31,13 +32,13 @@ export interface RestconfNotification {
 export function decodeNotification(raw: string, id?: string): RestconfNotification {
   const base = id === undefined ? { raw } : { raw, id };
   if (/^\s*</.test(raw)) {
-    const notification = xmlChildren(parseXml(raw), 'notification')[0];
-    if (typeof notification !== 'object' || notification === null) throw notANotification();
-    const element = notification as XmlElement;
-    const eventTime = xmlText(element.eventTime);
-    const event = Object.keys(element).find((k) => k !== 'eventTime' && !k.startsWith('@_') && k !== '#text');
-    if (eventTime === undefined || event === undefined) throw notANotification();
-    return { ...base, eventTime, event, data: raw };
+    const notification = readBodyXml(raw);
+    const time = childElement(notification, 'eventTime');
+    const event = childElements(notification).find((e) => e !== time)?.local;
+    if (notification.local !== 'notification' || time === undefined || event === undefined) {
+      throw notANotification();
+    }
+    return { ...base, eventTime: textOf(time).trim(), event, data: raw };
   }
   let doc: unknown;
   try {

@@ -1,4 +1,4 @@
-import { XMLParser } from 'fast-xml-parser';
+import { childElements, readXmlDocument, textOf, type XmlElement, XmlError } from '@yangkit/xml';
 import { RestconfClientError } from './errors.js';
 
 /** Limits applied to every XML body the client decodes. */
@@ -9,71 +9,37 @@ export interface XmlLimits {
   readonly maxDepth?: number;
 }
 
-/** A parsed element: child elements by local name (arrays when repeated), `#text`, `@_attr`. */
-export type XmlElement = { readonly [name: string]: unknown };
-
-const parsers = new Map<number, XMLParser>();
-
-/** One parser per depth limit: XMLParser keeps no state between documents. */
-function parserFor(maxDepth: number): XMLParser {
-  let parser = parsers.get(maxDepth);
-  if (parser === undefined) {
-    parser = new XMLParser({
-      ignoreAttributes: false,
-      removeNSPrefix: true,
-      parseTagValue: false,
-      parseAttributeValue: false,
-      trimValues: true,
-      maxNestedTags: maxDepth,
-    });
-    parsers.set(maxDepth, parser);
-  }
-  return parser;
-}
-
 /**
- * Parses an XML document into plain objects, namespace prefixes removed, values kept as
- * text. Any failure, including a limit, becomes `INVALID_RESPONSE`.
+ * Reads an XML body (one document) with `@yangkit/xml`. Any refusal, a limit included, becomes
+ * `INVALID_RESPONSE`, the reader's `XmlError` (with line and column) as its cause.
  */
-export function parseXml(text: string, limits: XmlLimits = {}): XmlElement {
-  const maxLength = limits.maxLength ?? 1024 * 1024;
-  if (text.length > maxLength) {
-    throw new RestconfClientError(
-      'INVALID_RESPONSE',
-      `XML body of ${text.length} characters exceeds ${maxLength}`,
-    );
-  }
-  const parser = parserFor(limits.maxDepth ?? 64);
-  let result: unknown;
+export function readBodyXml(text: string, limits: XmlLimits = {}): XmlElement {
   try {
-    result = parser.parse(text, true);
+    return readXmlDocument(text, {
+      maxSize: limits.maxLength ?? 1024 * 1024,
+      maxDepth: limits.maxDepth ?? 64,
+    });
   } catch (error) {
-    throw new RestconfClientError('INVALID_RESPONSE', `malformed XML body: ${(error as Error).message}`, {
+    if (!XmlError.isInstance(error)) throw error;
+    throw new RestconfClientError('INVALID_RESPONSE', `malformed XML body: ${error.message}`, {
       cause: error,
     });
   }
-  if (typeof result !== 'object' || result === null) {
-    throw new RestconfClientError('INVALID_RESPONSE', 'XML body has no root element');
-  }
-  return result as XmlElement;
 }
 
-/** The children of `parent` named `name`, as an array whatever their count. */
-export function xmlChildren(parent: unknown, name: string): unknown[] {
-  if (typeof parent !== 'object' || parent === null) return [];
-  const value = (parent as XmlElement)[name];
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
-}
-
-/** The text of an element that fast-xml-parser gave as a string or as `{ '#text': ... }`. */
-export function xmlText(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (typeof value === 'object' && value !== null) {
-    const text = (value as XmlElement)['#text'];
-    if (text !== undefined) return xmlText(text);
-    return Object.keys(value).every((k) => k.startsWith('@_')) ? '' : undefined;
+/**
+ * The content of an element as a plain record, the shape its JSON form would have without module
+ * names: each child element by local name (an array when repeated), a child without child
+ * elements as its trimmed text.
+ */
+export function xmlRecord(element: XmlElement): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const child of childElements(element)) {
+    const value = childElements(child).length === 0 ? textOf(child).trim() : xmlRecord(child);
+    const seen = out[child.local];
+    if (seen === undefined) out[child.local] = value;
+    else if (Array.isArray(seen)) seen.push(value);
+    else out[child.local] = [seen, value];
   }
-  return undefined;
+  return out;
 }
