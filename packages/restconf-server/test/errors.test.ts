@@ -1,3 +1,4 @@
+import { childElement, readXmlDocument, textOf } from '@yangkit/xml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Gateway, JUKEBOX, json, startGateway } from './harness.js';
 
@@ -94,6 +95,18 @@ describe('error bodies (RFC 8040 section 7.1)', () => {
     expect(await r.text()).toMatch(
       /<error-path xmlns:jbox="http:\/\/example.com\/ns\/example-jukebox">\/jbox:jukebox/,
     );
+  });
+
+  test('an XML error body quoting a character XML cannot carry stays well-formed, with U+FFFD in its place', async () => {
+    const r = await gw.fetch(JB, {
+      method: 'POST',
+      headers: { 'content-type': 'application/yang-data+json', accept: 'application/yang-data+xml' },
+      body: JSON.stringify({ 'example-jukebox:bell\u0007': 1 }),
+    });
+    expect(r.status).toBe(400);
+    const errors = readXmlDocument(await r.text());
+    const message = textOf(childElement(childElement(errors, 'error')!, 'error-message')!);
+    expect(message).toContain('bell\uFFFD');
   });
 
   test('an error in a body names its whole data-resource path, not one from the body', async () => {
