@@ -10,6 +10,8 @@
  * `BENCH_INTERFACES` sets the entries of the large document (default 20,000).
  */
 import { bench, describe } from 'vitest';
+// The codec's benchmark document (a plain generator with no imports; no package dependency).
+import { interfacesXml } from '../../yang-json-codec/bench/interfaces-document.ts';
 import { readXml, readXmlDocument, streamXml, type XmlSink } from '../src/index.js';
 
 const NC = 'urn:ietf:params:xml:ns:netconf:base:1.0';
@@ -43,24 +45,6 @@ const getReply = `<?xml version="1.0" encoding="UTF-8"?>
 ${interfaces}    </interfaces>
   </data>
 </rpc-reply>`;
-
-/** ietf-interfaces entries with ietf-ip addresses, pretty-printed: the codec's benchmark document. */
-function interfacesXml(count: number): string {
-  const parts = [
-    '<interfaces xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces" xmlns:ianaift="urn:ietf:params:xml:ns:yang:iana-if-type">\n',
-  ];
-  for (let i = 0; i < count; i++) {
-    const a = (i >> 8) & 255;
-    const b = i & 255;
-    parts.push(
-      `  <interface>\n    <name>eth${i}</name>\n    <description>uplink ${i}</description>\n    <type>ianaift:ethernetCsmacd</type>\n    <enabled>${i % 7 === 0 ? 'false' : 'true'}</enabled>\n` +
-        `    <ipv4 xmlns="urn:ietf:params:xml:ns:yang:ietf-ip">\n      <mtu>1500</mtu>\n      <address>\n        <ip>10.${a}.${b}.1</ip>\n        <prefix-length>24</prefix-length>\n      </address>\n    </ipv4>\n` +
-        `    <ipv6 xmlns="urn:ietf:params:xml:ns:yang:ietf-ip">\n      <address>\n        <ip>2001:db8:${a.toString(16)}:${b.toString(16)}::1</ip>\n        <prefix-length>64</prefix-length>\n      </address>\n    </ipv6>\n  </interface>\n`,
-    );
-  }
-  parts.push('</interfaces>\n');
-  return parts.join('');
-}
 
 const COUNT = Number(process.env.BENCH_INTERFACES ?? 20_000);
 const document = interfacesXml(COUNT);
