@@ -70,13 +70,16 @@ const JSON_ATTACKS: Record<string, string> = {
  * figures and only checked to be answered in time without a 5xx.
  */
 const ACCEPTED: Record<string, string> = {
-  'many attributes': 'attributes in no namespace are ignored on data nodes; parsing them costs linear time',
   'huge string': 'a YANG string without a length restriction is bounded only by the body limit',
   'duplicate keys': 'JSON members with the same name are not detected; the last one wins',
 };
 
-/** Attacks on a limit: nesting depth is answered 413 too-big (RFC 8040 section 7), others 400. */
+/**
+ * Attacks on a limit: nesting depth and attributes per element (the XML reader's 256) are answered
+ * 400, or 413 too-big (RFC 8040 section 7).
+ */
 const LIMITS = new Set([
+  'many attributes',
   'deep nesting',
   'unclosed deep nesting',
   'deep array nesting',
