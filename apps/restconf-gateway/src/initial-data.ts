@@ -4,7 +4,7 @@ import { childElements, innerXml, NETCONF_BASE_NS, parseXml } from '@yangkit/net
  * The content of the `<config>` of the `<edit-config>` that loads `--initial-data`: the file's
  * top-level data elements, or, when the file is one NETCONF `<config>` element (RFC 6241 section
  * 7.2, in the base namespace or in none), its children, the namespaces declared on it pushed down
- * onto them. Throws the client's `XML_FORBIDDEN`/`XML_PARSE` errors for a file that is no XML.
+ * onto them. Throws the reader's `XmlError` (with line and column) for a file that is no XML.
  */
 export function initialConfig(text: string): string {
   // The XML declaration may only start a document: the content goes inside <edit-config>.
@@ -13,5 +13,5 @@ export function initialConfig(text: string): string {
   const top = childElements(parseXml(`<initial-data>${body}</initial-data>`));
   const only = top.length === 1 ? top[0] : undefined;
   if (only?.local !== 'config') return body;
-  return only.namespace === undefined || only.namespace === NETCONF_BASE_NS ? innerXml(only) : body;
+  return only.ns === '' || only.ns === NETCONF_BASE_NS ? innerXml(only) : body;
 }

@@ -1,4 +1,3 @@
-import { NetconfError } from '@yangkit/netconf-client';
 import { describe, expect, test } from 'vitest';
 import { initialConfig } from '../src/initial-data.js';
 
@@ -32,7 +31,9 @@ describe('initialConfig', () => {
     expect(initialConfig(text)).toBe(text);
   });
 
-  test('refuses a file that is no XML with the client XML error', () => {
-    expect(() => initialConfig('<config><a></config>')).toThrow(NetconfError);
+  test('refuses a file that is no XML with the reader error, which names the place', () => {
+    expect(() => initialConfig('<config><a></config>')).toThrow(
+      expect.objectContaining({ code: 'XML_MALFORMED', line: 1 }),
+    );
   });
 });
