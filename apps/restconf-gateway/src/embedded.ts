@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { connectStream } from '@yangkit/netconf-client';
 import {
   duplexPair,
@@ -22,7 +21,13 @@ import {
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { GatewayError } from './errors.js';
 import { initialConfig } from './initial-data.js';
-import { APP_DIR, EXAMPLE_MODULES, type GatewayOptions, parseHostPort, SAMPLE_DATA } from './options.js';
+import {
+  EXAMPLE_MODULES,
+  EXAMPLE_YANG_DIR,
+  type GatewayOptions,
+  parseHostPort,
+  SAMPLE_DATA,
+} from './options.js';
 
 /** A backend with the schema the handler needs, and what to say about it at start. */
 export interface BackendSetup {
@@ -44,11 +49,11 @@ export interface BackendSetup {
 }
 
 /**
- * The YANG folders searched: the ones given, then the gateway's own example modules for what they
- * lack (a module in a `--path` folder wins whatever its revision: it is the one the device has).
+ * The YANG folders searched: the ones given, then the RFC 8040 example modules for what they lack
+ * (a module in a `--path` folder wins whatever its revision: it is the one the device has).
  */
 export function moduleFolders(options: GatewayOptions): { paths: string[]; fallbackPaths: string[] } {
-  return { paths: [...(options.path ?? [])], fallbackPaths: [path.join(APP_DIR, 'yang')] };
+  return { paths: [...(options.path ?? [])], fallbackPaths: [EXAMPLE_YANG_DIR] };
 }
 
 /** The user name of the in-process sessions (shown by ietf-netconf-monitoring). */

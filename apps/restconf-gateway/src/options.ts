@@ -34,7 +34,7 @@ export interface GatewayOptions {
   readonly nacmAdmin?: string;
   /** Serve beyond loopback without authentication or without TLS. */
   readonly insecure?: boolean;
-  /** YANG module folders; default the gateway's own `yang/`. */
+  /** YANG module folders, searched before the RFC 8040 example modules (the repository's `yang/examples`). */
   readonly path?: readonly string[];
   /** Modules the embedded backend implements; default the RFC 8040 example modules. */
   readonly module?: readonly string[];
@@ -99,8 +99,11 @@ export interface GatewayOptions {
   readonly logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 }
 
-/** The folder of the gateway's shipped files (`yang/`, `data/`), from `src/` or `dist/`. */
+/** The folder of the gateway's own files (`data/`), from `src/` or `dist/`. */
 export const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The RFC 8040 example modules, kept once for the whole repository in its `yang/examples`. */
+export const EXAMPLE_YANG_DIR = path.resolve(APP_DIR, '../../yang/examples');
 
 /** The RFC 8040 example modules served when no `--module` is given. */
 export const EXAMPLE_MODULES: readonly string[] = [

@@ -5,8 +5,8 @@ import type { SchemaTree } from '@yangkit/yang-schema';
 import { loadServerSchema } from '../src/schema.js';
 import { NetconfServer, type NetconfServerOptions } from '../src/server.js';
 
-/** The shared example modules beside the repository. */
-export const YANG_DIR = path.resolve(__dirname, '../../../../shared/yang');
+/** The repository's YANG modules: the RFC 8040 examples and the module corpus. */
+export const YANG_DIR = path.resolve(__dirname, '../../../yang');
 
 let cached: Promise<SchemaTree> | undefined;
 

@@ -3,7 +3,7 @@ import { connectStream } from '@yangkit/netconf-client';
 import { expect, test } from 'vitest';
 import { duplexPair, loadServerSchema, NetconfServer } from '../src/index.js';
 
-const yangDir = path.resolve(__dirname, '../../../../shared/yang');
+const yangDir = path.resolve(__dirname, '../../../yang');
 const SN = 'urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications';
 
 test('the README modify-subscription example works', async () => {

@@ -10,7 +10,7 @@ import {
   startSshServer,
 } from '../src/index.js';
 
-const yangDir = path.resolve(__dirname, '../../../../shared/yang');
+const yangDir = path.resolve(__dirname, '../../../yang');
 
 test('the README in-process example works', async () => {
   const schema = await loadServerSchema({ paths: [yangDir], modules: ['example-jukebox', 'example-ops'] });

@@ -9,8 +9,8 @@ import { createRestconfHandler, type RestconfHandler } from '../src/handler.js';
 import { RESTCONF_MODULES, YANGKIT_MODULE_TEXTS, YANGKIT_MODULES } from '../src/modules.js';
 import type { RestconfHandlerOptions } from '../src/options.js';
 
-/** The RFC 8040 example modules beside the repository. */
-export const YANG_DIR = path.resolve(__dirname, '../../../../shared/yang');
+/** The repository's YANG modules: the RFC 8040 examples and the module corpus. */
+export const YANG_DIR = path.resolve(__dirname, '../../../yang');
 
 let cached: Promise<SchemaTree> | undefined;
 

@@ -17,7 +17,7 @@ import { interfacesXml } from './interfaces-document';
  * gives each case's peak memory (maxRSS). BENCH_INTERFACES changes the count.
  */
 const COUNT = Number(process.env.BENCH_INTERFACES ?? 100_000);
-const SHARED_YANG = path.resolve(__dirname, '../../../../shared/yang');
+const SHARED_YANG = path.resolve(__dirname, '../../../yang');
 const CORPUS = path.join(SHARED_YANG, 'corpus');
 const dir = mkdtempSync(path.join(tmpdir(), 'yang-json-codec-bench-'));
 const xmlFile = path.join(dir, 'interfaces.xml');

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import { CodecError } from '../src/errors';
 
-/** ../shared beside the repository root. */
-export const SHARED_YANG = path.resolve(__dirname, '../../../../shared/yang');
+/** The repository's YANG modules: the RFC 8040 examples and the module corpus. */
+export const SHARED_YANG = path.resolve(__dirname, '../../../yang');
 /** The codec's own test modules. */
 export const TEST_YANG = path.resolve(__dirname, 'fixtures/yang');
 export const FIXTURES = path.resolve(__dirname, 'fixtures');

@@ -3,7 +3,7 @@ import { loadSchema } from '@yangkit/yang-schema';
 import { expect, test } from 'vitest';
 import { CodecError, decodeJson, decodeXml, encodeJson, encodeXml, validate } from '../src/index';
 
-const SHARED_YANG = path.resolve(__dirname, '../../../../shared/yang');
+const SHARED_YANG = path.resolve(__dirname, '../../../yang');
 
 // The examples of README.md, verbatim apart from the expectations.
 test('the README example converts XML to RFC 7951 JSON and back', async () => {

@@ -11,7 +11,7 @@ import {
   toEditConfig,
 } from '../src/index.js';
 
-const SHARED_YANG = path.resolve(__dirname, '../../../../shared/yang');
+const SHARED_YANG = path.resolve(__dirname, '../../../yang');
 const schema = await loadSchema({
   paths: [SHARED_YANG],
   modules: ['example-jukebox', 'ietf-yang-patch', 'ietf-restconf'],

@@ -4,8 +4,8 @@ import { decodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import { type ApplyResult, applyPlan, parseYangPatch, planPatch, YangPatchError } from '../src/index.js';
 
-/** ../shared beside the repository root. */
-export const SHARED_YANG = path.resolve(__dirname, '../../../../shared/yang');
+/** The repository's YANG modules: the RFC 8040 examples and the module corpus. */
+export const SHARED_YANG = path.resolve(__dirname, '../../../yang');
 export const FIXTURES = path.resolve(__dirname, 'fixtures');
 
 let schema: Promise<SchemaTree> | undefined;

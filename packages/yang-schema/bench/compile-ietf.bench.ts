@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, bench, describe } from 'vitest';
 import { compileSchema, loadModules, parseModule } from '../src/index';
 
-const corpusDir = path.resolve(__dirname, '../../../../shared/yang/corpus');
+const corpusDir = path.resolve(__dirname, '../../../yang/corpus');
 
 /**
  * The IETF part of the corpus that libyang accepts, as one module set. Left out: the older

@@ -19,5 +19,5 @@ export async function describeJukebox(yangDir: string) {
   };
 }
 
-/** The folder of the shared RFC 8040 example modules, relative to this file. */
-export const exampleYangDir = path.resolve(__dirname, '../../../../shared/yang');
+/** The repository's folder of the RFC 8040 example modules, relative to this file. */
+export const exampleYangDir = path.resolve(__dirname, '../../../yang/examples');

@@ -24,7 +24,7 @@ describe('yang-schema paths (golden files)', () => {
       'paths',
       '--path',
       sharedYang,
-      path.join(sharedYang, 'example-jukebox@2016-08-15.yang'),
+      path.join(sharedYang, 'examples/example-jukebox@2016-08-15.yang'),
     );
     expect(r.stdout).toBe(fixture('example-jukebox.txt'));
   });

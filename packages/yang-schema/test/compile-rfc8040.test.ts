@@ -4,10 +4,10 @@ import { parseShared } from './helpers';
 
 const tree = compileSchema(
   [
-    parseShared('example-jukebox@2016-08-15.yang'),
-    parseShared('example-ops@2016-07-07.yang'),
-    parseShared('example-actions@2016-07-07.yang'),
-    parseShared('example-mod@2016-07-07.yang'),
+    parseShared('examples/example-jukebox@2016-08-15.yang'),
+    parseShared('examples/example-ops@2016-07-07.yang'),
+    parseShared('examples/example-actions@2016-07-07.yang'),
+    parseShared('examples/example-mod@2016-07-07.yang'),
     parseShared('corpus/ietf/ietf-yang-types@2013-07-15.yang'),
   ],
   { implemented: ['example-jukebox', 'example-ops', 'example-actions', 'example-mod'] },

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { checkValue, compileSchema, parseModule, type SchemaTree, type YangType } from '../src/index';
 
 // Types as the compiler builds them from real modules, checked end to end.
-const corpus = path.resolve(__dirname, '../../../../shared/yang/corpus/ietf');
+const corpus = path.resolve(__dirname, '../../../yang/corpus/ietf');
 const corpusModule = (file: string) => parseModule(readFileSync(path.join(corpus, file), 'utf8'), { file });
 
 const EXAMPLE = `

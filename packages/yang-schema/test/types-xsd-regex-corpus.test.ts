@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { translateXsdRegex } from '../src/types/index';
 
-const corpus = path.resolve(__dirname, '../../../../shared/yang/corpus');
+const corpus = path.resolve(__dirname, '../../../yang/corpus');
 
 /** Every .yang file below `dir`. */
 function yangFiles(dir: string): string[] {

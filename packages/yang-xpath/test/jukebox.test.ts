@@ -19,7 +19,7 @@ import {
 // must/when/leafref examples on the example-jukebox module of RFC 8040 appendix A.1
 const JBOX = 'http://example.com/ns/example-jukebox';
 const prefixes = { jbox: JBOX };
-const yangFile = path.resolve(__dirname, '../../../../shared/yang/example-jukebox@2016-08-15.yang');
+const yangFile = path.resolve(__dirname, '../../../yang/examples/example-jukebox@2016-08-15.yang');
 const xml = readFileSync(path.resolve(__dirname, 'fixtures/jukebox/data.xml'), 'utf8');
 
 const GENRES: Record<string, string | undefined> = {
@@ -61,7 +61,7 @@ function nodes(root: XmlNode, expression: string): XmlNode[] {
 }
 
 describe('example-jukebox data', () => {
-  test('the fixture follows the module in the shared corpus', () => {
+  test('the fixture follows the module in the repository', () => {
     const module = readFileSync(yangFile, 'utf8');
     expect(module).toContain(`namespace "${JBOX}"`);
     for (const leaf of ['catalogue-number', 'artist-count', 'location', 'gap'])
