@@ -1,6 +1,6 @@
 /**
  * Round trips per second of a small <get> against yuma123 netconfd (start it with
- * ../shared/netconfd/start.sh and export its settings), four ways, plus python3-ncclient on the
+ * test-suites/interop/netconfd/netconfd.sh and export its settings), four ways, plus python3-ncclient on the
  * same server in the same run as the baseline. Skipped when NETCONF_HOST is not set.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
@@ -12,7 +12,7 @@ import { connectSsh, type NetconfSession, SshConnection, type SshOptions } from 
 const env = process.env;
 const enabled = Boolean(env.NETCONF_HOST);
 if (!enabled)
-  console.log('roundtrip.bench: NETCONF_HOST not set, start ../shared/netconfd/start.sh first; skipping');
+  console.log('roundtrip.bench: NETCONF_HOST not set, start test-suites/interop/netconfd/netconfd.sh first; skipping');
 
 const FILTER =
   '<modules-state xmlns="urn:ietf:params:xml:ns:yang:ietf-yang-library"><module-set-id/></modules-state>';

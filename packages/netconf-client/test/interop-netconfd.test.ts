@@ -1,6 +1,6 @@
 /**
  * Interop with a real server: yuma123 netconfd behind OpenSSH, started by
- * ../shared/netconfd/start.sh (CI exports NETCONF_HOST, NETCONF_PORT, NETCONF_USER,
+ * test-suites/interop/netconfd/netconfd.sh (CI exports NETCONF_HOST, NETCONF_PORT, NETCONF_USER,
  * NETCONF_PASSWORD, NETCONF_PRIVATE_KEY). Skipped without NETCONF_HOST, except under CI=true
  * where a missing server is a failure.
  */
@@ -24,7 +24,7 @@ const env = process.env;
 const enabled = Boolean(env.NETCONF_HOST);
 
 test.runIf(!enabled && env.CI === 'true')('CI provides a NETCONF server through NETCONF_HOST', () => {
-  expect.fail('NETCONF_HOST is not set; .ci/run starts netconfd with ../shared/netconfd/start.sh');
+  expect.fail('NETCONF_HOST is not set; .ci/run starts netconfd with test-suites/interop/netconfd/netconfd.sh');
 });
 
 const IF = 'urn:ietf:params:xml:ns:yang:ietf-interfaces';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { serveSsh } from './serve-ssh.js';
 
 const run = promisify(execFile);
-const CHECK_PY = path.resolve(__dirname, '../../../../shared/netconfd/check.py');
+const CHECK_PY = path.resolve(__dirname, '../../../test-suites/interop/netconfd/check.py');
 const PYTHON = '/usr/bin/python3';
 
 async function hasNcclient(): Promise<boolean> {
@@ -29,7 +29,7 @@ if (!available && process.env.CI !== 'true') {
 describe.skipIf(!available && process.env.CI !== 'true')('ncclient check.py against the SSH server', () => {
   let served: Awaited<ReturnType<typeof serveSsh>>;
   beforeAll(async () => {
-    // The same module revisions netconfd serves (check.py asks get-schema for ietf-interfaces 2014-05-08).
+    // The same module revisions netconfd serves.
     served = await serveSsh({ rfc7223: true });
   });
   afterAll(async () => {
@@ -52,6 +52,6 @@ describe.skipIf(!available && process.env.CI !== 'true')('ncclient check.py agai
     console.log(stdout.trim().split('\n').slice(-1)[0]);
     const failed = stdout.split('\n').filter((l) => l.startsWith('FAIL'));
     expect(failed, stdout).toEqual([]);
-    expect(stdout).toMatch(/4[3-9] passed, 0 failed/);
+    expect(stdout).toMatch(/^\d+ passed, 0 failed, 0 skipped$/m);
   }, 150_000);
 });

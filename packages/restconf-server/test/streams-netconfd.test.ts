@@ -1,6 +1,6 @@
 /**
  * Event streams over a real NETCONF server: yuma123 netconfd behind OpenSSH, started by
- * ../shared/netconfd/start.sh (NETCONF_HOST, NETCONF_PORT, NETCONF_USER, NETCONF_PASSWORD or
+ * test-suites/interop/netconfd/netconfd.sh (NETCONF_HOST, NETCONF_PORT, NETCONF_USER, NETCONF_PASSWORD or
  * NETCONF_PRIVATE_KEY). Skipped without NETCONF_HOST, except under CI=true.
  */
 import { readFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ const env = process.env;
 const enabled = Boolean(env.NETCONF_HOST);
 
 test.runIf(!enabled && env.CI === 'true')('CI provides a NETCONF server through NETCONF_HOST', () => {
-  expect.fail('NETCONF_HOST is not set; .ci/run starts netconfd with ../shared/netconfd/start.sh');
+  expect.fail('NETCONF_HOST is not set; .ci/run starts netconfd with test-suites/interop/netconfd/netconfd.sh');
 });
 
 function connect(): Promise<NetconfSession> {

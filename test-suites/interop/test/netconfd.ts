@@ -1,6 +1,6 @@
 import { connectSsh, type NetconfSession } from '@yangkit/netconf-client';
 
-/** The NETCONF server exported by `../shared/netconfd/start.sh` (NETCONF_HOST, _PORT, _USER, _PASSWORD). */
+/** The NETCONF server exported by `netconfd/netconfd.sh start` (NETCONF_HOST, _PORT, _USER, _PASSWORD). */
 export interface NetconfdTarget {
   readonly host: string;
   readonly port: number;
@@ -28,7 +28,7 @@ export function requireTarget(): NetconfdTarget | undefined {
   const target = netconfdTarget();
   if (target === undefined && process.env.CI === 'true')
     throw new Error(
-      'CI=true but NETCONF_HOST/NETCONF_USER/NETCONF_PASSWORD are not set: run ../shared/netconfd/start.sh',
+      'CI=true but NETCONF_HOST/NETCONF_USER/NETCONF_PASSWORD are not set: run test-suites/interop/netconfd/netconfd.sh start',
     );
   return target;
 }
