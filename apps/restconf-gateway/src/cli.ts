@@ -23,7 +23,7 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stdout.write(`${helpText()}\n`);
     return;
   }
-  const log = createLogger(command.options.logLevel ?? 'info');
+  const log = createLogger(command.options.logLevel ?? 'info', command.options.logFormat);
   // Signal handlers go in before the start, so a signal that arrives while it finishes (after
   // "serving RESTCONF at" is logged) still stops the gateway cleanly once it is up.
   let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;

@@ -35,6 +35,8 @@ export interface BackendSetup {
   readonly backend: Backend;
   /** A one-line description for the start-up log. */
   readonly description: string;
+  /** A data resource to try first (below `{+restconf}`), when the backend holds known data. */
+  readonly tryFirst?: string;
   /** The embedded NETCONF server, when the backend is embedded. */
   readonly netconf?: NetconfServer;
   /** The NETCONF/SSH listener of `--netconf-ssh-listen`. */
@@ -144,6 +146,9 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
     ...(sshListener === undefined ? {} : { sshListener }),
     ...(perUser === undefined ? {} : { runAs: perUser.runAs }),
     description: `embedded NETCONF server with ${modules.join(', ')} (datastore ${persisted})`,
+    ...(initial === SAMPLE_DATA
+      ? { tryFirst: '/data/example-jukebox:jukebox/library/artist=Foo%20Fighters' }
+      : {}),
     async close() {
       await sshListener?.close();
       await netconf.close();

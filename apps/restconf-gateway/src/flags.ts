@@ -420,6 +420,13 @@ export const FLAGS: readonly FlagSpec[] = [
     defaultText: 'info',
     help: 'Least severe log level written to stderr.',
   },
+  {
+    name: 'log-format',
+    type: 'string',
+    choices: ['json', 'pretty'],
+    defaultText: 'pretty on a terminal, else json',
+    help: 'Log lines on stderr as JSON (pino) or as text for people.',
+  },
 ];
 
 /** Flag values by name: booleans, strings, integers and lists, as given. */

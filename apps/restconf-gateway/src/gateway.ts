@@ -71,7 +71,7 @@ export async function startGateway(
   context: StartContext = {},
 ): Promise<Gateway> {
   checkOptions(options);
-  const log = context.logger ?? createLogger(options.logLevel ?? 'info');
+  const log = context.logger ?? createLogger(options.logLevel ?? 'info', options.logFormat);
   const host = options.host ?? '127.0.0.1';
   const loopback = isLoopback(host);
   const tls = options.tlsCert !== undefined && options.tlsKey !== undefined;
@@ -297,6 +297,8 @@ export async function startGateway(
       `client certificates ${options.tlsClientAuth === 'require' ? 'required' : 'requested'}: a verified one is mapped to a user${basic ? ', else HTTP Basic' : ''}`,
     );
   if (!authenticated) log.warn(`no authentication: every client that can reach ${host} may read and edit`);
+  if (setup.tryFirst !== undefined && !authenticated && !tls)
+    log.info(`try: curl -s ${url}${root}${setup.tryFirst}`);
   return gateway;
 }
 

@@ -1,11 +1,32 @@
 import { closeSync, openSync } from 'node:fs';
 import type { Logger as HandlerLogger } from '@yangkit/restconf-server';
 import { type Logger, pino } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 import { GatewayError } from './errors.js';
 
-/** A pino logger writing JSON lines to stderr (stdout stays free for the caller). */
-export function createLogger(level: string): Logger {
-  return pino({ name: 'restconf-gateway', level }, pino.destination(2));
+/** How log lines look: JSON lines (pino) for programs, or text lines for people. */
+export type LogFormat = 'json' | 'pretty';
+
+/**
+ * A pino logger writing to stderr (stdout stays free for the caller): text lines when `format`
+ * is `pretty`, by default when stderr is a terminal, else JSON lines.
+ */
+export function createLogger(
+  level: string,
+  format: LogFormat = process.stderr.isTTY ? 'pretty' : 'json',
+): Logger {
+  const destination =
+    format === 'json'
+      ? pino.destination(2)
+      : // "[12:00:01] INFO: message", then the other fields (of an audit line, say) as JSON.
+        PinoPretty({
+          destination: 2,
+          sync: true,
+          translateTime: 'SYS:HH:MM:ss',
+          ignore: 'pid,hostname,name,audit,method,target,status',
+          singleLine: true,
+        });
+  return pino({ name: 'restconf-gateway', level }, destination);
 }
 
 /** Adapts pino to the handler's `Logger` (errors keep their stack under `err`). */

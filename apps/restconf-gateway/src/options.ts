@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { DefaultStyle } from '@yangkit/restconf-server';
 import { GatewayError } from './errors.js';
 import { checkConfig, convertFlag, FLAGS, type FlagValues, parseFlags } from './flags.js';
+import type { LogFormat } from './logger.js';
 
 /** Options of {@link startGateway}; each maps to the flag of the same name in kebab-case. */
 export interface GatewayOptions {
@@ -97,6 +98,8 @@ export interface GatewayOptions {
   /** Failed logins for one user name before addresses it has not logged in from wait (default 30). */
   readonly loginFailuresPerUser?: number;
   readonly logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  /** JSON lines or text lines; default text when stderr is a terminal. */
+  readonly logFormat?: LogFormat;
 }
 
 /** The folder of the gateway's own files (`data/`), from `src/` or `dist/`. */

@@ -35,10 +35,22 @@ describe('restconf-gateway command', () => {
   test('a bad value exits 2', () => {
     expect(run(['--restconf-default-encoding=yaml']).status).toBe(2);
   });
+
+  test('a log format other than json or pretty exits 2', () => {
+    const r = run(['--log-format=xml']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--log-format takes one of json, pretty');
+  });
 });
 
-/** Starts the command with `args`; resolves once it serves, with its base URL and log so far. */
-function serve(args: string[]): { child: ChildProcess; started: Promise<{ url: string; stderr: string }> } {
+/**
+ * Starts the command with `args`; resolves once it serves and has logged `ready`, with its base URL
+ * and log so far.
+ */
+function serve(
+  args: string[],
+  ready = 'no authentication',
+): { child: ChildProcess; started: Promise<{ url: string; stderr: string }> } {
   const child = spawn(process.execPath, [CLI, '--port=0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const started = new Promise<{ url: string; stderr: string }>((resolve, reject) => {
@@ -46,7 +58,7 @@ function serve(args: string[]): { child: ChildProcess; started: Promise<{ url: s
     child.stderr!.on('data', (chunk: string) => {
       stderr += chunk;
       const m = /serving RESTCONF at (http:\/\/[\d.]+:\d+)\/restconf/.exec(stderr);
-      if (m !== null && stderr.includes('no authentication')) resolve({ url: m[1]!, stderr });
+      if (m !== null && stderr.includes(ready)) resolve({ url: m[1]!, stderr });
     });
     child.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
   });
@@ -58,7 +70,7 @@ describe('restconf-gateway serving', () => {
   let url = '';
   let stderr = '';
   beforeAll(async () => {
-    const server = serve([]);
+    const server = serve([], 'try: curl');
     child = server.child;
     ({ url, stderr } = await server.started);
   }, 60_000);
@@ -68,6 +80,21 @@ describe('restconf-gateway serving', () => {
 
   test('says at start that it runs without authentication', () => {
     expect(stderr).toContain('no authentication');
+  });
+
+  test('logs JSON lines when stderr is not a terminal', () => {
+    const lines = stderr.trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toContain(
+      'no authentication: every client that can reach 127.0.0.1 may read and edit',
+    );
+  });
+
+  test('names a URL to try first, which answers with the sample jukebox', async () => {
+    const tryLine = /try: curl -s (http:\S+)"/.exec(stderr);
+    expect(tryLine).not.toBeNull();
+    const r = await fetch(tryLine![1]!);
+    expect(r.status).toBe(200);
+    expect(JSON.stringify(await r.json())).toContain('Wasting Light');
   });
 
   test('serves the sample jukebox with no flags but the port', async () => {
@@ -119,6 +146,19 @@ describe('--initial-data', () => {
     },
     60_000,
   );
+});
+
+describe('restconf-gateway --log-format=pretty', () => {
+  test('logs text lines: time, level and message', async () => {
+    const { child, started } = serve(['--log-format=pretty'], 'try: curl');
+    const { stderr } = await started;
+    child.kill('SIGKILL');
+    expect(stderr).toMatch(
+      /^\[\d\d:\d\d:\d\d\] INFO: serving RESTCONF at http:\/\/127\.0\.0\.1:\d+\/restconf /m,
+    );
+    expect(stderr).toMatch(/^\[\d\d:\d\d:\d\d\] WARN: no authentication/m);
+    expect(stderr).not.toContain('{"level"');
+  }, 60_000);
 });
 
 describe('restconf-gateway stopping', () => {
