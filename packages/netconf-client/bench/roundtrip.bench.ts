@@ -12,7 +12,9 @@ import { connectSsh, type NetconfSession, SshConnection, type SshOptions } from 
 const env = process.env;
 const enabled = Boolean(env.NETCONF_HOST);
 if (!enabled)
-  console.log('roundtrip.bench: NETCONF_HOST not set, start test-suites/interop/netconfd/netconfd.sh first; skipping');
+  console.log(
+    'roundtrip.bench: NETCONF_HOST not set, start test-suites/interop/netconfd/netconfd.sh first; skipping',
+  );
 
 const FILTER =
   '<modules-state xmlns="urn:ietf:params:xml:ns:yang:ietf-yang-library"><module-set-id/></modules-state>';

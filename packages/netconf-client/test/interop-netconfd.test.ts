@@ -24,7 +24,9 @@ const env = process.env;
 const enabled = Boolean(env.NETCONF_HOST);
 
 test.runIf(!enabled && env.CI === 'true')('CI provides a NETCONF server through NETCONF_HOST', () => {
-  expect.fail('NETCONF_HOST is not set; .ci/run starts netconfd with test-suites/interop/netconfd/netconfd.sh');
+  expect.fail(
+    'NETCONF_HOST is not set; .ci/run starts netconfd with test-suites/interop/netconfd/netconfd.sh',
+  );
 });
 
 const IF = 'urn:ietf:params:xml:ns:yang:ietf-interfaces';

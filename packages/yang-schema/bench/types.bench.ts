@@ -111,10 +111,7 @@ describe('compiling the ipv4-address pattern', () => {
 
 // inet:host as the compiler builds it from ietf-inet-types: union { ip-address (union { ipv4; ipv6 }); domain-name }.
 const inet = parseModule(
-  readFileSync(
-    path.resolve(__dirname, '../../../yang/corpus/ietf/ietf-inet-types@2013-07-15.yang'),
-    'utf8',
-  ),
+  readFileSync(path.resolve(__dirname, '../../../yang/corpus/ietf/ietf-inet-types@2013-07-15.yang'), 'utf8'),
 );
 const hostModule = parseModule(`module bench-host {
   namespace "urn:bench"; prefix b; import ietf-inet-types { prefix inet; }

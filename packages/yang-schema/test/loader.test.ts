@@ -39,7 +39,8 @@ describe('loadSchema', () => {
       standardModules: false,
       fetch: (name, revision) => {
         asked.push(`${name}@${revision ?? ''}`);
-        const dir = name === 'example-jukebox' ? path.join(sharedYang, 'examples') : path.join(corpusDir, 'ietf');
+        const dir =
+          name === 'example-jukebox' ? path.join(sharedYang, 'examples') : path.join(corpusDir, 'ietf');
         const file =
           name === 'example-jukebox' ? 'example-jukebox@2016-08-15.yang' : `${name}@2013-07-15.yang`;
         const full = path.join(dir, file);
