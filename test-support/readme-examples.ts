@@ -127,7 +127,7 @@ let workspaceEntries: Map<string, string> | undefined;
 
 function resolveWorkspaceImports(code: string): string {
   workspaceEntries ??= readWorkspaceEntries();
-  return code.replace(/from '(@yangkit\/[^']+)'/g, (whole, specifier: string) => {
+  return code.replace(/from '(@yangkit\/[^']+)'/g, (_, specifier: string) => {
     const entry = workspaceEntries!.get(specifier);
     if (entry === undefined) throw new Error(`no workspace package exports ${specifier}`);
     return `from '${pathToFileURL(entry).href}'`;
