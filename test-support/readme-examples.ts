@@ -51,14 +51,18 @@ export function readmeExamples(readmeFile: string): ReadmeExample[] {
 /** Text replacements (a port, a host) applied to an example before it runs. */
 export type Replacements = readonly (readonly [string | RegExp, string])[];
 
+/** Checks made by the running example (on globalThis: the example may load its own copy of this module). */
+const made = Symbol.for('yangkit.readme-examples.checks');
+const checksMade = globalThis as { [made]?: number };
+
 /**
- * Runs an example as a module from the repository root and checks its result comments; resolves
- * with the module's exports and the number of checks it made.
+ * Runs an example as a module from the repository root and checks its result comments, every one
+ * of which must be reached; resolves with the module's exports.
  */
 export async function runExample(
   example: ReadmeExample,
   replacements: Replacements = [],
-): Promise<{ exports: Record<string, unknown>; checks: number }> {
+): Promise<Record<string, unknown>> {
   let code = example.code;
   for (const [from, to] of replacements) code = code.replaceAll(from, to);
   const { source, checks } = withChecks(resolveWorkspaceImports(code), example.name);
@@ -72,9 +76,11 @@ export async function runExample(
   );
   const cwd = process.cwd();
   process.chdir(REPO_ROOT);
+  checksMade[made] = 0;
   try {
     const exports = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-    return { exports, checks };
+    expect(checksMade[made], `${example.name}: result comments reached`).toBe(checks);
+    return exports;
   } finally {
     process.chdir(cwd);
     rmSync(dir, { recursive: true, force: true });
@@ -83,11 +89,13 @@ export async function runExample(
 
 /** Checks a `// => value` comment. */
 export function checkValue(actual: unknown, expected: unknown, where: string): void {
+  checksMade[made] = (checksMade[made] ?? 0) + 1;
   expect(actual, where).toEqual(expected);
 }
 
 /** Checks a `// throws text` comment: "Name: message", the code or the error-tag has the text. */
 export async function checkThrows(run: () => unknown, text: string, where: string): Promise<void> {
+  checksMade[made] = (checksMade[made] ?? 0) + 1;
   try {
     await run();
   } catch (error) {
