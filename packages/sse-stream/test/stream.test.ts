@@ -1,7 +1,4 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
-import { createTickServer } from '../examples/tick-server.js';
 import { SseReadError } from '../src/errors.js';
 import { SseEventStream } from '../src/stream.js';
 import type { SseEvent } from '../src/types.js';
@@ -31,23 +28,6 @@ describe('SseEventStream', () => {
     const bytes = utf8('\ufeffevent: a\r\ndata: ü\r\n\r\ndata: 😀\r\r');
     const events = await drain(source(byteByByte(bytes)).pipeThrough(new SseEventStream()));
     expect(events).toEqual([{ event: 'a', data: 'ü' }, { data: '😀' }]);
-  });
-
-  test('reads a real fetch body and closes the connection on cancel, as the README shows', async () => {
-    const server = createTickServer(5);
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    try {
-      const { port } = server.address() as AddressInfo;
-      const response = await fetch(`http://127.0.0.1:${port}/`);
-      const events = response.body!.pipeThrough(new SseEventStream()).getReader();
-      const { value: first } = await events.read();
-      await events.cancel();
-      expect(first).toEqual({ event: 'tick', id: '0', data: '{"n":0}' });
-    } finally {
-      server.close();
-      await once(server, 'close');
-    }
   });
 
   test('reports comments through onComment', async () => {
