@@ -26,13 +26,14 @@ export interface ReadmeExample {
   readonly name: string;
   /** The code: the block itself, after the blocks it continues. */
   readonly code: string;
+  /** True when the next block continues this one: it runs as part of that one. */
+  readonly continued: boolean;
 }
 
 /** The `ts` and `js` blocks of a README, in order. */
 export function readmeExamples(readmeFile: string): ReadmeExample[] {
   const lines = readFileSync(readmeFile, 'utf8').split('\n');
-  const examples: ReadmeExample[] = [];
-  let previous = '';
+  const examples: { name: string; code: string; continued: boolean }[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (!/^```(ts|js)$/.test(lines[i]!)) continue;
     const start = i;
@@ -40,10 +41,10 @@ export function readmeExamples(readmeFile: string): ReadmeExample[] {
     for (i++; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i]!);
     let before = start - 1;
     while (before >= 0 && lines[before]!.trim() === '') before--;
-    const continues = lines[before]?.trim() === '<!-- continues -->';
-    const code = `${continues ? `${previous}\n` : ''}${body.join('\n')}`;
-    examples.push({ name: `${path.basename(readmeFile)}:${start + 1}`, code });
-    previous = code;
+    const previous = lines[before]?.trim() === '<!-- continues -->' ? examples.at(-1) : undefined;
+    if (previous !== undefined) previous.continued = true;
+    const code = `${previous === undefined ? '' : `${previous.code}\n`}${body.join('\n')}`;
+    examples.push({ name: `${path.basename(readmeFile)}:${start + 1}`, code, continued: false });
   }
   return examples;
 }
@@ -166,7 +167,7 @@ export function testReadmeExamples(readmeFile: string, replacements: Replacement
   test(`${path.basename(readmeFile)} has examples`, () => {
     expect(examples.length).toBeGreaterThan(0);
   });
-  for (const example of examples)
+  for (const example of examples.filter((e) => !e.continued))
     test(`${example.name} runs as written`, async () => {
       await runExample(example, replacements);
     });
