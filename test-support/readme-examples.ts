@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
 
 /**
@@ -171,4 +173,45 @@ export function testReadmeExamples(readmeFile: string, replacements: Replacement
     test(`${example.name} runs as written`, async () => {
       await runExample(example, replacements);
     });
+}
+
+/** A curl command of a README and the lines of output it shows (the `# ` lines right after it). */
+export interface CurlExample {
+  readonly command: string;
+  readonly expected: readonly string[];
+}
+
+/** The curl commands of the first `sh` block after `marker` (a heading, say) in a README. */
+export function readmeCurlExamples(readmeFile: string, marker: string): CurlExample[] {
+  const readme = readFileSync(readmeFile, 'utf8');
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf(marker)))![1]!;
+  const examples: { command: string; expected: string[] }[] = [];
+  let pending = '';
+  // Output comments follow their command directly; a blank line ends them.
+  let open = false;
+  for (const line of block.split('\n')) {
+    if (pending !== '' || line.startsWith('curl ')) {
+      pending = pending === '' ? line : `${pending}\n${line}`;
+      const quoted = (pending.match(/'/g) ?? []).length % 2 === 1;
+      if (!line.endsWith('\\') && !quoted) {
+        examples.push({ command: pending, expected: [] });
+        pending = '';
+        open = true;
+      }
+    } else if (line.trim() === '') open = false;
+    else if (open && line.startsWith('# ')) examples.at(-1)!.expected.push(line.slice(2));
+  }
+  return examples;
+}
+
+/** Runs curl examples in order with `sh`, each after the replacements; each must print what it shows. */
+export async function runCurlExamples(
+  examples: readonly CurlExample[],
+  replacements: Replacements,
+): Promise<void> {
+  const replace = (text: string) => replacements.reduce((t, [from, to]) => t.replaceAll(from, to), text);
+  for (const { command, expected } of examples) {
+    const { stdout } = await promisify(execFile)('sh', ['-c', replace(command)]);
+    for (const line of expected) expect(stdout.replace(/\r/g, ''), command).toContain(replace(line));
+  }
 }
