@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { readmeExamples, runExample } from '../../../test-support/readme-examples.js';
 import { runCli } from '../src/cli-run.js';
 import { RestconfClient } from '../src/index.js';
 import { createNodeFetch } from '../src/node.js';
@@ -53,6 +54,19 @@ test('connects with a CA file, a client certificate and an encrypted key', async
   const response = await client.get('/example:peer');
   expect(response.data).toEqual({ 'example:peer': { cn: 'admin' } });
   await fetch.close();
+});
+
+test('the README HTTPS example runs as written against this server', async () => {
+  const example = readmeExamples(path.resolve(__dirname, '../README.md')).find((e) =>
+    e.code.includes('createNodeFetch'),
+  )!;
+  await runExample(example, [
+    ["'ca.pem'", `'${tls('ca.pem')}'`],
+    ["'client.pem'", `'${tls('client.pem')}'`],
+    ["'client.key'", `'${tls('client.key')}'`],
+    ["passphrase: 'secret'", "passphrase: 'key-secret'"],
+    ['https://router.example:8443', url],
+  ]);
 });
 
 test('fails with NETWORK when the server certificate is not trusted', async () => {
