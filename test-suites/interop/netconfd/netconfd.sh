@@ -39,8 +39,9 @@ die() {
 # The start time of a process (field 22 of /proc/PID/stat), so that a recorded id that the
 # system gave to another process since is never signalled.
 started_at() { awk '{ print $22 }' "/proc/$1/stat" 2>/dev/null || true; }
-# "name pid start-time" lines of the processes `start` launched.
+# Is process $1 still the one that started at $2, and not a zombie?
 is_ours() { [ -n "$2" ] && [ "$(started_at "$1")" = "$2" ] && ! grep -q '^State:.*zombie' "/proc/$1/status"; }
+# $state/pids has a "name pid start-time" line for each process `start` launched.
 all_running() {
   [ -s "$state/pids" ] || return 1
   while read -r _ pid since; do is_ours "$pid" "$since" || return 1; done <"$state/pids"
