@@ -9,7 +9,7 @@ import { type Gateway, startGateway } from '../src/gateway.js';
 import type { GatewayOptions } from '../src/options.js';
 
 const silent = { logger: pino({ level: 'silent' }) };
-const DEVICE_YANG = path.join(__dirname, 'fixtures/device-yang');
+const DEVICE_YANG = path.resolve(__dirname, '../../../yang/rfc7223');
 const JSON_DATA = { 'Content-Type': 'application/yang-data+json' };
 
 function start(options: GatewayOptions = {}): Promise<Gateway> {

@@ -29,7 +29,7 @@ export function testSchema(): Promise<SchemaTree> {
 
 /** The modules netconfd serves: RFC 7223/7277 ietf-interfaces and ietf-ip, with example-jukebox. */
 export async function rfc7223Schema(): Promise<SchemaTree> {
-  const dir = path.resolve(__dirname, 'fixtures/rfc7223');
+  const dir = path.join(YANG_DIR, 'rfc7223');
   const texts = readdirSync(dir).map((file) => readFileSync(path.join(dir, file), 'utf8'));
   return loadServerSchema({
     paths: [YANG_DIR],

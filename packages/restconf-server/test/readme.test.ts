@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import {
   readmeCurlExamples,
   readmeExamples,
@@ -27,6 +27,8 @@ test('the README server answers the README curl examples', async () => {
     ['listen(8080', `listen(${url.split(':')[2]}`] as const,
   ];
   await runExample(serve!, replacements);
+  // The example does not wait for listen(); the commands do, for at most 30 s.
+  await vi.waitFor(() => fetch(`${url}/.well-known/host-meta`), { timeout: 30_000, interval: 100 });
   const examples = readmeCurlExamples(README, 'Then, with curl:');
   expect(examples.length).toBe(2);
   await runCurlExamples(examples, replacements);
