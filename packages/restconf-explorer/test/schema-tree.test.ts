@@ -18,7 +18,7 @@ let doc: ApiDocument;
 let tree: { data: TreeNode[]; operations: TreeNode[] };
 beforeAll(async () => {
   const schema = await loadSchema({
-    paths: [path.resolve(__dirname, '../../../apps/restconf-gateway/yang')],
+    paths: [path.resolve(__dirname, '../../../yang/examples')],
     modules: ['example-jukebox', 'example-ops', 'example-actions', 'ietf-restconf', 'ietf-yang-patch'],
   });
   doc = toOpenApi(schema) as unknown as ApiDocument;

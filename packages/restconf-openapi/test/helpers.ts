@@ -2,7 +2,7 @@ import path from 'node:path';
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 
 /** The RFC 8040 example modules the gateway serves. */
-export const EXAMPLES_YANG = path.resolve(__dirname, '../../../apps/restconf-gateway/yang');
+export const EXAMPLES_YANG = path.resolve(__dirname, '../../../yang/examples');
 /** ietf-routing and the modules that augment it (ietf-interfaces and ietf-ip ship with yang-schema). */
 export const FIXTURE_YANG = path.resolve(__dirname, 'fixtures/yang');
 
