@@ -51,7 +51,9 @@ const JSON_DATA = 'application/yang-data+json';
 const JUKEBOX = '/restconf/data/example-jukebox:jukebox';
 const LEAF = `${JUKEBOX}/player/gap`;
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-const JUKEBOX_YANG = fileURLToPath(new URL('../yang/example-jukebox@2016-08-15.yang', import.meta.url));
+const JUKEBOX_YANG = fileURLToPath(
+  new URL('../../../yang/examples/example-jukebox@2016-08-15.yang', import.meta.url),
+);
 
 const prefix = clixonPrefix();
 const baselineName = prefix === undefined ? 'node:http floor' : 'Clixon 7.8';

@@ -26,7 +26,7 @@ const CLI = path.join(root, 'packages/yang-json-codec/dist/bin.js');
 /** ietf-interfaces, ietf-ip and the modules they import. */
 const YANG = path.join(root, 'packages/yang-schema/yang');
 /** iana-if-type, for the interface types of the document. */
-const IANA = path.join(root, 'packages/netconf-server/test/fixtures/rfc7223');
+const IANA = path.join(root, 'yang/rfc7223');
 const MODULES = [
   path.join(YANG, 'ietf-interfaces@2018-02-20.yang'),
   path.join(YANG, 'ietf-ip@2018-02-22.yang'),

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { testReadmeExamples } from '../../../readme-examples.ts';
-import * as lib from '../src/index.js';
+import { testReadmeExamples } from '../../../test-support/readme-examples.js';
 
-testReadmeExamples(path.resolve(__dirname, '../README.md'), '@yangkit/xml', lib, 6);
+testReadmeExamples(path.resolve(__dirname, '../README.md'));
