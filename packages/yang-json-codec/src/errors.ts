@@ -14,13 +14,17 @@
  * | `INVALID_VALUE` | invalid-value | a value outside its type (range, length, pattern, enum, ...) |
  * | `BAD_ELEMENT` | bad-element | right name, wrong shape (an object where a leaf value belongs, a duplicate leaf, ...) |
  * | `MISSING_ELEMENT` | missing-element | a list key or an operation's mandatory part is absent |
- * | `DATA_EXISTS` | data-exists | two list entries with the same keys, two equal leaf-list values in config |
- * | `DATA_MISSING` | data-missing | leafref `require-instance` target absent (error-app-tag instance-required) |
+ * | `DATA_EXISTS` | data-exists | two list entries with the same keys, two equal leaf-list values in config; an edit creates a node that exists |
+ * | `DATA_MISSING` | data-missing | leafref or instance-identifier `require-instance` target absent (error-app-tag instance-required); an edit deletes or moves a node that does not exist |
+ * | `MISSING_INSTANCE` | bad-attribute | an insert or move names a sibling entry that does not exist (error-app-tag missing-instance) |
  * | `CONFIG_FALSE` | invalid-value | state data (config false) in a configuration body |
  * | `TOO_MANY_ELEMENTS` | operation-failed | more entries than max-elements (error-app-tag too-many-elements) |
  * | `TOO_FEW_ELEMENTS` | operation-failed | fewer entries than min-elements (error-app-tag too-few-elements) |
  * | `MANDATORY_MISSING` | missing-element | a mandatory node is absent (error-app-tag missing-choice for choices) |
  * | `UNIQUE_VIOLATION` | operation-failed | a `unique` constraint is broken (error-app-tag data-not-unique) |
+ * | `MUST_VIOLATION` | operation-failed | a `must` expression is false (the statement's error-app-tag, or must-violation) |
+ * | `WHEN_VIOLATION` | unknown-element | a node exists whose `when` expression is false (error-app-tag when-violation) |
+ * | `XPATH_FAILED` | operation-failed | a `must` or `when` expression cannot be evaluated |
  * | `BAD_OPTION` | invalid-value | an option names nothing in the schema (operation, parent, fields) |
  */
 export type CodecErrorCode =
@@ -36,11 +40,15 @@ export type CodecErrorCode =
   | 'MISSING_ELEMENT'
   | 'DATA_EXISTS'
   | 'DATA_MISSING'
+  | 'MISSING_INSTANCE'
   | 'CONFIG_FALSE'
   | 'TOO_MANY_ELEMENTS'
   | 'TOO_FEW_ELEMENTS'
   | 'MANDATORY_MISSING'
   | 'UNIQUE_VIOLATION'
+  | 'MUST_VIOLATION'
+  | 'WHEN_VIOLATION'
+  | 'XPATH_FAILED'
   | 'BAD_OPTION';
 
 /** NETCONF error-tag values (RFC 6241 Appendix A) the codec reports. */

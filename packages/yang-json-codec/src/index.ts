@@ -8,6 +8,25 @@ export {
   type XmlLimits,
   type XmlSink,
 } from '@yangkit/xml';
+export {
+  ChangeLog,
+  createsOf,
+  invertChange,
+  type LeafValue,
+  type Placement,
+  type TreeChange,
+} from './change-log';
+export {
+  findChild,
+  findChildren,
+  findEntryByKey,
+  findPath,
+  insertChild,
+  moveChild,
+  positionOf,
+  removeChild,
+  replaceChild,
+} from './child-index';
 export { decodeJson } from './decode-json';
 export { decodeXml, NETCONF_NS, NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
 export type { DecodeOptions } from './decoder';
@@ -30,11 +49,30 @@ export type {
   DocumentKind,
   InstanceTree,
 } from './instance';
-export { child, childrenNamed, leafValue, walk } from './instance';
+export { child, childrenNamed, cloneNode, cloneTree, emptyTree, leafValue, walk } from './instance';
 export type { JsonSchema, JsonSchemaOptions } from './json-schema';
 export { membersJsonSchema, nodeJsonSchema, toJsonSchema } from './json-schema';
 export type { JsonCheck } from './json-validator';
 export { compileJsonValidator } from './json-validator';
+export {
+  entryKey,
+  isWholeStep,
+  type PathKey,
+  type PathStep,
+  pathOf,
+  samePath,
+  sameStep,
+  stepOf,
+} from './path-step';
+export { pathOfSteps } from './paths';
+export {
+  applyEdit,
+  diff,
+  type InsertPosition,
+  replaceTree,
+  type TreeEdit,
+  type TreeEditOperation,
+} from './tree-edit';
 export type { ValidateOptions } from './validate';
 export { validate } from './validate';
 export type { WithDefaultsMode } from './with-defaults';

@@ -100,11 +100,54 @@ export function createNode(schema: SchemaNode, parent: DataNode | undefined): Da
   };
 }
 
-/** Appends `child` under `holder`, keeping instances of one schema node together in order. */
-export function appendChild(children: ChildMap, child: DataNode): void {
-  const list = children.get(child.schema);
-  if (list === undefined) children.set(child.schema, [child]);
-  else list.push(child);
+/**
+ * A deep copy of `node` and everything below it, with `parent` as its parent. anydata/anyxml element
+ * content is shared: the tree treats it as a value and replaces it whole.
+ */
+export function cloneNode(node: DataNode, parent: DataNode | undefined): DataNode {
+  const copy: DataNode = {
+    schema: node.schema,
+    parent,
+    value: node.value,
+    member: node.member,
+    any: node.any,
+    children: undefined,
+    annotations: node.annotations === undefined ? undefined : [...node.annotations],
+  };
+  if (node.children !== undefined) {
+    const children: ChildMap = new Map();
+    for (const [schema, nodes] of node.children) {
+      const group: DataNode[] = new Array(nodes.length);
+      for (let i = 0; i < nodes.length; i++) group[i] = cloneNode(nodes[i]!, copy);
+      children.set(schema, group);
+    }
+    copy.children = children;
+  }
+  return copy;
+}
+
+/** A deep copy of a document (see {@link cloneNode}); the original is left untouched. */
+export function cloneTree(tree: InstanceTree): InstanceTree {
+  const children: ChildMap = new Map();
+  for (const [schema, nodes] of tree.children)
+    children.set(
+      schema,
+      nodes.map((n) => cloneNode(n, undefined)),
+    );
+  return { ...tree, children };
+}
+
+/** An empty document of `kind` (default 'data') over `schema`. */
+export function emptyTree(schema: SchemaTree, kind: DocumentKind = 'data'): InstanceTree {
+  return {
+    schema,
+    kind,
+    parent: undefined,
+    operation: undefined,
+    eventTime: undefined,
+    children: new Map(),
+    annotations: undefined,
+  };
 }
 
 /** The instances of the data child `module:name` of `holder` (empty when none). */

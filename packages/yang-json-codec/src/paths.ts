@@ -1,7 +1,8 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import type { ErrorPath } from './errors';
 import type { DataNode } from './instance';
-import { nodeInfo, prefixOfModule } from './schema-view';
+import { type PathStep, pathOf } from './path-step';
+import { prefixOfModule } from './schema-view';
 
 /** Quotes a predicate value as instance-identifiers write it (RFC 7950 9.13.2: either quote style). */
 export function quoteValue(value: string): string {
@@ -22,33 +23,31 @@ export interface PathBase {
  * below `base` when the document's top nodes have a parent outside it.
  */
 export function pathOfNode(tree: SchemaTree, node: DataNode | undefined, base?: PathBase): ErrorPath {
-  const chain: { s: SchemaNode; n: DataNode }[] = [];
-  for (let n = node; n !== undefined; n = n.parent) {
-    // An operation's input or output appears in paths as the operation itself, as libyang writes them.
-    const s =
-      (n.schema.kind === 'input' || n.schema.kind === 'output') && n.schema.parent
-        ? n.schema.parent
-        : n.schema;
-    chain.push({ s, n });
-  }
-  chain.reverse();
+  return pathOfSteps(tree, node === undefined ? [] : pathOf(node), base);
+}
+
+/** The instance-identifier of the instance `steps` name (see {@link pathOfNode}). */
+export function pathOfSteps(tree: SchemaTree, steps: readonly PathStep[], base?: PathBase): ErrorPath {
   let json = base === undefined || base.path.json === '/' ? '' : base.path.json;
   let xml = base === undefined || base.path.xml === '/' ? '' : base.path.xml;
   let parentModule = base?.module ?? '';
-  for (const { s, n } of chain) {
+  for (const step of steps) {
+    // An operation's input or output appears in paths as the operation itself, as libyang writes them.
+    const s =
+      (step.schema.kind === 'input' || step.schema.kind === 'output') && step.schema.parent
+        ? step.schema.parent
+        : step.schema;
     const prefix = prefixOfModule(tree, s.module);
     json += s.module === parentModule ? `/${s.name}` : `/${s.module}:${s.name}`;
     xml += `/${prefix}:${s.name}`;
-    if (s.kind === 'list') {
-      for (const k of nodeInfo(s).keyNodes) {
-        const v = n.children?.get(k)?.[0]?.value;
-        if (v === undefined) continue;
-        json += `[${k.name}=${quoteValue(v)}]`;
-        xml += `[${prefix}:${k.name}=${quoteValue(v)}]`;
+    if (step.keys !== undefined) {
+      for (const k of step.keys) {
+        json += `[${k.name}=${quoteValue(k.value)}]`;
+        xml += `[${prefix}:${k.name}=${quoteValue(k.value)}]`;
       }
-    } else if (s.kind === 'leaf-list' && n.value !== undefined) {
-      json += `[.=${quoteValue(n.value)}]`;
-      xml += `[.=${quoteValue(n.value)}]`;
+    } else if (step.value !== undefined) {
+      json += `[.=${quoteValue(step.value)}]`;
+      xml += `[.=${quoteValue(step.value)}]`;
     }
     parentModule = s.module;
   }

@@ -1,0 +1,330 @@
+import type { SchemaNode, YangType } from '@yangkit/yang-schema';
+import { findChild, findPath, insertChild, moveChild, positionOf, removeChild } from './child-index';
+import type { ChildHolder, DataNode, InstanceTree } from './instance';
+import { cloneNode } from './instance';
+import { type PathStep, pathOf, stepOf } from './path-step';
+
+/** A leaf's value and the union member it matched. */
+export interface LeafValue {
+  readonly value: string | undefined;
+  readonly member: YangType | undefined;
+}
+
+/**
+ * One primitive change of a tree, addressed by path so that it can be undone, replayed on another tree
+ * (candidate to running), written to a journal or reported as an event. `after` places a list or
+ * leaf-list entry: after the entry it names, first when null; single instances have none.
+ */
+export type TreeChange =
+  | {
+      readonly op: 'create';
+      readonly path: readonly PathStep[];
+      /**
+       * The node as created, detached: a leaf with its value, an anydata node with its content, an inner
+       * node without children except a list entry's keys.
+       */
+      readonly node: DataNode;
+      readonly after?: PathStep | null;
+    }
+  | {
+      readonly op: 'set';
+      readonly path: readonly PathStep[];
+      readonly before: LeafValue;
+      readonly after: LeafValue;
+    }
+  | {
+      readonly op: 'remove';
+      readonly path: readonly PathStep[];
+      /** The removed subtree (detached). */
+      readonly node: DataNode;
+      /** Where the entry was. */
+      readonly after?: PathStep | null;
+    }
+  | {
+      readonly op: 'move';
+      readonly path: readonly PathStep[];
+      /** Where the entry went. */
+      readonly after: PathStep | null;
+      /** Where it was. */
+      readonly from: PathStep | null;
+    };
+
+/** Where an entry goes among its siblings (RFC 7950 section 7.8.6 insert). */
+export interface Placement {
+  readonly where: 'first' | 'last' | 'before' | 'after';
+  /** before/after: the sibling entry. */
+  readonly anchor?: DataNode;
+}
+
+function isEntry(schema: SchemaNode): boolean {
+  return schema.kind === 'list' || schema.kind === 'leaf-list';
+}
+
+/** The step of the entry before `node` among its siblings (null when first), for entries only. */
+function previousOf(holder: ChildHolder, node: DataNode): PathStep | null | undefined {
+  if (!isEntry(node.schema)) return undefined;
+  const at = positionOf(holder, node);
+  return at > 0 ? stepOf(holder.children!.get(node.schema)![at - 1]!) : null;
+}
+
+/** The position `after` names under `holder` (the end when its entry is gone). */
+function positionAfter(holder: ChildHolder, after: PathStep | null | undefined): number | undefined {
+  if (after === undefined) return undefined;
+  if (after === null) return 0;
+  const anchor = findChild(holder, after);
+  return anchor === undefined ? undefined : positionOf(holder, anchor) + 1;
+}
+
+/** A detached copy of a node without its children (a list entry keeps its keys). */
+function shallowCopy(node: DataNode): DataNode {
+  const copy: DataNode = { ...node, parent: undefined, children: undefined };
+  if (node.children === undefined) return copy;
+  copy.children = new Map();
+  if (node.schema.kind === 'anydata' || node.schema.kind === 'anyxml') {
+    for (const [s, nodes] of node.children)
+      copy.children.set(
+        s,
+        nodes.map((n) => cloneNode(n, undefined)),
+      );
+  } else if (node.schema.kind === 'list') {
+    for (const k of node.schema.keyNodes) {
+      const key = node.children.get(k)?.[0];
+      if (key !== undefined) copy.children.set(k, [{ ...key, parent: copy }]);
+    }
+  }
+  return copy;
+}
+
+/**
+ * The change log of one tree (a datastore): every mutation goes through its methods, which change the tree
+ * through the keyed-index functions and record each primitive change with what undoes it. Rolling back to
+ * a mark, replaying on another tree and inverting cost O(change x depth), never O(tree).
+ */
+export class ChangeLog {
+  #tree: InstanceTree;
+  #changes: TreeChange[] = [];
+
+  constructor(tree: InstanceTree) {
+    this.#tree = tree;
+  }
+
+  /** The tree this log changes. */
+  get tree(): InstanceTree {
+    return this.#tree;
+  }
+
+  /** A position in the log, for {@link ChangeLog.undoTo} and {@link ChangeLog.since}. */
+  mark(): number {
+    return this.#changes.length;
+  }
+
+  /** The changes after `mark` (default: all), oldest first. */
+  since(mark = 0): readonly TreeChange[] {
+    return this.#changes.slice(mark);
+  }
+
+  /** Returns and forgets the logged changes (the tree keeps them). */
+  take(): TreeChange[] {
+    const out = this.#changes;
+    this.#changes = [];
+    return out;
+  }
+
+  /** Undoes every change after `mark`, newest first, and drops them from the log. */
+  undoTo(mark: number): void {
+    while (this.#changes.length > mark) undo(this.#tree, this.#changes.pop()!);
+  }
+
+  /** Replaces the whole tree (copy-config, discard of a replaced candidate) and forgets the log. */
+  reset(tree: InstanceTree): void {
+    this.#tree = tree;
+    this.#changes = [];
+  }
+
+  /** The holder of `parent`'s children: the instance, or the tree at the top. */
+  holder(parent: DataNode | undefined): ChildHolder {
+    return parent ?? this.#tree;
+  }
+
+  /**
+   * Adds `node` (detached, built by the caller: a leaf with its value, an inner node with at most a list
+   * entry's keys, anydata with its content) under `parent` (undefined: the top of the tree), at `placement`
+   * for an entry (default: last).
+   */
+  create(parent: DataNode | undefined, node: DataNode, placement?: Placement): DataNode {
+    const holder = this.holder(parent);
+    insertChild(holder, node, placementIndex(holder, placement));
+    this.#changes.push({
+      op: 'create',
+      path: pathOf(node),
+      node: shallowCopy(node),
+      ...(isEntry(node.schema) ? { after: previousOf(holder, node) ?? null } : {}),
+    });
+    return node;
+  }
+
+  /** Sets a leaf's value (a key or leaf-list value is the entry's identity: never set it). */
+  set(node: DataNode, value: string | undefined, member: YangType | undefined): void {
+    if (node.value === value && node.member === member) return;
+    this.#changes.push({
+      op: 'set',
+      path: pathOf(node),
+      before: { value: node.value, member: node.member },
+      after: { value, member },
+    });
+    node.value = value;
+    node.member = member;
+  }
+
+  /** Removes a node and its subtree. */
+  remove(node: DataNode): void {
+    const holder = this.holder(node.parent);
+    const path = pathOf(node);
+    const after = previousOf(holder, node);
+    if (removeChild(holder, node) < 0) return;
+    this.#changes.push({ op: 'remove', path, node, ...(after === undefined ? {} : { after }) });
+    node.parent = undefined;
+  }
+
+  /** Moves an entry among its siblings (RFC 7950 section 7.8.6). */
+  move(node: DataNode, placement: Placement): void {
+    const holder = this.holder(node.parent);
+    const from = previousOf(holder, node) ?? null;
+    const at = positionOf(holder, node);
+    let to = placementIndex(holder, placement) ?? holder.children!.get(node.schema)!.length;
+    if (to > at) to--;
+    if (to === at) return;
+    moveChild(holder, node, to);
+    this.#changes.push({ op: 'move', path: pathOf(node), after: previousOf(holder, node) ?? null, from });
+  }
+
+  /**
+   * Applies a change recorded on another tree (candidate commit, journal replay, a rollback's inverse),
+   * logged here. Returns false when the change's place does not exist in this tree.
+   */
+  replay(change: TreeChange): boolean {
+    const path = change.path;
+    const parentSteps = path.slice(0, -1);
+    const parent = parentSteps.length === 0 ? undefined : findPath(this.#tree, parentSteps);
+    if (parentSteps.length > 0 && parent === undefined) return false;
+    const holder = this.holder(parent);
+    const last = path[path.length - 1]!;
+    const existing = findChild(holder, last);
+    switch (change.op) {
+      case 'create': {
+        if (existing !== undefined) this.remove(existing);
+        const node = shallowCopy(change.node);
+        const at = positionAfter(holder, change.after);
+        insertChild(holder, node, at);
+        this.#changes.push({
+          op: 'create',
+          path: pathOf(node),
+          node: shallowCopy(node),
+          ...(isEntry(node.schema) ? { after: previousOf(holder, node) ?? null } : {}),
+        });
+        return true;
+      }
+      case 'set':
+        if (existing === undefined) return false;
+        this.set(existing, change.after.value, change.after.member);
+        return true;
+      case 'remove':
+        if (existing !== undefined) this.remove(existing);
+        return true;
+      case 'move': {
+        if (existing === undefined) return false;
+        const anchor = change.after === null ? undefined : findChild(holder, change.after);
+        this.move(
+          existing,
+          anchor === undefined
+            ? { where: change.after === null ? 'first' : 'last' }
+            : { where: 'after', anchor },
+        );
+        return true;
+      }
+    }
+  }
+}
+
+/** The index `placement` names under `holder` for `node` (undefined: the end). */
+function placementIndex(holder: ChildHolder, placement: Placement | undefined): number | undefined {
+  if (placement === undefined || placement.where === 'last') return undefined;
+  if (placement.where === 'first') return 0;
+  const at = placement.anchor === undefined ? -1 : positionOf(holder, placement.anchor);
+  if (at < 0) return undefined;
+  return placement.where === 'before' ? at : at + 1;
+}
+
+/** Undoes one change on `tree` without logging it. */
+function undo(tree: InstanceTree, change: TreeChange): void {
+  const path = change.path;
+  const parentSteps = path.slice(0, -1);
+  const parent = parentSteps.length === 0 ? undefined : findPath(tree, parentSteps);
+  const holder: ChildHolder | undefined = parentSteps.length === 0 ? tree : parent;
+  if (holder === undefined) return;
+  const node = change.op === 'remove' ? undefined : findChild(holder, path[path.length - 1]!);
+  switch (change.op) {
+    case 'create':
+      if (node !== undefined) removeChild(holder, node);
+      return;
+    case 'set':
+      if (node !== undefined) {
+        node.value = change.before.value;
+        node.member = change.before.member;
+      }
+      return;
+    case 'remove':
+      insertChild(holder, change.node, positionAfter(holder, change.after));
+      return;
+    case 'move':
+      if (node !== undefined) {
+        removeChild(holder, node);
+        insertChild(holder, node, positionAfter(holder, change.from));
+      }
+      return;
+  }
+}
+
+/**
+ * The changes that undo `change` when replayed, newest last (a removed subtree comes back node by node, so
+ * that each node is a change of its own for access control and the journal).
+ */
+export function invertChange(change: TreeChange): TreeChange[] {
+  switch (change.op) {
+    case 'create':
+      return [
+        {
+          op: 'remove',
+          path: change.path,
+          node: change.node,
+          ...(change.after === undefined ? {} : { after: change.after }),
+        },
+      ];
+    case 'set':
+      return [{ op: 'set', path: change.path, before: change.after, after: change.before }];
+    case 'move':
+      return [{ op: 'move', path: change.path, after: change.from, from: change.after }];
+    case 'remove':
+      return createsOf(change.node, change.path, change.after);
+  }
+}
+
+/** The create changes that build `node`'s subtree at `path`, parents first. */
+export function createsOf(node: DataNode, path: readonly PathStep[], after?: PathStep | null): TreeChange[] {
+  const out: TreeChange[] = [];
+  const visit = (n: DataNode, p: readonly PathStep[], a: PathStep | null | undefined): void => {
+    out.push({ op: 'create', path: p, node: shallowCopy(n), ...(a === undefined ? {} : { after: a }) });
+    if (n.children === undefined || n.schema.kind === 'anydata' || n.schema.kind === 'anyxml') return;
+    for (const [schema, nodes] of n.children) {
+      if (schema.isKey && n.schema.kind === 'list') continue;
+      let prev: PathStep | null = null;
+      for (const c of nodes) {
+        const step = stepOf(c);
+        visit(c, [...p, step], isEntry(schema) ? prev : undefined);
+        prev = step;
+      }
+    }
+  };
+  visit(node, path, after);
+  return out;
+}

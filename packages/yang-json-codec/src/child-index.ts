@@ -1,0 +1,171 @@
+import type { SchemaNode } from '@yangkit/yang-schema';
+import type { ChildHolder, DataNode, InstanceTree } from './instance';
+import { entryKey, isWholeStep, type PathStep, stepKey } from './path-step';
+
+/**
+ * Keyed lookup of list and leaf-list entries, and the mutations that keep it right.
+ *
+ * The entries of one list (or leaf-list) under one parent are one array of the parent's `children` map, in
+ * document order (the order of an `ordered-by user` list). Beside an array of more than a few entries an
+ * index maps each entry's key (see `entryKey`) to the entry; it is built on the first lookup and kept in
+ * step by the functions below, so finding an entry by its keys costs O(1) whatever the list's size. A tree
+ * that is looked up by key must be changed through these functions (or through a `ChangeLog`, which uses
+ * them); code that builds a fresh tree may push into the arrays directly, as no index exists yet. A list
+ * entry's keys and a leaf-list entry's value are its identity: they are never changed in place (remove the
+ * entry and create another).
+ */
+
+/** Arrays up to this length are scanned rather than indexed (a Map costs more than a short scan). */
+const SCAN_LIMIT = 8;
+
+const indexes = new WeakMap<DataNode[], Map<string, DataNode>>();
+
+function indexOf(group: DataNode[]): Map<string, DataNode> {
+  let index = indexes.get(group);
+  if (index === undefined) {
+    index = new Map();
+    for (const n of group) {
+      const k = entryKey(n);
+      if (k !== undefined && !index.has(k)) index.set(k, n);
+    }
+    indexes.set(group, index);
+  }
+  return index;
+}
+
+/** The entry of `group` whose key is `key`. */
+function findEntry(group: DataNode[], key: string): DataNode | undefined {
+  if (group.length <= SCAN_LIMIT && !indexes.has(group)) {
+    for (const n of group) if (entryKey(n) === key) return n;
+    return undefined;
+  }
+  return indexOf(group).get(key);
+}
+
+/** True for a step meant to name one entry that names none (keys missing while an entry is decoded). */
+function namesOne(step: PathStep): boolean {
+  const kind = step.schema.kind;
+  return (kind === 'list' || kind === 'leaf-list') && !isWholeStep(step);
+}
+
+/** True when `holder` is a document rather than an instance. */
+export function isDocument(holder: ChildHolder): holder is InstanceTree {
+  return 'kind' in holder;
+}
+
+/**
+ * The instance(s) one step names among the children of `holder`: the entry with the step's keys (or
+ * value) in O(1), the single instance of a container, leaf or anydata, or every entry for a whole list.
+ */
+export function findChildren(holder: ChildHolder, step: PathStep): readonly DataNode[] {
+  const group = holder.children?.get(step.schema);
+  if (group === undefined) return [];
+  const key = stepKey(step);
+  if (key === undefined) return namesOne(step) ? [] : group;
+  const found = findEntry(group, key);
+  return found === undefined ? [] : [found];
+}
+
+/** The one instance a step names under `holder` (the first entry for a whole list), or undefined. */
+export function findChild(holder: ChildHolder, step: PathStep): DataNode | undefined {
+  const group = holder.children?.get(step.schema);
+  if (group === undefined) return undefined;
+  const key = stepKey(step);
+  if (key === undefined) return namesOne(step) ? undefined : group[0];
+  return findEntry(group, key);
+}
+
+/** The entry of list or leaf-list `schema` under `holder` whose key is `key` (see `entryKey`). */
+export function findEntryByKey(holder: ChildHolder, schema: SchemaNode, key: string): DataNode | undefined {
+  const group = holder.children?.get(schema);
+  return group === undefined ? undefined : findEntry(group, key);
+}
+
+/** Follows `steps` from `holder`, O(depth); undefined when an instance on the way is missing. */
+export function findPath(holder: ChildHolder, steps: readonly PathStep[]): DataNode | undefined {
+  let node: ChildHolder | undefined = holder;
+  for (const step of steps) {
+    node = findChild(node, step);
+    if (node === undefined) return undefined;
+  }
+  return node as DataNode | undefined;
+}
+
+/** The parent a child of `holder` points to (undefined at the top of a document). */
+function parentFor(holder: ChildHolder): DataNode | undefined {
+  return isDocument(holder) ? undefined : (holder as DataNode);
+}
+
+function forget(group: DataNode[], node: DataNode): void {
+  const index = indexes.get(group);
+  if (index === undefined) return;
+  const k = entryKey(node);
+  if (k === undefined || index.get(k) !== node) return;
+  index.delete(k);
+  // State leaf-lists and keyless lists may repeat a key: rebuild rather than lose the other entry.
+  if (!node.schema.config) indexes.delete(group);
+}
+
+/**
+ * Adds `node` under `holder` at `position` among the instances of its schema node (default: the end),
+ * setting its parent.
+ */
+export function insertChild(holder: ChildHolder, node: DataNode, position?: number): void {
+  const children = holder.children!;
+  node.parent = parentFor(holder);
+  let group = children.get(node.schema);
+  if (group === undefined) children.set(node.schema, (group = []));
+  if (position === undefined || position >= group.length) group.push(node);
+  else group.splice(Math.max(0, position), 0, node);
+  const index = indexes.get(group);
+  if (index !== undefined) {
+    const k = entryKey(node);
+    if (k !== undefined && !index.has(k)) index.set(k, node);
+  }
+}
+
+/** The position of `node` among the instances of its schema node under `holder` (-1 when absent). */
+export function positionOf(holder: ChildHolder, node: DataNode): number {
+  const group = holder.children?.get(node.schema);
+  // Recently added entries are at the end: search from there.
+  return group === undefined ? -1 : group.lastIndexOf(node);
+}
+
+/** Removes `node` from `holder` (its parent is left as it was); returns the position it had, or -1. */
+export function removeChild(holder: ChildHolder, node: DataNode): number {
+  const children = holder.children;
+  const group = children?.get(node.schema);
+  if (group === undefined) return -1;
+  const at = group.lastIndexOf(node);
+  if (at < 0) return -1;
+  group.splice(at, 1);
+  forget(group, node);
+  if (group.length === 0) {
+    children!.delete(node.schema);
+    indexes.delete(group);
+  }
+  return at;
+}
+
+/** Moves `node` to `position` among the instances of its schema node under `holder` (RFC 7950 7.8.6). */
+export function moveChild(holder: ChildHolder, node: DataNode, position: number): void {
+  const group = holder.children?.get(node.schema);
+  if (group === undefined) return;
+  const at = group.lastIndexOf(node);
+  if (at < 0) return;
+  group.splice(at, 1);
+  group.splice(Math.min(Math.max(0, position), group.length), 0, node);
+}
+
+/** Puts `fresh` in the place of `old` under `holder` (same schema node), keeping its position. */
+export function replaceChild(holder: ChildHolder, old: DataNode, fresh: DataNode): void {
+  const group = holder.children?.get(old.schema);
+  const at = group === undefined ? -1 : group.lastIndexOf(old);
+  if (at < 0) {
+    insertChild(holder, fresh);
+    return;
+  }
+  group!.splice(at, 1);
+  forget(group!, old);
+  insertChild(holder, fresh, at);
+}

@@ -1,0 +1,188 @@
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { beforeAll, describe, expect, test } from 'vitest';
+import {
+  applyEdit,
+  ChangeLog,
+  cloneTree,
+  diff,
+  emptyTree,
+  encodeJson,
+  findChild,
+  findPath,
+  pathOf,
+  stepOf,
+} from '../src/index';
+import { codecError } from './helpers';
+import { resource, steps, topDoc, treeSchema } from './tree-fixtures';
+
+let schema: SchemaTree;
+let s: ReturnType<typeof steps>;
+beforeAll(async () => {
+  schema = await treeSchema();
+  s = steps(schema);
+});
+
+const json = (log: ChangeLog) => JSON.parse(encodeJson(log.tree));
+const logOf = (top: Record<string, unknown>) => new ChangeLog(topDoc(schema, top));
+const item = (body: Record<string, unknown>) =>
+  resource(schema, '/tree-test:top', { 'tree-test:item': [body] });
+
+describe('lookup by path', () => {
+  test('finds a list entry by its key among 1,000', () => {
+    const items = Array.from({ length: 1000 }, (_, i) => ({ name: `n${i}`, size: i }));
+    const tree = topDoc(schema, { item: items });
+    const found = findPath(tree, [s.top, s.item('n777'), s.size]);
+    expect(found?.value).toBe('777');
+  });
+
+  test('finds no entry for a key no entry has', () => {
+    const tree = topDoc(schema, { item: [{ name: 'a' }] });
+    expect(findPath(tree, [s.top, s.item('b')])).toBeUndefined();
+  });
+
+  test('stepOf and pathOf name an entry by its keys', () => {
+    const tree = topDoc(schema, { item: [{ name: 'a', tags: ['x'] }] });
+    const tag = findPath(tree, [s.top, s.item('a'), s.tag('x')])!;
+    expect(stepOf(tag)).toEqual(s.tag('x'));
+    expect(pathOf(tag).map((p) => p.schema.name)).toEqual(['top', 'item', 'tags']);
+  });
+});
+
+describe('applyEdit', () => {
+  test('merge creates the missing ancestors and sets a leaf', () => {
+    const log = new ChangeLog(emptyTree(schema));
+    applyEdit(log, { operation: 'merge', target: [s.top, s.item('a')], node: item({ name: 'a', size: 3 }) });
+    expect(json(log)).toEqual({ 'tree-test:top': { item: [{ name: 'a', size: 3 }] } });
+    expect(log.since().map((c) => `${c.op} ${c.path.at(-1)!.schema.name}`)).toEqual([
+      'create top',
+      'create item',
+      'create size',
+    ]);
+  });
+
+  test('merge of an existing entry logs only the leaf that changed', () => {
+    const log = logOf({ item: [{ name: 'a', size: 1, tags: ['x'] }] });
+    applyEdit(log, {
+      operation: 'merge',
+      target: [s.top, s.item('a')],
+      node: item({ name: 'a', size: 2, tags: ['x'] }),
+    });
+    expect(log.since().map((c) => c.op)).toEqual(['set']);
+  });
+
+  test('create of an existing entry fails with data-exists', () => {
+    const log = logOf({ item: [{ name: 'a' }] });
+    const e = codecError(() =>
+      applyEdit(log, { operation: 'create', target: [s.top, s.item('a')], node: item({ name: 'a' }) }),
+    );
+    expect([e.code, e.errorTag, e.errorPath?.json]).toEqual([
+      'DATA_EXISTS',
+      'data-exists',
+      "/tree-test:top/item[name='a']",
+    ]);
+  });
+
+  test('delete of a missing entry fails with data-missing and remove does nothing', () => {
+    const log = logOf({});
+    expect(
+      codecError(() => applyEdit(log, { operation: 'delete', target: [s.top, s.item('a')] })).errorTag,
+    ).toBe('data-missing');
+    applyEdit(log, { operation: 'remove', target: [s.top, s.item('a')] });
+    expect(log.since()).toEqual([]);
+  });
+
+  test('delete of a whole list removes every entry', () => {
+    const log = logOf({ item: [{ name: 'a' }, { name: 'b' }], words: ['w'] });
+    applyEdit(log, { operation: 'delete', target: [s.top, s.items] });
+    expect(json(log)).toEqual({ 'tree-test:top': { words: ['w'] } });
+  });
+
+  test('replace removes what the new node lacks and keeps what is equal', () => {
+    const log = logOf({ item: [{ name: 'a', size: 1, tags: ['x', 'y'] }] });
+    applyEdit(log, {
+      operation: 'replace',
+      target: [s.top, s.item('a')],
+      node: item({ name: 'a', tags: ['y', 'z'] }),
+    });
+    expect(json(log)).toEqual({ 'tree-test:top': { item: [{ name: 'a', tags: ['y', 'z'] }] } });
+    expect(log.since().map((c) => c.op)).toEqual(['remove', 'remove', 'create']);
+  });
+
+  test('insert places a new entry of a user-ordered list before the point', () => {
+    const log = logOf({ queue: [{ id: 1 }, { id: 2 }] });
+    const q3 = resource(schema, '/tree-test:top', { 'tree-test:queue': [{ id: 3 }] });
+    applyEdit(log, {
+      operation: 'create',
+      target: [s.top, s.queue(3)],
+      node: q3,
+      insert: { where: 'before', point: [s.top, s.queue(2)] },
+    });
+    expect(json(log)['tree-test:top'].queue.map((q: { id: number }) => q.id)).toEqual([1, 3, 2]);
+  });
+
+  test('move puts an entry first, and a missing point fails with missing-instance', () => {
+    const log = logOf({ queue: [{ id: 1 }, { id: 2 }] });
+    applyEdit(log, { operation: 'move', target: [s.top, s.queue(2)], insert: { where: 'first' } });
+    expect(json(log)['tree-test:top'].queue.map((q: { id: number }) => q.id)).toEqual([2, 1]);
+    const e = codecError(() =>
+      applyEdit(log, {
+        operation: 'move',
+        target: [s.top, s.queue(2)],
+        insert: { where: 'after', point: [s.top, s.queue(9)] },
+      }),
+    );
+    expect([e.code, e.errorTag, e.errorAppTag]).toEqual([
+      'MISSING_INSTANCE',
+      'bad-attribute',
+      'missing-instance',
+    ]);
+  });
+
+  test('creating a node of one case removes the nodes of the other case', () => {
+    const log = logOf({ beta: 'b', gamma: 'g' });
+    applyEdit(log, {
+      operation: 'merge',
+      target: [s.top, s.alpha],
+      node: resource(schema, '/tree-test:top', { 'tree-test:alpha': 'a' }),
+    });
+    expect(json(log)).toEqual({ 'tree-test:top': { alpha: 'a' } });
+  });
+});
+
+describe('ChangeLog', () => {
+  test('undoTo a mark restores the tree exactly, entry order included', () => {
+    const log = logOf({ item: [{ name: 'a' }, { name: 'b' }, { name: 'c' }], queue: [{ id: 1 }, { id: 2 }] });
+    const before = encodeJson(log.tree);
+    const mark = log.mark();
+    applyEdit(log, { operation: 'delete', target: [s.top, s.item('b')] });
+    applyEdit(log, { operation: 'move', target: [s.top, s.queue(2)], insert: { where: 'first' } });
+    applyEdit(log, { operation: 'merge', target: [s.top, s.item('d')], node: item({ name: 'd', size: 4 }) });
+    log.undoTo(mark);
+    expect(encodeJson(log.tree)).toBe(before);
+    expect(findChild(findPath(log.tree, [s.top])!, s.item('b'))).toBeDefined();
+  });
+
+  test('the changes of one tree replayed on a copy give the same tree', () => {
+    const start = topDoc(schema, { item: [{ name: 'a', tags: ['x'] }], queue: [{ id: 1 }] });
+    const log = new ChangeLog(cloneTree(start));
+    applyEdit(log, {
+      operation: 'merge',
+      target: [s.top, s.item('b')],
+      node: item({ name: 'b', tags: ['p', 'q'] }),
+    });
+    applyEdit(log, { operation: 'delete', target: [s.top, s.item('a'), s.tag('x')] });
+    const copy = new ChangeLog(cloneTree(start));
+    for (const c of log.since()) expect(copy.replay(c)).toBe(true);
+    expect(encodeJson(copy.tree)).toBe(encodeJson(log.tree));
+  });
+
+  test('diff gives the changes that turn one tree into another', () => {
+    const a = topDoc(schema, { item: [{ name: 'a', size: 1 }, { name: 'b' }] });
+    const b = topDoc(schema, { item: [{ name: 'a', size: 2 }, { name: 'c' }] });
+    const changes = diff(a, b);
+    expect(changes.map((c) => c.op)).toEqual(['remove', 'set', 'create']);
+    const log = new ChangeLog(cloneTree(a));
+    for (const c of changes) log.replay(c);
+    expect(encodeJson(log.tree)).toBe(encodeJson(b));
+  });
+});
