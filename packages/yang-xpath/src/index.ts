@@ -25,6 +25,7 @@ export {
   XPathSyntaxError,
 } from './errors.js';
 export type {
+  ElementName,
   LeafrefPath,
   QualifiedName,
   XPathNavigator,

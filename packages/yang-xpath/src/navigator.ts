@@ -25,10 +25,22 @@ export interface XPathNavigator<N> {
   stringValue(node: N): string;
   /** Optional fast path: element children with the given namespace and local name, in document order. */
   childrenNamed?(node: N, namespace: string, localName: string): Iterable<N>;
+  /**
+   * Optional fast path for a key predicate (`list[key = 'v']`): the children named `element` whose child
+   * `key` has the string value `value`, in document order, found through the tree's own key index.
+   * Returns undefined when the tree has no index for that element and key; the engine then scans.
+   */
+  childrenByKey?(node: N, element: ElementName, key: ElementName, value: string): Iterable<N> | undefined;
   /** Document order: negative when `a` comes first. Without it the engine derives order from the tree. */
   compareOrder?(a: N, b: N): number;
   /** YANG type information for deref(), enum-value(), bit-is-set() and derived-from(). */
   schemaInfo?(node: N): YangNodeInfo<N> | undefined;
+}
+
+/** An element name: namespace URI and local name. */
+export interface ElementName {
+  readonly namespace: string;
+  readonly localName: string;
 }
 
 /** A qualified identity name: the defining module's namespace and the identity's name. */

@@ -91,6 +91,8 @@ function keyedSelect(step: CompiledStep, key: KeyPredicate, node: AnyNode, env: 
     return filterByPredicate(axisNodes('child', node, env.nav, step.matcher), key.fallback, env);
   }
   if (values.length === 0) return [];
+  const indexed = keyedByTree(step, key, node, values, env);
+  if (indexed !== undefined) return indexed;
   const cache = env.cache;
   if (cache !== undefined) {
     let perParent = cache.keyIndexes.get(node);
@@ -115,6 +117,27 @@ function keyedSelect(step: CompiledStep, key: KeyPredicate, node: AnyNode, env: 
     }
   }
   return out;
+}
+
+/** Key predicate matches through the navigator's own index, or undefined when it has none. */
+function keyedByTree(
+  step: CompiledStep,
+  key: KeyPredicate,
+  node: AnyNode,
+  values: string[],
+  env: EvalEnv,
+): AnyNode[] | undefined {
+  const nav = env.nav;
+  const element = step.matcher.named;
+  const keyName = key.keyMatcher.named;
+  if (nav.childrenByKey === undefined || element === undefined || keyName === undefined) return undefined;
+  const found: AnyNode[] = [];
+  for (const v of values) {
+    const entries = nav.childrenByKey(node, element, keyName, v);
+    if (entries === undefined) return undefined;
+    for (const entry of entries) found.push(entry);
+  }
+  return values.length > 1 ? sortUnique(found, env.order()) : found;
 }
 
 /** The nodes one step selects from one context node, in document order. */

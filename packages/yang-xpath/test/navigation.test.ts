@@ -212,6 +212,30 @@ describe('key predicates', () => {
     }
   });
 
+  test("a key predicate goes through the navigator's own index when it has one", () => {
+    const asked: string[] = [];
+    const indexed: XPathNavigator<XmlNode> = {
+      ...xmlNavigator,
+      childrenByKey(node, element, key, value) {
+        asked.push(`${element.localName}[${key.localName}=${value}]`);
+        return node.children.filter(
+          (c) =>
+            c.name === element.localName &&
+            c.children.some((k) => k.name === key.localName && k.value === value),
+        );
+      },
+    };
+    const expr = compileXPath("/a:things/a:thing[a:name = 'n5']/a:x", { prefixes });
+    expect(expr.evaluateNodes(root, indexed).map((n) => n.value)).toEqual(['5', '155']);
+    expect(asked).toEqual(['thing[name=n5]']);
+  });
+
+  test('a navigator index that declines falls back to the scan', () => {
+    const declining: XPathNavigator<XmlNode> = { ...xmlNavigator, childrenByKey: () => undefined };
+    const expr = compileXPath("/a:things/a:thing[a:name = 'n5']/a:x", { prefixes });
+    expect(expr.evaluateNodes(root, declining).map((n) => n.value)).toEqual(['5', '155']);
+  });
+
   test('a numeric key comparison keeps number semantics', () => {
     const expr = compileXPath('/a:things/a:thing[a:x = 7.0]/a:name', { prefixes });
     expect(expr.evaluateString(root, xmlNavigator, { cache: createEvaluationCache() })).toBe('n7');
