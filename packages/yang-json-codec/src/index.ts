@@ -74,6 +74,7 @@ export {
   type TreeEditOperation,
 } from './tree-edit';
 export type { ValidateOptions } from './validate';
-export { validate } from './validate';
+export { validate, validateChanges } from './validate';
 export type { WithDefaultsMode } from './with-defaults';
 export { applyWithDefaults } from './with-defaults';
+export { type TreeNode, treeNavigator } from './xpath-navigator';

@@ -1,4 +1,5 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import type { PathKey, PathStep } from './path-step';
 import { nodeInfo, prefixOfModule, topLevelInfo } from './schema-view';
 
 /**
@@ -208,4 +209,28 @@ export function instanceIdToXml(
     declare(prefix, n.namespace);
     return `${prefix}:${n.name}`;
   });
+}
+
+/**
+ * The path steps an RFC 7951 instance-identifier (the form the tree keeps) names, so that the instance is
+ * found in O(depth). Undefined when the text names no node, or uses a positional predicate.
+ */
+export function instanceIdSteps(tree: SchemaTree, text: string): PathStep[] | undefined {
+  const steps = parse(text);
+  if (steps === undefined || steps[0]?.qualifier === undefined) return undefined;
+  const resolved = resolve(tree, steps, (q, inherited) => (q === undefined ? inherited : q));
+  if (resolved === undefined) return undefined;
+  const out: PathStep[] = [];
+  for (let i = 0; i < steps.length; i++) {
+    const schema = resolved.nodes[i]!;
+    const keys: PathKey[] = [];
+    let value: string | undefined;
+    for (const [j, p] of steps[i]!.predicates.entries()) {
+      if (p.kind === 'pos') return undefined;
+      if (p.kind === 'dot') value = p.value;
+      else keys.push({ name: resolved.keyNodes[i]![j]!.name, value: p.value });
+    }
+    out.push(keys.length > 0 ? { schema, keys } : value !== undefined ? { schema, value } : { schema });
+  }
+  return out;
 }

@@ -1,11 +1,15 @@
-import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import type { SchemaNode } from '@yangkit/yang-schema';
+import type { TreeChange } from './change-log';
+import { findPath } from './child-index';
 import { CodecError } from './errors';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { createNode } from './instance';
 import { pathOfChild, pathOfNode } from './paths';
 import { isDataKind } from './schema-view';
+import { checkReference, checkReferencesInto, isReferenced, requiresInstance } from './validate-references';
+import { checkMust, checkWhen } from './validate-xpath';
 
-/** Options of {@link validate}. */
+/** Options of {@link validate} and {@link validateChanges}. */
 export interface ValidateOptions {
   /**
    * Validate as configuration (RFC 7950 8.1: constraints of config true nodes only; state nodes are not
@@ -14,7 +18,8 @@ export interface ValidateOptions {
   readonly config?: boolean;
   /**
    * The document is a whole datastore (or whole operation input/output): mandatory nodes and min-elements
-   * are checked at the top level too. Default: true for rpc/action/notification kinds, false for data.
+   * are checked at the top level too, and a leafref whose target is absent from the document is missing.
+   * Default: true for rpc/action/notification kinds, false for data.
    */
   readonly complete?: boolean;
   /** Stop after this many errors (default 100). */
@@ -22,96 +27,170 @@ export interface ValidateOptions {
 }
 
 /**
- * The constraints decoding leaves for a separate step (RFC 7950 section 8): mandatory leafs and choices,
- * min-elements/max-elements, unique, and leafref `require-instance` against the instances of the same
- * document (when the document holds the target's top-level node). Returns every error found (empty when
- * the tree is valid), each naming the node and the rule, with the error-tag and error-app-tag of
+ * Validates a document as RFC 7950 section 8 asks (types and keys are checked when it is decoded):
+ * mandatory leafs and choices, min-elements/max-elements, `unique`, `must` and `when` (through yang-xpath
+ * over the tree), and leafref and instance-identifier `require-instance`. Returns every error found (empty
+ * when the tree is valid), each naming the node and the rule, with the error-tag and error-app-tag of
  * RFC 7950 section 15.
  */
 export function validate(tree: InstanceTree, options: ValidateOptions = {}): CodecError[] {
   const v = new Validator(tree, options);
-  v.run();
+  v.document();
+  return v.errors;
+}
+
+/**
+ * Validates what `changes` (already applied to `tree`, a whole datastore) can affect, in O(changes x depth)
+ * plus the references into removed nodes: each changed subtree, the child constraints of the changed
+ * nodes' parents (mandatory, min/max-elements, unique), the `must` of their ancestors, and, when a removal
+ * takes away what a leafref or instance-identifier may point to, those references. A `must` or `when`
+ * elsewhere that reads the changed nodes is not re-evaluated: {@link validate} checks everything.
+ */
+export function validateChanges(
+  tree: InstanceTree,
+  changes: readonly TreeChange[],
+  options: ValidateOptions = {},
+): CodecError[] {
+  const v = new Validator(tree, { complete: true, ...options });
+  v.changes(changes);
   return v.errors;
 }
 
 class Validator {
   readonly errors: CodecError[] = [];
-  private readonly schema: SchemaTree;
   private readonly config: boolean;
   private readonly complete: boolean;
   private readonly maxErrors: number;
-  private valuesBySchema: Map<SchemaNode, Set<string>> | undefined;
 
   constructor(
     private readonly tree: InstanceTree,
     options: ValidateOptions,
   ) {
-    this.schema = tree.schema;
     this.config = options.config ?? tree.kind === 'config';
     this.complete =
       options.complete ?? !(tree.kind === 'data' || tree.kind === 'config' || tree.kind === 'resource');
     this.maxErrors = options.maxErrors ?? 100;
   }
 
-  private add(e: CodecError): void {
-    if (this.errors.length < this.maxErrors) this.errors.push(e);
-  }
-
-  run(): void {
-    const tree = this.tree;
-    if (this.complete && (tree.kind === 'data' || tree.kind === 'config')) {
-      const tops = this.schema.children.filter((c) => isDataKind(c.kind));
-      this.checkSchemaChildren(tree, tops, undefined);
-    }
-    for (const [s, nodes] of tree.children) {
-      if (s.kind === 'list' && s.unique.length > 0 && !this.skip(s)) this.unique(s, nodes);
-      for (const n of nodes) this.node(n);
-    }
+  private get full(): boolean {
+    return this.errors.length >= this.maxErrors;
   }
 
   private skip(schema: SchemaNode): boolean {
-    return this.config && !schema.config && !isOperationPart(schema);
+    return this.config && !schema.config && !schema.isOperation;
   }
 
+  document(): void {
+    const tree = this.tree;
+    if (this.complete && (tree.kind === 'data' || tree.kind === 'config')) this.children(tree, undefined);
+    for (const [s, nodes] of tree.children) {
+      // Without the whole datastore, the top-level lists present still have unique values.
+      if (!this.complete && s.kind === 'list' && s.unique.length > 0 && !this.skip(s)) this.unique(s, nodes);
+      for (const n of nodes) this.subtree(n, 0);
+    }
+    this.errors.splice(this.maxErrors);
+  }
+
+  changes(changes: readonly TreeChange[]): void {
+    const tree = this.tree;
+    const subtrees = new Set<DataNode>();
+    const parents = new Set<DataNode | undefined>();
+    const removed = new Set<SchemaNode>();
+    for (const c of changes) {
+      const parentSteps = c.path.slice(0, -1);
+      const parent = parentSteps.length === 0 ? undefined : findPath(tree, parentSteps);
+      if (parentSteps.length === 0 || parent !== undefined) parents.add(parent);
+      if (c.op === 'remove') {
+        if (isReferenced(tree.schema, c.node.schema)) removed.add(c.node.schema);
+      } else if (c.op !== 'move') {
+        const node = findPath(tree, c.path);
+        if (node !== undefined) subtrees.add(node);
+      }
+    }
+    const covered = (n: DataNode): boolean => {
+      for (let p = n.parent; p !== undefined; p = p.parent) if (subtrees.has(p)) return true;
+      return false;
+    };
+    const ancestorsDone = new Set<DataNode>();
+    for (const n of subtrees) {
+      if (covered(n)) continue;
+      this.subtree(n, 0);
+      this.ancestors(n.parent, ancestorsDone);
+    }
+    for (const p of parents) {
+      if (p === undefined) {
+        this.children(tree, undefined);
+        continue;
+      }
+      if (subtrees.has(p) || covered(p)) continue;
+      this.children(p, p);
+      this.node(p);
+      this.ancestors(p.parent, ancestorsDone);
+    }
+    for (const schema of removed) checkReferencesInto(tree, schema, this.errors, this.maxErrors);
+    this.errors.splice(this.maxErrors);
+  }
+
+  /** The `must` of each ancestor (their value may depend on what changed below them). */
+  private ancestors(start: DataNode | undefined, done: Set<DataNode>): void {
+    for (let a = start; a !== undefined && !done.has(a); a = a.parent) {
+      done.add(a);
+      if (!this.skip(a.schema)) checkMust(this.tree, a, this.errors);
+    }
+  }
+
+  private subtree(n: DataNode, depth: number): void {
+    if (this.full || depth > 256 || this.skip(n.schema)) return;
+    this.node(n);
+    const kind = n.schema.kind;
+    // anydata content is not validated against the schema (RFC 7950 7.10).
+    if (n.children === undefined || kind === 'anydata' || kind === 'anyxml') return;
+    this.children(n, n);
+    for (const nodes of n.children.values()) for (const c of nodes) this.subtree(c, depth + 1);
+  }
+
+  /** Checks on one instance: when, must, require-instance. */
   private node(n: DataNode): void {
-    if (this.errors.length >= this.maxErrors) return;
-    const s = n.schema;
-    if (this.skip(s)) return;
-    if (s.kind === 'leaf' || s.kind === 'leaf-list') {
-      this.leafref(n);
-      return;
-    }
-    if (n.children === undefined) return;
-    this.checkSchemaChildren(n, s.children, n);
-    for (const [cs, nodes] of n.children) {
-      if (cs.kind === 'list' && cs.unique.length > 0 && !this.skip(cs)) this.unique(cs, nodes);
-      for (const c of nodes) this.node(c);
+    if (this.skip(n.schema)) return;
+    checkWhen(this.tree, n, this.errors);
+    checkMust(this.tree, n, this.errors);
+    if (n.children === undefined && requiresInstance(n.schema) && (n.schema.config || !this.config)) {
+      checkReference(this.tree, n, this.complete, this.errors);
     }
   }
 
-  /** mandatory, choice and element-count checks of the schema children under one instance. */
-  private checkSchemaChildren(
+  /** mandatory, choice, element-count and unique checks of the schema children under one instance. */
+  private children(holder: ChildHolder, parent: DataNode | undefined): void {
+    const schemaChildren =
+      parent === undefined
+        ? this.tree.schema.children.filter((c) => isDataKind(c.kind))
+        : parent.schema.children;
+    this.schemaChildren(holder, schemaChildren, parent);
+  }
+
+  private schemaChildren(
     holder: ChildHolder,
     schemaChildren: readonly SchemaNode[],
     parent: DataNode | undefined,
   ): void {
     for (const cs of schemaChildren) {
+      if (this.full) return;
       if (this.skip(cs)) continue;
       switch (cs.kind) {
         case 'choice': {
           const chosen = cs.children.find((c) => hasAny(holder, c));
-          if (chosen !== undefined)
-            this.checkSchemaChildren(holder, chosen.kind === 'case' ? chosen.children : [chosen], parent);
-          else if (cs.mandatory) {
-            const path = pathOfChild(this.schema, parent, cs);
-            this.add(
+          if (chosen !== undefined) {
+            this.schemaChildren(holder, chosen.kind === 'case' ? chosen.children : [chosen], parent);
+          } else if (cs.mandatory && cs.when.length === 0) {
+            const path = pathOfChild(this.tree.schema, parent, cs);
+            this.errors.push(
               new CodecError(
                 'MANDATORY_MISSING',
                 `mandatory choice "${cs.name}" has no case present (${path.json})`,
                 {
                   errorTag: 'data-missing',
                   errorAppTag: 'missing-choice',
-                  errorPath: pathOfNode(this.schema, parent),
+                  errorPath: pathOfNode(this.tree.schema, parent),
                   errorInfo: { 'missing-choice': cs.name },
                 },
               ),
@@ -119,21 +198,19 @@ class Validator {
           }
           break;
         }
-        case 'container': {
-          const present = holder.children?.get(cs);
+        case 'container':
           // RFC 7950 7.6.5: the mandatory nodes of an absent non-presence container still count.
-          if (present === undefined && cs.presence === undefined) {
+          if (holder.children?.get(cs) === undefined && cs.presence === undefined && cs.when.length === 0) {
             const implied = createNode(cs, parent);
-            this.checkSchemaChildren(implied, cs.children, implied);
+            this.schemaChildren(implied, cs.children, implied);
           }
           break;
-        }
         case 'leaf':
         case 'anydata':
         case 'anyxml':
-          if (cs.mandatory && holder.children?.get(cs) === undefined) {
-            const path = pathOfChild(this.schema, parent, cs);
-            this.add(
+          if (cs.mandatory && cs.when.length === 0 && holder.children?.get(cs) === undefined) {
+            const path = pathOfChild(this.tree.schema, parent, cs);
+            this.errors.push(
               new CodecError(
                 'MANDATORY_MISSING',
                 `mandatory ${cs.kind} "${cs.name}" is missing (${path.json})`,
@@ -148,34 +225,9 @@ class Validator {
           break;
         case 'list':
         case 'leaf-list': {
-          const count = holder.children?.get(cs)?.length ?? 0;
-          const path = pathOfChild(this.schema, parent, cs);
-          if (count < cs.minElements) {
-            this.add(
-              new CodecError(
-                'TOO_FEW_ELEMENTS',
-                `${cs.kind} "${cs.name}" has ${count} entries, fewer than min-elements ${cs.minElements} (${path.json})`,
-                {
-                  errorTag: 'operation-failed',
-                  errorAppTag: 'too-few-elements',
-                  errorPath: path,
-                },
-              ),
-            );
-          }
-          if (count > cs.maxElements) {
-            this.add(
-              new CodecError(
-                'TOO_MANY_ELEMENTS',
-                `${cs.kind} "${cs.name}" has ${count} entries, more than max-elements ${cs.maxElements} (${path.json})`,
-                {
-                  errorTag: 'operation-failed',
-                  errorAppTag: 'too-many-elements',
-                  errorPath: path,
-                },
-              ),
-            );
-          }
+          const entries = holder.children?.get(cs);
+          this.counts(cs, entries?.length ?? 0, parent);
+          if (cs.kind === 'list' && cs.unique.length > 0 && entries !== undefined) this.unique(cs, entries);
           break;
         }
         default:
@@ -184,98 +236,60 @@ class Validator {
     }
   }
 
-  /** RFC 7950 7.8.3: entries whose unique descendants all exist may not share their values. */
-  private unique(list: SchemaNode, entries: DataNode[]): void {
-    for (const paths of list.unique) {
-      const seen = new Set<string>();
-      for (const e of entries) {
-        const values: string[] = [];
-        let complete = true;
-        for (const p of paths) {
-          const v = descendantValue(e, p);
-          if (v === undefined) {
-            complete = false;
-            break;
-          }
-          values.push(v);
-        }
-        if (!complete) continue;
-        const key = values.join('\u0000');
-        if (seen.has(key)) {
-          const path = pathOfNode(this.schema, e);
-          this.add(
-            new CodecError(
-              'UNIQUE_VIOLATION',
-              `list "${list.name}" entries share the values of unique "${paths.join(' ')}" (${path.json})`,
-              {
-                errorTag: 'operation-failed',
-                errorAppTag: 'data-not-unique',
-                errorPath: path,
-                errorInfo: { 'non-unique': paths.join(' ') },
-              },
-            ),
-          );
-        }
-        seen.add(key);
-      }
-    }
-  }
-
-  /** RFC 7950 9.9: with require-instance true an instance of the target with the value must exist. */
-  private leafref(n: DataNode): void {
-    const type = n.schema.type;
-    if (type?.base !== 'leafref' || type.requireInstance === false) return;
-    const target = type.leafrefTarget as SchemaNode | undefined;
-    if (target === undefined) return;
-    // Only decide when the document holds the subtree the target lives in.
-    const top = topAncestor(target);
-    const inDocument = this.tree.children.has(top) || (target.isOperation && topAncestor(n.schema) === top);
-    if (!inDocument) return;
-    const values = this.values().get(target);
-    if (values?.has(n.value ?? '')) return;
-    const path = pathOfNode(this.schema, n);
-    this.add(
-      new CodecError(
-        'DATA_MISSING',
-        `leafref "${n.schema.name}" value "${n.value}" has no instance of ${target.dataPath} (${path.json})`,
-        {
-          errorTag: 'data-missing',
-          errorAppTag: 'instance-required',
-          errorPath: path,
-          errorInfo: { 'bad-value': n.value ?? '' },
-        },
-      ),
+  private counts(cs: SchemaNode, count: number, parent: DataNode | undefined): void {
+    const tooFew = count < cs.minElements && cs.when.length === 0;
+    if (!tooFew && count <= cs.maxElements) return;
+    const path = pathOfChild(this.tree.schema, parent, cs);
+    this.errors.push(
+      tooFew
+        ? new CodecError(
+            'TOO_FEW_ELEMENTS',
+            `${cs.kind} "${cs.name}" has ${count} entries, fewer than min-elements ${cs.minElements} (${path.json})`,
+            { errorTag: 'operation-failed', errorAppTag: 'too-few-elements', errorPath: path },
+          )
+        : new CodecError(
+            'TOO_MANY_ELEMENTS',
+            `${cs.kind} "${cs.name}" has ${count} entries, more than max-elements ${cs.maxElements} (${path.json})`,
+            { errorTag: 'operation-failed', errorAppTag: 'too-many-elements', errorPath: path },
+          ),
     );
   }
 
-  /** Every leaf and leaf-list value of the document per schema node (built once). */
-  private values(): Map<SchemaNode, Set<string>> {
-    if (this.valuesBySchema !== undefined) return this.valuesBySchema;
-    const map = new Map<SchemaNode, Set<string>>();
-    const visit = (h: ChildHolder) => {
-      if (h.children === undefined) return;
-      for (const [s, nodes] of h.children) {
-        if (s.kind === 'leaf' || s.kind === 'leaf-list') {
-          let set = map.get(s);
-          if (set === undefined) map.set(s, (set = new Set()));
-          for (const x of nodes) set.add(x.value ?? '');
-        } else for (const x of nodes) visit(x);
+  /** RFC 7950 7.8.3: entries whose unique descendants all exist may not share their values. */
+  private unique(list: SchemaNode, entries: readonly DataNode[]): void {
+    for (const paths of list.unique) {
+      const seen = new Map<string, DataNode>();
+      for (const e of entries) {
+        const leaves: DataNode[] = [];
+        for (const p of paths) {
+          const leaf = descendant(e, p);
+          if (leaf?.value === undefined) break;
+          leaves.push(leaf);
+        }
+        if (leaves.length !== paths.length) continue;
+        const key = leaves.map((l) => l.value).join('\u0000');
+        if (!seen.has(key)) {
+          seen.set(key, e);
+          continue;
+        }
+        const path = pathOfNode(this.tree.schema, e);
+        this.errors.push(
+          new CodecError(
+            'UNIQUE_VIOLATION',
+            `list "${list.name}" entries share the values of unique "${paths.join(' ')}" (${path.json})`,
+            {
+              errorTag: 'operation-failed',
+              errorAppTag: 'data-not-unique',
+              errorPath: path,
+              // RFC 7950 15.1: error-info non-unique names a leaf that breaks the constraint.
+              errorInfo: { 'non-unique': pathOfNode(this.tree.schema, leaves[0]).json },
+            },
+          ),
+        );
+        return;
       }
-    };
-    visit(this.tree);
-    this.valuesBySchema = map;
-    return map;
+    }
   }
-}
-
-function isOperationPart(schema: SchemaNode): boolean {
-  return schema.isOperation;
-}
-
-function topAncestor(s: SchemaNode): SchemaNode {
-  let t = s;
-  while (t.parent !== undefined) t = t.parent;
-  return t;
 }
 
 /** True when any instance of `schema` (a case, choice or data node) is among the holder's children. */
@@ -285,8 +299,8 @@ function hasAny(holder: ChildHolder, schema: SchemaNode): boolean {
   return schema.children.some((c) => hasAny(holder, c));
 }
 
-/** The value of a descendant leaf named by a unique argument ("a/b", prefixes ignored). */
-function descendantValue(entry: DataNode, path: string): string | undefined {
+/** The descendant leaf a unique argument names ("a/b", prefixes ignored). */
+function descendant(entry: DataNode, path: string): DataNode | undefined {
   let node: DataNode | undefined = entry;
   for (const step of path.split('/')) {
     const name = step.includes(':') ? step.slice(step.indexOf(':') + 1) : step;
@@ -300,5 +314,5 @@ function descendantValue(entry: DataNode, path: string): string | undefined {
     }
     node = next;
   }
-  return node?.value;
+  return node;
 }
