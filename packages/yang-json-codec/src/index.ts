@@ -27,6 +27,7 @@ export {
   removeChild,
   replaceChild,
 } from './child-index';
+export { applyContent } from './content';
 export { decodeJson } from './decode-json';
 export { decodeXml, NETCONF_NS, NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
 export type { DecodeOptions } from './decoder';
@@ -54,6 +55,7 @@ export type { JsonSchema, JsonSchemaOptions } from './json-schema';
 export { membersJsonSchema, nodeJsonSchema, toJsonSchema } from './json-schema';
 export type { JsonCheck } from './json-validator';
 export { compileJsonValidator } from './json-validator';
+export { overlayTree } from './overlay';
 export {
   entryKey,
   isWholeStep,
@@ -65,6 +67,7 @@ export {
   stepOf,
 } from './path-step';
 export { pathOfSteps } from './paths';
+export { type FilterElement, selectSubtree, selectXPath } from './select';
 export {
   applyEdit,
   diff,

@@ -1,0 +1,214 @@
+import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import type { CompiledXPath } from '@yangkit/yang-xpath';
+import { findChild, findEntryByKey, isDocument } from './child-index';
+import { CodecError } from './errors';
+import type { ChildHolder, ChildMap, DataNode, InstanceTree } from './instance';
+import { pathOf } from './path-step';
+import { valueFromXml } from './values';
+import { type TreeNode, treeNavigator } from './xpath-navigator';
+
+/**
+ * One element of an RFC 6241 section 6 subtree filter, as read from XML: a containment or selection node
+ * (children or none) or a content match node (non-blank text, section 6.2.5).
+ */
+export interface FilterElement {
+  readonly name: string;
+  /** The element's namespace; undefined matches a node of that name in any module (section 6.2.1). */
+  readonly namespace: string | undefined;
+  /** Character content (a content match value when it is not blank and there are no children). */
+  readonly text: string;
+  readonly children: readonly FilterElement[];
+  /** Resolves a namespace prefix used in the text (identityref values), per the element's scope. */
+  readonly lookupPrefix?: (prefix: string) => string | undefined;
+}
+
+/** What of one instance a selection keeps: all of it, or some of its children. */
+type Selected = 'all' | Map<DataNode, Selected>;
+
+function isContentMatch(el: FilterElement): boolean {
+  return el.children.length === 0 && el.text.trim() !== '';
+}
+
+function names(schema: SchemaNode, el: FilterElement): boolean {
+  return schema.name === el.name && (el.namespace === undefined || schema.namespace === el.namespace);
+}
+
+const canonical = new WeakMap<FilterElement, Map<SchemaNode, string>>();
+
+/** One subtree filter applied to one schema's documents. */
+class SubtreeSelector {
+  constructor(private readonly schema: SchemaTree) {}
+
+  /** A content match value in the canonical form of the leaf it is compared with (its text when invalid). */
+  private matchValue(schema: SchemaNode, el: FilterElement): string {
+    let perSchema = canonical.get(el);
+    if (perSchema === undefined) canonical.set(el, (perSchema = new Map()));
+    let v = perSchema.get(schema);
+    if (v === undefined) {
+      const text = el.text.trim();
+      const r =
+        schema.type === undefined
+          ? undefined
+          : valueFromXml(this.schema, schema.type, text, { lookup: (p) => el.lookupPrefix?.(p) });
+      v = r?.ok ? r.value : text;
+      perSchema.set(schema, v);
+    }
+    return v;
+  }
+
+  /** The children of `holder` an element names; one entry in O(1) when a content match names every key. */
+  *matching(holder: ChildHolder, el: FilterElement): Generator<DataNode> {
+    if (holder.children === undefined) return;
+    for (const [schema, nodes] of holder.children) {
+      if (!names(schema, el)) continue;
+      if (schema.kind === 'list' && schema.keyNodes.length > 0) {
+        const values: string[] = [];
+        for (const k of schema.keyNodes) {
+          const kel = el.children.find((c) => names(k, c) && isContentMatch(c));
+          if (kel === undefined) break;
+          values.push(this.matchValue(k, kel));
+        }
+        if (values.length === schema.keyNodes.length) {
+          const entry = findEntryByKey(holder, schema, values.join('\u0000'));
+          if (entry !== undefined) yield entry;
+          continue;
+        }
+      }
+      yield* nodes;
+    }
+  }
+
+  /** RFC 6241 section 6.2: what one filter element selects of one instance, or undefined. */
+  select(node: DataNode, el: FilterElement, depth: number): Selected | undefined {
+    if (depth > 256) {
+      throw new CodecError('LIMIT_EXCEEDED', 'subtree filter nested deeper than 256', {
+        errorTag: 'too-big',
+      });
+    }
+    if (el.children.length === 0) return 'all';
+    const out = new Map<DataNode, Selected>();
+    let contentMatches = 0;
+    for (const cm of el.children) {
+      if (!isContentMatch(cm)) continue;
+      contentMatches++;
+      let found = false;
+      for (const c of this.matching(node, cm)) {
+        if (c.value === undefined) continue;
+        if (c.value !== this.matchValue(c.schema, cm) && c.value !== cm.text.trim()) continue;
+        found = true;
+        out.set(c, 'all');
+      }
+      // Section 6.2.5: every content match node must match, or the instance is not selected.
+      if (!found) return undefined;
+    }
+    if (contentMatches === el.children.length) return 'all';
+    let any = false;
+    for (const o of el.children) {
+      if (isContentMatch(o)) continue;
+      for (const c of this.matching(node, o)) {
+        if (out.has(c)) continue;
+        const s = this.select(c, o, depth + 1);
+        if (s === undefined) continue;
+        out.set(c, s);
+        any = true;
+      }
+    }
+    if (!any && contentMatches === 0) return undefined;
+    return out;
+  }
+}
+
+/**
+ * Applies an RFC 6241 section 6 subtree filter to a document and returns the selection as a document of
+ * the same kind. Whole selected subtrees are shared with `tree` (treat the result as read-only, or clone
+ * it before changing it); the ancestors on the way are new nodes with only the selected children, list
+ * entries with their keys (RFC 7950 7.8.5). A content match on every key of a list finds its entry in O(1).
+ */
+export function selectSubtree(tree: InstanceTree, filter: readonly FilterElement[]): InstanceTree {
+  const selector = new SubtreeSelector(tree.schema);
+  const top = new Map<DataNode, Selected>();
+  for (const el of filter) {
+    for (const c of selector.matching(tree, el)) {
+      if (top.has(c)) continue;
+      const s = selector.select(c, el, 0);
+      if (s !== undefined) top.set(c, s);
+    }
+  }
+  return materialize(tree, top);
+}
+
+/**
+ * Applies an XPath selection (RFC 6241 section 8.9, RFC 8639/8641 filters) to a document: the nodes the
+ * expression selects come with their subtrees, their ancestors with list keys; sharing as
+ * {@link selectSubtree}. An expression that selects the document selects everything.
+ */
+export function selectXPath(tree: InstanceTree, expression: CompiledXPath): InstanceTree {
+  const nodes = expression.evaluateNodes<TreeNode>(tree, treeNavigator(tree));
+  const top = new Map<DataNode, Selected>();
+  for (const n of nodes) {
+    if (isDocument(n)) return tree;
+    const chain = ancestry(tree, n);
+    if (chain.length === 0) continue;
+    let level: Map<DataNode, Selected> | undefined = top;
+    for (let i = chain.length - 1; i > 0 && level !== undefined; i--) {
+      const x = chain[i]!;
+      const next: Selected | undefined = level.get(x);
+      // An ancestor selected whole already holds this node.
+      if (next === 'all') level = undefined;
+      else if (next === undefined) level.set(x, (level = new Map()));
+      else level = next;
+    }
+    level?.set(chain[0]!, 'all');
+  }
+  return materialize(tree, top);
+}
+
+/**
+ * `node` and its ancestors in `tree`, the node first. A node shared with another tree (an overlay shares
+ * the subtrees it did not change) has its parents there: then its path is followed down from `tree`.
+ */
+function ancestry(tree: InstanceTree, node: DataNode): DataNode[] {
+  const chain: DataNode[] = [];
+  for (let x: DataNode | undefined = node; x !== undefined; x = x.parent) chain.push(x);
+  const top = chain[chain.length - 1]!;
+  if (tree.children.get(top.schema)?.includes(top)) return chain;
+  chain.length = 0;
+  let holder: ChildHolder = tree;
+  for (const step of pathOf(node)) {
+    const x = findChild(holder, step);
+    if (x === undefined) return [];
+    chain.push(x);
+    holder = x;
+  }
+  return chain.reverse();
+}
+
+/** Builds the selection's document: the selected instances in their original order, keys kept. */
+function materialize(tree: InstanceTree, top: Map<DataNode, Selected>): InstanceTree {
+  return { ...tree, children: selectedChildren(tree, top, undefined), annotations: tree.annotations };
+}
+
+function selectedChildren(
+  holder: ChildHolder,
+  selected: Map<DataNode, Selected>,
+  parent: DataNode | undefined,
+): ChildMap {
+  const out: ChildMap = new Map();
+  if (holder.children === undefined || selected.size === 0) return out;
+  const keys = parent?.schema.kind === 'list' ? parent.schema.keyNodes : undefined;
+  for (const [schema, nodes] of holder.children) {
+    const group: DataNode[] = [];
+    const isKey = keys?.includes(schema) === true;
+    for (const n of nodes) {
+      const s = isKey ? 'all' : selected.get(n);
+      if (s === undefined) continue;
+      group.push(s === 'all' ? n : { ...n, parent, children: undefined, annotations: n.annotations });
+      if (s !== 'all') {
+        const copy = group[group.length - 1]!;
+        copy.children = selectedChildren(n, s, copy);
+      }
+    }
+    if (group.length > 0) out.set(schema, group);
+  }
+  return out;
+}

@@ -1,0 +1,125 @@
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { compileXPath } from '@yangkit/yang-xpath';
+import { beforeAll, describe, expect, test } from 'vitest';
+import {
+  applyContent,
+  decodeJson,
+  encodeJson,
+  type FilterElement,
+  findPath,
+  overlayTree,
+  selectSubtree,
+  selectXPath,
+} from '../src/index';
+import { steps, topDoc, treeSchema } from './tree-fixtures';
+
+let schema: SchemaTree;
+beforeAll(async () => {
+  schema = await treeSchema();
+});
+
+const TT = 'urn:example:tree-test';
+const el = (
+  name: string,
+  children: FilterElement[] | string = [],
+  namespace: string | undefined = TT,
+): FilterElement => ({
+  name,
+  namespace,
+  text: typeof children === 'string' ? children : '',
+  children: typeof children === 'string' ? [] : children,
+});
+const json = (tree: Parameters<typeof encodeJson>[0]) => JSON.parse(encodeJson(tree));
+
+const sample = () =>
+  topDoc(schema, {
+    item: [
+      { name: 'a', size: 1, tags: ['x'] },
+      { name: 'b', size: 2, part: [{ a: 'p', b: 1, note: 'n' }] },
+    ],
+    words: ['w1', 'w2'],
+  });
+
+describe('selectSubtree', () => {
+  test('a selection node selects its whole subtree', () => {
+    expect(json(selectSubtree(sample(), [el('top', [el('words')])]))).toEqual({
+      'tree-test:top': { words: ['w1', 'w2'] },
+    });
+  });
+
+  test('a content match on the key selects one entry, with its keys and the selected children', () => {
+    const out = selectSubtree(sample(), [el('top', [el('item', [el('name', 'b'), el('size')])])]);
+    expect(json(out)).toEqual({ 'tree-test:top': { item: [{ name: 'b', size: 2 }] } });
+  });
+
+  test('an entry whose content match fails is left out', () => {
+    const out = selectSubtree(sample(), [el('top', [el('item', [el('size', '2'), el('tags')])])]);
+    expect(json(out)).toEqual({ 'tree-test:top': { item: [{ name: 'b', size: 2 }] } });
+  });
+
+  test('an element without namespace matches a node of any module', () => {
+    const out = selectSubtree(sample(), [el('top', [el('words', [], undefined)], undefined)]);
+    expect(json(out)).toEqual({ 'tree-test:top': { words: ['w1', 'w2'] } });
+  });
+
+  test('the selection shares the selected subtree with the source', () => {
+    const tree = sample();
+    const s = steps(schema);
+    const out = selectSubtree(tree, [el('top', [el('item', [el('name', 'a')])])]);
+    expect(findPath(out, [s.top, s.item('a')])).toBe(findPath(tree, [s.top, s.item('a')]));
+  });
+});
+
+describe('selectXPath', () => {
+  test('selected nodes come with their ancestors and list keys', () => {
+    const expr = compileXPath("/t:top/t:item[t:name='b']/t:part/t:note", { prefixes: { t: TT } });
+    expect(json(selectXPath(sample(), expr))).toEqual({
+      'tree-test:top': { item: [{ name: 'b', part: [{ a: 'p', b: 1, note: 'n' }] }] },
+    });
+  });
+
+  test('an expression that selects the document selects everything', () => {
+    const tree = sample();
+    expect(selectXPath(tree, compileXPath('/'))).toBe(tree);
+  });
+});
+
+describe('overlayTree', () => {
+  test('merges state into a copy of the path and shares the rest', () => {
+    const base = sample();
+    const extra = topDoc(schema, { item: [{ name: 'b', size: 9 }, { name: 'c' }] });
+    const view = overlayTree(base, extra);
+    const s = steps(schema);
+    expect(
+      json(view)['tree-test:top'].item.map((i: { name: string; size?: number }) => [i.name, i.size]),
+    ).toEqual([
+      ['a', 1],
+      ['b', 9],
+      ['c', undefined],
+    ]);
+    expect(findPath(view, [s.top, s.item('a')])).toBe(findPath(base, [s.top, s.item('a')]));
+    expect(json(base)['tree-test:top'].item).toHaveLength(2);
+  });
+});
+
+describe('applyContent', () => {
+  test('config keeps configuration and nonconfig keeps state with the ancestors that lead to it', async () => {
+    const { loadSchema } = await import('@yangkit/yang-schema');
+    const s = await loadSchema({
+      texts: [
+        `module mixed { namespace "urn:mixed"; prefix m;
+          container c { leaf a { type string; } leaf s { type string; config false; }
+            list l { key k; leaf k { type string; } leaf v { type string; } leaf st { type uint8; config false; } } } }`,
+      ],
+      modules: ['mixed'],
+    });
+    const doc = () =>
+      decodeJson(s, { 'mixed:c': { a: 'x', s: 'y', l: [{ k: 'one', v: 'v', st: 1 }, { k: 'two' }] } });
+    expect(json(applyContent(doc(), 'config'))).toEqual({
+      'mixed:c': { a: 'x', l: [{ k: 'one', v: 'v' }, { k: 'two' }] },
+    });
+    expect(json(applyContent(doc(), 'nonconfig'))).toEqual({
+      'mixed:c': { s: 'y', l: [{ k: 'one', st: 1 }] },
+    });
+  });
+});
