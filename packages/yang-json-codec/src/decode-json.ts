@@ -321,7 +321,9 @@ class JsonDecoder {
         case 'anydata':
         case 'anyxml': {
           const n = createNode(schema, parent);
-          n.any = this.anyValue(value, schema.module, depth + 1, parent, schema);
+          const data = this.anyAsData(value, n, depth + 1);
+          if (data !== undefined) n.children = data;
+          else n.any = this.anyValue(value, schema.module, depth + 1, parent, schema);
           into.set(schema, [n]);
           break;
         }
@@ -452,6 +454,30 @@ class JsonDecoder {
       if (ann !== undefined) (out ??= []).push(ann);
     }
     return out;
+  }
+
+  /**
+   * anydata/anyxml content whose members all name top-level data nodes (`"module:name"`) is decoded as
+   * data (a datastore's content); anything else stays schema-less (undefined here).
+   */
+  private anyAsData(value: unknown, owner: DataNode, depth: number): ChildMap | undefined {
+    if (!isObject(value)) return undefined;
+    const top = topLevelInfo(this.tree);
+    let any = false;
+    for (const key of Object.keys(value)) {
+      if (key.startsWith('@')) continue;
+      if (top.byQName.get(key) === undefined) return undefined;
+      any = true;
+    }
+    if (!any) return undefined;
+    const children: ChildMap = new Map();
+    try {
+      this.members(value, undefined, top, owner, children, depth, true);
+    } catch (error) {
+      if (CodecError.isInstance(error)) return undefined;
+      throw error;
+    }
+    return children;
   }
 
   /** anydata/anyxml content (RFC 7951 section 5.5): names qualified when their module differs. */

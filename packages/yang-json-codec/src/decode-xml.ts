@@ -1,6 +1,8 @@
 import {
+  childElements,
   streamXml,
   streamXmlElements,
+  textOf,
   type XmlElement,
   XmlError,
   type XmlLimits,
@@ -316,7 +318,7 @@ class XmlDecoder implements XmlSink {
         break;
       }
       case 'event-time': {
-        this.doc.eventTime = text(el).trim();
+        this.doc.eventTime = textOf(el).trim();
         break;
       }
       case 'notification':
@@ -446,7 +448,9 @@ class XmlDecoder implements XmlSink {
     const node = createNode(schema, parent);
     if (el.attributes.length > 0) node.annotations = this.annotations(el, node, schema);
     if (schema.kind === 'anydata' || schema.kind === 'anyxml') {
-      node.any = this.anyContent(el.children, 0);
+      const data = this.anyAsData(el, node);
+      if (data !== undefined) node.children = data;
+      else node.any = this.anyContent(el.children, 0);
       return node;
     }
     let value = '';
@@ -470,6 +474,35 @@ class XmlDecoder implements XmlSink {
     return node;
   }
 
+  /**
+   * anydata/anyxml content whose elements are all top-level data nodes of the schema (a datastore's
+   * content, as in get-config output or a YANG Push update) is decoded as data, so it encodes by
+   * RFC 7951 like any other data; anything else stays schema-less (undefined here).
+   */
+  private anyAsData(el: XmlElement, owner: DataNode): ChildMap | undefined {
+    const top = topLevelInfo(this.tree).byNamespace;
+    let any = false;
+    for (const c of el.children) {
+      if (typeof c === 'string') {
+        if (/^[ \t\r\n]*$/.test(c)) continue;
+        return undefined;
+      }
+      if (top.get(c.ns)?.get(c.local) === undefined) return undefined;
+      any = true;
+    }
+    if (!any) return undefined;
+    const decoder = new XmlDecoder(this.ctx, DATA_TARGET);
+    try {
+      streamXmlElements(childElements(el), decoder);
+    } catch (error) {
+      if (CodecError.isInstance(error)) return undefined;
+      throw error;
+    }
+    const children = decoder.finish().children;
+    for (const nodes of children.values()) for (const n of nodes) n.parent = owner;
+    return children;
+  }
+
   private anyContent(children: readonly (XmlElement | string)[], depth: number): AnyElement[] {
     if (depth > this.ctx.maxDepth) throw this.structure(`nesting deeper than ${this.ctx.maxDepth}`);
     const out: AnyElement[] = [];
@@ -482,7 +515,7 @@ class XmlDecoder implements XmlSink {
         module: this.moduleOf(c.ns),
         ns: c.ns,
         children: hasElements ? this.anyContent(c.children, depth + 1) : undefined,
-        text: hasElements ? undefined : text(c),
+        text: hasElements ? undefined : textOf(c),
         ...(annotations ? { annotations } : {}),
       });
     }
@@ -530,11 +563,14 @@ class XmlDecoder implements XmlSink {
   }
 }
 
-function text(el: XmlElement): string {
-  let s = '';
-  for (const c of el.children) if (typeof c === 'string') s += c;
-  return s;
-}
+/** What decoding a datastore's content resolves to. */
+const DATA_TARGET: DocumentTarget = {
+  kind: 'data',
+  parent: undefined,
+  operation: undefined,
+  part: undefined,
+  structure: undefined,
+};
 
 function describe(parent: DataNode | undefined): string {
   return parent === undefined ? 'the document' : `${parent.schema.kind} "${parent.schema.name}"`;

@@ -224,17 +224,21 @@ class JsonWriter {
         return;
       }
       case 'anydata':
-      case 'anyxml':
-        this.anyContent(entries[0]!.any ?? [], schema.module, depth);
+      case 'anyxml': {
+        const n = entries[0]!;
+        // Content decoded as data encodes like a container (RFC 7951 section 5.5), its metadata aside.
+        if (n.children !== undefined) this.object(n, depth, false);
+        else this.anyContent(n.any ?? [], schema.module, depth);
         return;
+      }
       default:
         this.object(entries[0]!, depth);
     }
   }
 
   /** A container or list entry object, written without yielding. */
-  private object(node: DataNode, depth: number): void {
-    const anns = this.metadata ? node.annotations : undefined;
+  private object(node: DataNode, depth: number, ownMetadata = true): void {
+    const anns = this.metadata && ownMetadata ? node.annotations : undefined;
     const groups = groupsToWrite(node, node.schema, this.keepEmptyNp);
     if (groups.length === 0 && anns === undefined) {
       this.w('{}');

@@ -193,6 +193,20 @@ class XmlWriter {
       case 'anydata':
       case 'anyxml': {
         const head = this.open(n, parentNs, '');
+        if (n.children !== undefined) {
+          // Content decoded as data: top-level nodes, each in its own namespace.
+          const groups = groupsToWrite(n, undefined, this.keepEmptyNp);
+          if (groups.length === 0) {
+            this.w(`${this.nl(depth)}${head}/>`);
+            return;
+          }
+          this.w(`${this.nl(depth)}${head}>`);
+          for (const [cs, nodes] of groups) {
+            for (const c of entriesInOrder(cs, nodes, this.sort)) this.node(c, s.namespace, depth + 1);
+          }
+          this.w(`${this.nl(depth)}</${s.name}>`);
+          return;
+        }
         const items = n.any ?? [];
         if (items.length === 0) {
           this.w(`${this.nl(depth)}${head}/>`);

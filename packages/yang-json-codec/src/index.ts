@@ -81,3 +81,4 @@ export { validate, validateChanges } from './validate';
 export type { WithDefaultsMode } from './with-defaults';
 export { applyWithDefaults } from './with-defaults';
 export { type TreeNode, treeNavigator } from './xpath-navigator';
+export { isXPathType, mapXPathPrefixes } from './xpath-value';

@@ -7,6 +7,7 @@ import {
 } from '@yangkit/yang-schema';
 import { instanceIdFromJson, instanceIdFromXml, instanceIdToXml } from './instance-identifier';
 import { prefixOfModule } from './schema-view';
+import { isXPathType, mapXPathPrefixes } from './xpath-value';
 
 /**
  * Leaf values between XML text, RFC 7951 JSON and the tree's canonical form (RFC 7950 section 9, RFC 7951
@@ -118,6 +119,11 @@ export function valueFromXml(
     r = checkValue(type, text.trim(), context);
   }
   if (!r.ok) return fail(r);
+  if (isXPathType(effectiveType(type, r.member))) {
+    // XML prefixes become module names, the form the tree keeps (see mapXPathPrefixes).
+    const value = mapXPathPrefixes(r.canonical, resolveModule);
+    return { ok: true, value, member: r.member };
+  }
   return finish(tree, type, r, (t) => instanceIdFromXml(tree, t, lookupNamespace));
 }
 
@@ -133,6 +139,9 @@ function needsContext(type: YangType, depth = 0): boolean {
     case 'instance-identifier':
     case 'leafref':
       needs = true;
+      break;
+    case 'string':
+      needs = isXPathType(type);
       break;
     case 'union':
       needs = depth > MAX_TYPE_DEPTH || (type.members ?? []).some((m) => needsContext(m, depth + 1));
@@ -277,5 +286,13 @@ export function valueToXml(
     return `${prefix}:${value.slice(colon + 1)}`;
   }
   if (base === 'instance-identifier') return instanceIdToXml(tree, value, declare);
+  if (isXPathType(effectiveType(type, member))) {
+    return mapXPathPrefixes(value, (module) => {
+      const m = tree.moduleByName(module);
+      if (m === undefined) return undefined;
+      declare(m.prefix, m.namespace);
+      return m.prefix;
+    });
+  }
   return value;
 }

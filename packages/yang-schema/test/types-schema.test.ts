@@ -76,6 +76,11 @@ describe('types compiled from modules', () => {
     expect(checkValue(typeOf('low-load'), '010')).toMatchObject({ ok: true, canonical: '10' });
   });
 
+  test('a derived type names every typedef of its chain, outermost first', () => {
+    expect(typeOf('low-load').derivedFrom).toEqual(['example-types:small-percent', 'example-types:percent']);
+    expect(typeOf('load').derivedFrom).toEqual(['example-types:percent']);
+  });
+
   test('patterns along the typedef chain are ANDed and the derived length applies', () => {
     const name = typeOf('name');
     expect(checkValue(name, 'abc').ok).toBe(true);

@@ -84,7 +84,8 @@ export class TypeResolver {
     } finally {
       this.depth--;
     }
-    const type: MutableType = { ...inner.type, name: `${def.module.name}:${def.statement.argument}` };
+    const name = `${def.module.name}:${def.statement.argument}`;
+    const type: MutableType = { ...inner.type, name, derivedFrom: [name, ...(inner.type.derivedFrom ?? [])] };
     const origin = leafrefOrigins.get(inner.type);
     if (origin) leafrefOrigins.set(type, origin);
     const own = subArg(def.statement, 'default');

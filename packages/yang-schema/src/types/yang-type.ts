@@ -112,6 +112,11 @@ export interface YangType {
   readonly base: BuiltinTypeName;
   /** 'module:typedef' for derived types (module NAME, not prefix), else the built-in name. */
   readonly name: string;
+  /**
+   * Derived types: every typedef of the chain as 'module:typedef', outermost first (`name` is the first),
+   * so that a type derived from, say, `ietf-yang-types:xpath1.0` is recognised as one.
+   */
+  readonly derivedFrom?: readonly string[];
   /** Integer and decimal64 types. */
   readonly range?: RangeRestriction;
   /** String and binary. */

@@ -1,0 +1,97 @@
+import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { decodeJson, decodeXml, encodeJson, encodeXml } from '../src/index';
+import { SHARED_YANG } from './helpers';
+
+const NC = 'urn:ietf:params:xml:ns:netconf:base:1.0';
+const JB = 'http://example.com/ns/example-jukebox';
+const NACM = 'urn:ietf:params:xml:ns:yang:ietf-netconf-acm';
+const NCM = 'urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring';
+
+let schema: SchemaTree;
+beforeAll(async () => {
+  schema = await loadSchema({
+    paths: [SHARED_YANG],
+    modules: ['ietf-netconf', 'example-jukebox', 'ietf-netconf-acm', 'ietf-netconf-monitoring'],
+  });
+}, 60_000);
+
+const getConfigOutput = `<rpc-reply xmlns="${NC}"><data>
+  <jukebox xmlns="${JB}"><library><artist><name>Foo</name>
+    <album><name>One</name><year>2011</year></album></artist></library></jukebox></data></rpc-reply>`;
+
+describe('anydata content', () => {
+  test('content of known top-level nodes is decoded as data and encodes by RFC 7951', () => {
+    const tree = decodeXml(schema, getConfigOutput, {
+      kind: 'rpc-output',
+      operation: 'ietf-netconf:get-config',
+    });
+    expect(JSON.parse(encodeJson(tree))).toEqual({
+      'ietf-netconf:output': {
+        data: {
+          'example-jukebox:jukebox': {
+            library: { artist: [{ name: 'Foo', album: [{ name: 'One', year: 2011 }] }] },
+          },
+        },
+      },
+    });
+  });
+
+  test('JSON content of known top-level nodes decodes as data and writes back as XML', () => {
+    const json = {
+      'ietf-netconf:output': {
+        data: { 'example-jukebox:jukebox': { library: { artist: [{ name: 'Foo' }] } } },
+      },
+    };
+    const tree = decodeJson(schema, json, { kind: 'rpc-output', operation: 'ietf-netconf:get-config' });
+    expect(encodeXml(tree)).toBe(
+      `<output xmlns="${NC}"><data><jukebox xmlns="${JB}"><library><artist><name>Foo</name></artist></library></jukebox></data></output>`,
+    );
+  });
+
+  test('content the schema does not know stays schema-less', () => {
+    const tree = decodeXml(
+      schema,
+      `<rpc-reply xmlns="${NC}"><data><thing xmlns="urn:x">1</thing></data></rpc-reply>`,
+      {
+        kind: 'rpc-output',
+        operation: 'ietf-netconf:get-config',
+      },
+    );
+    const data = [...[...tree.children.values()][0]![0]!.children!.values()][0]![0]!;
+    expect([data.children, data.any?.[0]?.name]).toEqual([undefined, 'thing']);
+  });
+});
+
+describe('yang:xpath1.0 values', () => {
+  const nacm = (path: string, declarations: string) =>
+    `<nacm xmlns="${NACM}"><rule-list><name>l</name><rule><name>r</name><path${declarations}>${path}</path><action>permit</action></rule></rule-list></nacm>`;
+
+  test('XML prefixes become module names in the tree and in JSON', () => {
+    const tree = decodeXml(schema, nacm('/ncm:netconf-state/ncm:sessions', ` xmlns:ncm="${NCM}"`));
+    const json = JSON.parse(encodeJson(tree));
+    expect(json['ietf-netconf-acm:nacm']['rule-list'][0].rule[0].path).toBe(
+      '/ietf-netconf-monitoring:netconf-state/ietf-netconf-monitoring:sessions',
+    );
+  });
+
+  test('module names become the schema prefixes, declared, in XML', () => {
+    const tree = decodeJson(schema, {
+      'ietf-netconf-acm:nacm': {
+        'rule-list': [
+          {
+            name: 'l',
+            rule: [
+              {
+                name: 'r',
+                path: "/ietf-netconf-monitoring:netconf-state[ietf-netconf-monitoring:x='a:b']",
+                action: 'permit',
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(encodeXml(tree)).toContain(`<path xmlns:ncm="${NCM}">/ncm:netconf-state[ncm:x='a:b']</path>`);
+  });
+});
