@@ -14,7 +14,7 @@ import { type DocumentTarget, resolveDocument } from './document';
 import { CodecError } from './errors';
 import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
 import { createNode } from './instance';
-import { knownXmlAnnotation } from './known-annotations';
+import { knownXmlAnnotation, NETCONF_MODULE } from './known-annotations';
 import { type NodeInfo, nodeInfo, structureInfo, topLevelInfo } from './schema-view';
 import { valueFromXml } from './values';
 
@@ -453,6 +453,7 @@ class XmlDecoder implements XmlSink {
       else node.any = this.anyContent(el.children, 0);
       return node;
     }
+    if (schema.kind === 'leaf' && this.ctx.editAttributes && isDeletion(node)) return node;
     let value = '';
     for (const c of el.children) {
       if (typeof c !== 'string') {
@@ -561,6 +562,12 @@ class XmlDecoder implements XmlSink {
       element ? { errorInfo: { 'bad-element': element } } : {},
     );
   }
+}
+
+/** True when an edit deletes or removes the node (RFC 6241 7.2): its content does not matter. */
+function isDeletion(node: DataNode): boolean {
+  const op = node.annotations?.find((a) => a.module === NETCONF_MODULE && a.name === 'operation')?.value;
+  return op === 'delete' || op === 'remove';
 }
 
 /** What decoding a datastore's content resolves to. */

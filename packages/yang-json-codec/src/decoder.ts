@@ -32,6 +32,13 @@ export interface DecodeOptions {
   readonly maxSize?: number;
   /** Deepest accepted nesting (default 256). */
   readonly maxDepth?: number;
+  /**
+   * XML edit-config content (RFC 6241 section 7.2): accept the `nc:operation` attribute and the
+   * `yang:insert`, `yang:key`, `yang:value` attributes of RFC 7950 section 7.8.6, kept as the annotations
+   * `ietf-netconf:operation` and `yang:insert`/`key`/`value`; a leaf deleted or removed keeps no value (it
+   * may be empty whatever its type). Default false.
+   */
+  readonly editAttributes?: boolean;
 }
 
 /** State of one decode run shared by the XML and JSON readers: limits, error builders, key indexes. */
@@ -41,6 +48,8 @@ export class DecodeContext {
   /** 'config' kind: config false nodes are errors (RFC 8040 4.4.1: a config body has no state data). */
   readonly configOnly: boolean;
   readonly maxDepth: number;
+  /** Edit-config attributes are accepted (see {@link DecodeOptions.editAttributes}). */
+  readonly editAttributes: boolean;
   /** Where the document's top nodes sit (a resource body below its parent). */
   readonly #base: PathBase | undefined;
 
@@ -49,6 +58,7 @@ export class DecodeContext {
     this.strict = options.strict ?? true;
     this.configOnly = options.kind === 'config';
     this.maxDepth = options.maxDepth ?? 256;
+    this.editAttributes = options.editAttributes ?? false;
     this.#base =
       options.kind === 'resource' && options.parent !== undefined && options.parentPath !== undefined
         ? { path: options.parentPath, module: options.parent.module }
@@ -207,7 +217,8 @@ export class DecodeContext {
     const def = this.tree.annotations.get(`${module}:${name}`);
     const path =
       ownerSchema === undefined ? this.nodePath(owner) : this.childPath(owner?.parent, ownerSchema);
-    const known = def === undefined ? knownAnnotation(module, name) : undefined;
+    let known = def === undefined ? knownAnnotation(module, name) : undefined;
+    if (known?.edit === true && !this.editAttributes) known = undefined;
     if (known !== undefined) {
       const text = typeof value === 'boolean' && known.json === 'boolean' ? String(value) : value;
       const ok =
