@@ -83,7 +83,7 @@ export function applyEdit(log: ChangeLog, edit: TreeEdit): void {
     case 'create': {
       if (findChild(holder, last) !== undefined) {
         const path = pathOfSteps(log.tree.schema, target);
-        throw new CodecError('DATA_EXISTS', `data already exists at ${path.json}; it cannot be created`, {
+        throw new CodecError('DATA_EXISTS', `data already exists at ${path.json}; cannot be created`, {
           errorTag: 'data-exists',
           errorPath: path,
         });

@@ -1,11 +1,11 @@
-import type { DataNode } from '@yangkit/yang-json-codec';
+import { type DataNode, samePath } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { decodeValue } from './decode-value.js';
 import { DEFAULT_PATCH_LIMITS, type PatchLimits, type RawEdit, type RawPatch } from './envelope.js';
 import { readJsonEnvelope } from './envelope-json.js';
 import { readXmlEnvelope } from './envelope-xml.js';
 import { YangPatchError } from './errors.js';
-import { describePath, resolvePath, samePath } from './paths.js';
+import { describePath, resolvePath } from './paths.js';
 import {
   EDIT_OPERATIONS,
   EDIT_WHERES,

@@ -156,19 +156,6 @@ export function dataParent(node: SchemaNode): SchemaNode | undefined {
   return p;
 }
 
-/** True when both paths name the same instance: the same schema nodes with the same keys and values. */
-export function samePath(a: readonly PathStep[], b: readonly PathStep[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const p = a[i]!;
-    const q = b[i]!;
-    if (p.schema !== q.schema || p.value !== q.value) return false;
-    if ((p.keys?.length ?? -1) !== (q.keys?.length ?? -1)) return false;
-    for (let k = 0; k < (p.keys?.length ?? 0); k++) if (p.keys![k]!.value !== q.keys![k]!.value) return false;
-  }
-  return true;
-}
-
 /**
  * The namespaces an XML instance-identifier written with the schema's module prefixes uses (for an
  * error-path that comes from the codec), so that the path can be declared where it is written.

@@ -1,30 +1,25 @@
-import type { DataNode } from '@yangkit/yang-json-codec';
-import type { EditWhere, PatchEdit, PathStep, YangPatch } from './types.js';
+import {
+  type InsertPosition,
+  isWholeStep,
+  stepOf,
+  type TreeEdit,
+  type TreeEditOperation,
+} from '@yangkit/yang-json-codec';
+import type { PatchEdit, PathStep, YangPatch } from './types.js';
 
 /**
- * What one datastore edit does (RFC 6241 section 7.2 operations plus `move`, the reordering RFC 7950
- * section 7.8.6 expresses with `yang:insert` on an existing entry).
+ * What one datastore edit does: the codec's edit operations (RFC 6241 section 7.2 operations plus `move`,
+ * the reordering RFC 7950 section 7.8.6 expresses with `yang:insert` on an existing entry).
  */
-export type DatastoreOperation = 'create' | 'delete' | 'merge' | 'replace' | 'remove' | 'move';
+export type DatastoreOperation = TreeEditOperation;
 
-/** Where an inserted or moved entry goes (RFC 7950 section 7.8.6). */
-export interface InsertPosition {
-  readonly where: EditWhere;
-  /** before/after: the sibling entry, from the datastore root. */
-  readonly point?: readonly PathStep[];
-}
+/** Where an inserted or moved entry goes (RFC 7950 section 7.8.6): the codec's `InsertPosition`. */
+export type { InsertPosition } from '@yangkit/yang-json-codec';
 
-/** One datastore edit: an operation on one instance (or on all entries of a list for delete/remove). */
-export interface DatastoreEdit {
+/** One datastore edit: the codec's {@link TreeEdit}, with the patch edit it comes from. */
+export interface DatastoreEdit extends TreeEdit {
   /** The patch edit this datastore edit comes from. */
   readonly editId: string;
-  readonly operation: DatastoreOperation;
-  /** The node operated on, from the datastore root (never empty). */
-  readonly target: readonly PathStep[];
-  /** create/merge/replace: the instance written at `target`. */
-  readonly node?: DataNode;
-  /** create from an insert, and move: the position in the user-ordered list or leaf-list. */
-  readonly insert?: InsertPosition;
 }
 
 /** A patch as the ordered datastore edits that carry it out (all of them, or none). */
@@ -33,23 +28,8 @@ export interface PatchPlan {
   readonly edits: readonly DatastoreEdit[];
 }
 
-/** The path step that names one instance of `node`: its keys for a list entry, its value for a leaf-list. */
-export function stepOf(node: DataNode): PathStep {
-  const s = node.schema;
-  if (s.kind === 'leaf-list' && node.value !== undefined) return { schema: s, value: node.value };
-  if (s.kind === 'list' && s.keyNodes.length > 0) {
-    return {
-      schema: s,
-      keys: s.keyNodes.map((k) => ({ name: k.name, value: node.children?.get(k)?.[0]?.value ?? '' })),
-    };
-  }
-  return { schema: s };
-}
-
 function addressesAll(step: PathStep | undefined): boolean {
-  if (step === undefined) return true;
-  const kind = step.schema.kind;
-  return (kind === 'list' && step.keys === undefined) || (kind === 'leaf-list' && step.value === undefined);
+  return step === undefined || isWholeStep(step);
 }
 
 function planEdit(edit: PatchEdit): DatastoreEdit[] {

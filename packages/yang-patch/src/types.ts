@@ -1,5 +1,4 @@
-import type { DataNode } from '@yangkit/yang-json-codec';
-import type { SchemaNode } from '@yangkit/yang-schema';
+import type { DataNode, PathStep } from '@yangkit/yang-json-codec';
 
 /** The `operation` of an edit (RFC 8072 section 2.5). */
 export type EditOperation = 'create' | 'delete' | 'insert' | 'merge' | 'move' | 'replace' | 'remove';
@@ -21,20 +20,8 @@ export type EditWhere = 'before' | 'after' | 'first' | 'last';
 /** The values `where` takes. */
 export const EDIT_WHERES: readonly EditWhere[] = ['before', 'after', 'first', 'last'];
 
-/** A list key value, canonical as the codec stores it. */
-export interface PathKey {
-  readonly name: string;
-  readonly value: string;
-}
-
-/** One step of an absolute data path: a schema node, plus the keys of a list entry or a leaf-list value. */
-export interface PathStep {
-  readonly schema: SchemaNode;
-  /** List entry keys in key order; absent for a whole list and for other nodes. */
-  readonly keys?: readonly PathKey[];
-  /** Leaf-list entry value; absent for a whole leaf-list and for other nodes. */
-  readonly value?: string;
-}
+/** A list key value and one path step: the codec's (`@yangkit/yang-json-codec`), named here as before. */
+export type { PathKey, PathStep } from '@yangkit/yang-json-codec';
 
 /** One validated edit: its target (absolute from the datastore), decoded value and insertion point. */
 export interface PatchEdit {
