@@ -2,39 +2,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NetconfSession } from '@yangkit/netconf-client';
-import { duplexPair } from '@yangkit/netconf-client';
 import { bench, describe } from 'vitest';
-import { single } from '../src/data-tree.js';
 import type { NetconfServer } from '../src/server.js';
-import { client, IF, testSchema, testServer } from '../test/helpers.js';
+import { client, IF, testServer } from '../test/helpers.js';
+import { fillInterfaces, rawSession } from './interfaces.js';
 
 const ENTRIES = 100_000;
-
-/** Fills running with `n` interfaces through the datastore API (one journaled transaction). */
-async function fill(server: NetconfServer, n: number): Promise<void> {
-  const schema = await testSchema();
-  const interfaces = schema.find('/ietf-interfaces:interfaces')!;
-  const iface = schema.find('/ietf-interfaces:interfaces/interface')!;
-  const name = iface.dataChild('ietf-interfaces', 'name')!;
-  const type = iface.dataChild('ietf-interfaces', 'type')!;
-  server.transact(
-    undefined,
-    (ds) => {
-      const top = single(ds.root, interfaces) ?? ds.create(ds.root, interfaces, '');
-      for (let i = 0; i < n; i++) {
-        const entry = ds.create(top, iface, `e${i}`);
-        ds.create(entry, name, '', `e${i}`);
-        ds.create(entry, type, '', 'iana-if-type:ethernetCsmacd');
-      }
-    },
-    { validate: 'none' },
-  );
-}
 
 async function setup(n: number): Promise<{ server: NetconfServer; session: NetconfSession }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'ncs-bench-'));
   const server = await testServer({ startupFile: path.join(dir, 'startup.json') });
-  if (n > 0) await fill(server, n);
+  if (n > 0) await fillInterfaces(server, n);
   return { server, session: await client(server) };
 }
 
@@ -60,42 +38,12 @@ describe('edit-config commit on running (validated, journaled and fsynced before
   });
 });
 
-/**
- * A raw base:1.0 session that counts reply bytes without parsing them, so the `<get>` figures are
- * the server's cost (a client's XML parsing of a 13 MB reply costs more than producing it).
- */
-function rawGet(server: NetconfServer): () => Promise<number> {
-  const [a, b] = duplexPair();
-  server.connect(a, { username: 'bench' });
-  b.write(
-    `<hello xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><capabilities><capability>urn:ietf:params:netconf:base:1.0</capability></capabilities></hello>]]>]]>`,
-  );
-  let waiting: ((n: number) => void) | undefined;
-  let bytes = 0;
-  let tail = '';
-  let hello = true;
-  b.on('data', (chunk: Buffer) => {
-    bytes += chunk.length;
-    tail = (tail + chunk.toString('latin1', Math.max(0, chunk.length - 6))).slice(-6);
-    if (tail === ']]>]]>') {
-      if (hello) hello = false;
-      else waiting?.(bytes);
-      bytes = 0;
-    }
-  });
-  let id = 0;
-  return () =>
-    new Promise((resolve) => {
-      waiting = resolve;
-      b.write(
-        `<rpc message-id="${++id}" xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><get><filter type="subtree"><interfaces xmlns="${IF}"/></filter></get></rpc>]]>]]>`,
-      );
-    });
-}
-
 const small = await setup(1000);
-const getSmall = rawGet(small.server);
-const getFull = rawGet(full.server);
+const GET = `<get><filter type="subtree"><interfaces xmlns="${IF}"/></filter></get>`;
+const smallSession = rawSession(small.server);
+const fullSession = rawSession(full.server);
+const getSmall = () => smallSession(GET);
+const getFull = () => fullSession(GET);
 let peak = 0;
 let size = 0;
 describe('<get> of an interface list (server side: request in, reply bytes out)', () => {

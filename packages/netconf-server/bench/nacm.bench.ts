@@ -1,12 +1,12 @@
 import { connectStream, duplexPair, type NetconfSession } from '@yangkit/netconf-client';
+import { encodeXml } from '@yangkit/yang-json-codec';
 import { bench, describe } from 'vitest';
-import { single } from '../src/data-tree.js';
 import { readNacmConfig } from '../src/nacm/config.js';
 import { readableTree } from '../src/nacm/read.js';
 import { UserAccess } from '../src/nacm/rules.js';
 import { NetconfServer } from '../src/server.js';
-import { writeTree } from '../src/write-xml.js';
 import { client, IF, testSchema } from '../test/helpers.js';
+import { fillInterfaces } from './interfaces.js';
 
 // The cost of NACM (RFC 8341) on reads and edits: the same requests on a server without the
 // nacm option (the baseline), with it for a user a permit-all rule covers, and with it for a user
@@ -33,22 +33,7 @@ const RULES = `<nacm xmlns="${NACM}">
 async function serverWith(nacm: boolean): Promise<NetconfServer> {
   const schema = await testSchema();
   const server = await NetconfServer.create({ schema, nacm });
-  const interfaces = schema.find('/ietf-interfaces:interfaces')!;
-  const iface = schema.find('/ietf-interfaces:interfaces/interface')!;
-  const name = iface.dataChild('ietf-interfaces', 'name')!;
-  const type = iface.dataChild('ietf-interfaces', 'type')!;
-  server.transact(
-    undefined,
-    (ds) => {
-      const top = single(ds.root, interfaces) ?? ds.create(ds.root, interfaces, '');
-      for (let i = 0; i < ENTRIES; i++) {
-        const entry = ds.create(top, iface, `e${i}`);
-        ds.create(entry, name, '', `e${i}`);
-        ds.create(entry, type, '', 'iana-if-type:ethernetCsmacd');
-      }
-    },
-    { validate: 'none' },
-  );
+  await fillInterfaces(server, ENTRIES);
   const [a, b] = duplexPair();
   server.connect(a, { username: 'system' }, { recovery: true });
   const root = await connectStream(b);
@@ -73,21 +58,21 @@ const edit = (session: NetconfSession) =>
 
 // Server side only, without a session: the read view NACM builds, against writing the reply.
 const schema = await testSchema();
-const running = on.running.root;
+const running = on.running.tree;
 const bobAccess = new UserAccess(schema, readNacmConfig(running), 'bob');
 
 describe(`writing ${ENTRIES.toLocaleString('en')} interfaces as XML (server side)`, () => {
   bench(
     'without NACM (baseline)',
     () => {
-      writeTree(schema, running);
+      encodeXml(running);
     },
     OPTIONS,
   );
   bench(
     'with the read view of a user with an entry hidden',
     () => {
-      writeTree(schema, readableTree(bobAccess, running));
+      encodeXml(readableTree(bobAccess, running));
     },
     OPTIONS,
   );

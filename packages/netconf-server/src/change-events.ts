@@ -1,5 +1,5 @@
 import { escapeXmlText, namespaceDeclarations } from '@yangkit/xml';
-import type { Step } from './data-tree.js';
+import type { PathStep } from '@yangkit/yang-json-codec';
 import type { Change } from './datastore.js';
 import type { ServerSession } from './session.js';
 
@@ -15,7 +15,7 @@ export function editSummary(changes: readonly Change[]): string {
   let out = '';
   let count = 0;
   for (const c of changes) {
-    const parts = c.steps.map(stepText);
+    const parts = c.path.map(stepText);
     let folded = false;
     for (let i = 1; i < parts.length && !folded; i++) folded = covered.has(parts.slice(0, i).join(''));
     if (folded) continue;
@@ -23,7 +23,7 @@ export function editSummary(changes: readonly Change[]): string {
     if (c.op === 'create' || c.op === 'remove') covered.add(target);
     if (++count > MAX_EDITS) break;
     const ns = new Map<string, string>();
-    for (const st of c.steps) {
+    for (const st of c.path) {
       ns.set(st.schema.prefix, st.schema.namespace);
       for (const k of st.schema.keyNodes) ns.set(k.prefix, k.namespace);
     }
@@ -36,15 +36,11 @@ export function editSummary(changes: readonly Change[]): string {
   return out;
 }
 
-function stepText(step: Step): string {
+function stepText(step: PathStep): string {
   const s = step.schema;
   let text = `/${s.prefix}:${s.name}`;
-  if (s.kind === 'list') {
-    const values = step.key.split('\u0000');
-    s.keyNodes.forEach((k, i) => {
-      text += `[${k.prefix}:${k.name}=${quoteLiteral(values[i] ?? '')}]`;
-    });
-  } else if (s.kind === 'leaf-list') text += `[.=${quoteLiteral(step.key)}]`;
+  for (const k of step.keys ?? []) text += `[${s.prefix}:${k.name}=${quoteLiteral(k.value)}]`;
+  if (step.value !== undefined) text += `[.=${quoteLiteral(step.value)}]`;
   return text;
 }
 

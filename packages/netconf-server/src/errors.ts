@@ -1,3 +1,6 @@
+import { type CodecError, xmlPathNamespaces } from '@yangkit/yang-json-codec';
+import type { SchemaTree } from '@yangkit/yang-schema';
+
 /**
  * Stable error codes of @yangkit/netconf-server. Callers match on `code`, never on messages.
  *
@@ -107,4 +110,33 @@ export function rpcError(
   extra: Omit<RpcErrorFields, 'errorTag' | 'errorMessage' | 'errorType'> & { errorType?: ErrorType } = {},
 ): RpcError {
   return new RpcError({ errorType: 'application', ...extra, errorTag, errorMessage });
+}
+
+/** The `<rpc-error>` fields of a codec error: its tag, app tag, message, info and XML error-path. */
+export function codecErrorFields(
+  schema: SchemaTree,
+  e: CodecError,
+  errorType: ErrorType = 'application',
+): RpcErrorFields {
+  const path = e.errorPath?.xml;
+  return {
+    errorType,
+    errorTag: e.errorTag,
+    errorAppTag: e.errorAppTag,
+    errorMessage: e.message,
+    ...(path === undefined || path === '/'
+      ? {}
+      : { errorPath: path, errorPathNamespaces: xmlPathNamespaces(schema, path) }),
+    errorInfo: e.errorInfo,
+  };
+}
+
+/** One {@link RpcError} reporting every codec error (undefined when there is none). */
+export function rpcErrorOf(
+  schema: SchemaTree,
+  errors: readonly CodecError[],
+  errorType: ErrorType = 'application',
+): RpcError | undefined {
+  const fields = errors.map((e) => codecErrorFields(schema, e, errorType));
+  return fields.length === 0 ? undefined : new RpcError(fields[0]!, fields.slice(1));
 }

@@ -92,7 +92,7 @@ export class EventSubscriptions {
   private deliver(sub: Subscription, event: LoggedEvent): void {
     // RFC 8341 section 3.4.6: an event the user may not read is dropped silently.
     if (this.server.nacm && !this.server.nacm.notificationPermitted(sub.session, event)) return;
-    const text = writeEvent(this.server.schema, event, sub.filter);
+    const text = writeEvent(event, sub.filter);
     if (text) sub.session.notify(text);
   }
 

@@ -1,5 +1,5 @@
 import { childElement, escapeXmlText, textOf, type XmlElement } from '@yangkit/xml';
-import { allChildren, type DataNode, entries, single } from './data-tree.js';
+import { findEntryByKey, leafValue } from '@yangkit/yang-json-codec';
 import { NetconfServerError, rpcError } from './errors.js';
 import type { NetconfServer } from './server.js';
 
@@ -58,7 +58,7 @@ export function exampleHandlers(server: NetconfServer, options: ExampleHandlerOp
     const lastReset = new Map<string, Date>();
     server.handleAction('/example-actions:interfaces/interface/reset', (input, target) => {
       const delay = Number(param(input, 'delay', ACT_NS) ?? '0');
-      const name = target.key;
+      const name = leafValue(target, 'name') ?? '';
       const timer = setTimeout(() => lastReset.set(name, new Date()), delay * 1000);
       timer.unref();
       if (delay === 0) {
@@ -68,8 +68,9 @@ export function exampleHandlers(server: NetconfServer, options: ExampleHandlerOp
       return undefined;
     });
     server.handleAction('/example-actions:interfaces/interface/get-last-reset-time', (_input, target) => {
-      const t = lastReset.get(target.key);
-      if (!t) throw rpcError('data-missing', `interface "${target.key}" has not been reset`);
+      const name = leafValue(target, 'name') ?? '';
+      const t = lastReset.get(name);
+      if (!t) throw rpcError('data-missing', `interface "${name}" has not been reset`);
       return `<last-reset xmlns="${ACT_NS}">${t.toISOString()}</last-reset>`;
     });
   }
@@ -80,6 +81,7 @@ export function exampleHandlers(server: NetconfServer, options: ExampleHandlerOp
     const album = artist?.dataChild('example-jukebox', 'album');
     const song = album?.dataChild('example-jukebox', 'song');
     const playlist = jb?.dataChild('example-jukebox', 'playlist');
+    const playlistSong = playlist?.dataChild('example-jukebox', 'song');
     if (!jb || !library || !artist || !album || !song || !playlist) {
       throw new NetconfServerError(
         'INVALID_OPTION',
@@ -89,17 +91,17 @@ export function exampleHandlers(server: NetconfServer, options: ExampleHandlerOp
     server.provideState({
       provides: ['example-jukebox:jukebox'],
       get(running) {
-        const box = single(running, jb);
+        const box = running.children.get(jb)?.[0];
         if (!box) return '';
-        const lib = single(box, library);
+        const lib = box.children?.get(library)?.[0];
         let artists = 0;
         let albums = 0;
         let songs = 0;
-        for (const a of entries(lib ?? box, artist)?.values() ?? []) {
+        for (const a of lib?.children?.get(artist) ?? []) {
           artists++;
-          for (const al of entries(a, album)?.values() ?? []) {
+          for (const al of a.children?.get(album) ?? []) {
             albums++;
-            songs += entries(al, song)?.size ?? 0;
+            songs += al.children?.get(song)?.length ?? 0;
           }
         }
         return `<jukebox xmlns="${JB_NS}"><library><artist-count>${artists}</artist-count><album-count>${albums}</album-count><song-count>${songs}</song-count></library></jukebox>`;
@@ -108,21 +110,13 @@ export function exampleHandlers(server: NetconfServer, options: ExampleHandlerOp
     server.handleRpc('example-jukebox:play', (input) => {
       const name = param(input, 'playlist', JB_NS) ?? '';
       const number = param(input, 'song-number', JB_NS) ?? '';
-      const box = single(server.running.root, jb);
-      const list = box ? entries(box, playlist)?.get(name) : undefined;
+      const box = server.running.tree.children.get(jb)?.[0];
+      const list = box ? findEntryByKey(box, playlist, name) : undefined;
       if (!list)
         throw rpcError('data-missing', `no playlist "${name}"`, { errorAppTag: 'instance-required' });
-      const songs = songsOf(list);
-      if (!songs.some((s) => s.key === number))
-        throw rpcError('invalid-value', `playlist "${name}" has no song ${number}`);
+      const entry = playlistSong === undefined ? undefined : findEntryByKey(list, playlistSong, number);
+      if (entry === undefined) throw rpcError('invalid-value', `playlist "${name}" has no song ${number}`);
       return undefined;
     });
   }
-}
-
-function songsOf(list: DataNode): DataNode[] {
-  for (const c of allChildren(list))
-    if (c.schema?.name === 'song' && c.schema.kind === 'list')
-      return [...(c.parent ? (entries(c.parent, c.schema)?.values() ?? []) : [])];
-  return [];
 }

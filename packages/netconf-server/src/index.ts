@@ -1,6 +1,7 @@
 /** Re-exported from `@yangkit/netconf-client` so one import connects a client in-process. */
 export { duplexPair } from '@yangkit/netconf-client';
-export type { DataNode, Slot, Step } from './data-tree.js';
+/** The codec's tree types, which the datastores and hooks use. */
+export type { DataNode, InstanceTree, PathStep as Step, WithDefaultsMode } from '@yangkit/yang-json-codec';
 export { type Change, Datastore, type DatastoreName } from './datastore.js';
 export {
   type ErrorTag,
@@ -36,4 +37,3 @@ export {
   type SshUser,
   startSshServer,
 } from './ssh.js';
-export type { WithDefaultsMode } from './write-xml.js';

@@ -1,13 +1,18 @@
-import { NETCONF_BASE_NS } from '@yangkit/netconf-client';
 import { childElement, childElements, textOf, type XmlElement } from '@yangkit/xml';
-import type { DataNode } from './data-tree.js';
+import {
+  applyContent,
+  applyDepth,
+  type ChildHolder,
+  cloneTree,
+  type InstanceTree,
+  type WithDefaultsMode,
+} from '@yangkit/yang-json-codec';
 import type { DatastoreName } from './datastore.js';
-import { applyEdit, type EditOperation } from './edit-config.js';
+import { applyEdits, configEdits, decodeConfig, type EditOperation } from './edit-config.js';
 import { rpcError } from './errors.js';
-import { subtreeFilter, xpathFilter } from './filter.js';
+import { dataXml, type Filter, filterElements, select } from './operation-args.js';
 import type { NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
-import { type Selected, selectAll, type WithDefaultsMode, writeSelection } from './write-xml.js';
 
 /** Namespace of ietf-netconf-nmda (RFC 8526). */
 export const NMDA_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-nmda';
@@ -41,17 +46,19 @@ export async function getData(
   op: XmlElement,
 ): Promise<string> {
   const name = datastoreOf(op);
-  let root: DataNode;
-  if (name === 'operational') root = await server.operationalView(session);
-  else root = server.datastore(name === 'intended' ? 'running' : (name as DatastoreName)).root;
+  let tree: InstanceTree;
+  if (name === 'operational') tree = await server.operationalView(session);
+  else tree = server.datastore(name === 'intended' ? 'running' : (name as DatastoreName)).tree;
   const subtree = childElement(op, 'subtree-filter', NMDA_NS);
   const xpath = childElement(op, 'xpath-filter', NMDA_NS);
   // RFC 8341 section 3.4.5: unreadable nodes are left out before filtering.
-  if (server.nacm) root = server.nacm.readable(session, root, xpath === undefined);
-  let selection: Selected[];
-  if (subtree) selection = subtreeFilter(server.schema, root, childElements(subtree));
-  else if (xpath) selection = xpathFilter(server.schema, root, textOf(xpath).trim(), xpath.scope.bindings());
-  else selection = selectAll(root);
+  if (server.nacm) tree = server.nacm.readable(session, tree, xpath === undefined);
+  const filter: Filter = subtree
+    ? { subtree: filterElements(childElements(subtree)) }
+    : xpath
+      ? { xpath: textOf(xpath).trim(), scope: xpath.scope.bindings() }
+      : undefined;
+  const selection = select(tree, filter);
   const cf = childElement(op, 'config-filter', NMDA_NS);
   const configFilter = cf ? textOf(cf).trim() === 'true' : undefined;
   const wd = childElement(op, 'with-defaults', NMDA_NS);
@@ -71,13 +78,29 @@ export async function getData(
       errorInfo: { 'bad-element': 'with-origin' },
     });
   }
-  const body = writeSelection(server.schema, selection, {
-    ...(wd ? { withDefaults: textOf(wd).trim() as WithDefaultsMode } : {}),
-    ...(configFilter !== undefined ? { configFilter } : {}),
-    ...(maxDepth !== undefined ? { maxDepth } : {}),
-    ...(withOrigin ? { origin: (n: DataNode) => (n.schema?.config ? 'intended' : 'system') } : {}),
-  });
-  return `<data xmlns="${NMDA_NS}">${body}</data>`;
+  // The selection shares nodes with the datastore: the transforms below work on a copy.
+  const reshaped = configFilter !== undefined || maxDepth !== undefined || withOrigin;
+  const view = reshaped ? cloneTree(selection) : selection;
+  if (configFilter !== undefined) applyContent(view, configFilter ? 'config' : 'nonconfig');
+  // RFC 8526 max-depth counts top-level nodes as level 1; the codec's depth counts the datastore.
+  if (maxDepth !== undefined) applyDepth(view, maxDepth + 1);
+  if (withOrigin) markOrigin(view, undefined);
+  return dataXml(view, wd ? (textOf(wd).trim() as WithDefaultsMode) : undefined, NMDA_NS);
+}
+
+/**
+ * RFC 8342 section 5.3.4 `with-origin`: the `or:origin` annotation where a node's origin differs from its
+ * parent's (configuration comes from `intended`, state from the `system`).
+ */
+function markOrigin(holder: ChildHolder, parentOrigin: string | undefined): void {
+  for (const nodes of holder.children?.values() ?? []) {
+    for (const n of nodes) {
+      const origin = n.schema.config ? 'ietf-origin:intended' : 'ietf-origin:system';
+      if (origin !== parentOrigin)
+        (n.annotations ??= []).push({ module: 'ietf-origin', name: 'origin', value: origin });
+      markOrigin(n, origin);
+    }
+  }
 }
 
 /** RFC 8526 3.1.2 `<edit-data>`: edit-config semantics on running or candidate. */
@@ -100,20 +123,18 @@ export function editData(server: NetconfServer, session: ServerSession, op: XmlE
       errorType: 'protocol',
       errorInfo: { 'bad-element': 'config' },
     });
-  const content = childElements(config);
-  const edit = (d: typeof ds): void =>
-    applyEdit(server.schema, d, content, { defaultOperation, errorOption: 'rollback-on-error' });
+  const edits = configEdits(decodeConfig(server.schema, childElements(config)), defaultOperation);
+  const edit = (d: typeof ds): void => applyEdits(server.schema, d, edits, 'rollback-on-error');
   if (name === 'running') server.transact(session, edit, { access });
   else {
     const mark = ds.mark();
     try {
       edit(ds);
-      server.nacm?.checkWrite(access, ds.changesSince(mark));
+      server.nacm?.checkWrite(access, ds.since(mark));
     } catch (error) {
       ds.undoTo(mark);
       throw error;
     }
   }
-  void NETCONF_BASE_NS;
   return '<ok/>';
 }

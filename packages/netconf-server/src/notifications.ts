@@ -1,11 +1,8 @@
 import { NOTIFICATION_NS } from '@yangkit/netconf-client';
-import type { XmlElement } from '@yangkit/xml';
-import type { SchemaTree } from '@yangkit/yang-schema';
+import { encodeXml, type FilterElement, type InstanceTree } from '@yangkit/yang-json-codec';
 import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
-import type { DataNode } from './data-tree.js';
 import { rpcError } from './errors.js';
-import { subtreeFilter, xpathFilter } from './filter.js';
-import { type Selected, selectAll, writeSelection } from './write-xml.js';
+import { select } from './operation-args.js';
 
 /** RFC 5277 `nc-notifications` namespace (replayComplete, notificationComplete, streams). */
 export const NCEVENT_NS = 'urn:ietf:params:xml:ns:netmod:notification';
@@ -15,8 +12,8 @@ export interface LoggedEvent {
   readonly time: number;
   /** RFC 3339 eventTime. */
   readonly eventTime: string;
-  /** A root holding the notification instance. */
-  readonly root: DataNode;
+  /** The notification as a codec document (kind `notification`). */
+  readonly tree: InstanceTree;
 }
 
 /**
@@ -25,7 +22,7 @@ export interface LoggedEvent {
  * evaluation.
  */
 export type EventFilter =
-  | { readonly subtree: readonly XmlElement[] }
+  | { readonly subtree: readonly FilterElement[] }
   | {
       readonly xpath: string;
       readonly scope: ReadonlyMap<string, string>;
@@ -79,17 +76,10 @@ export function eventTimeOf(ms: number): string {
 }
 
 /** Writes one event as a `<notification>`, or undefined when the filter drops it. */
-export function writeEvent(
-  tree: SchemaTree,
-  event: LoggedEvent,
-  filter: EventFilter | undefined,
-): string | undefined {
-  let selection: Selected[];
-  if (filter === undefined) selection = selectAll(event.root);
-  else if ('subtree' in filter) selection = subtreeFilter(tree, event.root, filter.subtree);
-  else selection = xpathFilter(tree, event.root, filter.compiled ?? filter.xpath, filter.scope);
-  if (selection.length === 0) return undefined;
-  return `<notification xmlns="${NOTIFICATION_NS}"><eventTime>${event.eventTime}</eventTime>${writeSelection(tree, selection)}</notification>`;
+export function writeEvent(event: LoggedEvent, filter: EventFilter | undefined): string | undefined {
+  const selection = select(event.tree, filter);
+  if (selection.children.size === 0) return undefined;
+  return encodeXml(selection);
 }
 
 /** RFC 5277 section 3.1: the end of a replay, or of a subscription with a stop time. */

@@ -1,11 +1,20 @@
 import { NETCONF_BASE_NS } from '@yangkit/netconf-client';
 import { childElement, childElements, textOf, type XmlElement } from '@yangkit/xml';
-import type { DataNode } from './data-tree.js';
+import {
+  applyWithDefaults,
+  CodecError,
+  cloneTree,
+  encodeXml,
+  type FilterElement,
+  type InstanceTree,
+  selectSubtree,
+  selectXPath,
+  type WithDefaultsMode,
+} from '@yangkit/yang-json-codec';
+import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
 import type { DatastoreName } from './datastore.js';
-import { RpcError, rpcError } from './errors.js';
-import { subtreeFilter, xpathFilter } from './filter.js';
+import { RpcError, rpcError, rpcErrorOf } from './errors.js';
 import type { NetconfServer } from './server.js';
-import { type Selected, selectAll, type WithDefaultsMode } from './write-xml.js';
 
 const WD_MODULE_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults';
 
@@ -62,17 +71,28 @@ export function withDefaultsOf(op: XmlElement): WithDefaultsMode | undefined {
   });
 }
 
-/** A parsed `<filter>` (RFC 6241 6.1, 8.9). */
+/** A parsed `<filter>` (RFC 6241 6.1, 8.9): subtree elements, or an XPath expression compiled once. */
 export type Filter =
-  | { readonly subtree: readonly XmlElement[] }
-  | { readonly xpath: string; readonly scope: ReadonlyMap<string, string> }
+  | { readonly subtree: readonly FilterElement[] }
+  | { readonly xpath: string; readonly scope: ReadonlyMap<string, string>; readonly compiled?: CompiledXPath }
   | undefined;
+
+/** The elements of a subtree filter as the codec's selection reads them (namespace optional, section 6.2.1). */
+export function filterElements(els: readonly XmlElement[]): FilterElement[] {
+  return els.map((el) => ({
+    name: el.local,
+    namespace: el.ns === '' ? undefined : el.ns,
+    text: textOf(el),
+    children: filterElements(childElements(el)),
+    lookupPrefix: (prefix: string) => el.scope.lookup(prefix),
+  }));
+}
 
 /** Reads a `<filter>` element: subtree (the default type) or xpath with its `select`. */
 export function filterOf(el: XmlElement | undefined): Filter {
   if (!el) return undefined;
   const type = el.attributes.find((a) => a.local === 'type' && a.ns === '')?.value ?? 'subtree';
-  if (type === 'subtree') return { subtree: childElements(el) };
+  if (type === 'subtree') return { subtree: filterElements(childElements(el)) };
   if (type === 'xpath') {
     const select = el.attributes.find((a) => a.local === 'select')?.value;
     if (select === undefined)
@@ -94,18 +114,67 @@ export function wantedTops(server: NetconfServer, filter: Filter): ((q: string) 
   const names = new Set<string>();
   const anyNs = new Set<string>();
   for (const el of filter.subtree) {
-    if (el.ns === '') anyNs.add(el.local);
+    if (el.namespace === undefined) anyNs.add(el.name);
     else {
-      const m = server.schema.moduleByNamespace(el.ns);
-      if (m) names.add(`${m.name}:${el.local}`);
+      const m = server.schema.moduleByNamespace(el.namespace);
+      if (m) names.add(`${m.name}:${el.name}`);
     }
   }
   return (q) => names.has(q) || anyNs.has(q.slice(q.indexOf(':') + 1));
 }
 
-/** Applies a filter (or none) to a datastore root. */
-export function select(server: NetconfServer, root: DataNode, filter: Filter): Selected[] {
-  if (!filter) return selectAll(root);
-  if ('subtree' in filter) return subtreeFilter(server.schema, root, filter.subtree);
-  return xpathFilter(server.schema, root, filter.xpath, filter.scope);
+/** An XPath filter compiled with the prefixes in scope, or `invalid-value` when it does not compile. */
+export function compiledXPath(filter: {
+  xpath: string;
+  scope: ReadonlyMap<string, string>;
+  compiled?: CompiledXPath;
+}): CompiledXPath {
+  if (filter.compiled !== undefined) return filter.compiled;
+  try {
+    return compileXPath(filter.xpath, { prefixes: filter.scope });
+  } catch (error) {
+    throw invalidXPath(error);
+  }
+}
+
+function invalidXPath(error: unknown): RpcError {
+  return rpcError(
+    'invalid-value',
+    `invalid XPath filter: ${error instanceof Error ? error.message : String(error)}`,
+    {
+      errorType: 'protocol',
+      errorInfo: { 'bad-attribute': 'select', 'bad-element': 'filter' },
+    },
+  );
+}
+
+/** Applies a filter (or none) to a tree: the selection, sharing what it selects whole with `tree`. */
+export function select(tree: InstanceTree, filter: Filter): InstanceTree {
+  if (!filter) return tree;
+  try {
+    if ('subtree' in filter) return selectSubtree(tree, filter.subtree);
+    return selectXPath(tree, compiledXPath(filter));
+  } catch (error) {
+    if (error instanceof RpcError) throw error;
+    if (CodecError.isInstance(error)) throw rpcErrorOf(tree.schema, [error])!;
+    throw invalidXPath(error);
+  }
+}
+
+/**
+ * The `<data>` reply content of a selection (in `namespace` when given: NMDA's get-data): the codec's
+ * XML, with the RFC 6243 retrieval mode applied to a copy when it adds or removes defaults.
+ */
+export function dataXml(
+  tree: InstanceTree,
+  withDefaults: WithDefaultsMode | undefined,
+  namespace?: string,
+): string {
+  const view =
+    withDefaults === undefined || withDefaults === 'explicit'
+      ? tree
+      : applyWithDefaults(cloneTree(tree), withDefaults);
+  const body = encodeXml(view);
+  const open = namespace === undefined ? '<data' : `<data xmlns="${namespace}"`;
+  return body === '' ? `${open}/>` : `${open}>${body}</data>`;
 }

@@ -1,15 +1,22 @@
 import { NETCONF_BASE_NS, NOTIFICATION_NS } from '@yangkit/netconf-client';
 import { childElement, childElements, escapeXmlText, textOf, type XmlElement } from '@yangkit/xml';
-import { createRoot, type DataNode } from './data-tree.js';
-import type { DatastoreName } from './datastore.js';
-import { applyEdit, type EditOperation, type ErrorOption } from './edit-config.js';
+import { diff, type InstanceTree } from '@yangkit/yang-json-codec';
+import { type DatastoreName, emptyConfig } from './datastore.js';
+import {
+  applyEdits,
+  configEdits,
+  decodeConfig,
+  type EditOperation,
+  type ErrorOption,
+  replaceAllEdits,
+} from './edit-config.js';
 import { RpcError, rpcError } from './errors.js';
-import { diffChanges } from './nacm/write.js';
 import { editData, getData, NMDA_NS } from './nmda.js';
 import type { EventFilter } from './notifications.js';
 import {
   base,
   datastoreIn,
+  dataXml,
   type Filter,
   filterOf,
   missing,
@@ -17,36 +24,30 @@ import {
   wantedTops,
   withDefaultsOf,
 } from './operation-args.js';
-import { parseData } from './parse-data.js';
 import { action, checkInput } from './rpc-dispatch.js';
 import type { NetconfServer } from './server.js';
 import { CLOSE_AFTER_REPLY, type ServerSession } from './session.js';
 import { SN_NS } from './subscriptions.js';
-import { Validator } from './validate.js';
-import { type Selected, type WithDefaultsMode, writeSelection } from './write-xml.js';
 
 const MON_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring';
 const YANG_NS = 'urn:ietf:params:xml:ns:yang:1';
 
 type Handler = (server: NetconfServer, session: ServerSession, op: XmlElement) => Promise<string> | string;
 
-function data(
+/** What of `tree` the session may read (RFC 8341 section 3.4.5); `tree` itself without NACM. */
+function readable(
   server: NetconfServer,
-  selection: Selected[],
-  withDefaults: WithDefaultsMode | undefined,
-): string {
-  const body = writeSelection(server.schema, selection, withDefaults === undefined ? {} : { withDefaults });
-  return body === '' ? '<data/>' : `<data>${body}</data>`;
-}
-
-/** What of `root` the session may read (RFC 8341 section 3.4.5); `root` itself without NACM. */
-function readable(server: NetconfServer, session: ServerSession, root: DataNode, filter: Filter): DataNode {
+  session: ServerSession,
+  tree: InstanceTree,
+  filter: Filter,
+): InstanceTree {
   // XPath filters walk to parents, so they get a copy that shares no node with the datastore.
-  return server.nacm ? server.nacm.readable(session, root, !(filter && 'xpath' in filter)) : root;
+  return server.nacm ? server.nacm.readable(session, tree, !(filter && 'xpath' in filter)) : tree;
 }
 
-function configOf(server: NetconfServer, el: XmlElement): DataNode {
-  return parseData(server.schema, childElements(el), { allowState: false });
+/** An inline `<config>` source (copy-config, validate) decoded as configuration. */
+function configOf(server: NetconfServer, el: XmlElement): InstanceTree {
+  return decodeConfig(server.schema, childElements(el));
 }
 
 const handlers: Record<string, Handler> = {
@@ -54,14 +55,14 @@ const handlers: Record<string, Handler> = {
   async [`${NETCONF_BASE_NS}|get`](server, session, op) {
     const filter = filterOf(base(op, 'filter'));
     const view = await server.operationalView(session, wantedTops(server, filter));
-    return data(server, select(server, readable(server, session, view, filter), filter), withDefaultsOf(op));
+    return dataXml(select(readable(server, session, view, filter), filter), withDefaultsOf(op));
   },
   // RFC 6241 7.1
   [`${NETCONF_BASE_NS}|get-config`](server, session, op) {
     const source = datastoreIn(op, 'source') as DatastoreName;
     const filter = filterOf(base(op, 'filter'));
-    const root = readable(server, session, server.datastore(source).root, filter);
-    return data(server, select(server, root, filter), withDefaultsOf(op));
+    const tree = readable(server, session, server.datastore(source).tree, filter);
+    return dataXml(select(tree, filter), withDefaultsOf(op));
   },
   // RFC 6241 7.2
   [`${NETCONF_BASE_NS}|edit-config`](server, session, op) {
@@ -111,25 +112,20 @@ const handlers: Record<string, Handler> = {
         });
       throw missing(op, 'config');
     }
-    const content = childElements(config);
+    const content = decodeConfig(server.schema, childElements(config));
+    const edits = configEdits(content, defaultOperation);
     // RFC 6241 7.2 default-operation replace: the config replaces the whole target.
     const edit = (d: typeof ds): void => {
-      if (defaultOperation === 'replace') {
-        for (const c of [...childrenOfRoot(d.root)]) {
-          if (!content.some((el) => el.local === c.schema!.name && el.ns === c.schema!.namespace))
-            d.remove(c);
-        }
-      }
-      applyEdit(server.schema, d, content, { defaultOperation, errorOption });
+      const all = defaultOperation === 'replace' ? [...replaceAllEdits(d, content), ...edits] : edits;
+      applyEdits(server.schema, d, all, errorOption);
     };
     if (target === 'running') {
       if (testOption === 'test-only') {
         const mark = ds.mark();
         try {
           edit(ds);
-          server.nacm?.checkWrite(access, ds.changesSince(mark));
-          const errors = server.validator.validateChanges(ds.root, ds.changesSince(mark));
-          if (errors.length > 0) throw new RpcError(errors[0]!, errors.slice(1));
+          server.nacm?.checkWrite(access, ds.since(mark));
+          server.validateChanges(ds.tree, ds.since(mark));
         } finally {
           ds.undoTo(mark);
         }
@@ -163,7 +159,7 @@ const handlers: Record<string, Handler> = {
     // RFC 8341 section 3.4.5: a denied change undoes the whole edit, whatever the error-option.
     const permitted = (): void => {
       try {
-        server.nacm?.checkWrite(access, ds.changesSince(mark));
+        server.nacm?.checkWrite(access, ds.since(mark));
       } catch (error) {
         ds.undoTo(mark);
         throw error;
@@ -178,9 +174,11 @@ const handlers: Record<string, Handler> = {
     }
     permitted();
     if (testOption === 'test-only') {
-      const errors = server.validator.validateChanges(ds.root, ds.changesSince(mark));
-      ds.undoTo(mark);
-      if (errors.length > 0) throw new RpcError(errors[0]!, errors.slice(1));
+      try {
+        server.validateChanges(ds.tree, ds.since(mark));
+      } finally {
+        ds.undoTo(mark);
+      }
     }
     return '<ok/>';
   },
@@ -193,23 +191,21 @@ const handlers: Record<string, Handler> = {
       throw rpcError('invalid-value', 'source and target are the same datastore', { errorType: 'protocol' });
     server.checkLock(target, session);
     const access = server.nacm?.of(session);
-    const root = typeof source === 'string' ? server.datastore(source).root : configOf(server, source);
+    const tree = typeof source === 'string' ? server.datastore(source).tree : configOf(server, source);
     if (target === 'running') {
       if (!server.features.writableRunning)
         throw rpcError('operation-not-supported', 'running cannot be written directly', {
           errorType: 'protocol',
         });
       // RFC 8341 section 3.4.5: the nodes that differ, not the whole copy, need write access.
-      server.nacm?.checkWrite(access, diffChanges(server.running.root, root));
-      server.replaceRunning(session, root);
+      server.replaceRunning(session, tree, access);
     } else if (target === 'startup') {
-      const errors = new Validator(server.schema).validateAll(root);
-      if (errors.length > 0) throw new RpcError(errors[0]!, errors.slice(1));
-      server.nacm?.checkWrite(access, diffChanges(server.startup.root, root));
-      server.replaceStartup(root);
+      server.validateAll(tree);
+      server.nacm?.checkWrite(access, diff(server.startup.tree, tree));
+      server.replaceStartup(tree);
     } else {
-      server.nacm?.checkWrite(access, diffChanges(server.candidate.root, root));
-      server.replaceCandidate(root);
+      server.nacm?.checkWrite(access, diff(server.candidate.tree, tree));
+      server.replaceCandidate(tree);
     }
     return '<ok/>';
   },
@@ -222,8 +218,8 @@ const handlers: Record<string, Handler> = {
       });
     server.datastore(target);
     server.checkLock(target, session);
-    server.nacm?.checkWrite(server.nacm.of(session), diffChanges(server.startup.root, createRoot()));
-    server.replaceStartup(createRoot());
+    server.nacm?.checkWrite(server.nacm.of(session), diff(server.startup.tree, emptyConfig(server.schema)));
+    server.replaceStartup(emptyConfig(server.schema));
     return '<ok/>';
   },
   // RFC 6241 7.5
@@ -327,9 +323,7 @@ const handlers: Record<string, Handler> = {
   // RFC 6241 8.6.4.1
   [`${NETCONF_BASE_NS}|validate`](server, _session, op) {
     const source = datastoreIn(op, 'source', true);
-    const root = typeof source === 'string' ? server.datastore(source).root : configOf(server, source);
-    const errors = server.validator.validateAll(root);
-    if (errors.length > 0) throw new RpcError(errors[0]!, errors.slice(1));
+    server.validateAll(typeof source === 'string' ? server.datastore(source).tree : configOf(server, source));
     return '<ok/>';
   },
   // RFC 6022 3.1
@@ -447,14 +441,6 @@ function subscriptionId(op: XmlElement): number {
       errorInfo: { 'bad-element': 'id' },
     });
   return id;
-}
-
-function* childrenOfRoot(root: DataNode): Generator<DataNode> {
-  if (!root.kids) return;
-  for (const slot of root.kids.values()) {
-    if (slot instanceof Map) yield* slot.values();
-    else yield slot;
-  }
 }
 
 /** RFC 8341 section 3.4.4: may the session run the operation? (Actions are checked on their node.) */

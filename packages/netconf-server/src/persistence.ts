@@ -11,14 +11,22 @@ import {
 } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import {
+  CodecError,
+  createNode,
+  type DataNode,
+  decodeXml,
+  encodeXml,
+  type InstanceTree,
+  type PathStep,
+  stepKey,
+  valueFromCanonical,
+} from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import type { DataNode, Step } from './data-tree.js';
-import { type Change, Datastore, replayChange } from './datastore.js';
+import { type Change, createDatastore } from './datastore.js';
 import { NetconfServerError } from './errors.js';
-import { parseData } from './parse-data.js';
-import { writeTree } from './write-xml.js';
 
-/** One journal step: module, name, key. */
+/** One journal step: module, name, key (list key values joined by NUL, or the leaf-list value). */
 type JournalStep = [string, string, string];
 
 /** A change as one journal record. */
@@ -66,14 +74,14 @@ export class StartupStore {
   }
 
   /** Reads the snapshot and replays the journals; opens a fresh journal generation for appends. */
-  load(): DataNode {
-    let ds = new Datastore();
+  load(): InstanceTree {
+    let ds = createDatastore(this.tree);
     let snapshotGeneration = -1;
     try {
       if (existsSync(this.file)) {
         const snap = JSON.parse(readFileSync(this.file, 'utf8')) as Snapshot;
         if (snap.format !== 'yangkit-startup/1') throw new Error(`unknown format ${String(snap.format)}`);
-        ds = new Datastore(parseData(this.tree, snap.xml, { allowState: false }));
+        ds = createDatastore(this.tree, decodeXml(this.tree, snap.xml, { kind: 'config' }));
         snapshotGeneration = snap.generation;
       }
       const journals = this.journals().filter((g) => g > snapshotGeneration);
@@ -87,16 +95,16 @@ export class StartupStore {
         { cause: error },
       );
     }
-    ds.takeChanges();
+    ds.take();
     this.openJournal();
-    return ds.root;
+    return ds.tree;
   }
 
   /** Appends one transaction and fsyncs it; returns when the change is durable. */
   append(changes: readonly Change[]): void {
     if (changes.length === 0) return;
     if (this.fd === undefined) this.openJournal();
-    const line = `${JSON.stringify(changes.map(encodeChange))}\n`;
+    const line = `${JSON.stringify(changes.map((c) => this.encodeChange(c)))}\n`;
     const buf = Buffer.from(line, 'utf8');
     let off = 0;
     while (off < buf.length) off += writeSync(this.fd!, buf, off);
@@ -113,12 +121,12 @@ export class StartupStore {
    * Writes `root` as the new snapshot. The tree is serialised synchronously (it must not change
    * under the writer); file I/O is asynchronous. Appends after this call go to a new generation.
    */
-  async compact(root: DataNode): Promise<void> {
+  async compact(tree: InstanceTree): Promise<void> {
     if (this.compacting) return;
     this.compacting = true;
     try {
       const covered = this.generation;
-      const xml = writeTree(this.tree, root);
+      const xml = encodeXml(tree);
       this.rotate();
       await this.writeSnapshot({ format: 'yangkit-startup/1', generation: covered, xml });
       for (const g of this.journals()) if (g <= covered) unlinkSync(this.journalName(g));
@@ -128,9 +136,9 @@ export class StartupStore {
   }
 
   /** Replaces the whole content at once (copy-config to startup), synchronously and durably. */
-  replaceAll(root: DataNode): void {
+  replaceAll(tree: InstanceTree): void {
     const covered = this.generation;
-    const xml = writeTree(this.tree, root);
+    const xml = encodeXml(tree);
     this.rotate();
     const snap: Snapshot = { format: 'yangkit-startup/1', generation: covered, xml };
     const tmp = `${this.file}.tmp`;
@@ -208,7 +216,7 @@ export class StartupStore {
       .sort((a, b) => a - b);
   }
 
-  private replay(ds: Datastore, file: string): void {
+  private replay(ds: ReturnType<typeof createDatastore>, file: string): void {
     const text = readFileSync(join(file), 'utf8');
     const lines = text.split('\n');
     for (let i = 0; i < lines.length; i++) {
@@ -226,57 +234,132 @@ export class StartupStore {
       }
       for (const r of records) {
         const change = this.decodeChange(r);
-        if (change) replayChange(ds, change);
+        if (change) ds.replay(change);
       }
     }
   }
 
   private decodeChange(r: JournalChange): Change | undefined {
-    const steps: Step[] = [];
+    const steps: PathStep[] = [];
     let parent: SchemaNode | undefined;
     for (const [m, n, k] of r.p) {
       const schema: SchemaNode | undefined = parent ? parent.dataChild(m, n) : this.tree.topLevel(m, n);
       if (!schema) return undefined;
-      steps.push({ schema, key: k });
+      steps.push(stepOf(schema, k));
       parent = schema;
     }
+    const last = steps[steps.length - 1];
+    if (last === undefined) return undefined;
     switch (r.o) {
       case 'c':
-        return { op: 'create', steps, value: r.v, xml: r.x };
-      case 's':
-        return { op: 'set', steps, before: undefined, after: r.v, beforeXml: undefined, afterXml: r.x };
+        // Journals of earlier versions logged a list entry's keys as creates of their own.
+        if (last.schema.isKey && steps[steps.length - 2]?.schema.kind === 'list') return undefined;
+        return { op: 'create', path: steps, node: this.nodeOf(last, r.v, r.x) };
+      case 's': {
+        const value = this.valueOf(last.schema, r.v);
+        return { op: 'set', path: steps, before: value, after: value };
+      }
       case 'r':
-        return { op: 'remove', steps, node: undefined as unknown as DataNode, prev: undefined };
-      case 'm':
-        return { op: 'move', steps, where: r.w, anchor: r.a, prev: undefined };
+        return { op: 'remove', path: steps, node: createNode(last.schema, undefined) };
+      case 'm': {
+        const after =
+          r.w === 'first'
+            ? null
+            : r.w === 'after' && r.a !== undefined
+              ? stepOf(last.schema, r.a)
+              : undefined;
+        // `before` and `last` of earlier versions: the entry's place is after its predecessor, or last.
+        return after === undefined ? undefined : { op: 'move', path: steps, after, from: null };
+      }
     }
   }
-}
 
-function encodeSteps(steps: readonly Step[]): JournalStep[] {
-  return steps.map((s) => [s.schema.module, s.schema.name, s.key]);
-}
-
-function encodeChange(c: Change): JournalChange {
-  const p = encodeSteps(c.steps);
-  switch (c.op) {
-    case 'create':
-      return {
-        o: 'c',
-        p,
-        ...(c.value !== undefined ? { v: c.value } : {}),
-        ...(c.xml !== undefined ? { x: c.xml } : {}),
-      };
-    case 'set':
-      return {
-        o: 's',
-        p,
-        ...(c.after !== undefined ? { v: c.after } : {}),
-        ...(c.afterXml !== undefined ? { x: c.afterXml } : {}),
-      };
-    case 'remove':
-      return { o: 'r', p };
-    case 'move':
-      return { o: 'm', p, w: c.where, ...(c.anchor !== undefined ? { a: c.anchor } : {}) };
+  /** The node a create record stands for: an entry with its keys, a leaf with its value, anydata content. */
+  private nodeOf(step: PathStep, value: string | undefined, xml: string | undefined): DataNode {
+    const schema = step.schema;
+    if (xml !== undefined) return this.anydataOf(schema, xml);
+    const node = createNode(schema, undefined);
+    if (schema.kind === 'list') {
+      for (const k of step.keys ?? []) {
+        const keyNode = schema.keyNodes.find((n) => n.name === k.name)!;
+        const leaf = createNode(keyNode, node);
+        Object.assign(leaf, this.valueOf(keyNode, k.value));
+        node.children!.set(keyNode, [leaf]);
+      }
+    } else if (value !== undefined) Object.assign(node, this.valueOf(schema, value));
+    return node;
   }
+
+  /** A canonical value with the union member it matches. */
+  private valueOf(
+    schema: SchemaNode,
+    value: string | undefined,
+  ): { value: string | undefined; member: DataNode['member'] } {
+    if (value === undefined || schema.type === undefined) return { value, member: undefined };
+    const r = valueFromCanonical(this.tree, schema.type, value, schema.module);
+    return { value, member: r.ok ? r.member : undefined };
+  }
+
+  /** anydata content kept as XML text, decoded under its element. */
+  private anydataOf(schema: SchemaNode, xml: string): DataNode {
+    let parent = schema.parent;
+    while (parent !== undefined && (parent.kind === 'choice' || parent.kind === 'case'))
+      parent = parent.parent;
+    try {
+      const doc = decodeXml(
+        this.tree,
+        `<${schema.name} xmlns="${schema.namespace}">${xml}</${schema.name}>`,
+        {
+          kind: 'resource',
+          ...(parent === undefined ? {} : { parent }),
+        },
+      );
+      return doc.children.get(schema)![0]!;
+    } catch (error) {
+      if (!CodecError.isInstance(error)) throw error;
+      return createNode(schema, undefined);
+    }
+  }
+
+  private encodeChange(c: Change): JournalChange {
+    const p = c.path.map((s): JournalStep => [s.schema.module, s.schema.name, stepKey(s) ?? '']);
+    switch (c.op) {
+      case 'create': {
+        const kind = c.node.schema.kind;
+        if (kind === 'anydata' || kind === 'anyxml') return { o: 'c', p, x: this.anydataXml(c.node) };
+        return { o: 'c', p, ...(c.node.value !== undefined ? { v: c.node.value } : {}) };
+      }
+      case 'set':
+        return { o: 's', p, ...(c.after.value !== undefined ? { v: c.after.value } : {}) };
+      case 'remove':
+        return { o: 'r', p };
+      case 'move':
+        return c.after === null
+          ? { o: 'm', p, w: 'first' }
+          : { o: 'm', p, w: 'after', a: stepKey(c.after) ?? '' };
+    }
+  }
+
+  /** The content of an anydata node as XML text (the element's inside). */
+  private anydataXml(node: DataNode): string {
+    const xml = encodeXml({
+      schema: this.tree,
+      kind: 'data',
+      parent: undefined,
+      operation: undefined,
+      eventTime: undefined,
+      children: new Map([[node.schema, [node]]]),
+      annotations: undefined,
+    });
+    const open = xml.indexOf('>');
+    return xml[open - 1] === '/' ? '' : xml.slice(open + 1, xml.lastIndexOf('</'));
+  }
+}
+
+/** A journal step: the schema node with the entry key it names. */
+function stepOf(schema: SchemaNode, key: string): PathStep {
+  if (schema.kind === 'leaf-list') return { schema, value: key };
+  if (schema.kind !== 'list' || schema.keyNodes.length === 0) return { schema };
+  const values = schema.keyNodes.length === 1 ? [key] : key.split('\u0000');
+  return { schema, keys: schema.keyNodes.map((k, i) => ({ name: k.name, value: values[i] ?? '' })) };
 }

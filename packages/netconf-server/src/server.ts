@@ -1,11 +1,23 @@
 import type { Duplex } from 'node:stream';
 import { attachFramer, sendMessage } from '@yangkit/netconf-client';
 import type { XmlElement } from '@yangkit/xml';
+import {
+  CodecError,
+  cloneTree,
+  type DataNode,
+  decodeXml,
+  type InstanceTree,
+  invertChange,
+  NOTIFICATION_NS,
+  overlayTree,
+  replaceTree,
+  validate,
+  validateChanges,
+} from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { editSummary, sessionParams } from './change-events.js';
-import { cloneNode, type DataNode } from './data-tree.js';
-import { type Change, copyInto, Datastore, type DatastoreName, invert, replayChange } from './datastore.js';
-import { NetconfServerError, RpcError, rpcError } from './errors.js';
+import { type Change, createDatastore, type Datastore, type DatastoreName } from './datastore.js';
+import { NetconfServerError, RpcError, rpcError, rpcErrorOf } from './errors.js';
 import { EventSubscriptions } from './event-subscriptions.js';
 import { monitoringState, serverCapabilities } from './monitoring.js';
 import { AccessControl } from './nacm/access-control.js';
@@ -13,11 +25,9 @@ import { NACM_NS } from './nacm/config.js';
 import type { UserAccess } from './nacm/rules.js';
 import { EventLog, eventTimeOf, type LoggedEvent } from './notifications.js';
 import { dispatchOperation } from './operations.js';
-import { overlay, parseData } from './parse-data.js';
 import { StartupStore } from './persistence.js';
 import { ServerSession, type SessionHost, type SessionInfo, type TerminationReason } from './session.js';
 import { DynamicSubscriptions } from './subscriptions.js';
-import { Validator } from './validate.js';
 
 /** Context given to application hooks. */
 export interface HookContext {
@@ -43,14 +53,14 @@ export type ActionHandler = (
 export interface StateProvider {
   /** Qualified top-level names it provides (`module:name`); lets filtered gets skip it. */
   readonly provides?: readonly string[];
-  readonly get: (running: DataNode, context: HookContext) => Promise<string> | string;
+  readonly get: (running: InstanceTree, context: HookContext) => Promise<string> | string;
 }
 
 /** Checks a configuration about to be committed to running; throw an {@link RpcError} to refuse. */
-export type ValidateHook = (running: DataNode, changes: readonly Change[], context: HookContext) => void;
+export type ValidateHook = (running: InstanceTree, changes: readonly Change[], context: HookContext) => void;
 
 /** Told about each change committed to running. */
-export type CommitHook = (running: DataNode, changes: readonly Change[], context: HookContext) => void;
+export type CommitHook = (running: InstanceTree, changes: readonly Change[], context: HookContext) => void;
 
 /** Options of {@link NetconfServer.create}. */
 export interface NetconfServerOptions {
@@ -119,10 +129,9 @@ interface PendingCommit {
  */
 export class NetconfServer implements SessionHost {
   readonly schema: SchemaTree;
-  readonly running = new Datastore();
-  readonly candidate = new Datastore();
-  readonly startup = new Datastore();
-  readonly validator: Validator;
+  readonly running: Datastore;
+  readonly candidate: Datastore;
+  readonly startup: Datastore;
   readonly maxMessageBytes: number;
   readonly helloTimeoutMs: number;
   readonly idleTimeoutMs: number;
@@ -159,7 +168,9 @@ export class NetconfServer implements SessionHost {
 
   private constructor(options: NetconfServerOptions) {
     this.schema = options.schema;
-    this.validator = new Validator(options.schema);
+    this.running = createDatastore(options.schema);
+    this.candidate = createDatastore(options.schema);
+    this.startup = createDatastore(options.schema);
     this.maxMessageBytes = options.maxMessageBytes ?? 64 * 1024 * 1024;
     this.helloTimeoutMs = seconds(options.helloTimeout ?? 60, 'helloTimeout') * 1000;
     this.idleTimeoutMs = seconds(options.idleTimeout ?? 0, 'idleTimeout') * 1000;
@@ -185,10 +196,10 @@ export class NetconfServer implements SessionHost {
   static async create(options: NetconfServerOptions): Promise<NetconfServer> {
     const server = new NetconfServer(options);
     if (server.store) {
-      const root = server.store.load();
-      if (server.startupMode === 'explicit') server.startup.replaceAll(root);
-      server.running.replaceAll(cloneNode(root));
-      server.candidate.replaceAll(cloneNode(root));
+      const tree = server.store.load();
+      if (server.startupMode === 'explicit') server.startup.reset(tree);
+      server.running.reset(cloneTree(tree));
+      server.candidate.reset(cloneTree(tree));
     }
     return server;
   }
@@ -370,21 +381,18 @@ export class NetconfServer implements SessionHost {
     const mark = ds.mark();
     try {
       edit(ds);
-      if (options.access) this.nacm!.checkWrite(options.access, ds.changesSince(mark));
-      const changes = ds.changesSince(mark);
+      if (options.access) this.nacm!.checkWrite(options.access, ds.since(mark));
+      const changes = ds.since(mark);
       if (changes.length > 0 && options.validate !== 'none') {
-        const errors =
-          options.validate === 'all' || this.fullValidation
-            ? this.validator.validateAll(ds.root)
-            : this.validator.validateChanges(ds.root, changes);
-        if (errors.length > 0) throw new RpcError(errors[0]!, errors.slice(1));
-        for (const hook of this.validateHooks) hook(ds.root, changes, { session, server: this });
+        if (options.validate === 'all' || this.fullValidation) this.validateAll(ds.tree);
+        else this.validateChanges(ds.tree, changes);
+        for (const hook of this.validateHooks) hook(ds.tree, changes, { session, server: this });
       }
     } catch (error) {
       ds.undoTo(mark);
       throw error;
     }
-    const changes = ds.takeChanges();
+    const changes = ds.take();
     if (changes.length === 0) return changes;
     this.nacm?.changed(changes);
     if (this.store && this.startupMode === 'auto') {
@@ -392,7 +400,7 @@ export class NetconfServer implements SessionHost {
       if (this.store.needsCompaction) {
         const store = this.store;
         setImmediate(() => {
-          store.compact(this.running.root).catch(() => {
+          store.compact(this.running.tree).catch(() => {
             // A failed compaction leaves the journal in place; the next one retries.
           });
         });
@@ -400,10 +408,25 @@ export class NetconfServer implements SessionHost {
     }
     this.pending?.changes.push(...changes);
     this.syncCandidate(changes);
-    for (const hook of this.commitHooks) hook(ds.root, changes, { session, server: this });
+    for (const hook of this.commitHooks) hook(ds.tree, changes, { session, server: this });
     this.configChanged(session, 'running', changes);
-    this.dynamic.changed();
+    this.dynamic.changed(changes);
     return changes;
+  }
+
+  /** Validates a whole datastore tree (RFC 7950 section 8); throws every error as one {@link RpcError}. */
+  validateAll(tree: InstanceTree): void {
+    this.refuse(validate(tree, { config: true, complete: true }));
+  }
+
+  /** Validates what `changes` (applied to `tree`) can affect; throws every error as one {@link RpcError}. */
+  validateChanges(tree: InstanceTree, changes: readonly Change[]): void {
+    this.refuse(validateChanges(tree, changes, { config: true }));
+  }
+
+  private refuse(errors: readonly CodecError[]): void {
+    const error = rpcErrorOf(this.schema, errors.slice(0, MAX_VALIDATION_ERRORS));
+    if (error !== undefined) throw error;
   }
 
   /** Keeps an unmodified candidate equal to running (RFC 6241 8.3). */
@@ -413,14 +436,14 @@ export class NetconfServer implements SessionHost {
       this.candidateStale = true;
       return;
     }
-    for (const c of changes) replayChange(this.candidate, c);
-    this.candidate.takeChanges();
+    for (const c of changes) this.candidate.replay(c);
+    this.candidate.take();
   }
 
   /** RFC 6241 8.3.4.2 discard-changes: the candidate becomes running again. */
   discardChanges(): void {
     if (this.candidateStale) {
-      this.candidate.replaceAll(cloneNode(this.running.root));
+      this.candidate.reset(cloneTree(this.running.tree));
       this.candidateStale = false;
     } else this.candidate.undoTo(0);
   }
@@ -431,40 +454,43 @@ export class NetconfServer implements SessionHost {
   }
 
   /** Replaces the candidate's content (copy-config to candidate); commit then copies it whole. */
-  replaceCandidate(root: DataNode): void {
-    this.candidate.replaceAll(cloneNode(root));
+  replaceCandidate(tree: InstanceTree): void {
+    this.candidate.reset(cloneTree(tree));
     this.candidateStale = true;
   }
 
   /** RFC 6241 8.3.4.1 commit: candidate changes replayed on running, validated as a whole. */
   commitCandidate(session: ServerSession | undefined): void {
-    const pendingChanges = this.candidate.changesSince(0);
+    const pendingChanges = this.candidate.since(0);
     this.committing = true;
     try {
       if (this.candidateStale) {
-        const root = cloneNode(this.candidate.root);
-        this.transact(session, (ds) => copyInto(ds, root), { validate: 'all' });
+        const tree = this.candidate.tree;
+        this.transact(session, (ds) => replaceTree(ds, tree), { validate: 'all' });
         this.candidateStale = false;
       } else {
         this.transact(session, (ds) => {
-          for (const c of pendingChanges) replayChange(ds, c);
+          for (const c of pendingChanges) ds.replay(c);
         });
       }
     } finally {
       this.committing = false;
     }
-    this.candidate.takeChanges();
+    this.candidate.take();
   }
 
-  /** Replaces running by a copy of `root` (copy-config), validating the whole result. */
-  replaceRunning(session: ServerSession | undefined, root: DataNode, access?: UserAccess): void {
-    this.transact(session, (ds) => copyInto(ds, root), { validate: 'all', access });
+  /**
+   * Makes running equal to `tree` (copy-config), validating the whole result; only the nodes that differ
+   * are changed, journaled and (with `access`) checked by NACM (RFC 8341 section 3.4.5).
+   */
+  replaceRunning(session: ServerSession | undefined, tree: InstanceTree, access?: UserAccess): void {
+    this.transact(session, (ds) => replaceTree(ds, tree), { validate: 'all', access });
   }
 
-  /** Writes `root` to startup (copy-config to startup in explicit mode). */
-  replaceStartup(root: DataNode): void {
-    this.startup.replaceAll(cloneNode(root));
-    this.store?.replaceAll(this.startup.root);
+  /** Writes `tree` to startup (copy-config to startup in explicit mode). */
+  replaceStartup(tree: InstanceTree): void {
+    this.startup.reset(cloneTree(tree));
+    this.store?.replaceAll(this.startup.tree);
   }
 
   /** Applies a confirmed-commit (RFC 6241 8.4) or confirms / extends a pending one. */
@@ -575,7 +601,7 @@ export class NetconfServer implements SessionHost {
     this.transact(
       session,
       (ds) => {
-        for (let i = changes.length - 1; i >= 0; i--) invert(ds, changes[i]!);
+        for (let i = changes.length - 1; i >= 0; i--) for (const c of invertChange(changes[i]!)) ds.replay(c);
       },
       { validate: 'none' },
     );
@@ -613,8 +639,8 @@ export class NetconfServer implements SessionHost {
   async operationalView(
     session: ServerSession | undefined,
     wanted?: (qualifiedName: string) => boolean,
-  ): Promise<DataNode> {
-    let view = this.running.root;
+  ): Promise<InstanceTree> {
+    let view = this.running.tree;
     const context: HookContext = { session, server: this };
     const providers: StateProvider[] = [
       { provides: MONITORING_TOPS, get: () => monitoringState(this) },
@@ -630,9 +656,9 @@ export class NetconfServer implements SessionHost {
       });
     for (const p of providers) {
       if (wanted && p.provides && !p.provides.some(wanted)) continue;
-      const xml = await p.get(this.running.root, context);
+      const xml = await p.get(this.running.tree, context);
       if (xml === '') continue;
-      view = overlay(view, parseData(this.schema, xml));
+      view = overlayTree(view, this.decode(xml, 'data'));
     }
     return view;
   }
@@ -645,11 +671,25 @@ export class NetconfServer implements SessionHost {
    * logged for replay and sent to every subscribed session.
    */
   publish(xml: string, time = Date.now()): void {
-    const root = parseData(this.schema, xml);
-    const event: LoggedEvent = { time, eventTime: eventTimeOf(time), root };
+    const eventTime = eventTimeOf(time);
+    const tree = this.decode(
+      `<notification xmlns="${NOTIFICATION_NS}"><eventTime>${eventTime}</eventTime>${xml}</notification>`,
+      'notification',
+    );
+    const event: LoggedEvent = { time, eventTime, tree };
     this.events.append(event);
     this.dynamic.event(event);
     this.eventSubscriptions.event(event);
+  }
+
+  /** Decodes XML the application or the server itself wrote (state, events), as an RpcError when wrong. */
+  private decode(xml: string, kind: 'data' | 'notification'): InstanceTree {
+    try {
+      return decodeXml(this.schema, xml, { kind });
+    } catch (error) {
+      if (CodecError.isInstance(error)) throw rpcErrorOf(this.schema, [error])!;
+      throw error;
+    }
   }
 
   private publishEvent(xml: string): void {
@@ -673,6 +713,9 @@ export class NetconfServer implements SessionHost {
     this.store?.close();
   }
 }
+
+/** Most validation errors reported in one reply. */
+const MAX_VALIDATION_ERRORS = 64;
 
 function seconds(value: number, name: string): number {
   if (!Number.isFinite(value) || value < 0)

@@ -3,15 +3,21 @@ import {
   childElements,
   escapeXmlAttribute,
   escapeXmlText,
-  outerXml,
-  readXml,
+  innerXml,
   textOf,
   type XmlElement,
 } from '@yangkit/xml';
+import {
+  type AnyElement,
+  type DataNode,
+  type FilterElement,
+  findPath,
+  type InstanceTree,
+} from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
-import { type DataNode, entries, single } from './data-tree.js';
 import { rpcError } from './errors.js';
+import { filterElements } from './operation-args.js';
 
 /** ietf-subscribed-notifications namespace (RFC 8639). */
 export const SN_NS = 'urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications';
@@ -25,7 +31,11 @@ export const DS_NS = 'urn:ietf:params:xml:ns:yang:ietf-datastores';
  * configured filter it was read from (`stream-filter-name`, `selection-filter-ref`).
  */
 export type Selection = (
-  | { readonly subtree: readonly XmlElement[] }
+  | {
+      readonly subtree: readonly FilterElement[];
+      /** The filter's content as XML, for the subscription's state. */
+      readonly xml: string;
+    }
   | {
       readonly xpath: string;
       readonly scope: ReadonlyMap<string, string>;
@@ -107,7 +117,7 @@ function checkedXpath(text: string, scope: Map<string, string>, name: string): S
  */
 export function filterOf(
   schema: SchemaTree,
-  running: DataNode,
+  running: InstanceTree,
   op: XmlElement,
   kind: 'stream' | 'datastore',
 ): Selection | null {
@@ -115,7 +125,7 @@ export function filterOf(
   const byName = kind === 'stream' ? sn(op, 'stream-filter-name') : yp(op, 'selection-filter-ref');
   if (byName) return configuredFilter(schema, running, kind, textOf(byName).trim());
   const subtree = find(op, `${kind}-subtree-filter`);
-  if (subtree) return { subtree: childElements(subtree) };
+  if (subtree) return { subtree: filterElements(childElements(subtree)), xml: innerXml(subtree) };
   const xpath = find(op, `${kind}-xpath-filter`);
   if (!xpath) return null;
   return checkedXpath(textOf(xpath).trim(), xpathScope(schema, xpath), xpath.local);
@@ -124,7 +134,7 @@ export function filterOf(
 /** A filter of running's `/sn:filters`, by name (its xpath prefixes are module names). */
 function configuredFilter(
   schema: SchemaTree,
-  running: DataNode,
+  running: InstanceTree,
   kind: 'stream' | 'datastore',
   name: string,
 ): Selection {
@@ -133,22 +143,19 @@ function configuredFilter(
     kind === 'stream' ? 'ietf-subscribed-notifications' : 'ietf-yang-push',
     kind === 'stream' ? 'stream-filter' : 'selection-filter',
   );
-  const container = filters && single(running, filters);
-  const entry = container && list ? entries(container, list)?.get(name) : undefined;
   const module = kind === 'stream' ? 'ietf-subscribed-notifications' : 'ietf-yang-push';
   const subtreeSchema = list?.dataChild(module, `${kind}-subtree-filter`);
   const xpathSchema = list?.dataChild(module, `${kind}-xpath-filter`);
-  const subtree = entry && subtreeSchema ? single(entry, subtreeSchema) : undefined;
-  const xpath = entry && xpathSchema ? single(entry, xpathSchema) : undefined;
-  if (subtree?.xml !== undefined) {
-    let content: XmlElement[];
-    try {
-      content = readXml(subtree.xml);
-    } catch {
-      content = [];
-    }
-    return { subtree: content, ref: name };
-  }
+  const entry =
+    filters === undefined || list === undefined
+      ? undefined
+      : findPath(running, [
+          { schema: filters },
+          { schema: list, keys: [{ name: list.keyNodes[0]?.name ?? 'name', value: name }] },
+        ]);
+  const subtree = entry && subtreeSchema ? entry.children?.get(subtreeSchema)?.[0] : undefined;
+  const xpath = entry && xpathSchema ? entry.children?.get(xpathSchema)?.[0] : undefined;
+  if (subtree !== undefined) return { subtree: anydataFilter(schema, subtree), xml: '', ref: name };
   if (xpath?.value !== undefined) {
     const scope = xpathScope(schema, undefined);
     return { ...checkedXpath(xpath.value, scope, `${kind}-xpath-filter`), ref: name };
@@ -158,6 +165,28 @@ function configuredFilter(
     'ietf-subscribed-notifications:filter-unsupported',
     kind === 'stream' ? 'stream-filter-name' : 'selection-filter-ref',
   );
+}
+
+/**
+ * A configured subtree filter (an anydata value) as filter elements: content the codec decoded as data
+ * (values canonical, identities and instance-identifiers with module names), or schema-less elements.
+ */
+function anydataFilter(schema: SchemaTree, node: DataNode): FilterElement[] {
+  const fromData = (n: DataNode): FilterElement => ({
+    name: n.schema.name,
+    namespace: n.schema.namespace,
+    text: n.value ?? '',
+    children: [...(n.children?.values() ?? [])].flat().map(fromData),
+    lookupPrefix: (prefix) => schema.moduleByName(prefix)?.namespace,
+  });
+  const fromAny = (e: AnyElement): FilterElement => ({
+    name: e.name,
+    namespace: e.ns === '' ? undefined : e.ns,
+    text: e.text ?? '',
+    children: (e.children ?? []).map(fromAny),
+  });
+  if (node.children !== undefined) return [...node.children.values()].flat().map(fromData);
+  return (node.any ?? []).map(fromAny);
 }
 
 /** The `stop-time` of the request (RFC 8639 `subscription-policy-modifiable`), in ms. */
@@ -248,7 +277,7 @@ export function checkEncoding(op: XmlElement): void {
 }
 
 /** Reads a modify-subscription (RFC 8639 2.4.3, RFC 8641 4.4.2) without applying anything. */
-export function parseModify(schema: SchemaTree, running: DataNode, op: XmlElement): PolicyChange {
+export function parseModify(schema: SchemaTree, running: InstanceTree, op: XmlElement): PolicyChange {
   const datastore = datastoreOf(op);
   const streamy =
     sn(op, 'stream-subtree-filter') ?? sn(op, 'stream-xpath-filter') ?? sn(op, 'stream-filter-name');
@@ -270,8 +299,6 @@ export function parseModify(schema: SchemaTree, running: DataNode, op: XmlElemen
   };
 }
 
-/** Escapes character data. */
-
 /** A filter as the module's elements (`stream-subtree-filter` or `datastore-xpath-filter`...). */
 export function filterXml(filter: Selection | undefined, kind: 'stream' | 'datastore', ns: string): string {
   if (filter === undefined) return '';
@@ -279,10 +306,8 @@ export function filterXml(filter: Selection | undefined, kind: 'stream' | 'datas
     const name = kind === 'stream' ? 'stream-filter-name' : 'selection-filter-ref';
     return `<${name} xmlns="${ns}">${escapeXmlText(filter.ref)}</${name}>`;
   }
-  if ('subtree' in filter) {
-    const inner = filter.subtree.map(outerXml).join('');
-    return `<${kind}-subtree-filter xmlns="${ns}">${inner}</${kind}-subtree-filter>`;
-  }
+  if ('subtree' in filter)
+    return `<${kind}-subtree-filter xmlns="${ns}">${filter.xml}</${kind}-subtree-filter>`;
   // Only the prefixes the expression uses are declared, so a state read stays small.
   let decl = '';
   for (const [p, u] of filter.scope)

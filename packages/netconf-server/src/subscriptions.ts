@@ -1,8 +1,9 @@
 import { childElement, textOf, type XmlElement } from '@yangkit/xml';
-import type { DataNode } from './data-tree.js';
+import { encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
+import type { Change } from './datastore.js';
 import { rpcError } from './errors.js';
-import { subtreeFilter, xpathFilter } from './filter.js';
 import { type LoggedEvent, writeEvent } from './notifications.js';
+import { select } from './operation-args.js';
 import type { NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
 import {
@@ -24,7 +25,6 @@ import {
   stateChange,
   subscriptionsXml,
 } from './subscription-state.js';
-import { type Selected, selectAll, writeSelection } from './write-xml.js';
 
 export { SN_NS, YP_NS } from './subscription-policy.js';
 
@@ -74,7 +74,7 @@ export class DynamicSubscriptions {
           errorType: 'protocol',
           errorInfo: { 'bad-element': 'update-trigger' },
         });
-      const filter = filterOf(schema, this.server.running.root, op, 'datastore') ?? undefined;
+      const filter = filterOf(schema, this.server.running.tree, op, 'datastore') ?? undefined;
       sub = {
         ...base,
         ...counters,
@@ -102,7 +102,7 @@ export class DynamicSubscriptions {
         throw rpcError('invalid-value', `no stream "${stream}"`, {
           errorAppTag: 'ietf-subscribed-notifications:stream-unavailable',
         });
-      const filter = filterOf(schema, this.server.running.root, op, 'stream') ?? undefined;
+      const filter = filterOf(schema, this.server.running.tree, op, 'stream') ?? undefined;
       const replayEl = childElement(op, 'replay-start-time', SN_NS);
       const start = replayEl ? Date.parse(textOf(replayEl).trim()) : undefined;
       if (start !== undefined && Number.isNaN(start))
@@ -138,7 +138,7 @@ export class DynamicSubscriptions {
    */
   async modify(session: ServerSession, id: number, op: XmlElement): Promise<string> {
     const sub = this.own(id, session);
-    const change = parseModify(this.server.schema, this.server.running.root, op);
+    const change = parseModify(this.server.schema, this.server.running.tree, op);
     if (change.target !== undefined && change.target !== sub.target) {
       throw rpcError('invalid-value', `subscription ${id} is not a ${change.target} subscription`, {
         errorAppTag: 'ietf-subscribed-notifications:filter-unsupported',
@@ -219,10 +219,14 @@ export class DynamicSubscriptions {
     }
   }
 
-  /** Running changed: on-change subscriptions compare their selection and push after dampening. */
-  changed(): void {
+  /**
+   * Running changed: on-change subscriptions whose selection the changes can reach compare their selection
+   * and push after dampening.
+   */
+  changed(changes: readonly Change[]): void {
     for (const sub of this.subs.values()) {
       if (sub.trigger === undefined || !('onChange' in sub.trigger) || sub.dampen !== undefined) continue;
+      if (!mayReach(sub.filter, changes)) continue;
       sub.dampen = setTimeout(() => {
         sub.dampen = undefined;
         this.whenRead(sub, () => this.pushChange(sub));
@@ -330,7 +334,7 @@ export class DynamicSubscriptions {
       sub.excluded++;
       return;
     }
-    const text = writeEvent(this.server.schema, event, sub.filter);
+    const text = writeEvent(event, sub.filter);
     // RFC 8639 `excluded-event-records`: records a filter kept from the receiver.
     if (text === undefined) sub.excluded++;
     else {
@@ -340,24 +344,14 @@ export class DynamicSubscriptions {
   }
 
   private async content(sub: Dynamic): Promise<string> {
-    let root: DataNode =
+    let tree: InstanceTree =
       sub.datastore === 'operational'
         ? await this.server.operationalView(sub.session)
-        : this.server.running.root;
+        : this.server.running.tree;
     // RFC 8341 section 3.4.5: an update holds only what the receiver may read.
     if (this.server.nacm)
-      root = this.server.nacm.readable(sub.session, root, !(sub.filter && 'xpath' in sub.filter));
-    let selection: Selected[];
-    if (!sub.filter) selection = selectAll(root);
-    else if ('subtree' in sub.filter) selection = subtreeFilter(this.server.schema, root, sub.filter.subtree);
-    else
-      selection = xpathFilter(
-        this.server.schema,
-        root,
-        sub.filter.compiled ?? sub.filter.xpath,
-        sub.filter.scope,
-      );
-    return writeSelection(this.server.schema, selection);
+      tree = this.server.nacm.readable(sub.session, tree, !(sub.filter && 'xpath' in sub.filter));
+    return encodeXml(select(tree, sub.filter));
   }
 
   private sendUpdate(sub: Dynamic, content: string): void {
@@ -382,6 +376,20 @@ export class DynamicSubscriptions {
     sub.sent++;
     sub.session.notify(pushChangeUpdateXml(sub.id, now));
   }
+}
+
+/**
+ * Whether a change can alter what a filter selects: a subtree filter selects below its top-level elements
+ * only, so changes elsewhere in running leave its selection as it was (O(changes), no read of running).
+ */
+function mayReach(filter: Selection | undefined, changes: readonly Change[]): boolean {
+  if (filter === undefined || !('subtree' in filter)) return true;
+  return changes.some((c) => {
+    const top = c.path[0]!.schema;
+    return filter.subtree.some(
+      (el) => el.name === top.name && (el.namespace === undefined || el.namespace === top.namespace),
+    );
+  });
 }
 
 /** modify-subscription carries no sync-on-start (RFC 8641 `update-policy-modifiable`): it is kept. */

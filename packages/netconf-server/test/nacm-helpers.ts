@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { childElements, readXmlDocument } from '@yangkit/xml';
+import { type ChildHolder, decodeXml, entryKey, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
-import type { DataNode } from '../src/data-tree.js';
-import { type Change, Datastore } from '../src/datastore.js';
-import { applyEdit, type EditOperation } from '../src/edit-config.js';
-import { parseData } from '../src/parse-data.js';
+import { type Change, createDatastore } from '../src/datastore.js';
+import { applyEdits, configEdits, decodeConfig, type EditOperation } from '../src/edit-config.js';
 import { loadServerSchema } from '../src/schema.js';
 import { YANG_DIR } from './helpers.js';
 
@@ -66,9 +64,9 @@ export const SAMPLE = `
 <secrets xmlns="${SEC}"><key>k</key></secrets>
 <vault xmlns="${SEC}"><pin>1234</pin></vault>`;
 
-/** A datastore root holding `xml`. */
-export function dataOf(tree: SchemaTree, xml: string): DataNode {
-  return parseData(tree, xml);
+/** A datastore tree holding `xml`. */
+export function dataOf(tree: SchemaTree, xml: string): InstanceTree {
+  return decodeXml(tree, xml, { kind: 'config' });
 }
 
 /** The changes an edit-config `config` makes to a copy of `xml`. */
@@ -78,23 +76,21 @@ export function changesOf(
   config: string,
   defaultOperation: EditOperation = 'merge',
 ): readonly Change[] {
-  const ds = new Datastore(parseData(tree, xml));
-  applyEdit(tree, ds, childElements(readXmlDocument(`<config>${config}</config>`)), {
-    defaultOperation,
-    errorOption: 'stop-on-error',
-  });
-  return ds.changesSince(0);
+  const ds = createDatastore(tree, dataOf(tree, xml));
+  applyEdits(tree, ds, configEdits(decodeConfig(tree, config), defaultOperation), 'stop-on-error');
+  return ds.since(0);
 }
 
 /** The top-level and second-level names of a tree, as `module:name/name`. */
-export function names(root: DataNode): string[] {
+export function names(root: InstanceTree): string[] {
   const out: string[] = [];
-  const walk = (n: DataNode, prefix: string, depth: number): void => {
-    for (const slot of n.kids?.values() ?? []) {
-      for (const c of slot instanceof Map ? slot.values() : [slot]) {
-        const name = prefix === '' ? `${c.schema!.module}:${c.schema!.name}` : `${prefix}/${c.schema!.name}`;
-        out.push(c.key === '' ? name : `${name}[${c.key}]`);
-        if (depth < 3) walk(c, c.key === '' ? name : `${name}[${c.key}]`, depth + 1);
+  const walk = (n: ChildHolder, prefix: string, depth: number): void => {
+    for (const nodes of n.children?.values() ?? []) {
+      for (const c of nodes) {
+        const name = prefix === '' ? `${c.schema.module}:${c.schema.name}` : `${prefix}/${c.schema.name}`;
+        const key = entryKey(c);
+        out.push(key === undefined ? name : `${name}[${key}]`);
+        if (depth < 3) walk(c, key === undefined ? name : `${name}[${key}]`, depth + 1);
       }
     }
   };

@@ -1,7 +1,7 @@
+import { type ChildHolder, type DataNode, entryKey, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import fc from 'fast-check';
 import { beforeAll, expect, test } from 'vitest';
-import { allChildren, type DataNode } from '../src/data-tree.js';
 import { Access, type NacmConfig, type NacmRule } from '../src/nacm/config.js';
 import { denyFlags } from '../src/nacm/extensions.js';
 import { compilePath, stepMatches } from '../src/nacm/path.js';
@@ -11,7 +11,7 @@ import { deniedWrite } from '../src/nacm/write.js';
 import { changesOf, dataOf, JB, nacmSchema, SAMPLE } from './nacm-helpers.js';
 
 let tree: SchemaTree;
-let root: DataNode;
+let root: InstanceTree;
 beforeAll(async () => {
   tree = await nacmSchema();
   root = dataOf(tree, SAMPLE);
@@ -64,7 +64,7 @@ function naiveReadable(config: NacmConfig, chain: readonly DataNode[]): boolean 
 
 function naivePermitted(config: NacmConfig, chain: readonly DataNode[], access: number): boolean {
   const node = chain[chain.length - 1]!;
-  const schema = node.schema!;
+  const schema = node.schema;
   for (const list of config.ruleLists) {
     for (const rule of list.rules) {
       if (!(rule.access & access)) continue;
@@ -72,7 +72,7 @@ function naivePermitted(config: NacmConfig, chain: readonly DataNode[], access: 
       if (rule.type.kind === 'data') {
         const steps = compilePath(tree, rule.type.path);
         if (steps === undefined || steps.length > chain.length) continue;
-        if (!steps.every((s, i) => stepMatches(s, chain[i]!.schema!, chain[i]!.key))) continue;
+        if (!steps.every((s, i) => stepMatches(s, chain[i]!.schema, entryKey(chain[i]!) ?? ''))) continue;
       }
       return rule.permit;
     }
@@ -84,21 +84,30 @@ function naivePermitted(config: NacmConfig, chain: readonly DataNode[], access: 
 }
 
 /** Every path of the tree (as names) that a user sees. */
-function visible(node: DataNode, prefix = ''): string[] {
+function children(node: ChildHolder): DataNode[] {
+  return [...(node.children?.values() ?? [])].flat();
+}
+
+function nameOf(c: DataNode, prefix: string): string {
+  const key = entryKey(c);
+  return `${prefix}/${c.schema.name}${key === undefined ? '' : `[${key}]`}`;
+}
+
+function visible(node: ChildHolder, prefix = ''): string[] {
   const out: string[] = [];
-  for (const c of allChildren(node)) {
-    const name = `${prefix}/${c.schema!.name}${c.key === '' ? '' : `[${c.key}]`}`;
+  for (const c of children(node)) {
+    const name = nameOf(c, prefix);
     out.push(name, ...visible(c, name));
   }
   return out;
 }
 
-function expected(config: NacmConfig, node: DataNode, chain: DataNode[] = [], prefix = ''): string[] {
+function expected(config: NacmConfig, node: ChildHolder, chain: DataNode[] = [], prefix = ''): string[] {
   const out: string[] = [];
-  for (const c of allChildren(node)) {
+  for (const c of children(node)) {
     const path = [...chain, c];
-    if (!c.schema!.isKey && !naiveReadable(config, path)) continue;
-    const name = `${prefix}/${c.schema!.name}${c.key === '' ? '' : `[${c.key}]`}`;
+    if (!c.schema.isKey && !naiveReadable(config, path)) continue;
+    const name = nameOf(c, prefix);
     out.push(name, ...expected(config, c, path, name));
   }
   return out;
@@ -117,12 +126,12 @@ test('the read view holds exactly the nodes whose ancestors and selves are reada
 function allPermitted(config: NacmConfig, node: DataNode, chain: DataNode[], access: number): boolean {
   const path = [...chain, node];
   if (!naivePermitted(config, path, access)) return false;
-  for (const c of allChildren(node)) if (!allPermitted(config, c, path, access)) return false;
+  for (const c of children(node)) if (!allPermitted(config, c, path, access)) return false;
   return true;
 }
 
 test('deleting a subtree is refused exactly when one of its nodes may not be deleted', () => {
-  const jukebox = [...allChildren(root)].find((c) => c.schema!.name === 'jukebox')!;
+  const jukebox = children(root).find((c) => c.schema.name === 'jukebox')!;
   const remove = `<jukebox xmlns="${JB}" xmlns:nc="urn:ietf:params:xml:ns:netconf:base:1.0" nc:operation="delete"/>`;
   const changes = changesOf(tree, SAMPLE, remove);
   fc.assert(

@@ -1,7 +1,7 @@
 import type { SchemaTree } from '@yangkit/yang-schema';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createRoot } from '../src/data-tree.js';
+import { emptyConfig } from '../src/datastore.js';
 import { Access, DEFAULT_CONFIG, readNacmConfig } from '../src/nacm/config.js';
 import { denyFlags } from '../src/nacm/extensions.js';
 import { compilePath, stepMatches } from '../src/nacm/path.js';
@@ -17,7 +17,7 @@ const config = () => readNacmConfig(dataOf(tree, APPENDIX_A));
 
 describe('reading /nacm', () => {
   test('an absent nacm container gives the RFC 8341 defaults', () => {
-    expect(readNacmConfig(createRoot())).toBe(DEFAULT_CONFIG);
+    expect(readNacmConfig(emptyConfig(tree))).toBe(DEFAULT_CONFIG);
     expect(DEFAULT_CONFIG).toMatchObject({
       enableNacm: true,
       readDefault: true,

@@ -118,12 +118,12 @@ describe('NACM over NETCONF sessions', () => {
     const { bob, root } = await setup();
     const running = await root.getConfig({ source: 'running' });
     const config = running.replace(/^<data[^>]*>|<\/data>$/g, '');
-    const gap = `<jukebox xmlns="${JB}"><player><gap>1.5</gap></player></jukebox>`;
-    await bob.copyConfig({ target: 'running', source: { config: config + gap } });
+    // The copy is the running configuration with one more node (a container appears once in it).
+    const gap = config.replace('<library>', '<player><gap>1.5</gap></player><library>');
+    await bob.copyConfig({ target: 'running', source: { config: gap } });
     expect(await root.getConfig({ source: 'running' })).toContain('<gap>1.5</gap>');
-    const e = await rpcErrorOf(
-      bob.copyConfig({ target: 'running', source: { config: config + library('Nirvana') } }),
-    );
+    const nirvana = config.replace('<library>', '<library><artist><name>Nirvana</name></artist>');
+    const e = await rpcErrorOf(bob.copyConfig({ target: 'running', source: { config: nirvana } }));
     expect(e.errors[0]!.errorTag).toBe('access-denied');
   });
 

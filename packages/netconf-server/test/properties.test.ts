@@ -2,16 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { childElements, readXmlDocument } from '@yangkit/xml';
+import { encodeXml, selectSubtree } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { Datastore } from '../src/datastore.js';
-import { applyEdit } from '../src/edit-config.js';
+import { createDatastore, type Datastore } from '../src/datastore.js';
+import { applyEdits, configEdits, decodeConfig, type ErrorOption } from '../src/edit-config.js';
 import { NetconfServerError } from '../src/errors.js';
-import { subtreeFilter } from '../src/filter.js';
+import { filterElements } from '../src/operation-args.js';
 import { StartupStore } from '../src/persistence.js';
 import { ServerSession } from '../src/session.js';
-import { writeSelection, writeTree } from '../src/write-xml.js';
 import { IF, JB, testSchema } from './helpers.js';
 
 let schema: SchemaTree;
@@ -83,30 +83,32 @@ function ownErrorsOnly(run: () => void): void {
   }
 }
 
+/** Applies a `<config>` document as edit-config does, merge by default. */
+function applyConfig(ds: Datastore, config: string, errorOption: ErrorOption): void {
+  applyEdits(
+    schema,
+    ds,
+    configEdits(decodeConfig(schema, childElements(readXmlDocument(config))), 'merge'),
+    errorOption,
+  );
+}
+
 describe('edit-config and filters on arbitrary input', () => {
   test('an edit throws only the package errors, and rollback-on-error restores the datastore', () => {
     fc.assert(
       fc.property(doc, doc, (first, second) => {
-        const ds = new Datastore();
-        ownErrorsOnly(() =>
-          applyEdit(schema, ds, childElements(readXmlDocument(first)), {
-            defaultOperation: 'merge',
-            errorOption: 'continue-on-error',
-          }),
-        );
-        ds.takeChanges();
-        const before = writeTree(schema, ds.root);
+        const ds = createDatastore(schema);
+        ownErrorsOnly(() => applyConfig(ds, first, 'continue-on-error'));
+        ds.take();
+        const before = encodeXml(ds.tree);
         let failed = false;
         try {
-          applyEdit(schema, ds, childElements(readXmlDocument(second)), {
-            defaultOperation: 'merge',
-            errorOption: 'rollback-on-error',
-          });
+          applyConfig(ds, second, 'rollback-on-error');
         } catch (error) {
           if (!NetconfServerError.isInstance(error)) throw error;
           failed = true;
         }
-        if (failed) expect(writeTree(schema, ds.root)).toBe(before);
+        if (failed) expect(encodeXml(ds.tree)).toBe(before);
       }),
       { numRuns: 300 },
     );
@@ -115,23 +117,13 @@ describe('edit-config and filters on arbitrary input', () => {
   test('undoing every change returns the datastore to its start', () => {
     fc.assert(
       fc.property(doc, doc, (first, second) => {
-        const ds = new Datastore();
-        ownErrorsOnly(() =>
-          applyEdit(schema, ds, childElements(readXmlDocument(first)), {
-            defaultOperation: 'merge',
-            errorOption: 'continue-on-error',
-          }),
-        );
-        ds.takeChanges();
-        const before = writeTree(schema, ds.root);
-        ownErrorsOnly(() =>
-          applyEdit(schema, ds, childElements(readXmlDocument(second)), {
-            defaultOperation: 'merge',
-            errorOption: 'continue-on-error',
-          }),
-        );
+        const ds = createDatastore(schema);
+        ownErrorsOnly(() => applyConfig(ds, first, 'continue-on-error'));
+        ds.take();
+        const before = encodeXml(ds.tree);
+        ownErrorsOnly(() => applyConfig(ds, second, 'continue-on-error'));
         ds.undoTo(0);
-        expect(writeTree(schema, ds.root)).toBe(before);
+        expect(encodeXml(ds.tree)).toBe(before);
       }),
       { numRuns: 300 },
     );
@@ -140,20 +132,12 @@ describe('edit-config and filters on arbitrary input', () => {
   test('a subtree filter never throws and selects a subset of the data', () => {
     fc.assert(
       fc.property(doc, doc, (data, filter) => {
-        const ds = new Datastore();
-        ownErrorsOnly(() =>
-          applyEdit(schema, ds, childElements(readXmlDocument(data)), {
-            defaultOperation: 'merge',
-            errorOption: 'continue-on-error',
-          }),
-        );
-        const all = writeTree(schema, ds.root);
+        const ds = createDatastore(schema);
+        ownErrorsOnly(() => applyConfig(ds, data, 'continue-on-error'));
+        const all = encodeXml(ds.tree);
         let out = '';
         ownErrorsOnly(() => {
-          out = writeSelection(
-            schema,
-            subtreeFilter(schema, ds.root, childElements(readXmlDocument(filter))),
-          );
+          out = encodeXml(selectSubtree(ds.tree, filterElements(childElements(readXmlDocument(filter)))));
         });
         expect(out.length).toBeLessThanOrEqual(all.length);
       }),
@@ -169,19 +153,14 @@ describe('edit-config and filters on arbitrary input', () => {
         fc.property(fc.array(doc, { minLength: 1, maxLength: 4 }), (edits) => {
           const file = path.join(dir, `s${n++}.json`);
           const store = new StartupStore(file, schema, { compactBytes: 300 });
-          const ds = new Datastore(store.load());
+          const ds = createDatastore(schema, store.load());
           for (const e of edits) {
-            ownErrorsOnly(() =>
-              applyEdit(schema, ds, childElements(readXmlDocument(e)), {
-                defaultOperation: 'merge',
-                errorOption: 'continue-on-error',
-              }),
-            );
-            store.append(ds.takeChanges());
+            ownErrorsOnly(() => applyConfig(ds, e, 'continue-on-error'));
+            store.append(ds.take());
           }
           store.close();
           const reloaded = new StartupStore(file, schema);
-          expect(writeTree(schema, reloaded.load())).toBe(writeTree(schema, ds.root));
+          expect(encodeXml(reloaded.load())).toBe(encodeXml(ds.tree));
           reloaded.close();
         }),
         { numRuns: 100 },

@@ -2,7 +2,7 @@ import { readXmlDocument, type XmlElement } from '@yangkit/xml';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createRoot } from '../src/data-tree.js';
+import { emptyConfig } from '../src/datastore.js';
 import { RpcError } from '../src/errors.js';
 import { filterXml, parseModify, subscriptionIdOf, triggerOf } from '../src/subscription-policy.js';
 import { client, testSchema, testServer } from './helpers.js';
@@ -26,7 +26,7 @@ describe('reading modify-subscription', () => {
   test('a request with only a stop-time changes neither filter nor trigger', () => {
     const change = parseModify(
       schema,
-      createRoot(),
+      emptyConfig(schema),
       op('<id>1</id><stop-time>2030-01-01T00:00:00Z</stop-time>'),
     );
     expect(change.filter).toBeNull();
@@ -37,7 +37,7 @@ describe('reading modify-subscription', () => {
   test('an xpath filter may use module names as prefixes without declaring them', () => {
     const change = parseModify(
       schema,
-      createRoot(),
+      emptyConfig(schema),
       op('<stream-xpath-filter>/example-mod:event</stream-xpath-filter>'),
     );
     expect(change.filter).toMatchObject({ xpath: '/example-mod:event' });
@@ -63,7 +63,7 @@ describe('reading modify-subscription', () => {
   test('an xpath filter is written back with the declarations its prefixes need', () => {
     const change = parseModify(
       schema,
-      createRoot(),
+      emptyConfig(schema),
       op('<stream-xpath-filter xmlns:ex="http://example.com/event/1.0">/ex:event</stream-xpath-filter>'),
     );
     const xml = filterXml(change.filter ?? undefined, 'stream', SN);
@@ -117,7 +117,7 @@ test('any modify-subscription input is read or refused with an RpcError, never a
   fc.assert(
     fc.property(fc.array(element(3), { maxLength: 6 }), (kids) => {
       try {
-        parseModify(schema, createRoot(), op(kids.join('')));
+        parseModify(schema, emptyConfig(schema), op(kids.join('')));
       } catch (error) {
         expect(error).toBeInstanceOf(RpcError);
       }

@@ -50,7 +50,16 @@ export type {
   DocumentKind,
   InstanceTree,
 } from './instance';
-export { child, childrenNamed, cloneNode, cloneTree, emptyTree, leafValue, walk } from './instance';
+export {
+  child,
+  childrenNamed,
+  cloneNode,
+  cloneTree,
+  createNode,
+  emptyTree,
+  leafValue,
+  walk,
+} from './instance';
 export type { JsonSchema, JsonSchemaOptions } from './json-schema';
 export { membersJsonSchema, nodeJsonSchema, toJsonSchema } from './json-schema';
 export type { JsonCheck } from './json-validator';
@@ -64,9 +73,10 @@ export {
   pathOf,
   samePath,
   sameStep,
+  stepKey,
   stepOf,
 } from './path-step';
-export { pathOfSteps } from './paths';
+export { pathOfSteps, xmlPathNamespaces } from './paths';
 export { type FilterElement, selectSubtree, selectXPath } from './select';
 export {
   applyEdit,
@@ -78,6 +88,8 @@ export {
 } from './tree-edit';
 export type { ValidateOptions } from './validate';
 export { validate, validateChanges } from './validate';
+export type { ValueError, ValueOk } from './values';
+export { valueFromCanonical, valueFromXml } from './values';
 export type { WithDefaultsMode } from './with-defaults';
 export { applyWithDefaults } from './with-defaults';
 export { type TreeNode, treeNavigator } from './xpath-navigator';

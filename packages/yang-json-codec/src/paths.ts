@@ -71,3 +71,18 @@ export function pathOfChild(
     xml: `${base.xml === '/' ? '' : base.xml}/${xmlStep}`,
   };
 }
+
+/**
+ * The namespaces an XML instance-identifier written with the schema's module prefixes (an `ErrorPath.xml`)
+ * uses, prefix to URI, so that the path can be declared where it is written (RFC 6241 error-path).
+ */
+export function xmlPathNamespaces(tree: SchemaTree, xmlPath: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of xmlPath.matchAll(/[/[]([A-Za-z_][\w.-]*):/g)) {
+    const prefix = m[1]!;
+    if (out.has(prefix)) continue;
+    const module = tree.modules.find((mod) => mod.prefix === prefix && tree.moduleByName(mod.name) === mod);
+    if (module !== undefined) out.set(prefix, module.namespace);
+  }
+  return out;
+}

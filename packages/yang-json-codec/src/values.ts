@@ -202,6 +202,25 @@ export function valueFromJson(
   return finish(tree, type, r, (t) => instanceIdFromJson(tree, t));
 }
 
+/**
+ * Re-reads a value in the canonical form the tree keeps (identityref `module:identity`, instance-identifier
+ * and xpath1.0 in RFC 7951 form; a journal or a change record stores values so), recovering the union
+ * member it matched.
+ */
+export function valueFromCanonical(
+  tree: SchemaTree,
+  type: YangType,
+  text: string,
+  leafModule: string,
+): ValueOk | ValueError {
+  const resolveModule = (prefix: string) =>
+    prefix === '' ? leafModule : tree.moduleByName(prefix) === undefined ? undefined : prefix;
+  const r = checkValue(type, text, contextFor(tree, resolveModule));
+  if (!r.ok) return fail(r);
+  if (isXPathType(effectiveType(type, r.member))) return { ok: true, value: r.canonical, member: r.member };
+  return finish(tree, type, r, (t) => instanceIdFromJson(tree, t));
+}
+
 type Checked =
   | { ok: true; canonical: string; member?: YangType; identity?: string }
   | { ok: false; message: string; errorAppTag?: string; errorMessage?: string };

@@ -25,14 +25,19 @@ export function treeNavigator(tree: InstanceTree): XPathNavigator<TreeNode> {
 function createNavigator(tree: InstanceTree): XPathNavigator<TreeNode> {
   const schema = tree.schema;
   const moduleOfNs = (ns: string): string | undefined => schema.moduleByNamespace(ns)?.name;
-  /** The schema child `{namespace}localName` of a node. */
+  /** The schema child `{namespace}localName` of a node (notifications and actions included). */
   const childSchema = (node: TreeNode, namespace: string, localName: string): SchemaNode | undefined => {
-    const info = isDocument(node)
-      ? topLevelInfo(schema)
-      : node.schema.kind === 'anydata' || node.schema.kind === 'anyxml'
-        ? topLevelInfo(schema)
-        : nodeInfo(node.schema);
-    return info.byNamespace.get(namespace)?.get(localName);
+    const parent =
+      isDocument(node) || node.schema.kind === 'anydata' || node.schema.kind === 'anyxml'
+        ? undefined
+        : node.schema;
+    const found = (parent === undefined ? topLevelInfo(schema) : nodeInfo(parent)).byNamespace
+      .get(namespace)
+      ?.get(localName);
+    if (found !== undefined) return found;
+    const module = moduleOfNs(namespace);
+    if (module === undefined) return undefined;
+    return parent === undefined ? schema.topLevel(module, localName) : parent.dataChild(module, localName);
   };
   const stringValue = (node: TreeNode): string => {
     if (!isDocument(node) && node.value !== undefined) return node.value;

@@ -9,7 +9,7 @@ import {
   toJsonInstanceIdentifier,
 } from '@yangkit/restconf-uri';
 import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
-import { CodecError, decodeXml } from '@yangkit/yang-json-codec';
+import { CodecError, decodeXml, xmlPathNamespaces } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { type PatchErrorPath, YangPatchError, type YangPatchErrorCode } from './errors.js';
 import type { PathStep } from './types.js';
@@ -161,14 +161,7 @@ export function dataParent(node: SchemaNode): SchemaNode | undefined {
  * error-path that comes from the codec), so that the path can be declared where it is written.
  */
 export function namespacesOf(tree: SchemaTree, xmlPath: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of xmlPath.matchAll(/[/[]([A-Za-z_][\w.-]*):/g)) {
-    const prefix = m[1]!;
-    if (Object.hasOwn(out, prefix)) continue;
-    const module = tree.modules.find((mod) => mod.prefix === prefix && tree.moduleByName(mod.name) === mod);
-    if (module !== undefined) out[prefix] = module.namespace;
-  }
-  return out;
+  return Object.fromEntries(xmlPathNamespaces(tree, xmlPath));
 }
 
 /** The api-path text of steps, for messages. */

@@ -1,5 +1,5 @@
+import { type DataNode, entryKey, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import type { DataNode } from '../data-tree.js';
 import type { Change, Datastore } from '../datastore.js';
 import { rpcError } from '../errors.js';
 import type { LoggedEvent } from '../notifications.js';
@@ -30,7 +30,7 @@ export class AccessControl {
   private readonly recovery = new WeakSet<ServerSession>();
   private readonly users = new Map<string, UserAccess>();
   private config: NacmConfig | undefined;
-  private configRoot: DataNode | undefined;
+  private configRoot: InstanceTree | undefined;
 
   constructor(
     private readonly schema: SchemaTree,
@@ -51,7 +51,7 @@ export class AccessControl {
   changed(changes: readonly Change[]): void {
     if (this.config === undefined) return;
     for (const c of changes) {
-      if (c.steps[0]?.schema.module === NACM_MODULE) {
+      if (c.path[0]?.schema.module === NACM_MODULE) {
         this.config = undefined;
         return;
       }
@@ -60,7 +60,7 @@ export class AccessControl {
 
   /** The configuration in force (running's `/nacm`). */
   currentConfig(): NacmConfig {
-    const root = this.running.root;
+    const root = this.running.tree;
     if (this.config === undefined || this.configRoot !== root) {
       this.config = readNacmConfig(root);
       this.configRoot = root;
@@ -99,9 +99,9 @@ export class AccessControl {
     const access = this.of(session);
     if (access === undefined) return;
     const chain: DataNode[] = [];
-    for (let n: DataNode | undefined = target; n?.schema !== undefined; n = n.parent) chain.unshift(n);
+    for (let n: DataNode | undefined = target; n !== undefined; n = n.parent) chain.unshift(n);
     let states = access.rootStates();
-    for (const n of chain) states = access.childStates(states, n.schema!, n.key);
+    for (const n of chain) states = access.childStates(states, n.schema, entryKey(n) ?? '');
     states = access.childStates(states, action, '');
     if (access.permitted(action, states, Access.exec)) return;
     this.counters.deniedOperations++;
@@ -123,19 +123,18 @@ export class AccessControl {
     throw rpcError('access-denied', `${denied.access} access to ${denied.path} is denied`);
   }
 
-  /** RFC 8341 section 3.4.5 for a read: what of `root` the session may read (`root` itself if all). */
-  readable(session: ServerSession | undefined, root: DataNode, share = true): DataNode {
+  /** RFC 8341 section 3.4.5 for a read: what of `tree` the session may read (`tree` itself if all). */
+  readable(session: ServerSession | undefined, tree: InstanceTree, share = true): InstanceTree {
     const access = this.of(session);
-    return access === undefined ? root : readableTree(access, root, share);
+    return access === undefined ? tree : readableTree(access, tree, share);
   }
 
   /** RFC 8341 section 3.4.6: whether an event goes to the session; counts the ones held back. */
   notificationPermitted(session: ServerSession, event: LoggedEvent): boolean {
     const access = this.of(session);
     if (access === undefined) return true;
-    for (const slot of event.root.kids?.values() ?? []) {
-      const node = slot instanceof Map ? undefined : slot;
-      if (node?.schema === undefined || access.notificationPermitted(node.schema)) continue;
+    for (const schema of event.tree.children.keys()) {
+      if (schema.kind !== 'notification' || access.notificationPermitted(schema)) continue;
       this.counters.deniedNotifications++;
       return false;
     }

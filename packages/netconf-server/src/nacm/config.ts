@@ -1,4 +1,4 @@
-import { allChildren, type DataNode } from '../data-tree.js';
+import type { ChildHolder, DataNode, InstanceTree } from '@yangkit/yang-json-codec';
 
 /** Namespace of ietf-netconf-acm (RFC 8341). */
 export const NACM_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-acm';
@@ -58,10 +58,9 @@ export const DEFAULT_CONFIG: NacmConfig = {
 };
 
 /** The children of `node` named `name` (any schema node of that name: NACM names do not clash). */
-function named(node: DataNode, name: string): DataNode[] {
-  const out: DataNode[] = [];
-  for (const c of allChildren(node)) if (c.schema!.name === name) out.push(c);
-  return out;
+function named(node: ChildHolder, name: string): DataNode[] {
+  for (const [schema, nodes] of node.children ?? []) if (schema.name === name) return nodes;
+  return [];
 }
 
 function leaf(node: DataNode, name: string): string | undefined {
@@ -104,10 +103,9 @@ function ruleOf(node: DataNode): NacmRule {
  * Reads `/ietf-netconf-acm:nacm` from a datastore root (RFC 8341 section 3.5). An absent
  * container gives {@link DEFAULT_CONFIG}; rule-lists and rules keep their (user) order.
  */
-export function readNacmConfig(root: DataNode): NacmConfig {
-  const nacm = [...allChildren(root)].find(
-    (c) => c.schema!.name === 'nacm' && c.schema!.module === NACM_MODULE,
-  );
+export function readNacmConfig(root: InstanceTree): NacmConfig {
+  const schema = root.schema.topLevel(NACM_MODULE, 'nacm');
+  const nacm = schema === undefined ? undefined : root.children.get(schema)?.[0];
   if (nacm === undefined) return DEFAULT_CONFIG;
   const groups = new Map<string, string[]>();
   for (const container of named(nacm, 'groups')) {

@@ -1,5 +1,4 @@
-import type { SchemaNode } from '@yangkit/yang-schema';
-import { allChildren, childAt, type DataNode, pathOf, type Step } from '../data-tree.js';
+import { type DataNode, entryKey, type PathStep, stepKey } from '@yangkit/yang-json-codec';
 import type { Change } from '../datastore.js';
 import { Access } from './config.js';
 import type { MatchState, UserAccess } from './rules.js';
@@ -10,7 +9,7 @@ export interface DeniedWrite {
   readonly path: string;
 }
 
-function pathText(steps: readonly Step[]): string {
+function pathText(steps: readonly PathStep[]): string {
   let out = '';
   let module = '';
   for (const s of steps) {
@@ -20,20 +19,26 @@ function pathText(steps: readonly Step[]): string {
   return out;
 }
 
-function statesAlong(access: UserAccess, steps: readonly Step[]): MatchState {
+function statesAlong(access: UserAccess, steps: readonly PathStep[]): MatchState {
   let states = access.rootStates();
-  for (const s of steps) states = access.childStates(states, s.schema, s.key);
+  for (const s of steps) states = access.childStates(states, s.schema, stepKey(s) ?? '');
   return states;
 }
 
-/** The first node of a removed subtree (below its root) the user may not delete. */
-function deniedBelow(access: UserAccess, node: DataNode, states: MatchState): DataNode | undefined {
-  for (const c of allChildren(node)) {
-    const schema: SchemaNode = c.schema!;
-    const s = access.childStates(states, schema, c.key);
-    if (!access.permitted(schema, s, Access.delete)) return c;
-    const below = deniedBelow(access, c, s);
-    if (below) return below;
+/** The first node below the root of a created or removed subtree the user may not create or delete. */
+function deniedBelow(
+  access: UserAccess,
+  node: DataNode,
+  states: MatchState,
+  operation: number,
+): DataNode | undefined {
+  for (const nodes of node.children?.values() ?? []) {
+    for (const c of nodes) {
+      const s = access.childStates(states, c.schema, entryKey(c) ?? '');
+      if (!access.permitted(c.schema, s, operation)) return c;
+      const below = deniedBelow(access, c, s, operation);
+      if (below) return below;
+    }
   }
   return undefined;
 }
@@ -47,50 +52,16 @@ function deniedBelow(access: UserAccess, node: DataNode, states: MatchState): Da
  */
 export function deniedWrite(access: UserAccess, changes: readonly Change[]): DeniedWrite | undefined {
   for (const change of changes) {
-    const states = statesAlong(access, change.steps);
-    const schema = change.steps[change.steps.length - 1]!.schema;
+    const states = statesAlong(access, change.path);
+    const schema = change.path[change.path.length - 1]!.schema;
     const kind = change.op === 'create' ? 'create' : change.op === 'remove' ? 'delete' : 'update';
-    if (!access.permitted(schema, states, Access[kind]))
-      return { access: kind, path: pathText(change.steps) };
-    if (change.op === 'remove' && change.node !== undefined) {
-      const below = deniedBelow(access, change.node, states);
-      if (below) return { access: 'delete', path: `${pathText(change.steps)}/...${below.schema!.name}` };
-    }
+    if (!access.permitted(schema, states, Access[kind])) return { access: kind, path: pathText(change.path) };
+    // A list entry comes with its keys, and a removed subtree goes with every node below it.
+    const below =
+      change.op === 'create' || change.op === 'remove'
+        ? deniedBelow(access, change.node, states, Access[kind as 'create' | 'delete'])
+        : undefined;
+    if (below) return { access: kind, path: `${pathText(change.path)}/...${below.schema.name}` };
   }
   return undefined;
-}
-
-/**
- * The changes that turn `before`'s content into `after`'s (copy-config, delete-config), for
- * {@link deniedWrite}: a node only in `before` is deleted (with its subtree), a node only in
- * `after` is created (each node of its subtree), a leaf whose value differs is updated. Nodes that
- * stay as they are need no access.
- */
-export function diffChanges(before: DataNode, after: DataNode): Change[] {
-  const out: Change[] = [];
-  const created = (n: DataNode): void => {
-    out.push({ op: 'create', steps: pathOf(n), value: n.value, xml: n.xml });
-    for (const c of allChildren(n)) created(c);
-  };
-  const compare = (a: DataNode, b: DataNode): void => {
-    for (const c of allChildren(a)) {
-      const other = childAt(b, { schema: c.schema!, key: c.key });
-      if (other === undefined) out.push({ op: 'remove', steps: pathOf(c), node: c, prev: undefined });
-      else if (other.value !== c.value || other.xml !== c.xml)
-        out.push({
-          op: 'set',
-          steps: pathOf(other),
-          before: c.value,
-          after: other.value,
-          beforeXml: c.xml,
-          afterXml: other.xml,
-        });
-      else compare(c, other);
-    }
-    for (const c of allChildren(b)) {
-      if (childAt(a, { schema: c.schema!, key: c.key }) === undefined) created(c);
-    }
-  };
-  compare(before, after);
-  return out;
 }
