@@ -6,6 +6,7 @@ import {
   groupsToWrite,
   Indenter,
   isEmptyNp,
+  isLarge,
   type SystemSort,
 } from './encode-options';
 import type { Annotation, AnyElement, ChildHolder, DataNode, InstanceTree } from './instance';
@@ -152,9 +153,8 @@ class JsonWriter {
       if (schema.kind === 'list' && depth < GENERATOR_DEPTH) {
         this.w('[');
         yield* this.listEntries(entries, depth);
-      } else if (schema.kind === 'container' && depth < GENERATOR_DEPTH) {
-        const n = entries[0]!;
-        yield* this.inner(n, depth);
+      } else if (schema.kind === 'container' && depth < GENERATOR_DEPTH && isLarge(entries[0]!)) {
+        yield* this.inner(entries[0]!, depth);
       } else {
         this.group(schema, entries, depth);
       }
@@ -167,7 +167,9 @@ class JsonWriter {
     for (let i = 0; i < entries.length; i++) {
       if (i > 0) this.w(',');
       this.w(this.ind.at(depth + 1));
-      yield* this.inner(entries[i]!, depth + 1);
+      const entry = entries[i]!;
+      if (isLarge(entry)) yield* this.inner(entry, depth + 1);
+      else this.object(entry, depth + 1);
       if (this.size >= CHUNK_SIZE) yield this.take();
     }
     this.w(`${this.ind.at(depth)}]`);

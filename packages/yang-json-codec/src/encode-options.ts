@@ -30,6 +30,23 @@ export type SystemSort = boolean | 'ascending' | 'descending';
 /** Largest piece a chunked encoder buffers before it yields. */
 export const CHUNK_SIZE = 64 * 1024;
 
+/** A group longer than this makes its holder worth writing as a generator (it may fill chunks). */
+const LARGE_GROUP = 32;
+
+/**
+ * True when an inner node holds a large group of instances, so an encoder writes it as a generator that
+ * can yield between them; a small node is written in one go (a generator per small list entry costs
+ * more than the entry's text).
+ */
+export function isLarge(node: DataNode): boolean {
+  if (node.children === undefined) return false;
+  for (const nodes of node.children.values()) {
+    if (nodes.length > LARGE_GROUP) return true;
+    if (nodes.length === 1 && nodes[0]!.children !== undefined && isLarge(nodes[0]!)) return true;
+  }
+  return false;
+}
+
 /** The indentation strings of each depth, computed once per run. */
 export class Indenter {
   private readonly unit: string;

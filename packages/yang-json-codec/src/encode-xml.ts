@@ -1,4 +1,4 @@
-import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
+import { escapeXmlAttribute, escapeXmlText, namespaceDeclarations } from '@yangkit/xml';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
 import {
@@ -7,6 +7,7 @@ import {
   entriesInOrder,
   groupsToWrite,
   Indenter,
+  isLarge,
   type SystemSort,
 } from './encode-options';
 import type { Annotation, AnyElement, ChildHolder, DataNode, InstanceTree } from './instance';
@@ -138,7 +139,7 @@ class XmlWriter {
     for (const [schema, nodes] of groupsToWrite(holder, schemaParent, this.keepEmptyNp)) {
       const entries = entriesInOrder(schema, nodes, this.sort);
       for (const n of entries) {
-        if (depth < GENERATOR_DEPTH && n.children !== undefined) yield* this.innerGen(n, parentNs, depth);
+        if (depth < GENERATOR_DEPTH && isLarge(n)) yield* this.innerGen(n, parentNs, depth);
         else this.node(n, parentNs, depth);
         if (this.size >= CHUNK_SIZE) yield this.take();
       }
@@ -173,13 +174,7 @@ class XmlWriter {
       case 'leaf-list': {
         let text = n.value ?? '';
         let extra = '';
-        if (usesPrefixes(s.type!)) {
-          const decls = new Map<string, string>();
-          text = valueToXml(this.schema, s.type!, n.member, text, (p, ns) => {
-            if (!decls.has(p)) decls.set(p, ns);
-          });
-          for (const [p, ns] of decls) extra += ` xmlns:${p}="${escapeXmlAttribute(ns)}"`;
-        }
+        if (usesPrefixes(s.type!)) [text, extra] = this.prefixed(n, text);
         const nl = this.nl(depth);
         if (n.annotations === undefined && extra === '' && s.namespace === parentNs) {
           // The common case: no namespace, prefix or metadata to write.
@@ -236,6 +231,24 @@ class XmlWriter {
         this.w(`${this.nl(depth)}</${s.name}>`);
       }
     }
+  }
+
+  /** Written forms of identityref, instance-identifier and xpath values: a list repeats the same ones. */
+  private readonly prefixedCache = new Map<string, [string, string]>();
+
+  /** A value that uses prefixes, as XML text with the declarations its element needs. */
+  private prefixed(n: DataNode, value: string): [string, string] {
+    const key = `${n.schema.type!.name}\u0000${n.member?.name ?? ''}\u0000${value}`;
+    let out = this.prefixedCache.get(key);
+    if (out === undefined) {
+      const decls = new Map<string, string>();
+      const text = valueToXml(this.schema, n.schema.type!, n.member, value, (p, ns) => {
+        if (!decls.has(p)) decls.set(p, ns);
+      });
+      out = [text, namespaceDeclarations(decls)];
+      if (this.prefixedCache.size < 4096) this.prefixedCache.set(key, out);
+    }
+    return out;
   }
 
   /** anydata/anyxml content: a default namespace wherever it differs from the enclosing element's. */
