@@ -16,6 +16,7 @@ import {
   createNode,
   type DataNode,
   decodeXml,
+  emptyTree,
   encodeXml,
   type InstanceTree,
   type PathStep,
@@ -342,15 +343,7 @@ export class StartupStore {
 
   /** The content of an anydata node as XML text (the element's inside). */
   private anydataXml(node: DataNode): string {
-    const xml = encodeXml({
-      schema: this.tree,
-      kind: 'data',
-      parent: undefined,
-      operation: undefined,
-      eventTime: undefined,
-      children: new Map([[node.schema, [node]]]),
-      annotations: undefined,
-    });
+    const xml = encodeXml({ ...emptyTree(this.tree), children: new Map([[node.schema, [node]]]) });
     const open = xml.indexOf('>');
     return xml[open - 1] === '/' ? '' : xml.slice(open + 1, xml.lastIndexOf('</'));
   }

@@ -8,7 +8,15 @@ import {
   toJsonInstanceIdentifier,
 } from '@yangkit/restconf-uri';
 import { escapeXmlAttribute } from '@yangkit/xml';
-import { type DataNode, decodeJson, decodeXml, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
+import {
+  type DataNode,
+  decodeJson,
+  decodeXml,
+  encodeXml,
+  type InstanceTree,
+  sameStep,
+  stepOf,
+} from '@yangkit/yang-json-codec';
 import { type DatastoreEdit, type PathStep, pathSchemaOf, toEditConfig } from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { RequestContext } from './context.js';
@@ -87,26 +95,6 @@ export function decodeResource(
   const nodes = [...tree.children.values()].flat();
   if (nodes.length !== 1) throw mismatch(`the body must hold exactly one data node, not ${nodes.length}`);
   return nodes[0]!;
-}
-
-/** The path step naming one instance: its keys for a list entry, its value for a leaf-list entry. */
-export function stepOf(node: DataNode): PathStep {
-  const s = node.schema;
-  if (s.kind === 'leaf-list' && node.value !== undefined) return { schema: s, value: node.value };
-  if (s.kind === 'list' && s.keyNodes.length > 0) {
-    return {
-      schema: s,
-      keys: s.keyNodes.map((k) => ({ name: k.name, value: node.children?.get(k)?.[0]?.value ?? '' })),
-    };
-  }
-  return { schema: s };
-}
-
-function sameStep(a: PathStep, b: PathStep): boolean {
-  return (
-    a.schema === b.schema &&
-    JSON.stringify(a.keys ?? a.value ?? null) === JSON.stringify(b.keys ?? b.value ?? null)
-  );
 }
 
 /** The position from the insert and point query parameters (RFC 8040 sections 4.8.5, 4.8.6). */

@@ -190,16 +190,7 @@ class XmlWriter {
         const head = this.open(n, parentNs, '');
         if (n.children !== undefined) {
           // Content decoded as data: top-level nodes, each in its own namespace.
-          const groups = groupsToWrite(n, undefined, this.keepEmptyNp);
-          if (groups.length === 0) {
-            this.w(`${this.nl(depth)}${head}/>`);
-            return;
-          }
-          this.w(`${this.nl(depth)}${head}>`);
-          for (const [cs, nodes] of groups) {
-            for (const c of entriesInOrder(cs, nodes, this.sort)) this.node(c, s.namespace, depth + 1);
-          }
-          this.w(`${this.nl(depth)}</${s.name}>`);
+          this.element(n, head, undefined, depth);
           return;
         }
         const items = n.any ?? [];
@@ -217,20 +208,23 @@ class XmlWriter {
         this.w(`${this.nl(depth)}</${s.name}>`);
         return;
       }
-      default: {
-        const head = this.open(n, parentNs, '');
-        const groups = groupsToWrite(n, s, this.keepEmptyNp);
-        if (groups.length === 0) {
-          this.w(`${this.nl(depth)}${head}/>`);
-          return;
-        }
-        this.w(`${this.nl(depth)}${head}>`);
-        for (const [cs, nodes] of groups) {
-          for (const c of entriesInOrder(cs, nodes, this.sort)) this.node(c, s.namespace, depth + 1);
-        }
-        this.w(`${this.nl(depth)}</${s.name}>`);
-      }
+      default:
+        this.element(n, this.open(n, parentNs, ''), s, depth);
     }
+  }
+
+  /** An element holding its child instances (in the order of `schemaParent`'s children), written in one go. */
+  private element(n: DataNode, head: string, schemaParent: SchemaNode | undefined, depth: number): void {
+    const groups = groupsToWrite(n, schemaParent, this.keepEmptyNp);
+    if (groups.length === 0) {
+      this.w(`${this.nl(depth)}${head}/>`);
+      return;
+    }
+    this.w(`${this.nl(depth)}${head}>`);
+    for (const [cs, nodes] of groups) {
+      for (const c of entriesInOrder(cs, nodes, this.sort)) this.node(c, n.schema.namespace, depth + 1);
+    }
+    this.w(`${this.nl(depth)}</${n.schema.name}>`);
   }
 
   /** Written forms of identityref, instance-identifier and xpath values: a list repeats the same ones. */

@@ -231,18 +231,19 @@ function replaceAny(log: ChangeLog, existing: DataNode, incoming: DataNode): voi
   graft(log, parent, incoming);
 }
 
+/** Writes the value of a leaf or the content of anydata; false for other nodes (their children merge). */
+function writeValue(log: ChangeLog, existing: DataNode, incoming: DataNode): boolean {
+  const kind = existing.schema.kind;
+  if (kind === 'leaf') log.set(existing, incoming.value, incoming.member);
+  else if (kind === 'anydata' || kind === 'anyxml') replaceAny(log, existing, incoming);
+  else return kind === 'leaf-list';
+  return true;
+}
+
 /** NETCONF merge (RFC 6241 section 7.2) of `incoming` into `existing` (same schema node and keys). */
 function mergeInto(log: ChangeLog, existing: DataNode, incoming: DataNode): void {
+  if (writeValue(log, existing, incoming) || incoming.children === undefined) return;
   const kind = existing.schema.kind;
-  if (kind === 'leaf') {
-    log.set(existing, incoming.value, incoming.member);
-    return;
-  }
-  if (kind === 'anydata' || kind === 'anyxml') {
-    replaceAny(log, existing, incoming);
-    return;
-  }
-  if (incoming.children === undefined) return;
   for (const [schema, nodes] of incoming.children) {
     if (schema.isKey && kind === 'list') continue;
     for (const n of nodes) {
@@ -259,17 +260,8 @@ function mergeInto(log: ChangeLog, existing: DataNode, incoming: DataNode): void
  * are moved into its order.
  */
 function syncInto(log: ChangeLog, existing: DataNode, incoming: DataNode): void {
-  const kind = existing.schema.kind;
-  if (kind === 'leaf') {
-    log.set(existing, incoming.value, incoming.member);
-    return;
-  }
-  if (kind === 'anydata' || kind === 'anyxml') {
-    replaceAny(log, existing, incoming);
-    return;
-  }
-  if (kind === 'leaf-list') return;
-  syncChildren(log, existing, incoming, kind === 'list' ? existing.schema : undefined);
+  if (writeValue(log, existing, incoming)) return;
+  syncChildren(log, existing, incoming, existing.schema.kind === 'list' ? existing.schema : undefined);
 }
 
 /** Makes the children of `parent` (the tree's top when undefined) those of `incoming`. */

@@ -183,6 +183,13 @@ function describeJson(json: unknown): string {
   return s.length > 64 ? `${s.slice(0, 61)}...` : s;
 }
 
+/** The value context of RFC 7951 text: prefixes are module names, no prefix the leaf's own module. */
+function moduleNameContext(tree: SchemaTree, leafModule: string): ValueContext {
+  return contextFor(tree, (prefix) =>
+    prefix === '' ? leafModule : tree.moduleByName(prefix) === undefined ? undefined : prefix,
+  );
+}
+
 /**
  * Decodes an RFC 7951 JSON value of a leaf of type `type` in module `leafModule`: the JSON type must be the
  * one RFC 7951 section 6 gives the type; union members are tried in order, each only with a value of its
@@ -194,10 +201,7 @@ export function valueFromJson(
   json: unknown,
   leafModule: string,
 ): ValueOk | ValueError {
-  const resolveModule = (prefix: string) =>
-    prefix === '' ? leafModule : tree.moduleByName(prefix) === undefined ? undefined : prefix;
-  const context = contextFor(tree, resolveModule);
-  const r = fromJson(type, json, context, 0);
+  const r = fromJson(type, json, moduleNameContext(tree, leafModule), 0);
   if (!r.ok) return fail(r);
   return finish(tree, type, r, (t) => instanceIdFromJson(tree, t));
 }
@@ -213,9 +217,7 @@ export function valueFromCanonical(
   text: string,
   leafModule: string,
 ): ValueOk | ValueError {
-  const resolveModule = (prefix: string) =>
-    prefix === '' ? leafModule : tree.moduleByName(prefix) === undefined ? undefined : prefix;
-  const r = checkValue(type, text, contextFor(tree, resolveModule));
+  const r = checkValue(type, text, moduleNameContext(tree, leafModule));
   if (!r.ok) return fail(r);
   if (isXPathType(effectiveType(type, r.member))) return { ok: true, value: r.canonical, member: r.member };
   return finish(tree, type, r, (t) => instanceIdFromJson(tree, t));

@@ -1,5 +1,5 @@
 import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
-import { type DataNode, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
+import { type DataNode, emptyTree, encodeXml } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { YangPatchError } from './errors.js';
 import { describePath } from './paths.js';
@@ -177,16 +177,7 @@ function targetXml(schema: SchemaTree, edit: DatastoreEdit, parentNs: string): s
 
 /** The codec's XML of one instance with `attrs` added to its start tag. */
 function encodeNode(schema: SchemaTree, node: DataNode, attrs: string): string {
-  const tree: InstanceTree = {
-    schema,
-    kind: 'data',
-    parent: undefined,
-    operation: undefined,
-    eventTime: undefined,
-    children: new Map([[node.schema, [node]]]),
-    annotations: undefined,
-  };
-  const xml = encodeXml(tree);
+  const xml = encodeXml({ ...emptyTree(schema), children: new Map([[node.schema, [node]]]) });
   const head = `<${node.schema.name}`;
   return `${head}${attrs}${xml.slice(head.length)}`;
 }

@@ -1,9 +1,9 @@
 import { NetconfRpcError } from '@yangkit/netconf-client';
 import type { ResolvedApiPath } from '@yangkit/restconf-uri';
-import { decodeJson, decodeXml, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
+import { decodeJson, decodeXml, encodeXml, type InstanceTree, stepOf } from '@yangkit/yang-json-codec';
 import { type DatastoreEdit, type PathStep, toEditConfig } from '@yangkit/yang-patch';
 import type { RequestContext } from '../context.js';
-import { type Body, decodeResource, locationOf, parentOf, stepOf } from '../edit.js';
+import { type Body, decodeResource, locationOf, parentOf } from '../edit.js';
 import { RestconfError } from '../errors.js';
 import { findInstances, toPathSteps } from '../instances.js';
 import { decodeData } from '../read.js';
