@@ -8,7 +8,7 @@ import { interfacesXml } from './interfaces-document';
  * Decoding and encoding an ietf-interfaces list of 1,000 and 10,000 entries (with ietf-ip addresses) both
  * ways, the sizes of a datastore read: `npx vitest bench --run bench/list-sizes.bench.ts`.
  */
-const SHARED_YANG = path.resolve(__dirname, '../../../../shared/yang');
+const SHARED_YANG = path.resolve(__dirname, '../../../yang');
 const schema = await loadSchema({
   paths: [SHARED_YANG],
   modules: ['ietf-interfaces', 'ietf-ip', 'iana-if-type'],
