@@ -22,7 +22,8 @@ function param(input: XmlElement, name: string, ns: string): string | undefined 
  * Registers real handlers for the RFC 8040 example modules that are in the server's schema
  * (modules that are absent are skipped, so a deployment without them is unaffected):
  * - example-ops `reboot` (waits `delay` seconds, answers with no output) and `get-reboot-info`;
- * - example-actions `reset` and `get-last-reset-time` on `/interfaces/interface`;
+ * - example-actions `reset` and `get-last-reset-time` on `/interfaces/interface` (an interface
+ *   never reset answers the server's start time, "the last reboot time of the device");
  * - example-jukebox library `artist-count`, `album-count`, `song-count` computed from the
  *   configured artists as operational state, and `play` (checks the playlist and song exist).
  */
@@ -69,8 +70,7 @@ export function exampleHandlers(server: NetconfServer, options: ExampleHandlerOp
     });
     server.handleAction('/example-actions:interfaces/interface/get-last-reset-time', (_input, target) => {
       const name = leafValue(target, 'name') ?? '';
-      const t = lastReset.get(name);
-      if (!t) throw rpcError('data-missing', `interface "${name}" has not been reset`);
+      const t = lastReset.get(name) ?? server.startTime;
       return `<last-reset xmlns="${ACT_NS}">${t.toISOString()}</last-reset>`;
     });
   }

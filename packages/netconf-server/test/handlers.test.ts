@@ -47,6 +47,18 @@ test('the reset action runs on an existing interface and sets its last reset tim
   expect(out.xml).toMatch(/<last-reset[^>]*>\d{4}-\d\d-\d\dT/);
 });
 
+test('get-last-reset-time of an interface never reset answers the server start time', async () => {
+  const c = await setup();
+  await c.editConfig({
+    target: 'running',
+    config: `<interfaces xmlns="${ACT}"><interface><name>eth1</name></interface></interfaces>`,
+  });
+  const out = await c.rpc(
+    `<action xmlns="urn:ietf:params:xml:ns:yang:1"><interfaces xmlns="${ACT}"><interface><name>eth1</name><get-last-reset-time/></interface></interfaces></action>`,
+  );
+  expect(out.xml).toContain(`>${server.startTime.toISOString()}</last-reset>`);
+});
+
 test('an action on a missing instance fails with data-missing', async () => {
   const c = await setup();
   const e = await rpcErrorOf(
