@@ -1,5 +1,5 @@
 import type { InstanceTree } from '@yangkit/yang-json-codec';
-import type { RequestContext } from './context.js';
+import { encodeOptions, type RequestContext } from './context.js';
 import { RestconfError } from './errors.js';
 import { METADATA_MODULE } from './metadata-module.js';
 
@@ -11,8 +11,9 @@ function dateAndTime(date: Date): string {
 /**
  * The spec's `with-etag` and `with-last-modified` on a read: each top node of the answer is
  * annotated with the entity tag and time its ETag and Last-Modified header fields carry
- * (`tagged`: the read sends them). True when annotations must be written, in JSON too.
- * With `--with-yang-metadata` off nothing is written, as for every annotation.
+ * (`tagged`: the read sends them). True when annotations must be written. They are RFC 7952
+ * metadata like any other: none with `--with-yang-metadata` off, none in JSON with
+ * `--with-json-metadata` off (the header fields still carry both values).
  */
 export function annotateValidators(ctx: RequestContext, tree: InstanceTree, tagged: boolean): boolean {
   const { withEtag, withLastModified } = ctx.query;
@@ -25,7 +26,7 @@ export function annotateValidators(ctx: RequestContext, tree: InstanceTree, tagg
       { errorTag: 'operation-not-supported', status: 400 },
     );
   }
-  if (!s.withYangMetadata || !tagged) return false;
+  if (!tagged || !encodeOptions(s, ctx.encoding).metadata) return false;
   const added = [
     ...(withEtag ? [{ module: METADATA_MODULE, name: 'etag', value: s.clock.etag() }] : []),
     ...(withLastModified

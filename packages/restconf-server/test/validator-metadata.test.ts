@@ -93,6 +93,37 @@ describe('with-etag and with-last-modified', () => {
   });
 });
 
+describe('with-etag and with-last-modified without JSON metadata (--with-json-metadata=false)', () => {
+  let plain: Gateway;
+  beforeAll(async () => {
+    plain = await startGateway({ withJsonMetadata: false });
+    const r = await plain.fetch(PLAYER, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/yang-data+json' },
+      body: JSON.stringify({ 'example-jukebox:player': { gap: '0.5' } }),
+    });
+    expect(r.status).toBe(201);
+  });
+  afterAll(() => plain.close());
+
+  test('add no annotation to JSON; the header fields still carry both values', async () => {
+    const r = await plain.fetch(`${PLAYER}?with-etag&with-last-modified`, {
+      headers: { accept: 'application/yang-data+json' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('etag')).toMatch(/^"/);
+    expect(r.headers.get('last-modified')).not.toBeNull();
+    expect(await r.text()).not.toContain(MD);
+  });
+
+  test('still annotate XML', async () => {
+    const r = await plain.fetch(`${PLAYER}?with-etag`, {
+      headers: { accept: 'application/yang-data+xml' },
+    });
+    expect(await r.text()).toContain('ykmd:etag=');
+  });
+});
+
 describe('annotateValidators', () => {
   test('refuses with-etag when the schema lacks the annotations module, naming it', () => {
     const ctx = {
