@@ -18,8 +18,8 @@ function failed(message: string): RestconfError {
 
 /**
  * RFC 9110 section 13 preconditions for a read (GET/HEAD): `not-modified` when If-None-Match
- * matches the entity tag or, without If-None-Match, If-Modified-Since is not older than the last
- * change (304); If-Match / If-Unmodified-Since failures throw 412.
+ * matches the entity tag or, without If-None-Match, If-Modified-Since is not older than
+ * Last-Modified (304); If-Match / If-Unmodified-Since failures throw 412.
  */
 export function checkRead(req: IncomingMessage, clock: ChangeClock): 'not-modified' | 'ok' {
   checkWriteHeaders(req, clock, false);
@@ -27,9 +27,9 @@ export function checkRead(req: IncomingMessage, clock: ChangeClock): 'not-modifi
   const inm = req.headers['if-none-match'];
   if (inm !== undefined) return inm.trim() === '*' || tags(inm).includes(etag) ? 'not-modified' : 'ok';
   const ims = date(req.headers['if-modified-since']);
-  // HTTP dates have whole seconds: a client may hold the state from before a change made in the
-  // same second, so 304 is only answered once that second is over.
-  if (ims !== undefined && clock.settled() && clock.lastModified().getTime() <= ims) return 'not-modified';
+  // Compared at the one-second resolution of HTTP dates (RFC 7232 section 3.3): a date equal to
+  // Last-Modified is not modified, unless that date was also sent for an earlier state.
+  if (ims !== undefined && clock.distinct() && clock.lastModified().getTime() <= ims) return 'not-modified';
   return 'ok';
 }
 
@@ -39,11 +39,12 @@ function checkWriteHeaders(req: IncomingMessage, clock: ChangeClock, write: bool
   if (im !== undefined && im.trim() !== '*' && !tags(im).includes(etag)) {
     throw failed('If-Match does not match the current entity tag');
   }
-  const ius = date(req.headers['if-unmodified-since']);
-  // A change in the same second as the date may have come after it: refused until that second is over.
-  const modified = clock.lastModified().getTime();
-  if (im === undefined && ius !== undefined && (modified > ius || (modified === ius && !clock.settled()))) {
-    throw failed('the resource was modified after If-Unmodified-Since');
+  const ius = im === undefined ? date(req.headers['if-unmodified-since']) : undefined;
+  if (ius !== undefined) {
+    // A change in the same second as the date may have come after it: refused until that second is over.
+    const modified = clock.lastModified().getTime();
+    if (modified > ius || (modified === ius && !clock.settled()))
+      throw failed('the resource was modified after If-Unmodified-Since');
   }
   if (write) {
     const inm = req.headers['if-none-match'];

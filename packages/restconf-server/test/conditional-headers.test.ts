@@ -30,18 +30,38 @@ describe('conditional headers', () => {
     expect(checkRead(req({ 'if-modified-since': 'yesterday-ish' }), memoryChangeClock())).toBe('ok');
   });
 
-  test('If-Modified-Since answers 200 within the second of a change', () => {
+  test('If-Modified-Since equal to Last-Modified answers 304 in the second of the change', () => {
+    let t = 1_700_000_000_500;
+    const clock = memoryChangeClock(() => t);
+    t += 2000;
+    clock.changed();
+    const header = clock.lastModified().toUTCString();
+    expect(checkRead(req({ 'if-modified-since': header }), clock)).toBe('not-modified');
+  });
+
+  test('If-Modified-Since answers 200 when its date was also sent for the state before a change', () => {
     let t = 1_700_000_000_500;
     const clock = memoryChangeClock(() => t);
     const header = clock.lastModified().toUTCString();
     clock.changed();
     // Same whole second as the header the client holds: the change must not be hidden by a 304.
     expect(checkRead(req({ 'if-modified-since': header }), clock)).toBe('ok');
-    // Once the second is over the same header is answered with 304.
+    // The next second the current state has a later date: the old one is modified, the new one not.
     t += 1000;
+    expect(checkRead(req({ 'if-modified-since': header }), clock)).toBe('ok');
     expect(checkRead(req({ 'if-modified-since': clock.lastModified().toUTCString() }), clock)).toBe(
       'not-modified',
     );
+  });
+
+  test('Last-Modified never goes past now, and moves one second at most past a sent date', () => {
+    let t = 1_700_000_000_500;
+    const clock = memoryChangeClock(() => t);
+    const sent = clock.lastModified().getTime();
+    clock.changed();
+    expect(clock.lastModified().getTime()).toBe(sent);
+    t += 1000;
+    expect(clock.lastModified().getTime()).toBe(sent + 1000);
   });
 
   test('If-Unmodified-Since of the second of a change is refused until that second is over', () => {

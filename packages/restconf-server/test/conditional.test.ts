@@ -85,19 +85,42 @@ describe('entity tags (RFC 8040 3.4.1.2)', () => {
 });
 
 describe('timestamps (RFC 8040 3.4.1.3)', () => {
-  test('If-Modified-Since at the last change is 304 once its second is over', async () => {
+  test('If-Modified-Since equal to Last-Modified is 304, also right after a change', async () => {
     let now = Date.now();
     const clock = memoryChangeClock(() => now);
     const other = await startGateway({ clock });
     try {
-      const last = (await other.fetch('/restconf/data')).headers.get('last-modified')!;
-      expect((await other.fetch('/restconf/data', { headers: { 'if-modified-since': last } })).status).toBe(
-        200,
-      );
+      const ims = async () => {
+        const last = (await other.fetch('/restconf/data')).headers.get('last-modified')!;
+        return (await other.fetch('/restconf/data', { headers: { 'if-modified-since': last } })).status;
+      };
+      expect(await ims()).toBe(304);
+      now += 2000;
+      expect((await other.fetch(GAP, json('PUT', { 'example-jukebox:gap': '0.4' }))).status).toBe(201);
+      expect(await ims()).toBe(304);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('a change in the second of a sent Last-Modified is never hidden behind 304', async () => {
+    let now = Date.now();
+    const clock = memoryChangeClock(() => now);
+    const other = await startGateway({ clock });
+    try {
+      const before = (await other.fetch('/restconf/data')).headers.get('last-modified')!;
+      // Same second: the date sent before the change no longer tells the states apart.
+      expect((await other.fetch(GAP, json('PUT', { 'example-jukebox:gap': '0.4' }))).status).toBe(201);
+      const during = await other.fetch('/restconf/data', { headers: { 'if-modified-since': before } });
+      expect([during.status, during.headers.get('last-modified')]).toEqual([200, before]);
+      // The next second the state gets a later date of its own: the old one is still modified.
       now += 1000;
-      expect((await other.fetch('/restconf/data', { headers: { 'if-modified-since': last } })).status).toBe(
-        304,
-      );
+      const after = await other.fetch('/restconf/data', { headers: { 'if-modified-since': before } });
+      expect(after.status).toBe(200);
+      const last = after.headers.get('last-modified')!;
+      expect(Date.parse(last)).toBeGreaterThan(Date.parse(before));
+      const again = await other.fetch('/restconf/data', { headers: { 'if-modified-since': last } });
+      expect(again.status).toBe(304);
     } finally {
       await other.close();
     }
