@@ -2,6 +2,7 @@ import { escapeXmlAttribute } from '@yangkit/xml';
 import { RESTCONF_NS } from '@yangkit/yang-json-codec';
 import type { RequestContext } from './context.js';
 import { RestconfError } from './errors.js';
+import { servedSchema } from './schema-locations.js';
 import { accepts, MEDIA } from './media.js';
 
 function indentOf(ctx: RequestContext): number | undefined {
@@ -101,31 +102,22 @@ export function operationsList(ctx: RequestContext): void {
 
 /**
  * Schema retrieval (RFC 8040 section 3.7): `{+restconf}/yang/<module>[@<revision>]` answers the
- * module text as application/yang; the revision, when given, must be the one loaded.
+ * module or submodule text as application/yang; the revision, when given, must be one loaded.
+ * The YANG library names these URLs (see `addSchemaLocations`). `{+restconf}/yang` alone names
+ * no schema: 404.
  */
 export function schemaText(
   ctx: RequestContext,
   module: string | undefined,
   revision: string | undefined,
 ): void {
-  if (module === undefined) {
-    throw new RestconfError('METHOD_NOT_ALLOWED', 'name a module: /yang/<module>[@<revision>]', {
-      errorTag: 'invalid-value',
-      status: 404,
-    });
-  }
-  const m = ctx.settings.schema.moduleByName(module);
-  const sub = m === undefined ? findSubmodule(ctx, module) : undefined;
-  const found = m ?? sub;
-  if (found === undefined || (revision !== undefined && found.revision !== revision)) {
-    throw new RestconfError(
-      'NOT_FOUND',
-      `no module ${module}${revision === undefined ? '' : `@${revision}`}`,
-      {
-        errorTag: 'invalid-value',
-        status: 404,
-      },
-    );
+  const found = module === undefined ? undefined : servedSchema(ctx.settings.schema, module, revision);
+  if (found === undefined) {
+    const what =
+      module === undefined
+        ? 'a schema is retrieved as /yang/<module>[@<revision>], the URL its YANG library entry names'
+        : `no module ${module}${revision === undefined ? '' : `@${revision}`}`;
+    throw new RestconfError('NOT_FOUND', what, { errorTag: 'invalid-value', status: 404 });
   }
   if (!accepts(ctx.out.req.headers.accept, MEDIA.yang)) {
     throw new RestconfError('NOT_ACCEPTABLE', 'schemas are served as application/yang', {
@@ -134,9 +126,4 @@ export function schemaText(
     });
   }
   ctx.out.text(200, MEDIA.yang, found.source);
-}
-
-function findSubmodule(ctx: RequestContext, name: string): { revision?: string; source: string } | undefined {
-  for (const m of ctx.settings.schema.modules) for (const s of m.submodules) if (s.name === name) return s;
-  return undefined;
 }

@@ -15,6 +15,7 @@ import { RestconfError } from './errors.js';
 import { filterContent, findInstances, resourceTree, schemaOf } from './instances.js';
 import { dataMediaType } from './media.js';
 import { hasMonitoring, MONITORING_NS, restconfStateXml } from './monitoring.js';
+import { addSchemaLocations } from './schema-locations.js';
 import { addSubscriptionState } from './subscriptions/index.js';
 import { annotateValidators } from './validator-metadata.js';
 
@@ -102,6 +103,7 @@ export async function readData(ctx: RequestContext, resolved: ResolvedApiPath | 
   const xml = await s.backend.withSession((session) => fetchXml(ctx, session, resolved));
   let tree = decodeData(ctx, xml);
   addSubscriptionState(ctx, tree);
+  addSchemaLocations(ctx.settings, tree);
   const content = ctx.query.content ?? 'all';
   if (content !== 'all') filterContent(tree, content);
   if (resolved !== undefined) {

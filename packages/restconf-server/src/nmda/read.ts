@@ -15,6 +15,7 @@ import { RestconfError } from '../errors.js';
 import { findInstances, resourceTree } from '../instances.js';
 import { dataMediaType } from '../media.js';
 import { decodeData } from '../read.js';
+import { addSchemaLocations } from '../schema-locations.js';
 import { addSubscriptionState } from '../subscriptions/index.js';
 import { annotateValidators } from '../validator-metadata.js';
 import { followsRunning, type NmdaDatastore } from './datastores.js';
@@ -107,6 +108,7 @@ export async function readNmda(
   let tree = decodeData(ctx, xml);
   // The subscriptions state is operational: it gets the RFC 8650 uri as on `/data`.
   addSubscriptionState(ctx, tree);
+  addSchemaLocations(ctx.settings, tree);
   if (resolved !== undefined) {
     const nodes = findInstances(tree, resolved);
     if (nodes.length === 0) {
