@@ -2,8 +2,8 @@ import { escapeXmlAttribute } from '@yangkit/xml';
 import { RESTCONF_NS } from '@yangkit/yang-json-codec';
 import type { RequestContext } from './context.js';
 import { RestconfError } from './errors.js';
-import { servedSchema } from './schema-locations.js';
 import { accepts, MEDIA } from './media.js';
+import { servedSchema } from './schema-locations.js';
 
 function indentOf(ctx: RequestContext): number | undefined {
   return ctx.settings.messageIndent > 0 ? ctx.settings.messageIndent : undefined;

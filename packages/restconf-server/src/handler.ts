@@ -202,7 +202,8 @@ async function serve(
   const parsed = parseTarget(s, method === 'OPTIONS' ? 'GET' : method, url);
   const { target, query } = parsed;
   let resolved = parsed.resolved;
-  if (resolved !== undefined && s.wildcardKeys) resolved = applyWildcardKeys(resolved, method);
+  if (resolved !== undefined && s.wildcardKeys && 'path' in target)
+    resolved = applyWildcardKeys(resolved, target.path, method);
   if (target.kind === 'nmda-datastore' || target.kind === 'nmda-data') {
     return serveNmda(s, req, out, method, target, parsed.resolved, query, setEncoding);
   }

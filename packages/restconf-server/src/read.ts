@@ -18,6 +18,7 @@ import { hasMonitoring, MONITORING_NS, restconfStateXml } from './monitoring.js'
 import { addSchemaLocations } from './schema-locations.js';
 import { addSubscriptionState } from './subscriptions/index.js';
 import { annotateValidators } from './validator-metadata.js';
+import { selectsSeveral } from './wildcard.js';
 
 const NC_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
 const WD_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults';
@@ -126,10 +127,12 @@ export async function readData(ctx: RequestContext, resolved: ResolvedApiPath | 
     ...(annotated ? { metadata: true } : {}),
     ...(resolved !== undefined && emptyTarget(tree) ? { returnEmptyNpContainers: true } : {}),
   };
+  // The datastore, and every entry of a list, are one document (in XML one <data> root).
+  const wrapper = resolved === undefined || selectsSeveral(resolved);
   const chunks =
     ctx.encoding === 'json'
-      ? encodeJsonChunks(tree, { ...opts, wrapper: true })
-      : encodeXmlChunks(tree, { ...opts, wrapper: true });
+      ? encodeJsonChunks(tree, { ...opts, wrapper })
+      : encodeXmlChunks(tree, { ...opts, wrapper });
   await ctx.out.stream(200, dataMediaType(ctx.encoding), chunks);
 }
 

@@ -27,7 +27,9 @@ describe('schema locations in the YANG library (RFC 8040 3.7)', () => {
   test('yang-library names the location of each module', async () => {
     const r = await gw.fetch('/restconf/data/ietf-yang-library:yang-library', JSON_ACCEPT);
     const body = (await r.json()) as {
-      'ietf-yang-library:yang-library': { 'module-set': { module: { name: string; location?: string[] }[] }[] };
+      'ietf-yang-library:yang-library': {
+        'module-set': { module: { name: string; location?: string[] }[] }[];
+      };
     };
     const modules = body['ietf-yang-library:yang-library']['module-set'][0]!.module;
     expect(modules.find((m) => m.name === 'example-ops')?.location).toEqual([

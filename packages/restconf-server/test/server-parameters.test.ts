@@ -120,6 +120,31 @@ describe('wildcardKeys (--wildcard-keys)', () => {
     expect(r.status).toBe(400);
   });
 
+  test('a * key written %2A names the entry whose key is "*"', async () => {
+    const g = await start(
+      { wildcardKeys: true },
+      {
+        'example-jukebox:jukebox': { library: { artist: [{ name: '*' }, { name: 'Beck' }] } },
+      },
+    );
+    const r = await g.fetch(`${LIB}/artist=%2A`, JSON_ACCEPT);
+    expect(await r.json()).toEqual({ 'example-jukebox:artist': [{ name: '*' }] });
+    expect((await g.fetch(`${LIB}/artist=%2A`, { method: 'DELETE' })).status).toBe(204);
+    expect(await artistNames(g)).toEqual(['Beck']);
+  });
+
+  test('a wildcard answer in XML is one document: the entries inside one data element', async () => {
+    const g = await start({ wildcardKeys: true }, library);
+    const text = await (await g.fetch(`${LIB}/artist=*`, XML_ACCEPT)).text();
+    expect(text).toBe(
+      '<data xmlns="urn:ietf:params:xml:ns:yang:ietf-restconf">' +
+        ['Beck', 'ABBA', 'Cream']
+          .map((n) => `<artist xmlns="http://example.com/ns/example-jukebox"><name>${n}</name></artist>`)
+          .join('') +
+        '</data>',
+    );
+  });
+
   test('without wildcardKeys a * key names the entry whose key is "*"', async () => {
     const g = await start({}, library);
     const r = await g.fetch(`${LIB}/artist=*`, JSON_ACCEPT);

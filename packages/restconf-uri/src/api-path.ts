@@ -11,6 +11,12 @@ export interface ApiPathSegment {
   readonly module?: string;
   readonly name: string;
   readonly keys?: readonly string[];
+  /**
+   * Indexes into `keys` of the values written as a bare `*` (not `%2A`): the wildcard of servers
+   * that support wildcard keys. Present only when there is one. Formatting writes these bare and
+   * encodes every other `*`.
+   */
+  readonly wildcards?: readonly number[];
 }
 
 /** A parsed api-path: the steps below `{+restconf}/data` (an empty path is the datastore). */
@@ -167,6 +173,7 @@ function parseSegment(
   }
   if (eq === -1) return module === undefined ? { name } : { module, name };
   const keys: string[] = [];
+  let wildcards: number[] | undefined;
   let keyStart = eq + 1;
   encoded = false;
   for (let i = keyStart; i <= end; i++) {
@@ -180,6 +187,7 @@ function parseSegment(
         );
       }
       const raw = text.slice(keyStart, i);
+      if (raw === '*') (wildcards ??= []).push(keys.length);
       keys.push(
         encoded
           ? percentDecode(raw, `key value in segment '${text.slice(start, end)}'`, base + keyStart)
@@ -190,7 +198,8 @@ function parseSegment(
     } else if (c === PERCENT) encoded = true;
     else if (c === QUESTION || c === HASH) throw unescaped(text, start, end, i, base);
   }
-  return module === undefined ? { name, keys } : { module, name, keys };
+  const segment: ApiPathSegment = module === undefined ? { name, keys } : { module, name, keys };
+  return wildcards === undefined ? segment : { ...segment, wildcards };
 }
 
 function unescaped(text: string, start: number, end: number, at: number, base: number): RestconfUriError {
@@ -239,6 +248,9 @@ function formatSegment(segment: ApiPathSegment): string {
     );
   }
   let out = `${head}=`;
-  for (let i = 0; i < keys.length; i++) out += (i === 0 ? '' : ',') + percentEncode(keys[i]!);
+  for (let i = 0; i < keys.length; i++) {
+    const wild = keys[i] === '*' && segment.wildcards?.includes(i) === true;
+    out += (i === 0 ? '' : ',') + (wild ? '*' : percentEncode(keys[i]!));
+  }
   return out;
 }

@@ -55,9 +55,11 @@ const KEPT: Readonly<Record<string, string>> = { '%24': '$', '%3A': ':', '%40': 
 /**
  * Percent-encodes a value (list key, leaf-list value, stream name) for use in a path segment.
  *
- * Kept as is: letters, digits, `- . _ ~ ! $ ' ( ) * : @`. Everything else is encoded as UTF-8,
+ * Kept as is: letters, digits, `- . _ ~ ! $ ' ( ) : @`. Everything else is encoded as UTF-8,
  * which covers what RFC 8040 section 3.5.3 requires (`, / = %`), what breaks URL handling
- * (`? # [ ] & + ; \`, space, controls) and all non-ASCII text.
+ * (`? # [ ] & + ; \`, space, controls) and all non-ASCII text. `*` is encoded too: written bare
+ * it is the wildcard key of servers that support wildcard keys (RFC 3986 section 2.2 encodes a
+ * reserved character that is data).
  *
  * @throws {RestconfUriError} `FORMAT_UNREPRESENTABLE` for a string holding a lone surrogate
  */
@@ -72,5 +74,6 @@ export function percentEncode(value: string): string {
       { badValue: value, cause },
     );
   }
+  if (encoded.includes('*')) encoded = encoded.replaceAll('*', '%2A');
   return encoded.includes('%') ? encoded.replace(KEEP, (m) => KEPT[m] ?? m) : encoded;
 }

@@ -155,6 +155,20 @@ describe('parseApiPath errors', () => {
   });
 });
 
+describe('wildcard keys', () => {
+  test('marks a key value written as a bare * and not one written as %2A', () => {
+    expect(parseApiPath('/m:l=*,%2A/x=a,*').segments).toEqual([
+      { module: 'm', name: 'l', keys: ['*', '*'], wildcards: [0] },
+      { name: 'x', keys: ['a', '*'], wildcards: [1] },
+    ]);
+  });
+
+  test('formats a literal * key as %2A and a wildcard bare', () => {
+    const text = formatApiPath({ segments: [{ module: 'm', name: 'l', keys: ['*', '*'], wildcards: [1] }] });
+    expect(text).toBe('/m:l=%2A,*');
+  });
+});
+
 describe('formatApiPath', () => {
   test('formats the RFC key example with the reserved characters encoded', () => {
     const text = formatApiPath({

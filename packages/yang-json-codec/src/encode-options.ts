@@ -20,7 +20,10 @@ export interface EncodeOptions {
   readonly sortSystemOrdered?: SystemSort;
   /** Write RFC 7952 metadata (default true; `--with-json-metadata`). */
   readonly metadata?: boolean;
-  /** data/config kinds: wrap the top-level nodes in `ietf-restconf:data` (default false). */
+  /**
+   * data/config kinds: wrap the top-level nodes in `ietf-restconf:data` (default false). In XML the
+   * resource kind too: several instances (every entry of a list) need one root element.
+   */
   readonly wrapper?: boolean;
 }
 

@@ -114,16 +114,16 @@ class XmlWriter {
       this.w(`${this.nl(0)}</${name}>`);
       return;
     }
-    if ((kind === 'data' || kind === 'config') && this.wrapper) {
+    if ((kind === 'data' || kind === 'config' || kind === 'resource') && this.wrapper) {
       const attrs =
         this.metadata && tree.annotations ? this.attributes(tree.annotations, RESTCONF_NS, new Map()) : '';
-      const groups = groupsToWrite(tree, undefined, this.keepEmptyNp);
+      const groups = groupsToWrite(tree, tree.parent, this.keepEmptyNp);
       if (groups.length === 0) {
         this.w(`${this.nl(0)}<data xmlns="${RESTCONF_NS}"${attrs}/>`);
         return;
       }
       this.w(`${this.nl(0)}<data xmlns="${RESTCONF_NS}"${attrs}>`);
-      yield* this.groups(tree, undefined, RESTCONF_NS, 1);
+      yield* this.groups(tree, tree.parent, RESTCONF_NS, 1);
       this.w(`${this.nl(0)}</data>`);
       return;
     }

@@ -100,4 +100,16 @@ describe('encoder options', () => {
     const tree = decodeJson(schema, { types: { 'extra-leaf': 'x' } }, { simpleNames: true });
     expect(encodeJson(tree)).toBe('{"codec-types:types":{"codec-aug:extra-leaf":"x"}}');
   });
+  test('wraps several instances of a resource in one XML data element, and leaves JSON as it is', () => {
+    const library = schema.find('/example-jukebox:jukebox/library')!;
+    const tree = decodeJson(
+      schema,
+      { 'example-jukebox:artist': [{ name: 'A' }, { name: 'B' }] },
+      { kind: 'resource', parent: library },
+    );
+    expect(encodeXml(tree, { wrapper: true })).toBe(
+      '<data xmlns="urn:ietf:params:xml:ns:yang:ietf-restconf"><artist xmlns="http://example.com/ns/example-jukebox"><name>A</name></artist><artist xmlns="http://example.com/ns/example-jukebox"><name>B</name></artist></data>',
+    );
+    expect(encodeJson(tree, { wrapper: true })).toBe('{"example-jukebox:artist":[{"name":"A"},{"name":"B"}]}');
+  });
 });

@@ -18,6 +18,7 @@ import { decodeData } from '../read.js';
 import { addSchemaLocations } from '../schema-locations.js';
 import { addSubscriptionState } from '../subscriptions/index.js';
 import { annotateValidators } from '../validator-metadata.js';
+import { selectsSeveral } from '../wildcard.js';
 import { followsRunning, type NmdaDatastore } from './datastores.js';
 
 const NC_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
@@ -130,9 +131,11 @@ export async function readNmda(
     // The target itself is always written, even as an empty non-presence container.
     ...(resolved !== undefined && emptyTarget(tree) ? { returnEmptyNpContainers: true } : {}),
   };
+  // The datastore, and every entry of a list, are one document (in XML one <data> root).
+  const wrapper = resolved === undefined || selectsSeveral(resolved);
   const chunks =
     ctx.encoding === 'json'
-      ? encodeJsonChunks(tree, { ...opts, wrapper: true })
-      : encodeXmlChunks(tree, { ...opts, wrapper: true });
+      ? encodeJsonChunks(tree, { ...opts, wrapper })
+      : encodeXmlChunks(tree, { ...opts, wrapper });
   await ctx.out.stream(200, dataMediaType(ctx.encoding), chunks);
 }

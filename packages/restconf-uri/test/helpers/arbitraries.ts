@@ -9,18 +9,27 @@ export const identifier = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_.-]{0,8}$/);
 export const keyValue = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 12 }),
   fc.string({
-    unit: fc.constantFrom(',', '/', '=', '%', ' ', '+', '?', '#', ':', "'", '"', 'é', '😀', 'a'),
+    unit: fc.constantFrom(',', '/', '=', '%', ' ', '+', '?', '#', ':', "'", '"', '*', 'é', '😀', 'a'),
     maxLength: 8,
   }),
 );
 
-/** An api-path segment with optional module and keys. */
+/** An api-path segment with optional module and keys, the first key sometimes a wildcard. */
 export const segment: fc.Arbitrary<ApiPathSegment> = fc
   .record(
-    { module: identifier, name: identifier, keys: fc.array(keyValue, { minLength: 1, maxLength: 4 }) },
-    { requiredKeys: ['name'] },
+    {
+      module: identifier,
+      name: identifier,
+      keys: fc.array(keyValue, { minLength: 1, maxLength: 4 }),
+      wild: fc.boolean(),
+    },
+    { requiredKeys: ['name', 'wild'] },
   )
-  .map((s) => s as ApiPathSegment);
+  .map(({ wild, ...s }) =>
+    wild && s.keys !== undefined
+      ? ({ ...s, keys: ['*', ...s.keys.slice(1)], wildcards: [0] } as ApiPathSegment)
+      : (s as ApiPathSegment),
+  );
 
 /** An api-path of up to six segments. */
 export const apiPath: fc.Arbitrary<ApiPath> = fc
