@@ -14,6 +14,7 @@ import {
   type Backend,
   createBackend,
   RESTCONF_MODULES,
+  SUBSCRIPTION_FEATURES,
   subscriptionModules,
   YANGKIT_MODULE_TEXTS,
   YANGKIT_MODULES,
@@ -75,11 +76,12 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
   try {
     // get-bulk and the with-etag annotations are the handler's own; their modules only have to be
     // in the schema. The embedded server implements RFC 8639 and YANG Push: RFC 8650
-    // subscriptions are served.
+    // subscriptions are served, with the encodings the handler adds.
     schema = await loadServerSchema({
       ...moduleFolders(options),
       texts: [...YANGKIT_MODULE_TEXTS],
       modules: [...modules, ...YANGKIT_MODULES, ...RESTCONF_MODULES, ...subscriptionModules(SERVER_MODULES)],
+      features: SUBSCRIPTION_FEATURES,
     });
   } catch (error) {
     throw new GatewayError('SCHEMA', `cannot load the YANG modules: ${(error as Error).message}`, {

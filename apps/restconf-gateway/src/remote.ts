@@ -10,11 +10,12 @@ import {
 import {
   createBackend,
   RESTCONF_MODULES,
+  SUBSCRIPTION_FEATURES,
   subscriptionModules,
   YANGKIT_MODULE_TEXTS,
   YANGKIT_MODULES,
 } from '@yangkit/restconf-server';
-import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
+import { loadSchema, mergeFeatures, type SchemaTree } from '@yangkit/yang-schema';
 import type { BackendSetup } from './embedded.js';
 import { moduleFolders } from './embedded.js';
 import { GatewayError } from './errors.js';
@@ -92,8 +93,10 @@ function sshSessions(ssh: SshOptions): { open: () => Promise<NetconfSession>; cl
 /** Loads the schema: `--module` or every module the server announces, texts from `--path` or `<get-schema>`. */
 async function learnSchema(session: NetconfSession, options: GatewayOptions): Promise<SchemaTree> {
   const announced = session.capabilities.modules;
-  const features: Record<string, string[]> = {};
-  for (const m of announced) features[m.module] = [...m.features];
+  // The server's features, and those the handler adds on its own (the JSON encoding of events).
+  const announcedFeatures: Record<string, string[]> = {};
+  for (const m of announced) announcedFeatures[m.module] = [...m.features];
+  const features = mergeFeatures(announcedFeatures, SUBSCRIPTION_FEATURES);
   const names =
     options.module ??
     announced.map((m) => (m.revision === undefined ? m.module : `${m.module}@${m.revision}`));

@@ -1,4 +1,4 @@
-import { type LoadOptions, loadSchema, type SchemaTree } from '@yangkit/yang-schema';
+import { type LoadOptions, loadSchema, mergeFeatures, type SchemaTree } from '@yangkit/yang-schema';
 
 /**
  * The modules the server itself implements (from yang-schema's standard modules): the NETCONF
@@ -31,10 +31,12 @@ const SERVER_FEATURES = {
 
 /**
  * Loads and compiles the application's modules together with {@link SERVER_MODULES}, e.g.
- * `loadServerSchema({ paths: ['yang'], modules: ['example-jukebox'] })`.
+ * `loadServerSchema({ paths: ['yang'], modules: ['example-jukebox'] })`. `options.features` adds
+ * to the features the server supports in its own modules (a RESTCONF layer that encodes
+ * notifications as JSON itself adds `encode-json`).
  */
 export function loadServerSchema(options: LoadOptions): Promise<SchemaTree> {
   const modules = [...options.modules];
   for (const m of SERVER_MODULES) if (!modules.includes(m)) modules.push(m);
-  return loadSchema({ ...options, modules, features: { ...SERVER_FEATURES, ...options.features } });
+  return loadSchema({ ...options, modules, features: mergeFeatures(SERVER_FEATURES, options.features) });
 }

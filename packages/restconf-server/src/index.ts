@@ -27,6 +27,7 @@ export type { DefaultStyle, Logger, RestconfHandlerOptions } from './options.js'
 export { EVENT_QUEUE_DEFAULTS, type EventStreamOptions } from './streams/index.js';
 export {
   SUBSCRIPTION_DEFAULTS,
+  SUBSCRIPTION_FEATURES,
   type SubscriptionOptions,
   type SubscriptionStats,
   subscriptionModules,

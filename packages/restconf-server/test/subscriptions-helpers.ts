@@ -8,6 +8,7 @@ import { createBackend } from '../src/backend.js';
 import { createRestconfHandler, type RestconfHandler } from '../src/handler.js';
 import { RESTCONF_MODULES } from '../src/modules.js';
 import type { RestconfHandlerOptions } from '../src/options.js';
+import { SUBSCRIPTION_FEATURES } from '../src/subscriptions/index.js';
 import { YANG_DIR } from './harness.js';
 
 /** The path of the RFC 8639 operations. */
@@ -25,7 +26,7 @@ export interface Gateway {
 
 let schema: Promise<SchemaTree> | undefined;
 
-/** The example modules with RFC 8639, RFC 8641 and the RFC 8650 uri augment. */
+/** The example modules with RFC 8639, RFC 8641 and the RFC 8650 uri augment, encode-json added. */
 function subscriptionSchema(): Promise<SchemaTree> {
   schema ??= loadServerSchema({
     paths: [YANG_DIR],
@@ -35,6 +36,7 @@ function subscriptionSchema(): Promise<SchemaTree> {
       ...RESTCONF_MODULES,
       'ietf-restconf-subscribed-notifications',
     ],
+    features: SUBSCRIPTION_FEATURES,
   });
   return schema;
 }

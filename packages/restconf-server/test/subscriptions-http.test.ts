@@ -72,6 +72,38 @@ describe('establish-subscription over RESTCONF', () => {
     expect(event!.data).toContain('"wanted"');
   });
 
+  test('encoding encode-json, bare or module-qualified, is accepted and delivers JSON', async () => {
+    for (const encoding of ['encode-json', 'ietf-subscribed-notifications:encode-json']) {
+      const res = await post(
+        gw,
+        'establish-subscription',
+        { stream: 'NETCONF', encoding },
+        {
+          accept: 'application/yang-data+xml',
+        },
+      );
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      const uri = /<uri [^>]*>([^<]+)<\/uri>/.exec(text)![1]!;
+      const s = await openStream(gw.url + new URL(uri).pathname);
+      gw.netconf.publish(eventXml(`as-json-${encoding.length}`));
+      const [event] = await s.takeWith(new RegExp(`as-json-${encoding.length}`), 1);
+      expect(notificationOf(event!.data)).toHaveProperty('eventTime');
+      const id = Number(/<id>(\d+)<\/id>/.exec(text)![1]);
+      expect((await post(gw, 'delete-subscription', { id })).status).toBe(204);
+      s.close();
+    }
+  });
+
+  test('the output holds the id and the uri, and no message-publisher-id', async () => {
+    const res = await post(gw, 'establish-subscription', { stream: 'NETCONF' });
+    const output = ((await res.json()) as Record<string, Record<string, unknown>>)[
+      'ietf-subscribed-notifications:output'
+    ]!;
+    expect(Object.keys(output).sort()).toEqual(['id', 'ietf-restconf-subscribed-notifications:uri']);
+    expect((await post(gw, 'delete-subscription', { id: output.id })).status).toBe(204);
+  });
+
   test('an establish-subscription the backend refuses answers its rpc-error', async () => {
     const res = await post(gw, 'establish-subscription', { stream: 'no-such-stream' });
     expect(res.status).toBe(400);
@@ -210,6 +242,7 @@ describe('modify, delete and kill', () => {
       id,
       stream: 'NETCONF',
       'stream-xpath-filter': "/example-mod:event[example-mod:event-class='after']",
+      encoding: 'encode-json',
       'ietf-restconf-subscribed-notifications:uri': uri,
     });
     gw.netconf.publish(eventXml('before'));

@@ -44,13 +44,20 @@ export function resolveLeafref(type: YangType): YangType {
 }
 
 function contextFor(tree: SchemaTree, resolveModule: (prefix: string) => string | undefined): ValueContext {
+  const qualify = (prefixed: string): string | undefined => {
+    const colon = prefixed.indexOf(':');
+    const module = resolveModule(colon < 0 ? '' : prefixed.slice(0, colon));
+    return module === undefined ? undefined : `${module}:${colon < 0 ? prefixed : prefixed.slice(colon + 1)}`;
+  };
   return {
     resolveIdentity(prefixed) {
-      const colon = prefixed.indexOf(':');
-      const module = resolveModule(colon < 0 ? '' : prefixed.slice(0, colon));
-      if (module === undefined) return undefined;
-      const qname = `${module}:${colon < 0 ? prefixed : prefixed.slice(colon + 1)}`;
-      return tree.identity(qname) === undefined ? undefined : qname;
+      const qname = qualify(prefixed);
+      return qname === undefined || tree.identity(qname) === undefined ? undefined : qname;
+    },
+    disabledIdentity(prefixed) {
+      const identity = qualify(prefixed);
+      const features = identity === undefined ? undefined : tree.disabledIdentity(identity);
+      return features === undefined ? undefined : { identity: identity!, features };
     },
     isDerivedFrom: (identity, base) => tree.isDerivedFrom(identity, base),
     typeOf: (target) => (target as SchemaNode).type,

@@ -1,5 +1,5 @@
 import { XmlError } from '@yangkit/xml';
-import type { SchemaTree } from '@yangkit/yang-schema';
+import { compileSchema, parseModule, type SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { decodeJson, decodeXml } from '../src/index';
 import { codecError, testSchema } from './helpers';
@@ -23,6 +23,23 @@ describe('decoding errors name the node and the rule', () => {
     ]);
     expect(e.message).toContain('"u8"');
     expect(e.errorInfo).toEqual({ 'bad-value': '256' });
+  });
+
+  test('says an identity is disabled by a feature, in JSON and XML', () => {
+    const feat = compileSchema(
+      [
+        parseModule(`module feat { yang-version 1.1; namespace "urn:feat"; prefix f;
+          feature json; identity encoding; identity encode-json { base encoding; if-feature json; }
+          leaf e { type identityref { base encoding; } } }`),
+      ],
+      { features: { feat: [] } },
+    );
+    const json = codecError(() => decodeJson(feat, { 'feat:e': 'encode-json' }));
+    const xml = codecError(() => decodeXml(feat, '<e xmlns="urn:feat" xmlns:x="urn:feat">x:encode-json</e>'));
+    for (const e of [json, xml]) {
+      expect(e.errorTag).toBe('invalid-value');
+      expect(e.message).toContain('identity feat:encode-json is unavailable, feature disabled (if-feature "json")');
+    }
   });
 
   test('gives the XML form of the error path with schema prefixes', () => {

@@ -3,6 +3,7 @@ export { compileSchema } from './compiler/compile';
 export type { FeatureSelection } from './compiler/context';
 export type { SourceLocation, YangSchemaErrorCode } from './errors';
 export { YangCompileError, YangModuleNotFoundError, YangSchemaError, YangSyntaxError } from './errors';
+export { mergeFeatures } from './feature-selection';
 export type { LoadOptions, ModuleFetcher } from './loader';
 export { loadModules, loadSchema } from './loader';
 export { pathLine, printPaths } from './output/paths';

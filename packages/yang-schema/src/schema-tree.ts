@@ -14,6 +14,8 @@ export interface SchemaTreeParts {
   readonly modules: readonly SchemaModule[];
   readonly roots: readonly NodeImpl[];
   readonly identities: ReadonlyMap<string, SchemaIdentity>;
+  /** Identities left out because an if-feature is false: `module:identity` to the if-feature text. */
+  readonly disabledIdentities?: ReadonlyMap<string, string>;
   readonly yangData: ReadonlyMap<string, YangDataStructure>;
   readonly annotations: ReadonlyMap<string, SchemaAnnotation>;
 }
@@ -44,6 +46,7 @@ export class SchemaTree implements Iterable<SchemaNode> {
   readonly yangData: ReadonlyMap<string, YangDataStructure>;
   /** `md:annotation`s by `module:name`. */
   readonly annotations: ReadonlyMap<string, SchemaAnnotation>;
+  private readonly disabledIdentities: ReadonlyMap<string, string>;
   private readonly byName = new Map<string, SchemaModule>();
   private readonly byNamespace = new Map<string, SchemaModule>();
   private readonly derivedCache = new Map<string, ReadonlySet<string>>();
@@ -53,6 +56,7 @@ export class SchemaTree implements Iterable<SchemaNode> {
     this.modules = Object.freeze([...parts.modules]);
     this.children = Object.freeze([...parts.roots]);
     this.identities = parts.identities;
+    this.disabledIdentities = parts.disabledIdentities ?? new Map();
     this.yangData = parts.yangData;
     this.annotations = parts.annotations;
     for (const m of this.modules) {
@@ -128,6 +132,15 @@ export class SchemaTree implements Iterable<SchemaNode> {
     return this.identities.get(qualifiedName);
   }
 
+  /**
+   * The if-feature expression that leaves the identity `module:identity` out of this set (RFC 7950
+   * 7.20.2: an identity whose if-feature is false does not exist), or undefined when the identity
+   * is not disabled (it exists, or no module defines it).
+   */
+  disabledIdentity(qualifiedName: string): string | undefined {
+    return this.disabledIdentities.get(qualifiedName);
+  }
+
   /** True when `identity` is derived (directly or not) from `base`, both `module:name` (RFC 7950 10.4.1). */
   isDerivedFrom(identity: string, base: string): boolean {
     return this.ancestors(identity).has(base);
@@ -159,13 +172,21 @@ export class SchemaTree implements Iterable<SchemaNode> {
    * Unprefixed identities belong to `defaultModule`, when given.
    */
   valueContext(prefixes?: ReadonlyMap<string, string>, defaultModule?: string): ValueContext {
+    const qualify = (prefixed: string): string | undefined => {
+      const colon = prefixed.indexOf(':');
+      const module =
+        colon < 0 ? defaultModule : (prefixes?.get(prefixed.slice(0, colon)) ?? prefixed.slice(0, colon));
+      return module === undefined ? undefined : `${module}:${prefixed.slice(colon + 1)}`;
+    };
     return {
       resolveIdentity: (prefixed) => {
-        const colon = prefixed.indexOf(':');
-        const module =
-          colon < 0 ? defaultModule : (prefixes?.get(prefixed.slice(0, colon)) ?? prefixed.slice(0, colon));
-        const qualified = `${module}:${prefixed.slice(colon + 1)}`;
-        return module !== undefined && this.identities.has(qualified) ? qualified : undefined;
+        const qualified = qualify(prefixed);
+        return qualified !== undefined && this.identities.has(qualified) ? qualified : undefined;
+      },
+      disabledIdentity: (prefixed) => {
+        const qualified = qualify(prefixed);
+        const features = qualified === undefined ? undefined : this.disabledIdentity(qualified);
+        return features === undefined ? undefined : { identity: qualified!, features };
       },
       isDerivedFrom: (identity, base) => this.isDerivedFrom(identity, base),
       typeOf: (target) => (target as SchemaNode | undefined)?.type,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { checkValue, compileSchema, parseModule, type SchemaTree, type YangType } from '../src/index';
+import { checkValue, compileSchema, mergeFeatures, parseModule, type SchemaTree, type YangType } from '../src/index';
 
 // Types as the compiler builds them from real modules, checked end to end.
 const corpus = path.resolve(__dirname, '../../../yang/corpus/ietf');
@@ -119,6 +119,23 @@ describe('types compiled from modules', () => {
     expect(checkValue(typeOf('protocol'), 'ex:sctp', context).ok).toBe(false);
   });
 
+  test('an identity whose feature is disabled is refused as such, naming the if-feature', () => {
+    const text = `module feat { yang-version 1.1; namespace "urn:feat"; prefix f;
+      feature fast; identity speed; identity quick { base speed; if-feature fast; }
+      leaf s { type identityref { base speed; } } }`;
+    const off = compileSchema([parseModule(text)], { features: { feat: [] } });
+    const type = off.find('/feat:s')!.type!;
+    const r = checkValue(type, 'feat:quick', off.valueContext());
+    expect(r.ok ? '' : r.message).toBe(
+      '"feat:quick": identity feat:quick is unavailable, feature disabled (if-feature "fast")',
+    );
+    expect(off.disabledIdentity('feat:quick')).toBe('fast');
+    expect(checkValue(type, 'feat:nope', off.valueContext())).toMatchObject({ ok: false });
+    const on = compileSchema([parseModule(text)]);
+    expect(checkValue(on.find('/feat:s')!.type!, 'feat:quick', on.valueContext()).ok).toBe(true);
+    expect(on.disabledIdentity('feat:quick')).toBeUndefined();
+  });
+
   test('a decimal64 range written with integer and decimal bounds', () => {
     expect(checkValue(typeOf('gain'), '10.50')).toMatchObject({ ok: true, canonical: '10.5' });
     expect(checkValue(typeOf('gain'), '10.51').ok).toBe(false);
@@ -205,5 +222,15 @@ describe('ietf-yang-types and ietf-inet-types typedefs', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('mergeFeatures', () => {
+  test('unites the features per module, * winning', () => {
+    expect(mergeFeatures({ a: ['x'], b: '*' }, { a: ['y', 'x'], b: ['z'], c: [] }, undefined)).toEqual({
+      a: ['x', 'y'],
+      b: '*',
+      c: [],
+    });
   });
 });

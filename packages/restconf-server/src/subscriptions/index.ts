@@ -2,6 +2,7 @@ export {
   isSubscriptionOperation,
   RSN_MODULE,
   SN_MODULE,
+  SUBSCRIPTION_FEATURES,
   SUBSCRIPTION_OPERATIONS,
   subscriptionModules,
   YANG_PUSH_MODULE,

@@ -1,3 +1,5 @@
+import type { FeatureSelection } from '@yangkit/yang-schema';
+
 /** The RFC 8639 module and namespace. */
 export const SN_MODULE = 'ietf-subscribed-notifications';
 export const SN_NS = 'urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications';
@@ -21,6 +23,13 @@ export function subscriptionModules(backendModules: Iterable<string>): string[] 
   if (!names.has(SN_MODULE)) return [];
   return names.has(YANG_PUSH_MODULE) ? [SN_MODULE, RSN_MODULE, YANG_PUSH_MODULE] : [SN_MODULE, RSN_MODULE];
 }
+
+/**
+ * Features of the subscription modules the handler provides itself, whatever the backend's: it
+ * encodes the notifications of a subscription as JSON itself (RFC 8639 `encode-json`, RFC 8650).
+ * Add them to the schema's features beside the backend's.
+ */
+export const SUBSCRIPTION_FEATURES: FeatureSelection = { [SN_MODULE]: ['encode-json'] };
 
 /** The RFC 8639 operations the handler serves itself (and passes on to the backend). */
 export const SUBSCRIPTION_OPERATIONS: ReadonlySet<string> = new Set([

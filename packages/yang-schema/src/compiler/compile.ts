@@ -156,9 +156,14 @@ function compileOnce(
   for (const s of structures) leafrefs.bindAll(s.children, s.children);
   if (missing.size > 0) return undefined;
   const identities = new Map<string, SchemaIdentity>();
+  const disabledIdentities = new Map<string, string>();
   for (const m of all) {
     for (const [name, [s, unit]] of ctx.defsOf(m).identities) {
-      if (!ctx.ifFeaturesHold(s, unit)) continue;
+      if (!ctx.ifFeaturesHold(s, unit)) {
+        const features = subs(s, 'if-feature').map((f) => f.argument ?? '');
+        disabledIdentities.set(`${m.name}:${name}`, features.join(' and '));
+        continue;
+      }
       const id: { -readonly [K in keyof SchemaIdentity]: SchemaIdentity[K] } = {
         module: m.name,
         name,
@@ -225,5 +230,5 @@ function compileOnce(
     return Object.freeze(info);
   });
 
-  return new SchemaTree({ modules, roots: top, identities, yangData, annotations });
+  return new SchemaTree({ modules, roots: top, identities, disabledIdentities, yangData, annotations });
 }

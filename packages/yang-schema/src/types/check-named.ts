@@ -81,7 +81,14 @@ export function checkIdentityref(
   }
   if (!context?.resolveIdentity) return valid(text);
   const identity = context.resolveIdentity(text);
-  if (identity === undefined) return fail(() => `${quote(text)} is not a known identity`);
+  if (identity === undefined) {
+    const disabled = context.disabledIdentity?.(text);
+    return fail(() =>
+      disabled === undefined
+        ? `${quote(text)} is not a known identity`
+        : `${quote(text)}: identity ${disabled.identity} is unavailable, feature disabled (if-feature ${quote(disabled.features)})`,
+    );
+  }
   if (context.isDerivedFrom) {
     for (const base of type.identityBases ?? []) {
       if (!context.isDerivedFrom(identity, base)) {

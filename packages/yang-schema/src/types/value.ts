@@ -29,6 +29,11 @@ export type ValueCheck =
 export interface ValueContext {
   /** Maps a value's 'prefix:name' identity to a qualified 'module:identity' name, or undefined if unknown. */
   resolveIdentity?(prefixed: string): string | undefined;
+  /**
+   * For a value `resolveIdentity` does not know: the identity it names and the if-feature text that
+   * disables it, when it is disabled by a feature (so the error can say so).
+   */
+  disabledIdentity?(prefixed: string): { readonly identity: string; readonly features: string } | undefined;
   /** True when identity 'module:identity' is derived from (not equal to) base 'module:identity'. */
   isDerivedFrom?(identity: string, base: string): boolean;
   /** The type of a leafref target node. */
