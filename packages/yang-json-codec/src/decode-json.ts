@@ -5,6 +5,7 @@ import { operationOfJson } from './document-operation';
 import { CodecError } from './errors';
 import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
 import { createNode } from './instance';
+import { parseJsonText } from './json-text';
 import { type NodeInfo, nodeInfo, splitName, structureInfo, topLevelInfo } from './schema-view';
 import { valueFromJson } from './values';
 
@@ -43,14 +44,7 @@ export function decodeJson(
         },
       );
     }
-    try {
-      value = JSON.parse(json);
-    } catch (cause) {
-      throw new CodecError('JSON_MALFORMED', `malformed JSON: ${(cause as Error).message}`, {
-        errorTag: 'malformed-message',
-        cause,
-      });
-    }
+    value = parseJsonText(json);
   }
   const target = resolveDocument(schema, options);
   return new JsonDecoder(ctx, options.simpleNames ?? false).document(value, target);

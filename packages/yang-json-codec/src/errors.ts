@@ -6,7 +6,7 @@
  * |---|---|---|
  * | `XML_MALFORMED` | malformed-message | the text is not well-formed XML |
  * | `XML_FORBIDDEN` | malformed-message | DOCTYPE, entity declarations, processing instructions, unknown entities |
- * | `JSON_MALFORMED` | malformed-message | the text is not JSON, or a member name is not a YANG name |
+ * | `JSON_MALFORMED` | malformed-message | the text is not JSON, an object names a member twice, or a member name is not a YANG name |
  * | `LIMIT_EXCEEDED` | too-big / malformed-message | size or depth above the configured limit |
  * | `UNKNOWN_ELEMENT` | unknown-element | no schema node of that name where it appears |
  * | `UNKNOWN_NAMESPACE` | unknown-namespace | namespace or module name not in the schema |

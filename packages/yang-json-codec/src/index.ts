@@ -62,6 +62,7 @@ export {
 } from './instance';
 export type { JsonSchema, JsonSchemaOptions } from './json-schema';
 export { membersJsonSchema, nodeJsonSchema, toJsonSchema } from './json-schema';
+export { parseJsonText } from './json-text';
 export type { JsonCheck } from './json-validator';
 export { compileJsonValidator } from './json-validator';
 export { overlayTree } from './overlay';

@@ -38,7 +38,9 @@ describe('decoding errors name the node and the rule', () => {
     const xml = codecError(() => decodeXml(feat, '<e xmlns="urn:feat" xmlns:x="urn:feat">x:encode-json</e>'));
     for (const e of [json, xml]) {
       expect(e.errorTag).toBe('invalid-value');
-      expect(e.message).toContain('identity feat:encode-json is unavailable, feature disabled (if-feature "json")');
+      expect(e.message).toContain(
+        'identity feat:encode-json is unavailable, feature disabled (if-feature "json")',
+      );
     }
   });
 

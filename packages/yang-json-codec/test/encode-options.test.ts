@@ -110,6 +110,8 @@ describe('encoder options', () => {
     expect(encodeXml(tree, { wrapper: true })).toBe(
       '<data xmlns="urn:ietf:params:xml:ns:yang:ietf-restconf"><artist xmlns="http://example.com/ns/example-jukebox"><name>A</name></artist><artist xmlns="http://example.com/ns/example-jukebox"><name>B</name></artist></data>',
     );
-    expect(encodeJson(tree, { wrapper: true })).toBe('{"example-jukebox:artist":[{"name":"A"},{"name":"B"}]}');
+    expect(encodeJson(tree, { wrapper: true })).toBe(
+      '{"example-jukebox:artist":[{"name":"A"},{"name":"B"}]}',
+    );
   });
 });

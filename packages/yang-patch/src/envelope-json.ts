@@ -1,3 +1,4 @@
+import { parseJsonText } from '@yangkit/yang-json-codec';
 import {
   checkEditCount,
   DEFAULT_PATCH_LIMITS,
@@ -58,11 +59,9 @@ export function readJsonEnvelope(body: string, limits: PatchLimits = {}): RawPat
   }
   let doc: unknown;
   try {
-    doc = JSON.parse(body);
+    doc = parseJsonText(body);
   } catch (cause) {
-    throw new YangPatchError('BODY_MALFORMED', `the body is not JSON: ${(cause as Error).message}`, {
-      cause,
-    });
+    throw new YangPatchError('BODY_MALFORMED', `the body is ${(cause as Error).message}`, { cause });
   }
   if (depthOf(doc, maxDepth) > maxDepth) {
     throw new YangPatchError('LIMIT_EXCEEDED', `the body nests deeper than ${maxDepth} levels`);

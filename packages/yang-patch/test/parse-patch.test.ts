@@ -277,6 +277,15 @@ describe('a malformed body', () => {
     expect(e).toMatchObject({ code: 'BODY_MALFORMED', errorTag: 'malformed-message' });
   });
 
+  test('naming a member twice in one object, in a value too, is refused as malformed-message', () => {
+    const body =
+      '{"ietf-yang-patch:yang-patch":{"patch-id":"p","edit":[{"edit-id":"1","operation":"create",' +
+      '"target":"/song=A","value":{"example-jukebox:song":[{"name":"A","name":"B"}]}}]}}';
+    const e = patchError(() => parseYangPatch(schema, body, { encoding: 'json' }));
+    expect(e).toMatchObject({ code: 'BODY_MALFORMED', errorTag: 'malformed-message' });
+    expect(e.message).toContain('member "name" appears twice');
+  });
+
   test('with another top-level member is refused', () => {
     const e = patchError(() => parseYangPatch(schema, '{"yang-patch":{}}', { encoding: 'json' }));
     expect(e.code).toBe('BODY_MALFORMED');

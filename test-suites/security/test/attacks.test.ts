@@ -71,7 +71,6 @@ const JSON_ATTACKS: Record<string, string> = {
  */
 const ACCEPTED: Record<string, string> = {
   'huge string': 'a YANG string without a length restriction is bounded only by the body limit',
-  'duplicate keys': 'JSON members with the same name are not detected; the last one wins',
 };
 
 /**

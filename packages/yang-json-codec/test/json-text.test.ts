@@ -1,0 +1,69 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { CodecError, decodeJson, parseJsonText } from '../src/index';
+import { codecError, testSchema } from './helpers';
+
+describe('parseJsonText', () => {
+  test('refuses an object naming one member twice', () => {
+    const e = codecError(() => parseJsonText('{"a":[{"name":"x","name":"y"}]}'));
+    expect([e.code, e.errorTag]).toEqual(['JSON_MALFORMED', 'malformed-message']);
+    expect(e.message).toBe('malformed JSON: member "name" appears twice in one object (offset 18)');
+  });
+
+  test('finds the duplicate in an object of many members', () => {
+    const members = Array.from({ length: 100 }, (_, i) => `"k${i}":${i}`);
+    const e = codecError(() => parseJsonText(`{${members.join(',')},"k50":1}`));
+    expect(e.message).toContain('member "k50" appears twice');
+    expect(parseJsonText(`{${members.join(',')}}`)).toHaveProperty('k99', 99);
+  });
+
+  test('compares member names decoded', () => {
+    expect(codecError(() => parseJsonText('{"ab":1,"a\\u0062":2}')).message).toContain('"ab" appears twice');
+  });
+
+  test('takes the same name in different objects, and strings that look like names', () => {
+    const text = '{"a":{"a":1},"b":[{"a":"a","x":"\\"a\\":"},{"a":2}],"c":"{\\"a\\":1,\\"a\\":2}"}';
+    expect(parseJsonText(text)).toEqual(JSON.parse(text));
+  });
+
+  test('refuses text that is not JSON', () => {
+    expect(codecError(() => parseJsonText('{"a":')).code).toBe('JSON_MALFORMED');
+  });
+
+  test('answers what JSON.parse does for any JSON value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = JSON.stringify(value);
+        expect(parseJsonText(text)).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('finds a member written twice anywhere, and throws only CodecError', () => {
+    const object = fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1 });
+    fc.assert(
+      fc.property(object, fc.jsonValue({ maxDepth: 2 }), fc.nat(), (inner, extra, pick) => {
+        const names = Object.keys(inner);
+        const name = names[pick % names.length]!;
+        const body = JSON.stringify(inner);
+        const text = `[${body.slice(0, -1)},${JSON.stringify(name)}:${JSON.stringify(extra)}}]`;
+        expect(() => parseJsonText(text)).toThrow(CodecError);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('decodeJson of text with a duplicate member', () => {
+  test('refuses a list entry naming its key twice instead of keeping the last value', async () => {
+    const schema = await testSchema();
+    const e = codecError(() =>
+      decodeJson(schema, '{"example-jukebox:jukebox":{"library":{"artist":[{"name":"x","name":"y"}]}}}'),
+    );
+    expect([e.code, e.message]).toEqual([
+      'JSON_MALFORMED',
+      'malformed JSON: member "name" appears twice in one object (offset 61)',
+    ]);
+  });
+});
