@@ -178,7 +178,8 @@ class Validator {
       if (this.skip(cs)) continue;
       switch (cs.kind) {
         case 'choice': {
-          const chosen = cs.children.find((c) => hasAny(holder, c));
+          const [chosen, other] = cs.children.filter((c) => hasAny(holder, c));
+          if (chosen !== undefined && other !== undefined) this.twoCases(holder, cs, chosen, other);
           if (chosen !== undefined) {
             this.schemaChildren(holder, chosen.kind === 'case' ? chosen.children : [chosen], parent);
           } else if (cs.mandatory && cs.when.length === 0) {
@@ -255,6 +256,19 @@ class Validator {
     );
   }
 
+  /** RFC 7950 7.9: the nodes of one case only; `other` is a second case with instances. */
+  private twoCases(holder: ChildHolder, choice: SchemaNode, chosen: SchemaNode, other: SchemaNode): void {
+    const node = firstInstance(holder, other)!;
+    const path = pathOfNode(this.tree.schema, node);
+    this.errors.push(
+      new CodecError(
+        'BAD_ELEMENT',
+        `choice "${choice.name}" holds nodes of two cases, "${chosen.name}" and "${other.name}" (${path.json})`,
+        { errorTag: 'bad-element', errorPath: path, errorInfo: { 'bad-element': node.schema.name } },
+      ),
+    );
+  }
+
   /** RFC 7950 7.8.3: entries whose unique descendants all exist may not share their values. */
   private unique(list: SchemaNode, entries: readonly DataNode[]): void {
     for (const paths of list.unique) {
@@ -297,6 +311,16 @@ function hasAny(holder: ChildHolder, schema: SchemaNode): boolean {
   if (holder.children === undefined) return false;
   if (isDataKind(schema.kind)) return holder.children.has(schema);
   return schema.children.some((c) => hasAny(holder, c));
+}
+
+/** The first instance of `schema` (a case, choice or data node) among the holder's children. */
+function firstInstance(holder: ChildHolder, schema: SchemaNode): DataNode | undefined {
+  if (isDataKind(schema.kind)) return holder.children?.get(schema)?.[0];
+  for (const c of schema.children) {
+    const found = firstInstance(holder, c);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** The descendant leaf a unique argument names ("a/b", prefixes ignored). */

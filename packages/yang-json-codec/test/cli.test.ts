@@ -79,6 +79,37 @@ describe('yang-convert', () => {
     expect([r.code, r.stdout]).toEqual([0, readFileSync(path.join(dir, 'expected.json'), 'utf8')]);
   });
 
+  describe('refuses what yanglint refuses', () => {
+    const convert = (doc: string) =>
+      run([...base, '-m', 'codec-types', '--from', 'json', '--to', 'xml', 'doc.json'], { 'doc.json': doc });
+
+    test('both cases of one choice', async () => {
+      const r = await convert('{"codec-types:settings":{"tcp-port":22,"tls-port":6513}}');
+      expect([r.code, r.stderr]).toEqual([
+        1,
+        'yang-convert: choice "transport" holds nodes of two cases, "tcp" and "tls" (/codec-types:settings/tls-port)\n  error-tag bad-element at /codec-types:settings/tls-port\n',
+      ]);
+    });
+
+    test('an object naming a member twice', async () => {
+      const r = await convert('{"codec-types:settings":{"mode":"a","mode":"b"}}');
+      expect([r.code, r.stderr]).toEqual([
+        1,
+        'yang-convert: malformed JSON: member "mode" appears twice in one object (offset 36)\n  error-tag malformed-message\n',
+      ]);
+    });
+
+    test('an instance-identifier naming no instance', async () => {
+      const r = await convert(
+        '{"codec-types:settings":{"mode":"a"},"codec-types:types":{"target":"/codec-types:settings/retries"}}',
+      );
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        'error-tag data-missing, error-app-tag instance-required at /codec-types:types/target',
+      );
+    });
+  });
+
   test('exits 1 and names the node on a validation error', async () => {
     const r = await run([...base, '-m', 'example-foomod', '--from', 'json', '--to', 'xml', 'doc.json'], {
       'doc.json': '{"example-foomod:top": {"foo": 300}}',

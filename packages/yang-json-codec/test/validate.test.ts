@@ -1,6 +1,6 @@
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { decodeJson, validate } from '../src/index';
+import { decodeJson, decodeXml, validate } from '../src/index';
 import { SHARED_YANG, testSchema } from './helpers';
 
 let schema: SchemaTree;
@@ -79,6 +79,52 @@ describe('validate', () => {
       {},
     );
     expect(validate(tree)).toEqual([]);
+  });
+
+  test('reports nodes of two cases of one choice, from JSON and from XML', () => {
+    const fromJson = decodeJson(schema, { 'codec-types:settings': { 'tcp-port': 22, 'tls-port': 6513 } });
+    const fromXml = decodeXml(
+      schema,
+      '<settings xmlns="urn:example:codec-types"><tcp-port>22</tcp-port><tls-port>6513</tls-port></settings>',
+    );
+    for (const tree of [fromJson, fromXml]) {
+      const [e] = validate(tree);
+      expect([e?.code, e?.errorTag, e?.errorPath?.json, e?.message]).toEqual([
+        'BAD_ELEMENT',
+        'bad-element',
+        '/codec-types:settings/tls-port',
+        'choice "transport" holds nodes of two cases, "tcp" and "tls" (/codec-types:settings/tls-port)',
+      ]);
+    }
+    expect(validate(decodeJson(schema, { 'codec-types:settings': { 'tls-port': 6513 } }))).toEqual([]);
+  });
+
+  test('reports an instance-identifier naming no instance as instance-required', () => {
+    const target = "/codec-types:entry[region='eu'][id='2']/label";
+    const tree = decodeJson(schema, {
+      'codec-types:entry': [entry(1, { label: 'a' })],
+      'codec-types:types': { target },
+    });
+    const [e] = validate(tree);
+    expect([e?.code, e?.errorTag, e?.errorAppTag, e?.errorInfo, e?.errorPath?.json]).toEqual([
+      'DATA_MISSING',
+      'data-missing',
+      'instance-required',
+      { 'bad-value': target },
+      '/codec-types:types/target',
+    ]);
+  });
+
+  test('accepts an instance-identifier naming an instance, or one outside the document', () => {
+    const named = decodeJson(schema, {
+      'codec-types:entry': [entry(1, { label: 'a' })],
+      'codec-types:types': { target: "/codec-types:entry[region='eu'][id='1']/label" },
+    });
+    expect(validate(named)).toEqual([]);
+    const outside = decodeJson(schema, {
+      'codec-types:types': { target: "/codec-types:entry[region='eu'][id='1']" },
+    });
+    expect(validate(outside)).toEqual([]);
   });
 
   test('reports a missing mandatory rpc input parameter', () => {
