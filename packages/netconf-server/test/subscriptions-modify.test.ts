@@ -63,6 +63,21 @@ describe('modify-subscription of a stream subscription', () => {
     expect(await r.next()).toContain('<event-class>new</event-class>');
   });
 
+  test('the subscription state read by get keeps the declaration of an xpath prefix of the client', async () => {
+    server = await testServer();
+    const c = await client(server);
+    await establish(c, `<stream>NETCONF</stream>${xpathOf('kept')}`);
+    const data = await c.get({
+      filter: {
+        subtree: `<subscriptions xmlns="${SN}"><subscription><stream-xpath-filter/></subscription></subscriptions>`,
+      },
+    });
+    const filter = /<stream-xpath-filter[^>]*>[^<]*<\/stream-xpath-filter>/.exec(data)![0];
+    const prefix = /xmlns:([\w.-]+)="http:\/\/example.com\/event\/1.0"/.exec(filter)?.[1];
+    expect(prefix).toBeDefined();
+    expect(filter).toContain(`>/${prefix}:event[${prefix}:event-class='kept']<`);
+  });
+
   test('a subtree filter replaces an xpath filter', async () => {
     server = await testServer();
     const c = await client(server);

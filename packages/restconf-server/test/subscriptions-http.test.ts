@@ -104,6 +104,62 @@ describe('establish-subscription over RESTCONF', () => {
     expect((await post(gw, 'delete-subscription', { id: output.id })).status).toBe(204);
   });
 
+  test('a JSON stream filter with unprefixed child steps (RFC 7951 names) selects as meant', async () => {
+    const { path } = await establish(gw, {
+      stream: 'NETCONF',
+      'stream-xpath-filter': "/example-mod:event[event-class='json-wanted']",
+    });
+    const s = await openStream(gw.url + path);
+    gw.netconf.publish(eventXml('json-unwanted'));
+    gw.netconf.publish(eventXml('json-wanted'));
+    const [event] = await s.take(1);
+    s.close();
+    expect(event!.data).toContain('"json-wanted"');
+  });
+
+  test('an XML stream filter with its own declared prefix selects as meant', async () => {
+    const res = await fetch(`${gw.url}${OP}:establish-subscription`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/yang-data+xml', accept: JSON_TYPE },
+      body:
+        '<input xmlns="urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications"><stream>NETCONF</stream>' +
+        '<stream-xpath-filter xmlns:ev="http://example.com/event/1.0">/ev:event[ev:event-class=\'xml-wanted\']</stream-xpath-filter></input>',
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const output = ((await res.json()) as Record<string, Record<string, unknown>>)[
+      'ietf-subscribed-notifications:output'
+    ]!;
+    const s = await openStream(
+      gw.url + new URL(output['ietf-restconf-subscribed-notifications:uri'] as string).pathname,
+    );
+    gw.netconf.publish(eventXml('xml-unwanted'));
+    gw.netconf.publish(eventXml('xml-wanted'));
+    const [event] = await s.take(1);
+    s.close();
+    expect(event!.data).toContain('<event-class>xml-wanted</event-class>');
+  });
+
+  test('a JSON datastore filter with unprefixed child steps selects as meant', async () => {
+    const put = await fetch(`${gw.url}/restconf/data/example-jukebox:jukebox`, {
+      method: 'PUT',
+      headers: { 'content-type': JSON_TYPE },
+      body: JSON.stringify({ 'example-jukebox:jukebox': { player: { gap: '0.7' } } }),
+    });
+    expect(put.status).toBeLessThan(300);
+    const { path } = await establish(gw, {
+      'ietf-yang-push:datastore': 'ietf-datastores:running',
+      'ietf-yang-push:datastore-xpath-filter': '/example-jukebox:jukebox/player/gap',
+      'ietf-yang-push:periodic': { period: 5 },
+    });
+    const s = await openStream(gw.url + path);
+    const [event] = await s.takeWith(/push-update/, 1);
+    s.close();
+    const update = notificationOf(event!.data)['ietf-yang-push:push-update'] as Record<string, unknown>;
+    expect(update['datastore-contents']).toEqual({
+      'example-jukebox:jukebox': { player: { gap: '0.7' } },
+    });
+  });
+
   test('an establish-subscription the backend refuses answers its rpc-error', async () => {
     const res = await post(gw, 'establish-subscription', { stream: 'no-such-stream' });
     expect(res.status).toBe(400);

@@ -5,6 +5,7 @@ import {
   type ValueContext,
   type YangType,
 } from '@yangkit/yang-schema';
+import { qualifyNames } from '@yangkit/yang-xpath';
 import { instanceIdFromJson, instanceIdFromXml, instanceIdToXml } from './instance-identifier';
 import { prefixOfModule } from './schema-view';
 import { isXPathType, mapXPathPrefixes } from './xpath-value';
@@ -210,6 +211,10 @@ export function valueFromJson(
 ): ValueOk | ValueError {
   const r = fromJson(type, json, moduleNameContext(tree, leafModule), 0);
   if (!r.ok) return fail(r);
+  if (isXPathType(effectiveType(type, r.member))) {
+    // JSON writes a module name where it changes (RFC 7951 section 4); the tree keeps it on every name.
+    return { ok: true, value: qualifyNames(r.canonical), member: r.member };
+  }
   return finish(tree, type, r, (t) => instanceIdFromJson(tree, t));
 }
 

@@ -34,6 +34,7 @@ export type {
 } from './navigator.js';
 export { type ParseOptions, parseXPath } from './parser.js';
 export { printXPath } from './printer.js';
+export { qualifyNames } from './qualify-names.js';
 export { checkSchemaPaths, type SchemaCheckOptions, type SchemaNavigator } from './schema-check.js';
 export { numberToString, stringToNumber, type XPathValue } from './values.js';
 export {

@@ -73,3 +73,75 @@ describe('establish-subscription (RFC 8639, RFC 8650)', () => {
     await remove(output.id);
   });
 });
+
+/** The `ietf-subscribed-notifications:output` of a JSON answer. */
+async function outputOf(r: Response): Promise<Output> {
+  expect(r.status).toBe(200);
+  return ((await r.json()) as Record<string, Output>)['ietf-subscribed-notifications:output']!;
+}
+
+const PLAYER = '/restconf/data/example-jukebox:jukebox/player';
+
+describe('xpath filters of stream and YANG Push subscriptions', () => {
+  test('a JSON stream filter with unprefixed child steps (RFC 7951 names) selects as meant', async () => {
+    const output = await outputOf(
+      await establish({
+        stream: 'NETCONF',
+        'stream-xpath-filter':
+          "/ietf-netconf-notifications:netconf-config-change[contains(edit/target, 'gap')]",
+      }),
+    );
+    const event = await firstEvent(
+      output['ietf-restconf-subscribed-notifications:uri'] as string,
+      async () => {
+        await s.fetch(`${PLAYER}`, sendJson('PATCH', { 'example-jukebox:player': { volume: 3 } }));
+        await s.fetch(`${PLAYER}/gap`, sendJson('PUT', { 'example-jukebox:gap': '0.6' }));
+      },
+    );
+    expect(event).toContain('"ietf-netconf-notifications:netconf-config-change"');
+    expect(event).toContain('gap');
+    expect(event).not.toContain('volume');
+  });
+
+  test('a JSON YANG Push filter with unprefixed child steps selects as meant', async () => {
+    await s.fetch(`${PLAYER}/gap`, sendJson('PUT', { 'example-jukebox:gap': '0.4' }));
+    const output = await outputOf(
+      await establish({
+        'ietf-yang-push:datastore': 'ietf-datastores:running',
+        'ietf-yang-push:datastore-xpath-filter': '/example-jukebox:jukebox/player/gap',
+        'ietf-yang-push:periodic': { period: 100 },
+      }),
+    );
+    const event = await firstEvent(
+      output['ietf-restconf-subscribed-notifications:uri'] as string,
+      async () => {},
+    );
+    const update = JSON.parse(event.replace(/^data: /gm, '').trim()) as {
+      'ietf-restconf:notification': Record<string, { 'datastore-contents': unknown }>;
+    };
+    expect(update['ietf-restconf:notification']['ietf-yang-push:push-update']!['datastore-contents']).toEqual(
+      {
+        'example-jukebox:jukebox': { player: { gap: '0.4' } },
+      },
+    );
+  });
+
+  test('an XML filter with a declared xmlns prefix resolves it', async () => {
+    const r = await s.fetch(`${OPS}:establish-subscription`, {
+      method: 'POST',
+      headers: { 'Content-Type': DATA_XML, Accept: DATA_JSON },
+      body:
+        '<input xmlns="urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications">' +
+        '<datastore xmlns="urn:ietf:params:xml:ns:yang:ietf-yang-push" xmlns:ds="urn:ietf:params:xml:ns:yang:ietf-datastores">ds:running</datastore>' +
+        '<datastore-xpath-filter xmlns="urn:ietf:params:xml:ns:yang:ietf-yang-push" xmlns:jb="http://example.com/ns/example-jukebox">/jb:jukebox/jb:player/jb:gap</datastore-xpath-filter>' +
+        '<periodic xmlns="urn:ietf:params:xml:ns:yang:ietf-yang-push"><period>100</period></periodic></input>',
+    });
+    const output = await outputOf(r);
+    const event = await firstEvent(
+      output['ietf-restconf-subscribed-notifications:uri'] as string,
+      async () => {},
+    );
+    expect(event).toContain('<gap>');
+    await remove(output.id);
+  });
+});

@@ -1,6 +1,6 @@
 import type { QueryParameters } from '@yangkit/restconf-uri';
 import { SSE_HEADERS } from '@yangkit/sse-stream';
-import { childElement, escapeXmlAttribute, escapeXmlText, textOf } from '@yangkit/xml';
+import { childElement, escapeXmlText, textOf } from '@yangkit/xml';
 import {
   type DataNode,
   decodeJson,
@@ -9,7 +9,7 @@ import {
   encodeXml,
   type InstanceTree,
 } from '@yangkit/yang-json-codec';
-import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import type { SchemaNode } from '@yangkit/yang-schema';
 import { encodeOptions, type RequestContext, type Settings } from '../context.js';
 import type { Body } from '../edit.js';
 import { RestconfError } from '../errors.js';
@@ -64,7 +64,7 @@ export async function subscriptionOperation(
   const s = ctx.settings;
   const sub = registryOf(s).get(id);
   const user = requesterOf(ctx.out.req);
-  const xml = operationXml(s.schema, op, input);
+  const xml = operationXml(op, input);
   if (op.name === 'kill-subscription') {
     // kill-subscription ends any subscription, also one of another client; it is meant for
     // administrators (RFC 8639 section 2.4.5), so it runs on a session of the caller, never on the
@@ -122,7 +122,7 @@ async function establish(
     removeLeaf(input, encodingLeaf);
   }
   const owner = requesterOf(ctx.out.req);
-  const xml = operationXml(s.schema, op, input);
+  const xml = operationXml(op, input);
   const registry = registryOf(s);
   // The limits are checked before the backend does any work; the place is kept until the
   // subscription ends, or given back when establishing fails.
@@ -262,32 +262,10 @@ function hasChildren(tree: InstanceTree): boolean {
   return false;
 }
 
-function operationXml(schema: SchemaTree, op: SchemaNode, input: InstanceTree | undefined): string {
+/** The operation in NETCONF XML; the codec declares the prefixes the xpath filters use. */
+function operationXml(op: SchemaNode, input: InstanceTree | undefined): string {
   if (input === undefined || !hasChildren(input)) return `<${op.name} xmlns="${op.namespace}"/>`;
-  return declareXpathPrefixes(schema, encodeXml(input, { operationElement: true }));
-}
-
-/**
- * The xpath filters hold RFC 7951 expressions whose prefixes are module names; in XML a prefix
- * needs a namespace declaration in scope (RFC 8639 section 2.4.2, RFC 7950 section 9.13), so
- * each module name used becomes an `xmlns:<module>` on the filter element.
- */
-function declareXpathPrefixes(schema: SchemaTree, xml: string): string {
-  return xml.replace(
-    /<((?:stream|datastore)-xpath-filter)((?:\s[^>]*)?)>([^<]*)</g,
-    (whole, name: string, attrs: string, text: string) => {
-      const declared = new Set<string>();
-      let extra = '';
-      for (const m of text.matchAll(/([A-Za-z_][\w.-]*):(?!:)/g)) {
-        const prefix = m[1]!;
-        const module = schema.moduleByName(prefix);
-        if (module === undefined || declared.has(prefix) || attrs.includes(`xmlns:${prefix}=`)) continue;
-        declared.add(prefix);
-        extra += ` xmlns:${prefix}="${escapeXmlAttribute(module.namespace)}"`;
-      }
-      return extra === '' ? whole : `<${name}${attrs}${extra}>${text}<`;
-    },
-  );
+  return encodeXml(input, { operationElement: true });
 }
 
 /** A subscription answers only text/event-stream (RFC 8650 section 3.4); another Accept is 406. */
