@@ -39,6 +39,26 @@ describe('yang-schema paths (golden files)', () => {
     expect(r.stdout).toBe(fixture('openconfig-interfaces.txt'));
   });
 
+  test('prints the rc:yang-data templates of ietf-restconf and ietf-yang-patch under their names', async () => {
+    const r = await run('paths', 'ietf-restconf', 'ietf-yang-patch');
+    expect(r.stdout).toBe(fixture('ietf-restconf-yang-patch.txt'));
+    expect(r.stdout).toContain(
+      'yang-data ietf-restconf:yang-errors:\n/ietf-restconf:errors\tcontainer\t-\t-\t-\n',
+    );
+    expect(r.stdout).toContain(
+      '/ietf-yang-patch:yang-patch/edit/operation\tleaf\tenumeration\t-\tmandatory\n',
+    );
+  });
+
+  test('prints the error-info structures of ietf-subscribed-notifications', async () => {
+    const r = await run('paths', 'ietf-subscribed-notifications');
+    expect(r.stdout).toContain(
+      'yang-data ietf-subscribed-notifications:delete-subscription-error-info:\n' +
+        '/ietf-subscribed-notifications:delete-subscription-error-info\tcontainer\t-\t-\t-\n' +
+        '/ietf-subscribed-notifications:delete-subscription-error-info/reason\tleaf\tidentityref\t-\tmandatory\n',
+    );
+  });
+
   test('writes the ietf-ip address leaf as in RFC 8344 with the module name where it changes', () => {
     expect(fixture('ietf-interfaces-ip.txt')).toContain(
       '/ietf-interfaces:interfaces/interface/ietf-ip:ipv4/address/ip\tleaf\tstring\trw\tkey\n',
@@ -47,6 +67,11 @@ describe('yang-schema paths (golden files)', () => {
 });
 
 describe('yang-schema CLI', () => {
+  test('tree draws template nodes without config flags, as yanglint does', async () => {
+    const r = await run('tree', 'ietf-restconf');
+    expect(r.stdout).toContain('  yang-data yang-errors:\n    +---- errors\n       +---- error*\n');
+  });
+
   test('check exits 0 for a module that compiles', async () => {
     const r = await run('check', '-p', corpusDir, 'ietf-ip');
     expect(r).toEqual({ code: 0, stdout: '', stderr: '' });

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { checkValue, compileSchema, mergeFeatures, parseModule, type SchemaTree, type YangType } from '../src/index';
+import {
+  checkValue,
+  compileSchema,
+  mergeFeatures,
+  parseModule,
+  type SchemaTree,
+  type YangType,
+} from '../src/index';
 
 // Types as the compiler builds them from real modules, checked end to end.
 const corpus = path.resolve(__dirname, '../../../yang/corpus/ietf');

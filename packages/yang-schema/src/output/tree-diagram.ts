@@ -40,7 +40,23 @@ export function printTreeDiagram(tree: SchemaTree, moduleName: string): string {
   return `${out.join('\n')}\n`;
 }
 
-function flagsOf(n: SchemaNode): string {
+const templateTops = new WeakMap<SchemaTree, ReadonlySet<SchemaNode>>();
+
+/** True for a node of an `rc:yang-data` / `sx:structure` template (neither configuration nor state). */
+function inTemplate(tree: SchemaTree, n: SchemaNode): boolean {
+  let tops = templateTops.get(tree);
+  if (tops === undefined) {
+    tops = new Set([...tree.yangData.values()].flatMap((s) => s.children));
+    templateTops.set(tree, tops);
+  }
+  let top = n;
+  while (top.parent !== undefined) top = top.parent;
+  return tops.has(top);
+}
+
+/** RFC 8340 section 2 flags; nodes of a template have none (`--`, as yanglint prints them). */
+function flagsOf(tree: SchemaTree, n: SchemaNode): string {
+  if (inTemplate(tree, n)) return '--';
   if (n.kind === 'rpc' || n.kind === 'action') return '-x';
   if (n.kind === 'notification') return '-n';
   if (n.isOperation) {
@@ -91,7 +107,7 @@ function typeOf(tree: SchemaTree, module: SchemaModule, n: SchemaNode): string {
 export interface TreeDiagramEntry {
   /** `+` current, `x` deprecated, `o` obsolete. */
   readonly status: '+' | 'x' | 'o';
-  /** `rw`, `ro`, `-x` (rpc, action), `-n` (notification), `-w` (input); empty for a case. */
+  /** `rw`, `ro`, `-x` (rpc, action), `-n` (notification), `-w` (input), `--` (template); empty for a case. */
   readonly flags: string;
   /** The name with its RFC 8340 marks: `(choice)?`, `presence!`, `list*`, `optional?`. */
   readonly label: string;
@@ -112,7 +128,7 @@ export function treeDiagramEntry(tree: SchemaTree, node: SchemaNode, moduleName:
   const owner = module ?? tree.moduleByName(node.module)!;
   return {
     status: node.status === 'deprecated' ? 'x' : node.status === 'obsolete' ? 'o' : '+',
-    flags: node.kind === 'case' ? '' : flagsOf(node),
+    flags: node.kind === 'case' ? '' : flagsOf(tree, node),
     label: labelOf(owner, node),
     type: typeOf(tree, owner, node),
     keys: node.kind === 'list' && node.keys.length > 0 ? `[${node.keys.join(' ')}]` : '',
