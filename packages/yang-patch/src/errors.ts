@@ -26,6 +26,7 @@
  * | `DATA_MISSING` | data-missing | delete or move of data that does not exist |
  * | `POINT_MISSING` | bad-attribute | the insertion point does not exist (RFC 7950 7.8.6, error-app-tag missing-instance) |
  * | `NOT_REPRESENTABLE` | operation-not-supported | an edit NETCONF edit-config cannot express |
+ * | `SCHEMA_INCOMPLETE` | operation-failed | the schema lacks ietf-yang-patch's `yang-patch` template, which defines the envelope |
  */
 export type YangPatchErrorCode =
   | 'BODY_MALFORMED'
@@ -49,7 +50,8 @@ export type YangPatchErrorCode =
   | 'DATA_EXISTS'
   | 'DATA_MISSING'
   | 'POINT_MISSING'
-  | 'NOT_REPRESENTABLE';
+  | 'NOT_REPRESENTABLE'
+  | 'SCHEMA_INCOMPLETE';
 
 /** An error-path in both encodings (RFC 8040 section 7.1: an instance-identifier). */
 export interface PatchErrorPath {
@@ -99,6 +101,7 @@ const TAGS: Record<YangPatchErrorCode, string> = {
   DATA_MISSING: 'data-missing',
   POINT_MISSING: 'bad-attribute',
   NOT_REPRESENTABLE: 'operation-not-supported',
+  SCHEMA_INCOMPLETE: 'operation-failed',
 };
 
 const MARKER = Symbol.for('@yangkit/yang-patch.YangPatchError');

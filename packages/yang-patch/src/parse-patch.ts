@@ -6,15 +6,8 @@ import { readJsonEnvelope } from './envelope-json.js';
 import { readXmlEnvelope } from './envelope-xml.js';
 import { YangPatchError } from './errors.js';
 import { describePath, resolvePath } from './paths.js';
-import {
-  EDIT_OPERATIONS,
-  EDIT_WHERES,
-  type EditOperation,
-  type EditWhere,
-  type PatchEdit,
-  type PathStep,
-  type YangPatch,
-} from './types.js';
+import { checkTemplate, refusedByTemplate } from './template.js';
+import type { EditOperation, EditWhere, PatchEdit, PathStep, YangPatch } from './types.js';
 
 /** Options of {@link parseYangPatch}. */
 export interface ParseYangPatchOptions extends PatchLimits {
@@ -30,9 +23,10 @@ export interface ParseYangPatchOptions extends PatchLimits {
 const NEEDS_VALUE = new Set<EditOperation>(['create', 'merge', 'replace', 'insert']);
 
 /**
- * Parses and validates a YANG Patch body (RFC 8072 section 2.2): the envelope, every edit's operation,
- * target (resolved against the schema relative to the request target), where/point for insert and move,
- * and the value, decoded by the codec against the schema node the target names.
+ * Parses and validates a YANG Patch body (RFC 8072 section 2.2): the envelope, every edit's operation
+ * and where (checked against the types of the `ietf-yang-patch:yang-patch` template, which the schema
+ * must hold), target (resolved against the schema relative to the request target), where/point for
+ * insert and move, and the value, decoded by the codec against the schema node the target names.
  *
  * @throws {YangPatchError} the first problem; `editId` names the edit it belongs to, `patchId` the patch
  */
@@ -43,6 +37,7 @@ export function parseYangPatch(schema: SchemaTree, body: string, options: ParseY
     maxDepth: options.maxDepth ?? DEFAULT_PATCH_LIMITS.maxDepth,
   };
   if (typeof body !== 'string') throw new YangPatchError('BODY_MALFORMED', 'the body must be a string');
+  checkTemplate(schema);
   const raw: RawPatch =
     options.encoding === 'xml' ? readXmlEnvelope(body, limits) : readJsonEnvelope(body, limits);
   const patchId = raw.patchId;
@@ -106,14 +101,10 @@ function checkEdit(
     });
   if (raw.operation === undefined)
     throw fail('OPERATION_MISSING', 'no "operation" (it is mandatory)', 'operation');
+  const badOperation = refusedByTemplate(schema, 'operation', raw.operation);
+  if (badOperation !== undefined)
+    throw fail('OPERATION_UNKNOWN', `unknown operation: ${badOperation}`, 'operation');
   const operation = raw.operation as EditOperation;
-  if (!EDIT_OPERATIONS.includes(operation)) {
-    throw fail(
-      'OPERATION_UNKNOWN',
-      `unknown operation "${raw.operation}" (expected one of ${EDIT_OPERATIONS.join(', ')})`,
-      'operation',
-    );
-  }
   if (raw.target === undefined) throw fail('TARGET_MISSING', 'no "target" (it is mandatory)', 'target');
   let target: PathStep[];
   try {
@@ -136,13 +127,8 @@ function checkEdit(
   if (raw.where !== undefined) {
     if (!reorders)
       throw fail('POINT_INVALID', `"where" applies only to insert and move, not ${operation}`, 'where');
-    if (!EDIT_WHERES.includes(raw.where as EditWhere)) {
-      throw fail(
-        'POINT_INVALID',
-        `unknown where "${raw.where}" (expected ${EDIT_WHERES.join(', ')})`,
-        'where',
-      );
-    }
+    const badWhere = refusedByTemplate(schema, 'where', raw.where);
+    if (badWhere !== undefined) throw fail('POINT_INVALID', `unknown where: ${badWhere}`, 'where');
     where = raw.where as EditWhere;
   }
   if (reorders) {

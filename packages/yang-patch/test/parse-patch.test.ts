@@ -1,7 +1,7 @@
-import type { SchemaTree } from '@yangkit/yang-schema';
+import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { parseYangPatch } from '../src/index.js';
-import { ALBUM, jsonPatch, jukeboxSchema, patchError } from './helpers.js';
+import { ALBUM, jsonPatch, jukeboxSchema, patchError, SHARED_YANG } from './helpers.js';
 
 let schema: SchemaTree;
 beforeAll(async () => {
@@ -118,7 +118,9 @@ describe('a malformed body', () => {
   test('with an unknown operation is refused naming the edit-id and the operation', () => {
     const e = patchError(() => json([{ 'edit-id': 'e7', operation: 'upsert', target: '/song=R' }]));
     expect(e).toMatchObject({ code: 'OPERATION_UNKNOWN', editId: 'e7', errorTag: 'invalid-value' });
-    expect(e.message).toMatch(/edit "e7": unknown operation "upsert"/);
+    expect(e.message).toBe(
+      'edit "e7": unknown operation: "upsert" is not an enum of type enumeration (expected one of: create, delete, insert, merge, move, replace, remove)',
+    );
   });
 
   test('with a create that has no value is refused naming the edit-id', () => {
@@ -327,6 +329,24 @@ describe('a malformed body', () => {
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
     const e = patchError(() => parseYangPatch(schema, deep, { encoding: 'json' }));
     expect(e.code).toBe('LIMIT_EXCEEDED');
+  });
+});
+
+describe('the yang-patch template of ietf-yang-patch', () => {
+  test('decides the values of where', () => {
+    const e = patchError(() =>
+      json([{ 'edit-id': 'w', operation: 'move', target: '/song=R', where: 'middle' }]),
+    );
+    expect([e.code, e.message]).toEqual([
+      'POINT_INVALID',
+      'edit "w": unknown where: "middle" is not an enum of type enumeration (expected one of: before, after, first, last)',
+    ]);
+  });
+
+  test('must be in the schema', async () => {
+    const bare = await loadSchema({ paths: [SHARED_YANG], modules: ['example-jukebox'] });
+    const e = patchError(() => parseYangPatch(bare, jsonPatch([]), { encoding: 'json' }));
+    expect([e.code, e.errorTag]).toEqual(['SCHEMA_INCOMPLETE', 'operation-failed']);
   });
 });
 
