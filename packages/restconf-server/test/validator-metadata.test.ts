@@ -8,14 +8,20 @@ const MD = 'yangkit-restconf-metadata';
 const PLAYER = '/restconf/data/example-jukebox:jukebox/player';
 let gw: Gateway;
 
-beforeAll(async () => {
-  gw = await startGateway({ withNmda: true });
-  const r = await gw.fetch(PLAYER, {
+/** A gateway whose player has a gap of 0.5. */
+async function withPlayer(options: Parameters<typeof startGateway>[0]): Promise<Gateway> {
+  const g = await startGateway(options);
+  const r = await g.fetch(PLAYER, {
     method: 'PUT',
     headers: { 'content-type': 'application/yang-data+json' },
     body: JSON.stringify({ 'example-jukebox:player': { gap: '0.5' } }),
   });
   expect(r.status).toBe(201);
+  return g;
+}
+
+beforeAll(async () => {
+  gw = await withPlayer({ withNmda: true });
 });
 afterAll(() => gw.close());
 
@@ -96,13 +102,7 @@ describe('with-etag and with-last-modified', () => {
 describe('with-etag and with-last-modified without JSON metadata (--with-json-metadata=false)', () => {
   let plain: Gateway;
   beforeAll(async () => {
-    plain = await startGateway({ withJsonMetadata: false });
-    const r = await plain.fetch(PLAYER, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/yang-data+json' },
-      body: JSON.stringify({ 'example-jukebox:player': { gap: '0.5' } }),
-    });
-    expect(r.status).toBe(201);
+    plain = await withPlayer({ withJsonMetadata: false });
   });
   afterAll(() => plain.close());
 
