@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { main } from '../src/cli';
@@ -57,6 +58,33 @@ describe('yang-schema paths (golden files)', () => {
         '/ietf-subscribed-notifications:delete-subscription-error-info\tcontainer\t-\t-\t-\n' +
         '/ietf-subscribed-notifications:delete-subscription-error-info/reason\tleaf\tidentityref\t-\tmandatory\n',
     );
+  });
+
+  test('prints an sx:structure template under its name, the structure as its top node', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'yang-schema-'));
+    try {
+      // The extension statements of RFC 8791's module, which the schema needs to compile a structure.
+      writeFileSync(
+        path.join(dir, 'ietf-yang-structure-ext.yang'),
+        'module ietf-yang-structure-ext { yang-version 1.1; namespace "urn:ietf:params:xml:ns:yang:ietf-yang-structure-ext"; ' +
+          'prefix sx; extension structure { argument name; } extension augment-structure { argument path; } }',
+      );
+      writeFileSync(
+        path.join(dir, 'msg.yang'),
+        'module msg { yang-version 1.1; namespace "urn:msg"; prefix m; import ietf-yang-structure-ext { prefix sx; } ' +
+          'sx:structure message { leaf id { type uint32; mandatory true; } list part { leaf text { type string; } } } }',
+      );
+      const r = await run('paths', '-p', dir, 'msg');
+      expect(r.stdout).toBe(
+        'structure msg:message:\n' +
+          '/msg:message\tcontainer\t-\t-\t-\n' +
+          '/msg:message/id\tleaf\tuint32\t-\tmandatory\n' +
+          '/msg:message/part\tlist\t-\t-\tkeyless\n' +
+          '/msg:message/part/text\tleaf\tstring\t-\t-\n',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('writes the ietf-ip address leaf as in RFC 8344 with the module name where it changes', () => {
