@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import { connectStream } from '@yangkit/netconf-client';
 import {
@@ -11,8 +10,8 @@ import {
   startSshServer,
 } from '@yangkit/netconf-server';
 import {
-  type Backend,
-  createBackend,
+  createNetconfBackend,
+  type NetconfBackend,
   RESTCONF_MODULES,
   SUBSCRIPTION_FEATURES,
   subscriptionModules,
@@ -33,7 +32,7 @@ import {
 /** A backend with the schema the handler needs, and what to say about it at start. */
 export interface BackendSetup {
   readonly schema: SchemaTree;
-  readonly backend: Backend;
+  readonly backend: NetconfBackend;
   /** A one-line description for the start-up log. */
   readonly description: string;
   /** A data resource to try first (below `{+restconf}`), when the backend holds known data. */
@@ -42,11 +41,6 @@ export interface BackendSetup {
   readonly netconf?: NetconfServer;
   /** The NETCONF/SSH listener of `--netconf-ssh-listen`. */
   readonly sshListener?: SshListener;
-  /**
-   * Runs `handle` (the handler's work for one request) so that its NETCONF sessions are opened as
-   * `user`, the request's authenticated user; present when the backend enforces NACM.
-   */
-  readonly runAs?: (user: string | undefined, handle: () => void) => void;
   /** Stops what the setup started (after the handler closed its sessions). */
   close(): Promise<void>;
 }
@@ -61,9 +55,6 @@ export function moduleFolders(options: GatewayOptions): { paths: string[]; fallb
 
 /** The user name of the in-process sessions (shown by ietf-netconf-monitoring). */
 const LOCAL_USER = 'restconf';
-
-/** Per-user backends kept at most; the least recently added one is closed beyond. */
-const MAX_USER_BACKENDS = 256;
 
 /**
  * The embedded NETCONF server (@yangkit/netconf-server) with the modules of `--module`, its
@@ -137,16 +128,24 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
       });
     }
   }
-  const system = createBackend({ openSession });
-  const perUser = netconf.nacm === undefined ? undefined : userBackends(connect, system, options.nacmAdmin);
-  const backend = perUser?.backend ?? system;
+  // With NACM each request's sessions are its authenticated user's, so that the server judges each
+  // request by its user. NACM is on only with a users file, and then every request that reaches
+  // the handler is authenticated: a session without a user is the backend's own (capabilities, the
+  // change watch), a recovery session.
+  const nacmAdmin = options.nacmAdmin;
+  const backend = createNetconfBackend({
+    schema,
+    openSession:
+      netconf.nacm === undefined
+        ? openSession
+        : (user) => (user === undefined ? openSession() : connect(user, user === nacmAdmin)),
+  });
   const persisted = options.startupFile === undefined ? 'in memory only' : `kept in ${options.startupFile}`;
   return {
     schema,
     backend,
     netconf,
     ...(sshListener === undefined ? {} : { sshListener }),
-    ...(perUser === undefined ? {} : { runAs: perUser.runAs }),
     description: `embedded NETCONF server with ${modules.join(', ')} (datastore ${persisted})`,
     ...(initial === SAMPLE_DATA
       ? { tryFirst: '/data/example-jukebox:jukebox/library/artist=Foo%20Fighters' }
@@ -155,65 +154,6 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
       await sshListener?.close();
       await netconf.close();
     },
-  };
-}
-
-/**
- * A backend whose requests run on NETCONF sessions of their authenticated user, one session pool
- * per user, so that the embedded server's NACM judges each request by its user. The capabilities
- * and the change watcher come from `system` (recovery sessions); a request that names no user
- * gets sessions of the unprivileged user `restconf`, never recovery ones.
- */
-function userBackends(
-  connect: (username: string, recovery: boolean) => Promise<import('@yangkit/netconf-client').NetconfSession>,
-  system: Backend,
-  admin: string | undefined,
-): { backend: Backend; runAs: (user: string | undefined, handle: () => void) => void } {
-  const current = new AsyncLocalStorage<string>();
-  const pools = new Map<string, Backend>();
-  const poolOf = (user: string): Backend => {
-    let pool = pools.get(user);
-    if (pool === undefined) {
-      if (pools.size >= MAX_USER_BACKENDS) {
-        const [oldest, old] = pools.entries().next().value!;
-        pools.delete(oldest);
-        void old.close();
-      }
-      pool = createBackend({
-        openSession: () => connect(user, user === admin),
-        watchChanges: false,
-        maxIdle: 2,
-      });
-      pools.set(user, pool);
-    }
-    return pool;
-  };
-  const backend: Backend = {
-    start: () => system.start(),
-    get capabilities() {
-      return system.capabilities;
-    },
-    withSession: (fn) => poolOf(current.getStore() ?? LOCAL_USER).withSession(fn),
-    ownsSession: (id) => system.ownsSession(id) || [...pools.values()].some((p) => p.ownsSession(id)),
-    onExternalChange: (listener) => system.onExternalChange(listener),
-    stats() {
-      let { sessions, idle, active } = system.stats();
-      for (const p of pools.values()) {
-        const s = p.stats();
-        sessions += s.sessions;
-        idle += s.idle;
-        active += s.active;
-      }
-      return { sessions, idle, active };
-    },
-    async close() {
-      await Promise.all([system.close(), ...[...pools.values()].map((p) => p.close())]);
-      pools.clear();
-    },
-  };
-  return {
-    backend,
-    runAs: (user, handle) => current.run(user ?? LOCAL_USER, handle),
   };
 }
 

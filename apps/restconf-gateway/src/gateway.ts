@@ -132,9 +132,7 @@ export async function startGateway(
       return;
     }
     if (docs?.(req, res)) return;
-    // With NACM, the request's NETCONF sessions are its user's (the embedded backend's runAs).
-    if (setup.runAs === undefined) handler!(req, res);
-    else setup.runAs((req as { remoteUser?: string }).remoteUser, () => handler!(req, res));
+    handler!(req, res);
   };
   const unauthenticated = authenticated
     ? unauthenticatedConnections(limits.unauthenticatedConnections, () => metrics.unauthenticatedClosed.inc())

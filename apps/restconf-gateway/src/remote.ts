@@ -8,7 +8,7 @@ import {
   type SshOptions,
 } from '@yangkit/netconf-client';
 import {
-  createBackend,
+  createNetconfBackend,
   RESTCONF_MODULES,
   SUBSCRIPTION_FEATURES,
   subscriptionModules,
@@ -160,7 +160,7 @@ export async function startRemote(options: GatewayOptions): Promise<BackendSetup
   } finally {
     await first.close().catch(() => first.destroy());
   }
-  const backend = createBackend({ openSession: sessions.open });
+  const backend = createNetconfBackend({ schema, openSession: sessions.open });
   return {
     schema,
     backend,

@@ -1,222 +1,213 @@
-import type { Capabilities, NetconfSession } from '@yangkit/netconf-client';
-import { NetconfError } from '@yangkit/netconf-client';
-import { childElement, textOf } from '@yangkit/xml';
-import { RestconfError } from './errors.js';
+import type { InstanceTree } from '@yangkit/yang-json-codec';
+import type { DatastoreEdit, PathStep } from '@yangkit/yang-patch';
+import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 
-/** Opens a new NETCONF session (an SSH channel, an in-process duplex, ...); `ready` already passed. */
-export type SessionFactory = (user?: string) => Promise<NetconfSession>;
+/** A datastore of RFC 8342 section 5, by its `ietf-datastores` identity name. */
+export type DatastoreName = 'running' | 'candidate' | 'startup' | 'intended' | 'operational';
 
-/** Options of {@link createBackend}. */
-export interface BackendOptions {
-  /** Where sessions come from. */
-  readonly openSession: SessionFactory;
+/** What every request to a backend carries. */
+export interface BackendRequest {
   /**
-   * Ends a session the backend no longer keeps (default: `<close-session>`, then destroy). With a
-   * netconf-client pool as the factory, pass `(s) => pool.release(s)`.
+   * The user the HTTP request was authenticated as (undefined without authentication): the
+   * backend works as this user, so its access control (RFC 8341) judges the request's user.
    */
-  readonly closeSession?: (session: NetconfSession) => Promise<void>;
-  /** Idle sessions kept for reuse (default 8). */
-  readonly maxIdle?: number;
-  /**
-   * Subscribe once to the backend's NETCONF event stream and report `netconf-config-change`
-   * events of other clients through `onExternalChange` (default true when the backend has
-   * `:notification`). A subscription lost with its server is made again by the next request
-   * that reaches the server, which also reports one change of running (edits made meanwhile
-   * went unseen).
-   */
-  readonly watchChanges?: boolean;
+  readonly user?: string | undefined;
 }
 
-/** What one request may do with its session afterwards. */
-export interface SessionUse {
+/** A read of data (RFC 8040 section 4.3, RFC 8527 section 3.1). */
+export interface ReadRequest extends BackendRequest {
   /**
-   * False when the request took state that must die with it (a lock, uncommitted candidate
-   * changes after a failure): the session is closed instead of reused.
+   * One NMDA datastore (RFC 8342); absent: the `{+restconf}/data` view, the configuration of
+   * running with the state data of the server (the NETCONF `<get>`).
    */
-  reusable: boolean;
+  readonly datastore?: DatastoreName;
+  /** The data node to read, from the datastore root; absent or empty: the whole datastore. */
+  readonly target?: readonly PathStep[];
+  /**
+   * Configuration only, state only (RFC 8040 section 4.8.1: list keys stay to name the entries),
+   * or both (the default).
+   */
+  readonly content?: 'config' | 'nonconfig' | 'all';
+  /** Annotate the nodes with their `ietf-origin:origin` (RFC 8342 section 5.3.4; operational only). */
+  readonly withOrigin?: boolean;
+}
+
+/** Whether a configuration node exists (RFC 8040 section 4.6.1: a plain PATCH never creates its target). */
+export interface ExistsRequest extends BackendRequest {
+  /** The datastore (default running). */
+  readonly datastore?: DatastoreName;
+  /** The data node, from the datastore root (not empty). */
+  readonly target: readonly PathStep[];
+}
+
+/** The parameters of a confirmed commit (RFC 6241 section 8.4; RFC 8040 spec query parameters). */
+export interface ConfirmedCommit {
+  /** Seconds before the commit is rolled back unless confirmed (default 600). */
+  readonly confirmTimeout?: number;
+  /** The token that later confirms or cancels the commit from another session (`persist-id`). */
+  readonly persist?: string;
+}
+
+/** Edits of configuration, all carried out or none (RFC 8040 sections 4.4 to 4.7, RFC 8072 section 2.5). */
+export interface EditRequest extends BackendRequest {
+  /**
+   * absent: the `{+restconf}/data` edit of running, by way of the candidate and a commit when
+   * the backend has one; a datastore: that NMDA datastore alone (RFC 8527), nothing committed.
+   */
+  readonly datastore?: 'running' | 'candidate';
+  /** The edits in the order they apply; `editId` names each in an {@link EditError}. */
+  readonly edits: readonly DatastoreEdit[];
+  /**
+   * `replace`: what the edits do not name is removed, so the edits give the whole new content of
+   * the datastore (RFC 6241 section 7.2 `default-operation`). Default `merge`.
+   */
+  readonly defaultOperation?: 'merge' | 'replace';
+  /** Make the commit of a `{+restconf}/data` edit a confirmed commit. */
+  readonly confirmed?: ConfirmedCommit;
+  /**
+   * Runs once the edit holds its turn, before anything changes (the preconditions of a
+   * conditional request, RFC 8040 section 3.5.4); what it throws fails the edit.
+   */
+  readonly check?: () => void;
+}
+
+/** An edit the backend refused in one of its edits (RFC 8072 section 2.6: the edit-status of that edit). */
+export class EditError extends Error {
+  override readonly name = 'EditError';
+  /** The `editId` of the edit that failed. */
+  readonly editId: string;
+
+  constructor(editId: string, cause: unknown) {
+    super(`edit ${editId} failed`, { cause });
+    this.editId = editId;
+  }
+}
+
+/** An operation invoked (RFC 8040 sections 3.6 and 4.4.2, RFC 7950 sections 7.14 and 7.15). */
+export interface InvokeRequest extends BackendRequest {
+  /** The rpc or action. */
+  readonly operation: SchemaNode;
+  /** An action's data node (with the keys of each list entry), from the root. */
+  readonly path?: readonly PathStep[];
+  /** The decoded input (`rpc-input` or `action-input`); absent or empty: none. */
+  readonly input?: InstanceTree;
+}
+
+/** An XPath 1.0 event filter for the backend to evaluate (RFC 5277 section 3.6). */
+export interface XPathFilter {
+  readonly xpath: string;
+  /** Prefix to namespace of every prefix the expression uses. */
+  readonly namespaces: Readonly<Record<string, string>>;
+}
+
+/** A subscription to an event stream (RFC 5277 section 2.1.1 `create-subscription`). */
+export interface StreamSubscribeRequest extends BackendRequest {
+  readonly stream: string;
+  /** Evaluated by the backend; only when its capabilities say `xpath`. */
+  readonly filter?: XPathFilter;
+  /** Replay from this time (RFC 3339), then live events. */
+  readonly startTime?: string;
+  /** The subscription ends at this time, with `notificationComplete`. */
+  readonly stopTime?: string;
+}
+
+/** A dynamic subscription (RFC 8639 section 2.4.2 `establish-subscription`, RFC 8641). */
+export interface EstablishRequest extends BackendRequest {
+  /** The `establish-subscription` operation. */
+  readonly establish: SchemaNode;
+  /** Its decoded input. */
+  readonly input: InstanceTree | undefined;
+}
+
+/** One notification (RFC 5277 section 4), decoded. */
+export interface BackendNotification {
+  /** The `eventTime` (RFC 3339) as the backend sent it. */
+  readonly eventTime: string;
+  /** The notification (kind `notification`); without children when its event is outside the schema. */
+  readonly tree: InstanceTree;
+  /** An RFC 5277 control event: the end of a replay, or of a subscription with a stop time. */
+  readonly control?: 'replayComplete' | 'notificationComplete';
+}
+
+/** The notifications of one subscription, in the order the backend sent them. */
+export interface BackendSubscription extends AsyncIterable<BackendNotification> {
+  /** The output of `establish-subscription` (the subscription's `id`); undefined for a stream subscription. */
+  readonly output: InstanceTree | undefined;
+  /**
+   * Invokes an operation where the subscription lives (RFC 8639 section 2.4.4: modify- and
+   * delete-subscription come from the session that established it).
+   */
+  invoke(request: InvokeRequest): Promise<InstanceTree>;
+  /** Ends the subscription; the iteration ends. */
+  close(): void;
+}
+
+/** One event stream of the backend (RFC 5277 section 3.2.1, RFC 8040 section 9.2.1). */
+export interface EventStreamInfo {
+  readonly name: string;
+  readonly description?: string;
+  readonly replaySupport: boolean;
+  readonly replayLogCreationTime?: string;
+}
+
+/** What a backend supports. */
+export interface BackendCapabilities {
+  /** A candidate datastore (RFC 6241 section 8.3). */
+  readonly candidate: boolean;
+  /** Confirmed commits of `{+restconf}/data` edits (RFC 6241 section 8.4). */
+  readonly confirmedCommit: boolean;
+  /** A startup datastore (RFC 6241 section 8.7). */
+  readonly startup: boolean;
+  /** XPath event filters evaluated by the backend (RFC 6241 section 8.9). */
+  readonly xpath: boolean;
+  /** NMDA (RFC 8342): each datastore read and edited on its own (RFC 8526). */
+  readonly nmda: boolean;
+  /** The event streams (empty without notifications, RFC 5277). */
+  readonly streams: readonly EventStreamInfo[];
 }
 
 /** Counters for `/server-status` and metrics. */
 export interface BackendStats {
-  /** NETCONF sessions open now (in use, idle and the change watcher). */
+  /** Sessions open now (in use, idle, and the backend's own). */
   readonly sessions: number;
   readonly idle: number;
   readonly active: number;
 }
 
 /**
- * The handler's only way to the NETCONF server: sessions per request from a factory, with idle
- * sessions reused when a request left no state behind (DESIGN.md "Sessions"), the server's
- * capabilities, and change notifications from other clients.
+ * The handler's only way to the data: trees in, trees out, never XML text (DESIGN.md "Backends").
+ * Every tree is of the backend's {@link Backend.schema}.
  */
 export interface Backend {
-  /** Learns the capabilities and starts the change watcher; called once by the handler. */
+  /** The schema every tree in and out is of. */
+  readonly schema: SchemaTree;
+  /** Learns what the backend supports and starts watching changes; called once by the handler. */
   start(): Promise<void>;
-  /** The backend's `<hello>` capabilities (after `start`). */
-  readonly capabilities: Capabilities;
-  /** Runs `fn` with a session of its own; the session is reused or closed according to `use`. */
-  withSession<T>(fn: (session: NetconfSession, use: SessionUse) => Promise<T>): Promise<T>;
-  /** True when `sessionId` is one of this backend's sessions. */
-  ownsSession(sessionId: number): boolean;
-  /** Registers the listener for configuration changes made by other NETCONF clients. */
-  onExternalChange(listener: (datastore: string) => void): void;
-  stats(): BackendStats;
-  /** Closes every session. */
-  close(): Promise<void>;
-}
-
-const NOTIF_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-notifications';
-
-/** Creates the {@link Backend} over a session factory. */
-export function createBackend(options: BackendOptions): Backend {
-  const maxIdle = options.maxIdle ?? 8;
-  const idle: NetconfSession[] = [];
-  const own = new Set<number>();
-  const listeners: ((datastore: string) => void)[] = [];
-  let caps: Capabilities | undefined;
-  let active = 0;
-  let watcher: NetconfSession | undefined;
-  /** True while the change watcher should run but has no session (it was lost with its server). */
-  let rewatch = false;
-  let closed = false;
-
-  async function open(): Promise<NetconfSession> {
-    const s = await options.openSession();
-    await s.ready;
-    own.add(s.sessionId);
-    s.closed.then(
-      () => own.delete(s.sessionId),
-      () => own.delete(s.sessionId),
-    );
-    return s;
-  }
-
-  function dispose(s: NetconfSession): Promise<void> {
-    const end = options.closeSession ?? ((x: NetconfSession) => x.close().then(() => undefined));
-    return end(s).catch(() => s.destroy());
-  }
-
-  /** Subscribes to the NETCONF stream; resolves once the subscription is made, then reads in the background. */
-  async function watch(): Promise<void> {
-    const s = await open();
-    watcher = s;
-    try {
-      await s.createSubscription({});
-    } catch (error) {
-      watcher = undefined;
-      void dispose(s);
-      throw error;
-    }
-    void (async () => {
-      for await (const n of s.notifications()) {
-        const change = childElement(n.element, 'netconf-config-change', NOTIF_NS);
-        if (change === undefined) continue;
-        const by = childElement(change, 'changed-by', NOTIF_NS);
-        const sid = by === undefined ? undefined : childElement(by, 'session-id', NOTIF_NS);
-        if (sid !== undefined && own.has(Number(textOf(sid)))) continue;
-        const ds = childElement(change, 'datastore', NOTIF_NS);
-        const name = ds === undefined ? 'running' : textOf(ds).trim();
-        for (const l of listeners) l(name);
-      }
-    })()
-      .catch(() => undefined)
-      .finally(() => {
-        // The watcher session ended (the server went away): subscribe again once a request
-        // reaches the server; until then tags move on this handler's own edits only.
-        if (watcher === s) watcher = undefined;
-        if (!closed) rewatch = true;
-      });
-  }
-
+  /** What the backend supports (after `start`). */
+  readonly capabilities: BackendCapabilities;
   /**
-   * Subscribes again after the watcher was lost; a failure leaves it for the next request. Changes
-   * made while nobody watched went unseen, so listeners hear of one change of running.
+   * The data of the datastore: the whole of it, or the target's instances inside their
+   * ancestors (none when the target does not exist). Default values are as the datastore keeps
+   * them (RFC 6243 `explicit`); the with-defaults mode is the caller's.
    */
-  function restartWatch(): void {
-    rewatch = false;
-    watch().then(
-      () => {
-        for (const l of listeners) l('running');
-      },
-      () => {
-        if (!closed) rewatch = true;
-      },
-    );
-  }
-
-  /** An idle session that is still open, dropping the ones that ended while idle (server lost). */
-  function takeIdle(): NetconfSession | undefined {
-    for (let s = idle.pop(); s !== undefined; s = idle.pop()) if (s.endReason === undefined) return s;
-    return undefined;
-  }
-
-  return {
-    async start() {
-      const s = await open();
-      caps = s.capabilities;
-      idle.push(s);
-      const wanted = options.watchChanges ?? true;
-      if (wanted && caps.protocol.has('notification')) {
-        try {
-          await watch();
-        } catch {
-          // A backend that refuses the subscription: tags move on this handler's own edits only.
-          watcher = undefined;
-        }
-      }
-    },
-    get capabilities(): Capabilities {
-      if (caps === undefined) {
-        throw new RestconfError('BACKEND_FAILED', 'the NETCONF backend has not started', {
-          errorType: 'transport',
-          errorTag: 'operation-failed',
-          status: 503,
-        });
-      }
-      return caps;
-    },
-    async withSession(fn) {
-      const session = takeIdle() ?? (await open());
-      if (rewatch && !closed) restartWatch();
-      active++;
-      const use: SessionUse = { reusable: true };
-      try {
-        const result = await fn(session, use);
-        return result;
-      } catch (error) {
-        throw lostDuring(error, session);
-      } finally {
-        active--;
-        if (!closed && use.reusable && session.endReason === undefined && idle.length < maxIdle)
-          idle.push(session);
-        else if (session.endReason === undefined) void dispose(session);
-      }
-    },
-    ownsSession: (id) => own.has(id),
-    onExternalChange(listener) {
-      listeners.push(listener);
-    },
-    stats: () => ({ sessions: own.size, idle: idle.length, active }),
-    async close() {
-      closed = true;
-      const all = idle.splice(0);
-      if (watcher !== undefined) all.push(watcher);
-      await Promise.all(all.map(dispose));
-    },
-  };
-}
-
-/**
- * A request whose session was lost with its transport while it ran (the server or the connection
- * went away) cannot tell whether the server carried out what it sent: 503, saying so, rather than
- * the bare transport error.
- */
-function lostDuring(error: unknown, session: NetconfSession): unknown {
-  if (!NetconfError.isInstance(error) || error.code !== 'SESSION_CLOSED') return error;
-  if (session.endReason?.reason !== 'transport-closed') return error;
-  return new RestconfError(
-    'BACKEND_FAILED',
-    'the connection to the NETCONF server was lost during the request: an edit it carried may or may not have been applied',
-    { errorType: 'transport', errorTag: 'operation-failed', status: 503, cause: error },
-  );
+  read(request: ReadRequest): Promise<InstanceTree>;
+  /** True when the configuration node exists. */
+  exists(request: ExistsRequest): Promise<boolean>;
+  /**
+   * Carries out the edits, all or none; rejects with the backend's error, an {@link EditError}
+   * when one edit failed.
+   */
+  edit(request: EditRequest): Promise<void>;
+  /** Invokes an rpc or action; resolves with its output (without children when it has none). */
+  invoke(request: InvokeRequest): Promise<InstanceTree>;
+  /** Subscribes to an event stream or establishes a dynamic subscription. */
+  subscribe(request: StreamSubscribeRequest | EstablishRequest): Promise<BackendSubscription>;
+  /**
+   * Registers a listener of changes of a datastore: by this backend's edits (called before the
+   * edit resolves, while it still holds its turn) and by other clients.
+   */
+  onChange(listener: (datastore: string) => void): void;
+  stats(): BackendStats;
+  /** Ends every session and subscription. */
+  close(): Promise<void>;
 }

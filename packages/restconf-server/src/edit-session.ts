@@ -34,9 +34,9 @@ export async function runEdits(
   query: QueryParameters,
   body: (session: NetconfSession, target: 'candidate' | 'running') => Promise<void>,
   check?: () => void,
+  user?: string,
 ): Promise<void> {
-  const caps = s.backend.capabilities;
-  const candidate = caps.protocol.has('candidate');
+  const candidate = s.backend.capabilities.candidate;
   if (!candidate) {
     if (query.confirmed) {
       throw new RestconfError('OPERATION_NOT_SUPPORTED', 'confirmed commit needs a backend with :candidate', {
@@ -45,14 +45,14 @@ export async function runEdits(
       });
     }
     check?.();
-    await s.backend.withSession((session) => body(session, 'running'));
+    await s.backend.legacy.withSession((session) => body(session, 'running'), user);
     s.clock.changed();
     return;
   }
   let mutex = candidateLocks.get(s.backend);
   if (mutex === undefined) candidateLocks.set(s.backend, (mutex = new Mutex()));
   await mutex.run(() =>
-    s.backend.withSession(async (session, use) => {
+    s.backend.legacy.withSession(async (session, use) => {
       check?.();
       try {
         await body(session, 'candidate');
@@ -70,7 +70,7 @@ export async function runEdits(
         throw error;
       }
       s.clock.changed();
-    }),
+    }, user),
   );
 }
 

@@ -115,6 +115,7 @@ async function apply(ctx: RequestContext, edits: DatastoreEdit[], check: () => v
       for (const doc of plan.documents) await editConfig(session, target, doc.config);
     },
     check,
+    ctx.user,
   );
 }
 
@@ -240,8 +241,8 @@ export async function mergeResource(
  */
 async function exists(ctx: RequestContext, resolved: ResolvedApiPath): Promise<boolean> {
   const s = ctx.settings;
-  const xml = await s.backend.withSession(async (session) => {
-    if (!s.backend.capabilities.protocol.has('xpath')) {
+  const xml = await s.backend.legacy.withSession(async (session) => {
+    if (!s.backend.legacy.capabilities.protocol.has('xpath')) {
       return fetchXml({ ...ctx, query: { ...ctx.query, content: 'config' } }, session, resolved);
     }
     const prefixes = prefixesOf(s.schema);
@@ -255,8 +256,8 @@ async function exists(ctx: RequestContext, resolved: ResolvedApiPath): Promise<b
     }
     const rpc = `<get-config><source><running/></source><filter type="xpath" select="${escapeXmlAttribute(select)}"${id.xmlns}/></get-config>`;
     return (await session.rpc(rpc)).xml;
-  });
-  return findInstances(decodeData(ctx, xml), resolved).length > 0;
+  }, ctx.user);
+  return findInstances(decodeData(ctx, xml), toPathSteps(resolved)).length > 0;
 }
 
 /** DELETE on a data resource (RFC 8040 section 4.7): 204, or 404 when it does not exist. */
@@ -318,6 +319,7 @@ export async function writeDatastore(
     ctx.query,
     (session, target) => editConfig(session, target, config, mode),
     check,
+    ctx.user,
   );
   ctx.out.empty(204);
 }

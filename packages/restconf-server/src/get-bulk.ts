@@ -15,7 +15,7 @@ import { encodeOptions, type RequestContext } from './context.js';
 import type { Body } from './edit.js';
 import { RestconfError } from './errors.js';
 import { ATTRS_NS, GET_BULK_MODULE, GET_BULK_NS } from './get-bulk-module.js';
-import { findInstances, resourceTree, schemaOf } from './instances.js';
+import { findInstances, resourceTree, schemaOf, toPathSteps } from './instances.js';
 import { dataMediaType } from './media.js';
 import { decodeData, fetchXml } from './read.js';
 
@@ -82,10 +82,11 @@ export async function getBulk(ctx: RequestContext, op: SchemaNode, body: Body | 
   const count = Number(member(input, 'count')?.value ?? '100');
   const after = lastKeys(member(input, 'last-keys')?.any, list);
 
-  const xml = await ctx.settings.backend.withSession((session) =>
-    fetchXml({ ...ctx, query: { vendor: new Map() } }, session, resolved),
+  const xml = await ctx.settings.backend.legacy.withSession(
+    (session) => fetchXml({ ...ctx, query: { vendor: new Map() } }, session, resolved),
+    ctx.user,
   );
-  const entries = findInstances(decodeData(ctx, xml), resolved);
+  const entries = findInstances(decodeData(ctx, xml), toPathSteps(resolved));
   let start = 0;
   if (after !== undefined) {
     const at = entries.findIndex((e) => list.keyNodes.every((k) => keyText(e, k) === after.get(k.name)));

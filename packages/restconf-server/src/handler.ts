@@ -27,7 +27,12 @@ import { parseTarget } from './request-cache.js';
 import { httpDateFormatter, Responder } from './response.js';
 import { Metrics, RequestStats, serverStatusJson } from './server-status.js';
 import { createEventStreams, streamSettings } from './streams/index.js';
-import { serveSubscription, subscriptionSettings, subscriptionStats } from './subscriptions/index.js';
+import {
+  requesterOf,
+  serveSubscription,
+  subscriptionSettings,
+  subscriptionStats,
+} from './subscriptions/index.js';
 import { applyWildcardKeys } from './wildcard.js';
 
 /** A node:http request listener that is also connect/express-style middleware. */
@@ -106,8 +111,11 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
         )
       : undefined;
   const ready = s.backend.start().then(() => {
-    s.backend.onExternalChange(() => s.clock.changed());
-    return s.events.discover(s.backend);
+    // Entity tags and Last-Modified follow running (RFC 8040 section 3.4.1).
+    s.backend.onChange((datastore) => {
+      if (datastore === 'running') s.clock.changed();
+    });
+    s.events.discover(s.backend);
   });
   ready.catch((error: unknown) => s.logger?.error('NETCONF backend did not start', error));
 
@@ -201,6 +209,7 @@ async function serve(
   }
   const parsed = parseTarget(s, method === 'OPTIONS' ? 'GET' : method, url);
   const { target, query } = parsed;
+  const user = requesterOf(req);
   let resolved = parsed.resolved;
   if (resolved !== undefined && s.wildcardKeys && 'path' in target)
     resolved = applyWildcardKeys(resolved, target.path, method);
@@ -236,7 +245,7 @@ async function serve(
       if (type.patch) {
         const encoding = negotiateEncoding(req.headers.accept, negotiation, body.encoding);
         setEncoding(encoding);
-        const ctx: RequestContext = { settings: s, method, target, query, out, encoding };
+        const ctx: RequestContext = { settings: s, method, target, query, out, encoding, user };
         out.onSend = () => stamp(s, out);
         await yangPatch(ctx, resolved, body, () => checkWrite(req, s.clock));
         return;
@@ -257,7 +266,7 @@ async function serve(
     ? s.defaultEncoding
     : negotiateEncoding(req.headers.accept, negotiation, invokes ? body?.encoding : undefined);
   setEncoding(encoding);
-  const ctx: RequestContext = { settings: s, method, target, query, out, encoding };
+  const ctx: RequestContext = { settings: s, method, target, query, out, encoding, user };
   const check = (): void => checkWrite(req, s.clock);
 
   switch (target.kind) {

@@ -1,11 +1,22 @@
 export { type AuditListener, type AuditRecord, datastoreOf } from './audit.js';
 export {
   type Backend,
-  type BackendOptions,
+  type BackendCapabilities,
+  type BackendNotification,
+  type BackendRequest,
   type BackendStats,
-  createBackend,
-  type SessionFactory,
-  type SessionUse,
+  type BackendSubscription,
+  type ConfirmedCommit,
+  type DatastoreName,
+  EditError,
+  type EditRequest,
+  type EstablishRequest,
+  type EventStreamInfo,
+  type ExistsRequest,
+  type InvokeRequest,
+  type ReadRequest,
+  type StreamSubscribeRequest,
+  type XPathFilter,
 } from './backend.js';
 export { type ChangeClock, memoryChangeClock } from './change-clock.js';
 export { errorsJson, errorsXml, toRestconfErrors } from './error-body.js';
@@ -23,6 +34,13 @@ export { createRestconfHandler, type RestconfHandler } from './handler.js';
 export { type BodyType, bodyType, type Encoding, MEDIA, negotiateEncoding, parseAccept } from './media.js';
 export { METADATA_MODULE, METADATA_NS, METADATA_YANG } from './metadata-module.js';
 export { RESTCONF_MODULES, YANGKIT_MODULE_TEXTS, YANGKIT_MODULES } from './modules.js';
+export {
+  createNetconfBackend,
+  type NetconfBackend,
+  type NetconfBackendOptions,
+  type SessionFactory,
+  type SessionUse,
+} from './netconf-backend/index.js';
 export type { DefaultStyle, Logger, RestconfHandlerOptions } from './options.js';
 export { EVENT_QUEUE_DEFAULTS, type EventStreamOptions } from './streams/index.js';
 export {

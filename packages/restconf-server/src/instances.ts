@@ -1,21 +1,39 @@
 import type { ResolvedApiPath, ResolvedStep } from '@yangkit/restconf-uri';
-import { escapeXmlText } from '@yangkit/xml';
 import type { ChildHolder, DataNode, InstanceTree } from '@yangkit/yang-json-codec';
-import type { PathStep } from '@yangkit/yang-patch';
-import type { SchemaNode } from '@yangkit/yang-schema';
+import { fromResolved, type PathStep } from '@yangkit/yang-patch';
+import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 
 /** The schema node of a resolved step (restconf-uri's view is a structural subset of SchemaNode). */
 export function schemaOf(step: ResolvedStep): SchemaNode {
   return step.node as unknown as SchemaNode;
 }
 
-/** Resolved api-path steps as yang-patch path steps. */
-export function toPathSteps(resolved: ResolvedApiPath): PathStep[] {
-  return resolved.steps.map((s) => ({
-    schema: schemaOf(s),
-    ...(s.keys === undefined ? {} : { keys: s.keys }),
-    ...(s.value === undefined ? {} : { value: s.value }),
-  }));
+const pathSteps = new WeakMap<ResolvedApiPath, readonly PathStep[]>();
+
+/**
+ * Resolved api-path steps as yang-patch path steps; resolved paths are kept per URL, so each is
+ * converted once and the backend can keep what it derives from the steps (a subtree filter).
+ */
+export function toPathSteps(resolved: ResolvedApiPath): readonly PathStep[] {
+  let steps = pathSteps.get(resolved);
+  if (steps === undefined) {
+    steps = fromResolved(resolved);
+    pathSteps.set(resolved, steps);
+  }
+  return steps;
+}
+
+const modulePrefixes = new WeakMap<SchemaTree, Record<string, string>>();
+
+/** Module name to the module's own prefix, the prefixes XML instance-identifiers are written with. */
+export function prefixesOf(schema: SchemaTree): Record<string, string> {
+  let prefixes = modulePrefixes.get(schema);
+  if (prefixes === undefined) {
+    prefixes = {};
+    for (const m of schema.modules) prefixes[m.name] = m.prefix;
+    modulePrefixes.set(schema, prefixes);
+  }
+  return prefixes;
 }
 
 /** The data parent of a schema node: choice and case are skipped (undefined at the top level). */
@@ -25,7 +43,7 @@ export function dataParent(node: SchemaNode): SchemaNode | undefined {
   return p;
 }
 
-function matches(node: DataNode, step: ResolvedStep): boolean {
+function matches(node: DataNode, step: PathStep): boolean {
   if (step.value !== undefined) return node.value === step.value;
   if (step.keys === undefined) return true;
   for (const key of step.keys) {
@@ -38,15 +56,14 @@ function matches(node: DataNode, step: ResolvedStep): boolean {
   return true;
 }
 
-/** The instances an api-path names in a decoded datastore tree (empty when there is none). */
-export function findInstances(tree: ChildHolder, resolved: ResolvedApiPath): DataNode[] {
+/** The instances a data path names in a decoded datastore tree (empty when there is none). */
+export function findInstances(tree: ChildHolder, path: readonly PathStep[]): DataNode[] {
   let holders: ChildHolder[] = [tree];
   let found: DataNode[] = [];
-  for (const step of resolved.steps) {
-    const schema = schemaOf(step);
+  for (const step of path) {
     found = [];
     for (const h of holders) {
-      for (const n of h.children?.get(schema) ?? []) if (matches(n, step)) found.push(n);
+      for (const n of h.children?.get(step.schema) ?? []) if (matches(n, step)) found.push(n);
     }
     if (found.length === 0) return [];
     holders = found;
@@ -114,23 +131,4 @@ export function filterContent(holder: ChildHolder, content: 'config' | 'nonconfi
     for (const [schema] of children) if (schema.isKey) children.delete(schema);
   }
   return kept;
-}
-
-/**
- * The NETCONF XML of the ancestors of a resource around `inner`:
- * `<jukebox xmlns="ns"><library><artist><name>Foo</name>inner</artist></library></jukebox>`.
- */
-export function wrapInAncestors(steps: readonly ResolvedStep[], inner: string): string {
-  let open = '';
-  let close = '';
-  let ns: string | undefined;
-  for (const step of steps) {
-    const s = schemaOf(step);
-    const decl = s.namespace === ns ? '' : ` xmlns="${s.namespace}"`;
-    ns = s.namespace;
-    open += `<${s.name}${decl}>`;
-    for (const k of step.keys ?? []) open += `<${k.name}>${escapeXmlText(k.value)}</${k.name}>`;
-    close = `</${s.name}>${close}`;
-  }
-  return open + inner + close;
 }

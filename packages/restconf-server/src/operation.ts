@@ -7,8 +7,9 @@ import type { Body } from './edit.js';
 import { RestconfError } from './errors.js';
 import { getBulk } from './get-bulk.js';
 import { GET_BULK_MODULE } from './get-bulk-module.js';
-import { schemaOf, wrapInAncestors } from './instances.js';
+import { schemaOf, toPathSteps } from './instances.js';
 import { dataMediaType } from './media.js';
+import { pathXml } from './netconf-backend/path-xml.js';
 import { isSubscriptionOperation, subscriptionOperation } from './subscriptions/index.js';
 
 const YANG_1_NS = 'urn:ietf:params:xml:ns:yang:1';
@@ -38,10 +39,11 @@ function operationXml(op: SchemaNode, input: InstanceTree | undefined): string {
 async function invoke(ctx: RequestContext, op: SchemaNode, rpcXml: string): Promise<void> {
   // An operation may take session state (a lock, a subscription); it must end with the request
   // (the spec: locks are released when the request ends), so the session is not reused.
-  const reply = await ctx.settings.backend.withSession((session, use) => {
+  const reply = await ctx.settings.backend.legacy.withSession((session, use) => {
     use.reusable = false;
     return session.rpc(rpcXml);
-  });
+  }, ctx.user);
+
   const kind = op.kind === 'action' ? ('action-output' as const) : ('rpc-output' as const);
   const output = decodeXml(ctx.settings.schema, reply.xml, { kind, operation: op, strict: false });
   if (!hasChildren(output)) {
@@ -88,7 +90,7 @@ export async function invokeAction(
   await invoke(
     ctx,
     op,
-    `<action xmlns="${YANG_1_NS}">${wrapInAncestors(steps.slice(0, -1), inner)}</action>`,
+    `<action xmlns="${YANG_1_NS}">${pathXml(toPathSteps(resolved).slice(0, -1), inner)}</action>`,
   );
 }
 

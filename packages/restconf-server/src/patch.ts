@@ -41,7 +41,7 @@ export async function yangPatch(
   });
   notePatchId(ctx.out.req, patch.patchId);
   const plan = planPatch(patch);
-  const candidate = ctx.settings.backend.capabilities.protocol.has('candidate');
+  const candidate = ctx.settings.backend.legacy.capabilities.protocol.has('candidate');
   const edit = toEditConfig(ctx.settings.schema, plan, { mode: candidate ? 'per-edit' : 'auto' });
   if (!candidate && edit.documents.length > 1) {
     throw new RestconfError(
@@ -63,6 +63,7 @@ export async function yangPatch(
         failedEdit = undefined;
       },
       check,
+      ctx.user,
     );
   } catch (error) {
     if (RestconfError.isInstance(error) && error.code === 'PRECONDITION_FAILED') throw error;

@@ -12,7 +12,7 @@ import {
 import type { SchemaNode } from '@yangkit/yang-schema';
 import { encodeOptions, type RequestContext } from './context.js';
 import { RestconfError } from './errors.js';
-import { filterContent, findInstances, resourceTree, schemaOf } from './instances.js';
+import { filterContent, findInstances, resourceTree, schemaOf, toPathSteps } from './instances.js';
 import { dataMediaType } from './media.js';
 import { hasMonitoring, MONITORING_NS, restconfStateXml } from './monitoring.js';
 import { addSchemaLocations } from './schema-locations.js';
@@ -72,7 +72,7 @@ export async function fetchXml(
   const useConfig = content === 'config' || (last !== undefined && holdsNoState(schemaOf(last)));
   const filter = resolved === undefined ? '' : subtreeFilterOf(resolved);
   const wd =
-    s.backend.capabilities.withDefaults === undefined
+    s.backend.legacy.capabilities.withDefaults === undefined
       ? ''
       : `<with-defaults xmlns="${WD_NS}">explicit</with-defaults>`;
   const rpc = useConfig
@@ -101,14 +101,14 @@ export function decodeData(ctx: RequestContext, xml: string): InstanceTree {
  */
 export async function readData(ctx: RequestContext, resolved: ResolvedApiPath | undefined): Promise<void> {
   const s = ctx.settings;
-  const xml = await s.backend.withSession((session) => fetchXml(ctx, session, resolved));
+  const xml = await s.backend.legacy.withSession((session) => fetchXml(ctx, session, resolved), ctx.user);
   let tree = decodeData(ctx, xml);
   addSubscriptionState(ctx, tree);
   addSchemaLocations(ctx.settings, tree);
   const content = ctx.query.content ?? 'all';
   if (content !== 'all') filterContent(tree, content);
   if (resolved !== undefined) {
-    const nodes = findInstances(tree, resolved);
+    const nodes = findInstances(tree, toPathSteps(resolved));
     if (nodes.length === 0) {
       throw new RestconfError('NOT_FOUND', 'no data resource at the request target', {
         errorTag: 'invalid-value',

@@ -1,13 +1,16 @@
 import { connectStream, type NetconfSession } from '@yangkit/netconf-client';
 import { duplexPair, NetconfServer } from '@yangkit/netconf-server';
+import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createBackend } from '../src/backend.js';
 import { RestconfError } from '../src/errors.js';
+import { createNetconfBackend } from '../src/netconf-backend/index.js';
 import { exampleSchema } from './harness.js';
 
 let server: NetconfServer;
+let schema: SchemaTree;
 beforeAll(async () => {
-  server = await NetconfServer.create({ schema: await exampleSchema() });
+  schema = await exampleSchema();
+  server = await NetconfServer.create({ schema });
 });
 afterAll(() => server.close());
 
@@ -21,20 +24,20 @@ function factory(opened: NetconfSession[]): () => Promise<NetconfSession> {
   };
 }
 
-describe('createBackend', () => {
+describe('createNetconfBackend', () => {
   test('learns the capabilities of the server at start', async () => {
-    const backend = createBackend({ openSession: factory([]), watchChanges: false });
+    const backend = createNetconfBackend({ schema, openSession: factory([]), watchChanges: false });
     await backend.start();
-    expect(backend.capabilities.protocol.has('candidate')).toBe(true);
+    expect(backend.capabilities.candidate).toBe(true);
     await backend.close();
   });
 
   test('reuses an idle session when the request left it reusable', async () => {
     const opened: NetconfSession[] = [];
-    const backend = createBackend({ openSession: factory(opened), watchChanges: false });
+    const backend = createNetconfBackend({ schema, openSession: factory(opened), watchChanges: false });
     await backend.start();
-    const first = await backend.withSession(async (s) => s.sessionId);
-    const second = await backend.withSession(async (s) => s.sessionId);
+    const first = await backend.legacy.withSession(async (s) => s.sessionId);
+    const second = await backend.legacy.withSession(async (s) => s.sessionId);
     expect(second).toBe(first);
     expect(opened).toHaveLength(1);
     await backend.close();
@@ -43,7 +46,8 @@ describe('createBackend', () => {
   test('closes a session a request marked as not reusable, so its locks end with it', async () => {
     const opened: NetconfSession[] = [];
     const closed: number[] = [];
-    const backend = createBackend({
+    const backend = createNetconfBackend({
+      schema,
       openSession: factory(opened),
       watchChanges: false,
       closeSession: async (s) => {
@@ -52,14 +56,14 @@ describe('createBackend', () => {
       },
     });
     await backend.start();
-    const id = await backend.withSession(async (s, use) => {
+    const id = await backend.legacy.withSession(async (s, use) => {
       await s.lock({ target: 'candidate' });
       use.reusable = false;
       return s.sessionId;
     });
     expect(closed).toEqual([id]);
     // The lock died with the session: another session can take it.
-    await backend.withSession(async (s) => {
+    await backend.legacy.withSession(async (s) => {
       await s.lock({ target: 'candidate' });
       await s.unlock({ target: 'candidate' });
     });
@@ -68,11 +72,11 @@ describe('createBackend', () => {
 
   test('concurrent requests get sessions of their own', async () => {
     const opened: NetconfSession[] = [];
-    const backend = createBackend({ openSession: factory(opened), watchChanges: false });
+    const backend = createNetconfBackend({ schema, openSession: factory(opened), watchChanges: false });
     await backend.start();
     const ids = await Promise.all(
       [1, 2, 3].map(() =>
-        backend.withSession(async (s) => {
+        backend.legacy.withSession(async (s) => {
           await new Promise((r) => setTimeout(r, 10));
           return s.sessionId;
         }),
@@ -84,11 +88,11 @@ describe('createBackend', () => {
   });
 
   test('reports changes made by other clients, not its own', async () => {
-    const backend = createBackend({ openSession: factory([]) });
+    const backend = createNetconfBackend({ schema, openSession: factory([]) });
     const seen: string[] = [];
-    backend.onExternalChange((ds) => seen.push(ds));
+    backend.onChange((ds) => seen.push(ds));
     await backend.start();
-    await backend.withSession(async (s) => {
+    await backend.legacy.withSession(async (s) => {
       await s.editConfig({
         target: 'candidate',
         config: '<jukebox xmlns="http://example.com/ns/example-jukebox"/>',
@@ -112,11 +116,11 @@ describe('createBackend', () => {
 
   test('drops an idle session that ended while idle and opens a new one', async () => {
     const opened: NetconfSession[] = [];
-    const backend = createBackend({ openSession: factory(opened), watchChanges: false });
+    const backend = createNetconfBackend({ schema, openSession: factory(opened), watchChanges: false });
     await backend.start();
     // The server went away while the session sat idle.
     opened[0]!.destroy(undefined, 'transport-closed');
-    const id = await backend.withSession(async (s) => s.sessionId);
+    const id = await backend.legacy.withSession(async (s) => s.sessionId);
     expect(opened).toHaveLength(2);
     expect(id).toBe(opened[1]!.sessionId);
     await backend.close();
@@ -124,9 +128,9 @@ describe('createBackend', () => {
 
   test('reports a session lost during a request as 503 of unknown outcome', async () => {
     const opened: NetconfSession[] = [];
-    const backend = createBackend({ openSession: factory(opened), watchChanges: false });
+    const backend = createNetconfBackend({ schema, openSession: factory(opened), watchChanges: false });
     await backend.start();
-    const failure = await backend
+    const failure = await backend.legacy
       .withSession(async (s) => {
         const reply = s.getConfig({ source: 'running' });
         // The transport dies with the RPC in flight.
@@ -145,14 +149,14 @@ describe('createBackend', () => {
 
   test('subscribes again after its change watcher was lost and reports the unseen change', async () => {
     const opened: NetconfSession[] = [];
-    const backend = createBackend({ openSession: factory(opened) });
+    const backend = createNetconfBackend({ schema, openSession: factory(opened) });
     const seen: string[] = [];
-    backend.onExternalChange((ds) => seen.push(ds));
+    backend.onChange((ds) => seen.push(ds));
     await backend.start();
     // start() opened the first idle session, then the watcher.
     opened[1]!.destroy(undefined, 'transport-closed');
     await expect.poll(() => backend.stats().sessions, { timeout: 2000, interval: 20 }).toBe(1);
-    await backend.withSession(async (s) => s.sessionId);
+    await backend.legacy.withSession(async (s) => s.sessionId);
     await expect.poll(() => seen, { timeout: 2000, interval: 20 }).toEqual(['running']);
     const [a, b] = duplexPair();
     server.connect(a, { username: 'other' });

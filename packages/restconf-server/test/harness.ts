@@ -4,9 +4,9 @@ import path from 'node:path';
 import { connectStream } from '@yangkit/netconf-client';
 import { duplexPair, exampleHandlers, loadServerSchema, NetconfServer } from '@yangkit/netconf-server';
 import type { SchemaTree } from '@yangkit/yang-schema';
-import { createBackend } from '../src/backend.js';
 import { createRestconfHandler, type RestconfHandler } from '../src/handler.js';
 import { RESTCONF_MODULES, YANGKIT_MODULE_TEXTS, YANGKIT_MODULES } from '../src/modules.js';
+import { createNetconfBackend } from '../src/netconf-backend/index.js';
 import type { RestconfHandlerOptions } from '../src/options.js';
 
 /** The repository's YANG modules: the RFC 8040 examples and the module corpus. */
@@ -54,7 +54,8 @@ export async function startGateway(
     ...(options.candidate === undefined ? {} : { candidate: options.candidate }),
   });
   exampleHandlers(netconf);
-  const backend = createBackend({
+  const backend = createNetconfBackend({
+    schema,
     openSession: async () => {
       const [a, b] = duplexPair();
       netconf.connect(a, { username: 'restconf' });

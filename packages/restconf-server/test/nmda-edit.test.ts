@@ -1,7 +1,7 @@
 import { connectStream } from '@yangkit/netconf-client';
 import { duplexPair, NetconfServer } from '@yangkit/netconf-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type Backend, createBackend } from '../src/backend.js';
+import { createNetconfBackend, type NetconfBackend } from '../src/netconf-backend/index.js';
 import { exampleSchema, type Gateway, JUKEBOX, json, startGateway } from './harness.js';
 
 const DS = '/restconf/ds/ietf-datastores';
@@ -188,27 +188,20 @@ describe('origin after configuration changes', () => {
 });
 
 /** The embedded server behind a backend that hides its NMDA module, as a pre-NMDA server would. */
-async function backendWithoutNmda(): Promise<{ backend: Backend; netconf: NetconfServer }> {
-  const netconf = await NetconfServer.create({ schema: await exampleSchema() });
-  const inner = createBackend({
+async function backendWithoutNmda(): Promise<{ backend: NetconfBackend; netconf: NetconfServer }> {
+  const schema = await exampleSchema();
+  const netconf = await NetconfServer.create({ schema });
+  const inner = createNetconfBackend({
+    schema,
     openSession: async () => {
       const [a, b] = duplexPair();
       netconf.connect(a, { username: 'restconf' });
       return connectStream(b);
     },
   });
-  const backend: Backend = {
-    start: () => inner.start(),
-    get capabilities() {
-      const { yangLibrary: _, ...caps } = inner.capabilities;
-      return { ...caps, modules: caps.modules.filter((m) => m.module !== 'ietf-netconf-nmda') };
-    },
-    withSession: (fn) => inner.withSession(fn),
-    ownsSession: (id) => inner.ownsSession(id),
-    onExternalChange: (l) => inner.onExternalChange(l),
-    stats: () => inner.stats(),
-    close: () => inner.close(),
-  };
+  const backend = Object.create(inner, {
+    capabilities: { get: () => ({ ...inner.capabilities, nmda: false }) },
+  }) as NetconfBackend;
   return { backend, netconf };
 }
 

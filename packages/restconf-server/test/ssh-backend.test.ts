@@ -6,8 +6,8 @@ import path from 'node:path';
 import { createPool, type NetconfPool } from '@yangkit/netconf-client';
 import { NetconfServer, type SshListener, startSshServer } from '@yangkit/netconf-server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createBackend } from '../src/backend.js';
 import { createRestconfHandler, type RestconfHandler } from '../src/handler.js';
+import { createNetconfBackend } from '../src/netconf-backend/index.js';
 import { exampleSchema, JUKEBOX, json } from './harness.js';
 
 let netconf: NetconfServer;
@@ -33,7 +33,11 @@ beforeAll(async () => {
     password: 'secret',
     hostKey: 'accept-any',
   });
-  const backend = createBackend({ openSession: () => pool.acquire(), closeSession: (s) => pool.release(s) });
+  const backend = createNetconfBackend({
+    schema,
+    openSession: () => pool.acquire(),
+    closeSession: (s) => pool.release(s),
+  });
   handler = createRestconfHandler({ schema, backend });
   http = createServer(handler);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));

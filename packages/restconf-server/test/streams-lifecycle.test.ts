@@ -4,9 +4,9 @@ import { connectStream } from '@yangkit/netconf-client';
 import { duplexPair, NetconfServer } from '@yangkit/netconf-server';
 import { EventSource } from 'eventsource';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type Backend, createBackend } from '../src/backend.js';
 import { RestconfError } from '../src/errors.js';
 import { createRestconfHandler, type RestconfHandler } from '../src/handler.js';
+import { createNetconfBackend, type NetconfBackend } from '../src/netconf-backend/index.js';
 import type { RestconfHandlerOptions } from '../src/options.js';
 import { exampleSchema } from './harness.js';
 import { eventXml, openStream, until } from './streams-helpers.js';
@@ -15,7 +15,7 @@ import { eventXml, openStream, until } from './streams-helpers.js';
 interface Rig {
   url: string;
   netconf: NetconfServer;
-  backend: Backend;
+  backend: NetconfBackend;
   handler: RestconfHandler;
   http: Server;
   restartBackend(): Promise<void>;
@@ -30,7 +30,8 @@ afterEach(async () => {
 async function rig(options: Partial<RestconfHandlerOptions> = {}): Promise<Rig> {
   const schema = await exampleSchema();
   const r = { netconf: await NetconfServer.create({ schema }) } as Rig;
-  r.backend = createBackend({
+  r.backend = createNetconfBackend({
+    schema,
     openSession: async () => {
       const [a, b] = duplexPair();
       r.netconf.connect(a, { username: 'restconf' });
@@ -68,7 +69,7 @@ describe('SSE keepalive', () => {
 
   test('a keepalive outside 0 or 5..3600 seconds is refused', async () => {
     const schema = await exampleSchema();
-    const backend = createBackend({ openSession: () => Promise.reject(new Error('unused')) });
+    const backend = createNetconfBackend({ schema, openSession: () => Promise.reject(new Error('unused')) });
     for (const bad of [1, 4, 3601, 2.5]) {
       expect(() => createRestconfHandler({ schema, backend, sseKeepalive: bad })).toThrow(RestconfError);
     }

@@ -8,8 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connectSsh, type NetconfSession } from '@yangkit/netconf-client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createBackend } from '../src/backend.js';
 import { createRestconfHandler, type RestconfHandler } from '../src/handler.js';
+import { createNetconfBackend } from '../src/netconf-backend/index.js';
 import { exampleSchema } from './harness.js';
 import { openStream } from './streams-helpers.js';
 
@@ -42,7 +42,7 @@ describe.runIf(enabled)('event streams over netconfd', { timeout: 60_000 }, () =
 
   beforeAll(async () => {
     const schema = await exampleSchema();
-    const backend = createBackend({ openSession: () => connect(), watchChanges: false });
+    const backend = createNetconfBackend({ schema, openSession: () => connect(), watchChanges: false });
     handler = createRestconfHandler({ schema, backend });
     http = createServer(handler);
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));

@@ -4,9 +4,9 @@ import { connectStream } from '@yangkit/netconf-client';
 import { duplexPair, exampleHandlers, loadServerSchema, NetconfServer } from '@yangkit/netconf-server';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { expect } from 'vitest';
-import { createBackend } from '../src/backend.js';
 import { createRestconfHandler, type RestconfHandler } from '../src/handler.js';
 import { RESTCONF_MODULES } from '../src/modules.js';
+import { createNetconfBackend } from '../src/netconf-backend/index.js';
 import type { RestconfHandlerOptions } from '../src/options.js';
 import { SUBSCRIPTION_FEATURES } from '../src/subscriptions/index.js';
 import { YANG_DIR } from './harness.js';
@@ -55,7 +55,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
   const s = await subscriptionSchema();
   const netconf = await NetconfServer.create({ schema: s });
   exampleHandlers(netconf);
-  const backend = createBackend({
+  const backend = createNetconfBackend({
+    schema: s,
     openSession: async () => {
       const [a, b] = duplexPair();
       netconf.connect(a, { username: 'restconf' });

@@ -15,7 +15,7 @@ export {
   type YangPatchErrorInit,
 } from './errors.js';
 export { type ParseYangPatchOptions, parseYangPatch } from './parse-patch.js';
-export { pathSchemaOf } from './paths.js';
+export { fromResolved, pathSchemaOf, toResolved } from './paths.js';
 export {
   type DatastoreEdit,
   type DatastoreOperation,
@@ -23,6 +23,7 @@ export {
   isCombinable,
   type PatchPlan,
   planPatch,
+  stepOf,
 } from './plan.js';
 export {
   type EditStatus,

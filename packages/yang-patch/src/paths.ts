@@ -51,7 +51,8 @@ export function toResolved(steps: readonly PathStep[]): ResolvedApiPath {
   };
 }
 
-function fromResolved(resolved: ResolvedApiPath): PathStep[] {
+/** Converts restconf-uri's resolved form to path steps. */
+export function fromResolved(resolved: ResolvedApiPath): PathStep[] {
   return resolved.steps.map((s) => ({
     schema: s.node as unknown as SchemaNode,
     ...(s.keys === undefined ? {} : { keys: s.keys }),

@@ -29,24 +29,19 @@ export function followsRunning(ds: NmdaDatastore): boolean {
  */
 export function nmdaAvailable(s: Settings): boolean {
   if (!s.withNmda) return false;
-  let caps: Settings['backend']['capabilities'];
   try {
-    caps = s.backend.capabilities;
+    return s.backend.capabilities.nmda;
   } catch {
     return false;
   }
-  if (caps.modules.some((m) => m.module === 'ietf-netconf-nmda')) return true;
-  return (
-    caps.yangLibrary?.version === '1.1' && s.schema.moduleByName('ietf-netconf-nmda')?.implemented === true
-  );
 }
 
 /** The datastores the backend has: candidate and startup only with their NETCONF capabilities. */
 export function nmdaDatastores(s: Settings): NmdaDatastore[] {
-  const protocol = s.backend.capabilities.protocol;
+  const caps = s.backend.capabilities;
   const out: NmdaDatastore[] = [{ name: 'running', writable: true }];
-  if (protocol.has('candidate')) out.push({ name: 'candidate', writable: true });
-  if (protocol.has('startup')) out.push({ name: 'startup', writable: false });
+  if (caps.candidate) out.push({ name: 'candidate', writable: true });
+  if (caps.startup) out.push({ name: 'startup', writable: false });
   out.push({ name: 'intended', writable: false }, { name: 'operational', writable: false });
   return out;
 }

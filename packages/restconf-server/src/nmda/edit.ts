@@ -43,7 +43,7 @@ async function editData(
   const op =
     defaultOperation === undefined ? '' : `<default-operation>${defaultOperation}</default-operation>`;
   const rpc = `<edit-data xmlns="${NMDA_NS}"><datastore xmlns:ds="${DATASTORES_NS}">ds:${ds.name}</datastore>${op}${nmdaConfig}</edit-data>`;
-  await ctx.settings.backend.withSession((session) => session.rpc(rpc));
+  await ctx.settings.backend.legacy.withSession((session) => session.rpc(rpc), ctx.user);
   // Entity tags and Last-Modified follow running (RFC 8040 section 3.4.1).
   if (ds.name === 'running') ctx.settings.clock.changed();
 }
@@ -127,10 +127,11 @@ export async function mergeNmda(
   body: Body,
 ): Promise<void> {
   const { target, node } = targetNode(ctx, resolved, body);
-  const existing = await ctx.settings.backend.withSession((session) =>
-    getDataXml({ ...ctx, query: { vendor: ctx.query.vendor } }, session, ds, resolved),
+  const existing = await ctx.settings.backend.legacy.withSession(
+    (session) => getDataXml({ ...ctx, query: { vendor: ctx.query.vendor } }, session, ds, resolved),
+    ctx.user,
   );
-  if (findInstances(decodeData(ctx, existing), resolved).length === 0) throw notFound();
+  if (findInstances(decodeData(ctx, existing), toPathSteps(resolved)).length === 0) throw notFound();
   await apply(ctx, ds, [{ editId: '1', operation: 'merge', target, node }]);
   ctx.out.empty(204);
 }

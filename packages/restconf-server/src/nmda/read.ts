@@ -12,7 +12,7 @@ import {
 } from '@yangkit/yang-json-codec';
 import { encodeOptions, type RequestContext } from '../context.js';
 import { RestconfError } from '../errors.js';
-import { findInstances, resourceTree } from '../instances.js';
+import { findInstances, resourceTree, toPathSteps } from '../instances.js';
 import { dataMediaType } from '../media.js';
 import { decodeData } from '../read.js';
 import { addSchemaLocations } from '../schema-locations.js';
@@ -105,13 +105,16 @@ export async function readNmda(
   resolved: ResolvedApiPath | undefined,
 ): Promise<void> {
   const s = ctx.settings;
-  const xml = await s.backend.withSession((session) => getDataXml(ctx, session, ds, resolved));
+  const xml = await s.backend.legacy.withSession(
+    (session) => getDataXml(ctx, session, ds, resolved),
+    ctx.user,
+  );
   let tree = decodeData(ctx, xml);
   // The subscriptions state is operational: it gets the RFC 8650 uri as on `/data`.
   addSubscriptionState(ctx, tree);
   addSchemaLocations(ctx.settings, tree);
   if (resolved !== undefined) {
-    const nodes = findInstances(tree, resolved);
+    const nodes = findInstances(tree, toPathSteps(resolved));
     if (nodes.length === 0) {
       throw new RestconfError('NOT_FOUND', 'no data resource at the request target', {
         errorTag: 'invalid-value',

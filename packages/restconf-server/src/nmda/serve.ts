@@ -8,6 +8,7 @@ import { schemaOf } from '../instances.js';
 import { bodyType, type Encoding, MEDIA, negotiateEncoding } from '../media.js';
 import { invokeAction, isAction } from '../operation.js';
 import type { Responder } from '../response.js';
+import { requesterOf } from '../subscriptions/index.js';
 import { datastoreOf, followsRunning, type NmdaDatastore, nmdaAvailable } from './datastores.js';
 import { createNmda, deleteNmda, mergeNmda, replaceNmda, writeNmdaDatastore } from './edit.js';
 import { readNmda } from './read.js';
@@ -88,7 +89,7 @@ export async function serveNmda(
   }
   const encoding = negotiateEncoding(req.headers.accept, negotiation, action ? body?.encoding : undefined);
   setEncoding(encoding);
-  const ctx: RequestContext = { settings: s, method, target, query, out, encoding };
+  const ctx: RequestContext = { settings: s, method, target, query, out, encoding, user: requesterOf(req) };
   if (action) return invokeAction(ctx, resolved, body);
   if (method === 'GET' || method === 'HEAD') {
     if (followsRunning(ds)) {

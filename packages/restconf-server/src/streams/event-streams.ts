@@ -1,16 +1,17 @@
 import type { NetconfNotification } from '@yangkit/netconf-client';
 import type { QueryParameters } from '@yangkit/restconf-uri';
 import { createSseWriter, SSE_HEADERS, type SseWriter } from '@yangkit/sse-stream';
-import type { Backend } from '../backend.js';
+import type { EventStreamInfo } from '../backend.js';
 import type { Settings } from '../context.js';
 import { RestconfError } from '../errors.js';
 import type { Encoding } from '../media.js';
+import type { NetconfBackend } from '../netconf-backend/index.js';
 import type { Responder } from '../response.js';
 import { requesterOf } from '../subscriptions/requester.js';
 import { compileEventFilter } from './event-filter.js';
 import { LiveFeeds } from './live-feed.js';
 import { controlEventOf, MessageCache } from './notification-message.js';
-import { type EventStreamInfo, readStreamList, streamsXml } from './stream-list.js';
+import { streamsXml } from './stream-list.js';
 import type { StreamSettings } from './stream-options.js';
 
 /** A stream resource request: `/stream`, `/streams` or `/streams/<encoding>-<name>`. */
@@ -36,8 +37,8 @@ export interface EventStreamStats {
  */
 export interface EventStreams {
   readonly settings: StreamSettings;
-  /** Reads the backend's streams (once the backend started); failures leave the default `NETCONF`. */
-  discover(backend: Backend): Promise<void>;
+  /** Takes the backend's streams (once the backend started). */
+  discover(backend: NetconfBackend): void;
   /** The streams known now. */
   list(): readonly EventStreamInfo[];
   /** `restconf-state/streams` as XML. */
@@ -51,7 +52,7 @@ export interface EventStreams {
 
 /** Creates the event stream service of one handler. */
 export function createEventStreams(settings: StreamSettings): EventStreams {
-  let streams: EventStreamInfo[] = [];
+  let streams: readonly EventStreamInfo[] = [];
   const open = new Set<SseWriter>();
   let sent = 0;
   let overflowed = 0;
@@ -60,17 +61,9 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
 
   return {
     settings,
-    async discover(backend) {
+    discover(backend) {
       live = new LiveFeeds(backend);
-      if (!backend.capabilities.protocol.has('notification')) {
-        streams = [];
-        return;
-      }
-      try {
-        streams = await backend.withSession((session) => readStreamList(session));
-      } catch {
-        streams = [{ name: 'NETCONF', description: 'default NETCONF event stream', replaySupport: false }];
-      }
+      streams = backend.capabilities.streams;
     },
     list: () => streams,
     streamsXml: (serverUrl, root) => streamsXml(streams, serverUrl, root),
@@ -113,7 +106,7 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
         ...(settings.retryMs === undefined ? {} : { retryMs: settings.retryMs }),
       };
       const atBackend =
-        settings.backendFilter && filter !== undefined && s.backend.capabilities.protocol.has('xpath');
+        settings.backendFilter && filter !== undefined && s.backend.legacy.capabilities.protocol.has('xpath');
       /** Filters, encodes and sends one notification; false when the stream is complete. */
       const forward = (writer: SseWriter, n: NetconfNotification): boolean => {
         const control = controlEventOf(n);
@@ -163,7 +156,7 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
       }
 
       // A replay (or a filter the backend evaluates): a NETCONF session of its own.
-      await s.backend.withSession(async (session, use) => {
+      await s.backend.legacy.withSession(async (session, use) => {
         use.reusable = false;
         const events = session.notifications();
         await session.createSubscription({
@@ -188,7 +181,7 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
           void writer.close();
           endSession();
         }
-      });
+      }, requesterOf(out.req));
     },
   };
 }

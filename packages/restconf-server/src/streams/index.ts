@@ -7,8 +7,6 @@ export {
 } from './event-streams.js';
 export { controlEventOf, notificationMessage } from './notification-message.js';
 export {
-  type EventStreamInfo,
-  readStreamList,
   STREAM_ENCODINGS,
   streamLocation,
   streamsXml,

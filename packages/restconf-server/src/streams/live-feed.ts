@@ -1,5 +1,5 @@
 import type { NetconfNotification, NetconfSession } from '@yangkit/netconf-client';
-import type { Backend } from '../backend.js';
+import type { NetconfBackend } from '../netconf-backend/index.js';
 
 /** A client of a live feed. */
 export interface FeedSubscriber {
@@ -35,10 +35,10 @@ function feedKey(requester: string | undefined, stream: string): string {
  * others back, and one NETCONF message is parsed once per feed, not per client.
  */
 export class LiveFeeds {
-  readonly #backend: Backend;
+  readonly #backend: NetconfBackend;
   readonly #feeds = new Map<string, Feed>();
 
-  constructor(backend: Backend) {
+  constructor(backend: NetconfBackend) {
     this.#backend = backend;
   }
 
@@ -55,7 +55,7 @@ export class LiveFeeds {
     const key = feedKey(requester, stream);
     let feed = this.#feeds.get(key);
     if (feed === undefined || feed.ending) {
-      feed = this.#start(key, stream);
+      feed = this.#start(key, stream, requester);
       this.#feeds.set(key, feed);
     }
     feed.subscribers.add(subscriber);
@@ -72,7 +72,7 @@ export class LiveFeeds {
     };
   }
 
-  #start(key: string, stream: string): Feed {
+  #start(key: string, stream: string, requester: string | undefined): Feed {
     let started!: () => void;
     let failed!: (error: unknown) => void;
     const feed: Feed = {
@@ -84,7 +84,7 @@ export class LiveFeeds {
       session: undefined,
       ending: false,
     };
-    this.#backend
+    this.#backend.legacy
       .withSession(async (session, use) => {
         // The subscription lives as long as the session (RFC 5277 section 2.1.1): never reuse it.
         use.reusable = false;
@@ -96,7 +96,7 @@ export class LiveFeeds {
         for await (const n of events) {
           for (const subscriber of [...feed.subscribers]) subscriber.deliver(n);
         }
-      })
+      }, requester)
       .catch(failed)
       .finally(() => {
         feed.ending = true;

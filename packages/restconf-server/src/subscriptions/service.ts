@@ -69,7 +69,7 @@ export async function subscriptionOperation(
     // kill-subscription ends any subscription, also one of another client; it is meant for
     // administrators (RFC 8639 section 2.4.5), so it runs on a session of the caller, never on the
     // owner's: access control (RFC 8341) judges the user who asks.
-    await s.backend.withSession((session) => session.rpc(xml));
+    await s.backend.legacy.withSession((session) => session.rpc(xml), user);
     sub?.killed();
     ctx.out.empty(204);
     return;
@@ -128,7 +128,7 @@ async function establish(
   // subscription ends, or given back when establishing fails.
   const release = registry.reserve(owner);
   const sub = await new Promise<Subscription>((resolve, reject) => {
-    s.backend
+    s.backend.legacy
       .withSession(async (session, use) => {
         // The session holds the subscription: it is never handed to another request.
         use.reusable = false;
@@ -167,7 +167,7 @@ async function establish(
         } finally {
           created.end('backend-ended');
         }
-      })
+      }, owner)
       .catch((error: unknown) => {
         release();
         reject(error);

@@ -1,0 +1,161 @@
+import type { NetconfSession } from '@yangkit/netconf-client';
+import { toEditConfig } from '@yangkit/yang-patch';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { EditError, type EditRequest } from '../backend.js';
+import { RestconfError } from '../errors.js';
+import { datastoreXml } from './read.js';
+import type { Sessions } from './sessions.js';
+
+const NC_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
+const NMDA_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-nmda';
+
+/** Serializes work on a shared resource (the candidate datastore) without blocking anything else. */
+export class Mutex {
+  #tail: Promise<void> = Promise.resolve();
+
+  /** Runs `fn` after every earlier holder has finished. */
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(fn);
+    this.#tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+}
+
+/** One `<config>` document (as yang-patch's toEditConfig writes it) and the edit it fails as. */
+interface Step {
+  readonly editId: string | undefined;
+  readonly config: string;
+}
+
+function notAtomic(): RestconfError {
+  return new RestconfError(
+    'OPERATION_NOT_SUPPORTED',
+    'these edits need several edit-config steps, which are atomic only through the candidate of a :candidate backend',
+    { errorType: 'application', errorTag: 'operation-not-supported' },
+  );
+}
+
+/**
+ * The `<config>` documents of a request: one per edit when a candidate makes the sequence atomic
+ * (and each failure then names its edit), else as few as the edits allow, which must be one.
+ * `default-operation replace` needs one document: a second would replace the first.
+ */
+function stepsOf(schema: SchemaTree, request: EditRequest, atomic: boolean): Step[] {
+  const perEdit = atomic && request.defaultOperation !== 'replace';
+  const plan = toEditConfig(
+    schema,
+    { patchId: 'restconf', edits: request.edits },
+    { mode: perEdit ? 'per-edit' : 'auto' },
+  );
+  // Nothing to edit still runs one (empty) edit: a datastore replaced by nothing is emptied.
+  if (plan.documents.length === 0) return [{ editId: undefined, config: `<config xmlns="${NC_NS}"/>` }];
+  if (plan.documents.length > 1 && !perEdit) throw notAtomic();
+  return plan.documents.map((d) => ({ editId: d.editIds[0], config: d.config }));
+}
+
+/** Runs each step with `send`; a failure names the step's edit. */
+async function runSteps(steps: readonly Step[], send: (config: string) => Promise<unknown>): Promise<void> {
+  for (const step of steps) {
+    try {
+      await send(step.config);
+    } catch (error) {
+      throw step.editId === undefined ? error : new EditError(step.editId, error);
+    }
+  }
+}
+
+function defaultOperation(request: EditRequest): string {
+  const op = request.defaultOperation;
+  return op === undefined ? '' : `<default-operation>${op}</default-operation>`;
+}
+
+/**
+ * Carries out edits over NETCONF (see `Backend.edit`). A `{+restconf}/data` edit goes to the
+ * candidate with `<edit-config>` and then `<commit>` (confirmed when asked) when the server has
+ * `:candidate`, else to running; the candidate is shared by every session of the server, so the
+ * edits of this backend take turns on it for exactly edit + commit, and on any failure the
+ * candidate changes are discarded, so an edit leaves nothing behind. An NMDA datastore is edited
+ * alone with `<edit-data>` (RFC 8526 section 3.2.1).
+ */
+export class EditRunner {
+  readonly #schema: SchemaTree;
+  readonly #sessions: Sessions;
+  readonly #changed: (datastore: string) => void;
+  readonly #candidate = new Mutex();
+
+  constructor(schema: SchemaTree, sessions: Sessions, changed: (datastore: string) => void) {
+    this.#schema = schema;
+    this.#sessions = sessions;
+    this.#changed = changed;
+  }
+
+  async edit(request: EditRequest, candidate: boolean): Promise<void> {
+    if (request.datastore !== undefined) return this.#editData(request, request.datastore);
+    if (!candidate) {
+      if (request.confirmed !== undefined) {
+        throw new RestconfError(
+          'OPERATION_NOT_SUPPORTED',
+          'confirmed commit needs a backend with :candidate and :confirmed-commit',
+          { errorTag: 'operation-not-supported', status: 400 },
+        );
+      }
+      const steps = stepsOf(this.#schema, request, false);
+      request.check?.();
+      await this.#sessions.use(request.user, (session) =>
+        runSteps(steps, (config) => editConfig(session, 'running', request, config)),
+      );
+      this.#changed('running');
+      return;
+    }
+    const steps = stepsOf(this.#schema, request, true);
+    await this.#candidate.run(() =>
+      this.#sessions.use(request.user, async (session, use) => {
+        request.check?.();
+        try {
+          await runSteps(steps, (config) => editConfig(session, 'candidate', request, config));
+          await session.commit({
+            ...(request.confirmed === undefined ? {} : { confirmed: true, ...request.confirmed }),
+          });
+        } catch (error) {
+          try {
+            await session.discardChanges();
+          } catch {
+            use.reusable = false;
+          }
+          throw error;
+        }
+        this.#changed('running');
+      }),
+    );
+  }
+
+  /** `<edit-data>` of each step on the datastore (its `<config>` in the NMDA namespace). */
+  async #editData(request: EditRequest, datastore: string): Promise<void> {
+    const steps = stepsOf(this.#schema, request, false);
+    request.check?.();
+    await this.#sessions.use(request.user, (session) =>
+      runSteps(steps, (config) => {
+        const nmdaConfig = config.replace(`<config xmlns="${NC_NS}"`, `<config xmlns="${NMDA_NS}"`);
+        return session.rpc(
+          `<edit-data xmlns="${NMDA_NS}">${datastoreXml(datastore)}${defaultOperation(request)}${nmdaConfig}</edit-data>`,
+        );
+      }),
+    );
+    this.#changed(datastore);
+  }
+}
+
+/** `<edit-config>` of one `<config>` document. */
+function editConfig(
+  session: NetconfSession,
+  target: 'candidate' | 'running',
+  request: EditRequest,
+  config: string,
+): Promise<unknown> {
+  return session.rpc(
+    `<edit-config><target><${target}/></target>${defaultOperation(request)}${config}</edit-config>`,
+  );
+}

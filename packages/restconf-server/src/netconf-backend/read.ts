@@ -1,0 +1,129 @@
+import type { Capabilities, NetconfSession } from '@yangkit/netconf-client';
+import { toInstanceIdentifier } from '@yangkit/restconf-uri';
+import { decodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
+import { type PathStep, toResolved } from '@yangkit/yang-patch';
+import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import type { ExistsRequest, ReadRequest } from '../backend.js';
+import { filterContent, findInstances, prefixesOf } from '../instances.js';
+import { escapeXmlAttribute } from '@yangkit/xml';
+import { pathXml } from './path-xml.js';
+
+const NC_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
+const WD_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults';
+const NMDA_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-nmda';
+const DATASTORES_NS = 'urn:ietf:params:xml:ns:yang:ietf-datastores';
+
+const configOnly = new WeakMap<SchemaNode, boolean>();
+
+/** True when no state data can sit at or below `node`, so `<get-config>` answers all there is. */
+function holdsNoState(node: SchemaNode): boolean {
+  let known = configOnly.get(node);
+  if (known === undefined) {
+    known = node.config && node.dataChildren().every(holdsNoState);
+    configOnly.set(node, known);
+  }
+  return known;
+}
+
+const filters = new WeakMap<readonly PathStep[], string>();
+
+/** The subtree filter of a target; targets are kept per URL, so each filter is written once. */
+function subtreeOf(target: readonly PathStep[]): string {
+  let filter = filters.get(target);
+  if (filter === undefined) {
+    filter = pathXml(target, '');
+    filters.set(target, filter);
+  }
+  return filter;
+}
+
+/** `<datastore>` of `<get-data>` and `<edit-data>` (RFC 8526): an ietf-datastores identity. */
+export function datastoreXml(name: string): string {
+  return `<datastore xmlns:ds="${DATASTORES_NS}">ds:${name}</datastore>`;
+}
+
+/**
+ * The RPC of a read: `<get-data>` of an NMDA datastore (RFC 8526 section 3.1.1, with
+ * `<with-origin/>` when asked); for the `{+restconf}/data` view `<get-config>` of running when
+ * only configuration is wanted or the target holds no state, else `<get>`. Each carries the
+ * subtree filter of the target, and asks for `explicit` defaults where the server has
+ * with-defaults (RFC 6243), so the caller applies its mode to what is stored.
+ */
+function readRpc(caps: Capabilities, request: ReadRequest): string {
+  const target = request.target ?? [];
+  const last = target[target.length - 1];
+  const subtree = last === undefined ? '' : subtreeOf(target);
+  const wd =
+    caps.withDefaults === undefined ? '' : `<with-defaults xmlns="${WD_NS}">explicit</with-defaults>`;
+  if (request.datastore !== undefined) {
+    const filter = subtree === '' ? '' : `<subtree-filter>${subtree}</subtree-filter>`;
+    const origin = request.withOrigin === true ? '<with-origin/>' : '';
+    return `<get-data xmlns="${NMDA_NS}">${datastoreXml(request.datastore)}${filter}${origin}</get-data>`;
+  }
+  const filter = subtree === '' ? '' : `<filter type="subtree">${subtree}</filter>`;
+  const config = request.content === 'config' || (last !== undefined && holdsNoState(last.schema));
+  return config
+    ? `<get-config><source><running/></source>${filter}${wd}</get-config>`
+    : `<get>${filter}${wd}</get>`;
+}
+
+/**
+ * Decodes the `<data>` of a reply (RFC 6241 `<data>`, or RFC 8526's in the NMDA namespace, read
+ * as its content); elements of modules outside the schema are skipped.
+ */
+function decodeData(schema: SchemaTree, replyXml: string): InstanceTree {
+  const xml = replyXml.startsWith(`<data xmlns="${NMDA_NS}"`)
+    ? `<data xmlns="${NC_NS}"${replyXml.slice(`<data xmlns="${NMDA_NS}"`.length)}`
+    : replyXml;
+  return decodeXml(schema, xml, { kind: 'data', strict: false });
+}
+
+/** A read (see `Backend.read`) on one session. */
+export async function read(
+  session: NetconfSession,
+  schema: SchemaTree,
+  request: ReadRequest,
+): Promise<InstanceTree> {
+  const reply = await session.rpc(readRpc(session.capabilities, request));
+  const tree = decodeData(schema, reply.xml);
+  const content = request.content ?? 'all';
+  if (content !== 'all') filterContent(tree, content);
+  return tree;
+}
+
+/**
+ * Whether a configuration node exists, reading as little as the server allows: on running with
+ * `:xpath` a select of the entry's first key, a container's first child (or the container when it
+ * is empty) or the leaf itself; otherwise the target's subtree.
+ */
+export async function exists(
+  session: NetconfSession,
+  schema: SchemaTree,
+  request: ExistsRequest,
+): Promise<boolean> {
+  const { target } = request;
+  const tree =
+    request.datastore === undefined && session.capabilities.protocol.has('xpath')
+      ? decodeData(schema, (await session.rpc(existsRpc(schema, target))).xml)
+      : await read(session, schema, {
+          target,
+          content: 'config',
+          ...(request.datastore === undefined ? {} : { datastore: request.datastore }),
+        });
+  return findInstances(tree, target).length > 0;
+}
+
+/** `<get-config>` of running with an XPath filter (RFC 6241 section 8.9) selecting little of the target. */
+function existsRpc(schema: SchemaTree, target: readonly PathStep[]): string {
+  const prefixes = prefixesOf(schema);
+  const id = toInstanceIdentifier(toResolved(target), { prefixes });
+  const last = target[target.length - 1]!.schema;
+  let select = id.path;
+  if (last.kind === 'list' && last.keyNodes.length > 0) {
+    const key = last.keyNodes[0]!;
+    select = `${id.path}/${prefixes[key.module] ?? key.module}:${key.name}`;
+  } else if (last.kind === 'container') {
+    select = `${id.path}/*[1] | ${id.path}[not(*)]`;
+  }
+  return `<get-config><source><running/></source><filter type="xpath" select="${escapeXmlAttribute(select)}"${id.xmlns}/></get-config>`;
+}

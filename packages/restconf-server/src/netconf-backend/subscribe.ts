@@ -1,0 +1,120 @@
+import { type NetconfNotification, type NetconfSession, outerXml } from '@yangkit/netconf-client';
+import { decodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import type {
+  BackendNotification,
+  BackendSubscription,
+  EstablishRequest,
+  InvokeRequest,
+  StreamSubscribeRequest,
+} from '../backend.js';
+import { decodeOutput, invokeRpc } from './invoke.js';
+import type { Sessions } from './sessions.js';
+
+/** RFC 5277 namespace of the control events (`replayComplete`, `notificationComplete`). */
+const NCEVENT_NS = 'urn:ietf:params:xml:ns:netmod:notification';
+
+/** Which RFC 5277 control event `n` is, if any (sections 2.2.2, 2.2.3). */
+function controlEventOf(n: NetconfNotification): BackendNotification['control'] {
+  for (const child of n.element.children) {
+    if (child.type !== 'element' || child.namespace !== NCEVENT_NS) continue;
+    if (child.local === 'replayComplete' || child.local === 'notificationComplete') return child.local;
+  }
+  return undefined;
+}
+
+/**
+ * Decodes a notification once for every client of the subscription; undefined when it does not
+ * decode against the schema (it is skipped).
+ */
+function decodeNotification(schema: SchemaTree, n: NetconfNotification): BackendNotification | undefined {
+  const control = controlEventOf(n);
+  let tree: InstanceTree;
+  try {
+    tree = decodeXml(schema, outerXml(n.element), { kind: 'notification', strict: false });
+  } catch {
+    return undefined;
+  }
+  return { eventTime: n.eventTime, tree, ...(control === undefined ? {} : { control }) };
+}
+
+/** A subscription held by a NETCONF session of its own (see `Backend.subscribe`). */
+class NetconfSubscription implements BackendSubscription {
+  readonly output: InstanceTree | undefined;
+  readonly #session: NetconfSession;
+  readonly #schema: SchemaTree;
+  readonly #events: AsyncIterableIterator<NetconfNotification>;
+
+  constructor(
+    session: NetconfSession,
+    schema: SchemaTree,
+    events: AsyncIterableIterator<NetconfNotification>,
+    output: InstanceTree | undefined,
+  ) {
+    this.#session = session;
+    this.#schema = schema;
+    this.#events = events;
+    this.output = output;
+  }
+
+  async invoke(request: InvokeRequest): Promise<InstanceTree> {
+    const reply = await this.#session.rpc(invokeRpc(this.#schema, request));
+    return decodeOutput(this.#schema, request.operation, reply.xml);
+  }
+
+  close(): void {
+    const s = this.#session;
+    // The subscription lives as long as its session (RFC 5277 section 2.1.1, RFC 8639 section 2.4.2).
+    if (s.endReason === undefined) void s.close().catch(() => s.destroy());
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<BackendNotification> {
+    try {
+      for await (const n of this.#events) {
+        const decoded = decodeNotification(this.#schema, n);
+        if (decoded !== undefined) yield decoded;
+      }
+    } finally {
+      this.close();
+    }
+  }
+}
+
+/**
+ * Subscribes on a session of its own, never reused: resolves once the server accepted the
+ * subscription; the session is counted as in use until the subscription ends.
+ */
+export function subscribe(
+  sessions: Sessions,
+  schema: SchemaTree,
+  request: StreamSubscribeRequest | EstablishRequest,
+): Promise<BackendSubscription> {
+  return new Promise((resolve, reject) => {
+    sessions
+      .use(request.user, async (session, use) => {
+        use.reusable = false;
+        const events = session.notifications();
+        let output: InstanceTree | undefined;
+        if ('establish' in request) {
+          const op = {
+            operation: request.establish,
+            ...(request.input === undefined ? {} : { input: request.input }),
+          };
+          output = decodeOutput(schema, request.establish, (await session.rpc(invokeRpc(schema, op))).xml);
+        } else {
+          const { stream, filter, startTime, stopTime } = request;
+          await session.createSubscription({
+            stream,
+            ...(filter === undefined
+              ? {}
+              : { filter: { xpath: filter.xpath, namespaces: { ...filter.namespaces } } }),
+            ...(startTime === undefined ? {} : { startTime }),
+            ...(stopTime === undefined ? {} : { stopTime }),
+          });
+        }
+        resolve(new NetconfSubscription(session, schema, events, output));
+        await session.closed;
+      })
+      .catch(reject);
+  });
+}
