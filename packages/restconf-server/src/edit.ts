@@ -7,7 +7,6 @@ import {
   toInstanceIdentifier,
   toJsonInstanceIdentifier,
 } from '@yangkit/restconf-uri';
-import { escapeXmlAttribute } from '@yangkit/xml';
 import {
   type DataNode,
   decodeJson,
@@ -18,13 +17,11 @@ import {
   stepOf,
 } from '@yangkit/yang-json-codec';
 import { type DatastoreEdit, type PathStep, pathSchemaOf, toEditConfig } from '@yangkit/yang-patch';
-import type { SchemaTree } from '@yangkit/yang-schema';
 import type { RequestContext } from './context.js';
 import { editConfig, runEdits } from './edit-session.js';
 import { RestconfError } from './errors.js';
-import { findInstances, schemaOf, toPathSteps } from './instances.js';
+import { prefixesOf, schemaOf, toPathSteps } from './instances.js';
 import type { Encoding } from './media.js';
-import { decodeData, fetchXml } from './read.js';
 
 /** A request body with its encoding, already read. */
 export interface Body {
@@ -39,19 +36,6 @@ function mismatch(message: string): RestconfError {
 /** The parent instance of a data resource: the request target without its last step. */
 export function parentOf(resolved: ResolvedApiPath): ResolvedApiPath | undefined {
   return resolved.steps.length <= 1 ? undefined : { steps: resolved.steps.slice(0, -1) };
-}
-
-const modulePrefixes = new WeakMap<SchemaTree, Record<string, string>>();
-
-/** Module name to the module's own prefix, the prefixes XML instance-identifiers are written with. */
-function prefixesOf(schema: SchemaTree): Record<string, string> {
-  let prefixes = modulePrefixes.get(schema);
-  if (prefixes === undefined) {
-    prefixes = {};
-    for (const m of schema.modules) prefixes[m.name] = m.prefix;
-    modulePrefixes.set(schema, prefixes);
-  }
-  return prefixes;
 }
 
 /**
@@ -229,35 +213,9 @@ export async function mergeResource(
     throw mismatch(`the body holds ${node.schema.name}, not ${last.schema.name}`);
   checkKeys(last, node);
   // The target must exist: PATCH never creates it (RFC 8040 section 4.6.1).
-  if (!(await exists(ctx, resolved))) throw notFound();
+  if (!(await ctx.settings.backend.exists({ target, user: ctx.user }))) throw notFound();
   await apply(ctx, [{ editId: '1', operation: 'merge', target, node }], check);
   ctx.out.empty(204);
-}
-
-/**
- * Whether the target resource exists, reading as little as the backend allows: with `:xpath` a
- * select of the entry's first key, a container's first child (or the container when it is empty)
- * or the leaf itself; otherwise the target's subtree.
- */
-async function exists(ctx: RequestContext, resolved: ResolvedApiPath): Promise<boolean> {
-  const s = ctx.settings;
-  const xml = await s.backend.legacy.withSession(async (session) => {
-    if (!s.backend.legacy.capabilities.protocol.has('xpath')) {
-      return fetchXml({ ...ctx, query: { ...ctx.query, content: 'config' } }, session, resolved);
-    }
-    const prefixes = prefixesOf(s.schema);
-    const id = toInstanceIdentifier(resolved, { prefixes });
-    const last = schemaOf(resolved.steps[resolved.steps.length - 1]!);
-    let select = id.path;
-    if (last.kind === 'list' && last.keyNodes.length > 0) {
-      select = `${id.path}/${prefixes[last.keyNodes[0]!.module] ?? last.module}:${last.keyNodes[0]!.name}`;
-    } else if (last.kind === 'container') {
-      select = `${id.path}/*[1] | ${id.path}[not(*)]`;
-    }
-    const rpc = `<get-config><source><running/></source><filter type="xpath" select="${escapeXmlAttribute(select)}"${id.xmlns}/></get-config>`;
-    return (await session.rpc(rpc)).xml;
-  }, ctx.user);
-  return findInstances(decodeData(ctx, xml), toPathSteps(resolved)).length > 0;
 }
 
 /** DELETE on a data resource (RFC 8040 section 4.7): 204, or 404 when it does not exist. */

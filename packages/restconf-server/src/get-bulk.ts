@@ -17,7 +17,6 @@ import { RestconfError } from './errors.js';
 import { ATTRS_NS, GET_BULK_MODULE, GET_BULK_NS } from './get-bulk-module.js';
 import { findInstances, resourceTree, schemaOf, toPathSteps } from './instances.js';
 import { dataMediaType } from './media.js';
-import { decodeData, fetchXml } from './read.js';
 
 /** The api-path of the node holding the list: the list-target without its last segment. */
 function parentPath(listTarget: string): string {
@@ -82,11 +81,9 @@ export async function getBulk(ctx: RequestContext, op: SchemaNode, body: Body | 
   const count = Number(member(input, 'count')?.value ?? '100');
   const after = lastKeys(member(input, 'last-keys')?.any, list);
 
-  const xml = await ctx.settings.backend.legacy.withSession(
-    (session) => fetchXml({ ...ctx, query: { vendor: new Map() } }, session, resolved),
-    ctx.user,
-  );
-  const entries = findInstances(decodeData(ctx, xml), toPathSteps(resolved));
+  const target = toPathSteps(resolved);
+  const tree = await ctx.settings.backend.read({ target, user: ctx.user });
+  const entries = findInstances(tree, target);
   let start = 0;
   if (after !== undefined) {
     const at = entries.findIndex((e) => list.keyNodes.every((k) => keyText(e, k) === after.get(k.name)));
@@ -100,11 +97,8 @@ export async function getBulk(ctx: RequestContext, op: SchemaNode, body: Body | 
   const prefix = ctx.settings.simpleJsonNames ? '' : `${GET_BULK_MODULE}:`;
   let data = json ? '{}' : '';
   if (page.length > 0) {
-    const tree = resourceTree(
-      decodeData(ctx, '<data xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"/>'),
-      page,
-    );
-    data = json ? encodeJson(tree, { ...opts, indent: -1 }) : encodeXml(tree, { ...opts, indent: -1 });
+    const bulk = resourceTree(tree, page);
+    data = json ? encodeJson(bulk, { ...opts, indent: -1 }) : encodeXml(bulk, { ...opts, indent: -1 });
   }
   let keys = '';
   if (last !== undefined) {

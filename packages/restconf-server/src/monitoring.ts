@@ -1,4 +1,6 @@
 import { escapeXmlText } from '@yangkit/xml';
+import { decodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
+import type { PathStep } from '@yangkit/yang-patch';
 import type { Settings } from './context.js';
 import { nmdaCapabilities } from './nmda/capabilities.js';
 
@@ -29,14 +31,25 @@ export function restconfCapabilities(s: Settings): string[] {
  * `restconf-state` as NETCONF XML (RFC 8040 section 9.1), served by the handler itself:
  * `<restconf-state xmlns=...><capabilities><capability>uri</capability>...</capabilities><streams>...</streams></restconf-state>`.
  */
-export function restconfStateXml(s: Settings): string {
+function restconfStateXml(s: Settings): string {
   const caps = restconfCapabilities(s)
     .map((c) => `<capability>${escapeXmlText(c)}</capability>`)
     .join('');
   return `<restconf-state xmlns="${MONITORING_NS}"><capabilities>${caps}</capabilities>${s.events.streamsXml(s.serverUrl, s.root)}</restconf-state>`;
 }
 
-/** True when the schema has ietf-restconf-monitoring, so that restconf-state can be served. */
-export function hasMonitoring(s: Settings): boolean {
-  return s.schema.moduleByName('ietf-restconf-monitoring')?.implemented === true;
+/**
+ * Adds `restconf-state` to a tree read from the backend when the schema has
+ * ietf-restconf-monitoring and the read is of the whole datastore or of that module's data.
+ */
+export function addRestconfState(
+  s: Settings,
+  tree: InstanceTree,
+  target: readonly PathStep[] | undefined,
+): void {
+  const first = target?.[0];
+  if (first !== undefined && first.schema.namespace !== MONITORING_NS) return;
+  if (s.schema.moduleByName('ietf-restconf-monitoring')?.implemented !== true) return;
+  const state = decodeXml(s.schema, restconfStateXml(s), { kind: 'data' });
+  for (const [schema, nodes] of state.children) tree.children.set(schema, nodes);
 }

@@ -5,10 +5,8 @@ import { type DatastoreEdit, type PathStep, toEditConfig } from '@yangkit/yang-p
 import type { RequestContext } from '../context.js';
 import { type Body, decodeResource, locationOf, parentOf } from '../edit.js';
 import { RestconfError } from '../errors.js';
-import { findInstances, toPathSteps } from '../instances.js';
-import { decodeData } from '../read.js';
+import { toPathSteps } from '../instances.js';
 import { DATASTORES_NS, NMDA_NS, type NmdaDatastore } from './datastores.js';
-import { getDataXml } from './read.js';
 
 const NC_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
 
@@ -127,11 +125,7 @@ export async function mergeNmda(
   body: Body,
 ): Promise<void> {
   const { target, node } = targetNode(ctx, resolved, body);
-  const existing = await ctx.settings.backend.legacy.withSession(
-    (session) => getDataXml({ ...ctx, query: { vendor: ctx.query.vendor } }, session, ds, resolved),
-    ctx.user,
-  );
-  if (findInstances(decodeData(ctx, existing), toPathSteps(resolved)).length === 0) throw notFound();
+  if (!(await ctx.settings.backend.exists({ datastore: ds.name, target, user: ctx.user }))) throw notFound();
   await apply(ctx, ds, [{ editId: '1', operation: 'merge', target, node }]);
   ctx.out.empty(204);
 }

@@ -7,11 +7,11 @@ import { RestconfError } from '../errors.js';
 import { schemaOf } from '../instances.js';
 import { bodyType, type Encoding, MEDIA, negotiateEncoding } from '../media.js';
 import { invokeAction, isAction } from '../operation.js';
+import { readData } from '../read.js';
 import type { Responder } from '../response.js';
 import { requesterOf } from '../subscriptions/index.js';
 import { datastoreOf, followsRunning, type NmdaDatastore, nmdaAvailable } from './datastores.js';
 import { createNmda, deleteNmda, mergeNmda, replaceNmda, writeNmdaDatastore } from './edit.js';
-import { readNmda } from './read.js';
 
 /** A `{root}/ds/...` request target. */
 export type NmdaTarget = Extract<RequestTarget, { kind: 'nmda-datastore' | 'nmda-data' }>;
@@ -96,7 +96,7 @@ export async function serveNmda(
       out.header('ETag', s.clock.etag());
       out.header('Last-Modified', s.clock.lastModified().toUTCString());
     }
-    return readNmda(ctx, ds, resolved);
+    return readData(ctx, resolved, ds);
   }
   if (method === 'DELETE') return deleteNmda(ctx, ds, resolved!);
   if (method === 'POST') return createNmda(ctx, ds, resolved, body!);
