@@ -54,7 +54,7 @@ export interface EditRequest extends BackendRequest {
    * absent: the `{+restconf}/data` edit of running, by way of the candidate and a commit when
    * the backend has one; a datastore: that NMDA datastore alone (RFC 8527), nothing committed.
    */
-  readonly datastore?: 'running' | 'candidate';
+  readonly datastore?: DatastoreName;
   /** The edits in the order they apply; `editId` names each in an {@link EditError}. */
   readonly edits: readonly DatastoreEdit[];
   /**

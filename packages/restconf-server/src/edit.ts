@@ -1,4 +1,3 @@
-import { NetconfRpcError } from '@yangkit/netconf-client';
 import {
   type ApiPathSegment,
   formatApiPath,
@@ -7,21 +6,15 @@ import {
   toInstanceIdentifier,
   toJsonInstanceIdentifier,
 } from '@yangkit/restconf-uri';
-import {
-  type DataNode,
-  decodeJson,
-  decodeXml,
-  encodeXml,
-  type InstanceTree,
-  sameStep,
-  stepOf,
-} from '@yangkit/yang-json-codec';
-import { type DatastoreEdit, type PathStep, pathSchemaOf, toEditConfig } from '@yangkit/yang-patch';
+import { type DataNode, decodeJson, decodeXml, sameStep, stepOf } from '@yangkit/yang-json-codec';
+import { type DatastoreEdit, type PathStep, pathSchemaOf } from '@yangkit/yang-patch';
+import type { EditRequest } from './backend.js';
 import type { RequestContext } from './context.js';
-import { editConfig, runEdits } from './edit-session.js';
+import { reportsErrorTag } from './error-body.js';
 import { RestconfError } from './errors.js';
 import { prefixesOf, schemaOf, toPathSteps } from './instances.js';
 import type { Encoding } from './media.js';
+import type { NmdaDatastore } from './nmda/datastores.js';
 
 /** A request body with its encoding, already read. */
 export interface Body {
@@ -81,6 +74,13 @@ export function decodeResource(
   return nodes[0]!;
 }
 
+/**
+ * Where an edit goes: `{+restconf}/data`, with the preconditions of a conditional request
+ * (RFC 8040 section 3.5.4) and the commit parameters of the query, or one NMDA datastore
+ * (RFC 8527), where neither applies.
+ */
+export type EditScope = { readonly check: () => void } | { readonly ds: NmdaDatastore };
+
 /** The position from the insert and point query parameters (RFC 8040 sections 4.8.5, 4.8.6). */
 function insertOf(ctx: RequestContext): DatastoreEdit['insert'] {
   const where = ctx.query.insert;
@@ -90,25 +90,37 @@ function insertOf(ctx: RequestContext): DatastoreEdit['insert'] {
   return { where, point: toPathSteps(resolved) };
 }
 
-async function apply(ctx: RequestContext, edits: DatastoreEdit[], check: () => void): Promise<void> {
-  const plan = toEditConfig(ctx.settings.schema, { patchId: 'restconf', edits }, { mode: 'per-edit' });
-  await runEdits(
-    ctx.settings,
-    ctx.query,
-    async (session, target) => {
-      for (const doc of plan.documents) await editConfig(session, target, doc.config);
-    },
-    check,
-    ctx.user,
-  );
+/** The backend's edit request of `edits` in `scope`. */
+export function editRequest(
+  ctx: RequestContext,
+  scope: EditScope,
+  edits: readonly DatastoreEdit[],
+  defaultOperation?: 'merge' | 'replace',
+): EditRequest {
+  const { query } = ctx;
+  const confirmed =
+    query.confirmed === undefined
+      ? undefined
+      : {
+          ...(query.confirmTimeout === undefined ? {} : { confirmTimeout: query.confirmTimeout }),
+          ...(query.persist === undefined ? {} : { persist: query.persist }),
+        };
+  return {
+    edits,
+    ...('ds' in scope ? { datastore: scope.ds.name } : { check: scope.check }),
+    ...(confirmed === undefined ? {} : { confirmed }),
+    ...(defaultOperation === undefined ? {} : { defaultOperation }),
+    user: ctx.user,
+  };
 }
 
-function hasTag(error: unknown, tag: string): boolean {
-  return error instanceof NetconfRpcError && error.errors.some((e) => e.errorTag === tag);
+/** One edit of a resource, by itself. */
+function apply(ctx: RequestContext, scope: EditScope, edit: Omit<DatastoreEdit, 'editId'>): Promise<void> {
+  return ctx.settings.backend.edit(editRequest(ctx, scope, [{ editId: '1', ...edit }]));
 }
 
-/** The Location of a new resource: `--restconf-server-url` + root + `/data` + its api-path. */
-export function locationOf(ctx: RequestContext, steps: readonly PathStep[]): string {
+/** The Location of a new resource: `--restconf-server-url` + root + `/data` (or the datastore) + its api-path. */
+function locationOf(ctx: RequestContext, scope: EditScope, steps: readonly PathStep[]): string {
   const segments: ApiPathSegment[] = [];
   let module: string | undefined;
   for (const step of steps) {
@@ -120,31 +132,28 @@ export function locationOf(ctx: RequestContext, steps: readonly PathStep[]): str
     });
     module = step.schema.module;
   }
-  return `${ctx.settings.serverUrl.replace(/\/$/, '')}${ctx.settings.root}/data${formatApiPath({ segments })}`;
+  const resource = 'ds' in scope ? `ds/ietf-datastores:${scope.ds.name}` : 'data';
+  return `${ctx.settings.serverUrl.replace(/\/$/, '')}${ctx.settings.root}/${resource}${formatApiPath({ segments })}`;
 }
 
 /**
  * POST on the datastore or a data resource (RFC 8040 section 4.4.1): creates the one child in the
  * body; 201 with Location, 409 data-exists when it is already there.
  */
-export async function createResource(
+async function createResource(
   ctx: RequestContext,
+  scope: EditScope,
   resolved: ResolvedApiPath | undefined,
   body: Body,
-  check: () => void,
 ): Promise<void> {
   const base = resolved === undefined ? [] : toPathSteps(resolved);
   const node = decodeResource(ctx, body, resolved);
   const target = [...base, stepOf(node)];
   const insert = insertOf(ctx);
   try {
-    await apply(
-      ctx,
-      [{ editId: '1', operation: 'create', target, node, ...(insert ? { insert } : {}) }],
-      check,
-    );
+    await apply(ctx, scope, { operation: 'create', target, node, ...(insert ? { insert } : {}) });
   } catch (error) {
-    if (hasTag(error, 'data-exists')) {
+    if (reportsErrorTag(error, ctx.settings.schema, 'data-exists')) {
       throw new RestconfError('DATA_EXISTS', 'the resource to create already exists', {
         errorType: 'application',
         errorTag: 'data-exists',
@@ -153,85 +162,76 @@ export async function createResource(
     }
     throw error;
   }
-  ctx.out.header('Location', locationOf(ctx, target));
+  ctx.out.header('Location', locationOf(ctx, scope, target));
   ctx.out.empty(201);
 }
 
-function checkKeys(target: PathStep, node: DataNode): void {
-  if (!sameStep(target, stepOf(node))) {
+/** The target of a PUT or PATCH and the body's node, which must be that node (keys included). */
+function targetNode(ctx: RequestContext, resolved: ResolvedApiPath, body: Body) {
+  const target = toPathSteps(resolved);
+  const last = target[target.length - 1]!;
+  const node = decodeResource(ctx, body, parentOf(resolved));
+  if (node.schema !== last.schema)
+    throw mismatch(`the body holds ${node.schema.name}, not ${last.schema.name}`);
+  if (!sameStep(last, stepOf(node))) {
     throw mismatch('the key values in the body differ from those in the request URI');
   }
+  return { target, node };
 }
 
 /**
  * PUT on a data resource (RFC 8040 section 4.5): create (201) or replace (204). The create is tried
  * first and turned into a replace when the node exists, so no extra read is needed.
  */
-export async function replaceResource(
+async function replaceResource(
   ctx: RequestContext,
+  scope: EditScope,
   resolved: ResolvedApiPath,
   body: Body,
-  check: () => void,
 ): Promise<void> {
-  const target = toPathSteps(resolved);
-  const last = target[target.length - 1]!;
-  const node = decodeResource(ctx, body, parentOf(resolved));
-  if (node.schema !== last.schema)
-    throw mismatch(`the body holds ${node.schema.name}, not ${last.schema.name}`);
-  checkKeys(last, node);
+  const { target, node } = targetNode(ctx, resolved, body);
   const insert = insertOf(ctx);
   try {
-    await apply(
-      ctx,
-      [{ editId: '1', operation: 'create', target, node, ...(insert ? { insert } : {}) }],
-      check,
-    );
+    await apply(ctx, scope, { operation: 'create', target, node, ...(insert ? { insert } : {}) });
     ctx.out.empty(201);
     return;
   } catch (error) {
-    if (!hasTag(error, 'data-exists')) throw error;
+    if (!reportsErrorTag(error, ctx.settings.schema, 'data-exists')) throw error;
   }
-  await apply(
-    ctx,
-    [{ editId: '1', operation: 'replace', target, node, ...(insert ? { insert } : {}) }],
-    check,
-  );
+  await apply(ctx, scope, { operation: 'replace', target, node, ...(insert ? { insert } : {}) });
   ctx.out.empty(204);
 }
 
 /** PATCH with a plain body (RFC 8040 section 4.6.1): merge into an existing resource; 204. */
-export async function mergeResource(
+async function mergeResource(
   ctx: RequestContext,
+  scope: EditScope,
   resolved: ResolvedApiPath,
   body: Body,
-  check: () => void,
 ): Promise<void> {
-  const target = toPathSteps(resolved);
-  const last = target[target.length - 1]!;
-  const node = decodeResource(ctx, body, parentOf(resolved));
-  if (node.schema !== last.schema)
-    throw mismatch(`the body holds ${node.schema.name}, not ${last.schema.name}`);
-  checkKeys(last, node);
+  const { target, node } = targetNode(ctx, resolved, body);
   // The target must exist: PATCH never creates it (RFC 8040 section 4.6.1).
-  if (!(await ctx.settings.backend.exists({ target, user: ctx.user }))) throw notFound();
-  await apply(ctx, [{ editId: '1', operation: 'merge', target, node }], check);
+  const datastore = 'ds' in scope ? { datastore: scope.ds.name } : {};
+  if (!(await ctx.settings.backend.exists({ ...datastore, target, user: ctx.user }))) throw notFound();
+  await apply(ctx, scope, { operation: 'merge', target, node });
   ctx.out.empty(204);
 }
 
 /** DELETE on a data resource (RFC 8040 section 4.7): 204, or 404 when it does not exist. */
-export async function deleteResource(
+async function deleteResource(
   ctx: RequestContext,
+  scope: EditScope,
   resolved: ResolvedApiPath,
-  check: () => void,
 ): Promise<void> {
   try {
-    await apply(ctx, [{ editId: '1', operation: 'delete', target: toPathSteps(resolved) }], check);
+    await apply(ctx, scope, { operation: 'delete', target: toPathSteps(resolved) });
   } catch (error) {
     // A delete refused by validation (RFC 7950 section 15.5, a require-instance reference to the
     // target) is also data-missing, but the target exists: that one is 409, not 404.
-    const refused =
-      error instanceof NetconfRpcError && error.errors.some((e) => e.errorAppTag === 'instance-required');
-    if (hasTag(error, 'data-missing') && !refused) throw notFound(error);
+    const { schema } = ctx.settings;
+    const missing = reportsErrorTag(error, schema, 'data-missing');
+    if (missing && !reportsErrorTag(error, schema, 'data-missing', 'instance-required'))
+      throw notFound(error);
     throw error;
   }
   ctx.out.empty(204);
@@ -245,39 +245,45 @@ function notFound(cause?: unknown): RestconfError {
   });
 }
 
-/** Decodes a datastore body (`ietf-restconf:data` or `<data>` with top-level nodes) to NETCONF XML. */
-function datastoreXml(ctx: RequestContext, body: Body): string {
+/**
+ * PUT on the datastore (RFC 8040 section 4.5): the body (`ietf-restconf:data` or `<data>` with
+ * top-level nodes) replaces the whole configuration, nodes absent from it are deleted; PATCH on
+ * the datastore merges it. Both answer 204.
+ */
+async function writeDatastore(
+  ctx: RequestContext,
+  scope: EditScope,
+  body: Body,
+  mode: 'replace' | 'merge',
+): Promise<void> {
   const text = body.text.trim() === '' ? (body.encoding === 'json' ? '{}' : '') : body.text;
-  let tree: InstanceTree;
-  if (body.encoding === 'json') {
-    tree = decodeJson(ctx.settings.schema, text, {
-      kind: 'config',
-      simpleNames: ctx.settings.simpleJsonNames,
-    });
-  } else {
-    tree = decodeXml(ctx.settings.schema, text, { kind: 'config' });
-  }
-  return encodeXml(tree);
+  const options = { kind: 'config' as const, simpleNames: ctx.settings.simpleJsonNames };
+  const tree =
+    body.encoding === 'json'
+      ? decodeJson(ctx.settings.schema, text, options)
+      : decodeXml(ctx.settings.schema, text, options);
+  const edits = [...tree.children.values()]
+    .flat()
+    .map((node): DatastoreEdit => ({ editId: '1', operation: mode, target: [stepOf(node)], node }));
+  await ctx.settings.backend.edit(editRequest(ctx, scope, edits, mode));
+  ctx.out.empty(204);
 }
 
 /**
- * PUT on the datastore (RFC 8040 section 4.5): the body replaces the whole configuration (nodes
- * absent from it are deleted); PATCH on the datastore merges it. Both answer 204.
+ * An edit of the datastore or a data resource with a plain body (RFC 8040 sections 4.4 to 4.7):
+ * POST creates, PUT creates or replaces, PATCH merges, DELETE deletes.
  */
-export async function writeDatastore(
+export function editData(
   ctx: RequestContext,
-  body: Body,
-  mode: 'replace' | 'merge',
-  check: () => void,
+  scope: EditScope,
+  resolved: ResolvedApiPath | undefined,
+  body: Body | undefined,
 ): Promise<void> {
-  const xml = datastoreXml(ctx, body);
-  const config = `<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0">${xml}</config>`;
-  await runEdits(
-    ctx.settings,
-    ctx.query,
-    (session, target) => editConfig(session, target, config, mode),
-    check,
-    ctx.user,
-  );
-  ctx.out.empty(204);
+  const { method } = ctx;
+  if (method === 'POST') return createResource(ctx, scope, resolved, body!);
+  if (resolved === undefined)
+    return writeDatastore(ctx, scope, body!, method === 'PUT' ? 'replace' : 'merge');
+  if (method === 'DELETE') return deleteResource(ctx, scope, resolved);
+  if (method === 'PUT') return replaceResource(ctx, scope, resolved, body!);
+  return mergeResource(ctx, scope, resolved, body!);
 }

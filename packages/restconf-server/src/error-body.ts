@@ -4,6 +4,7 @@ import { escapeXmlText, namespaceDeclarations, replaceNonXmlChars } from '@yangk
 import { CodecError, RESTCONF_NS } from '@yangkit/yang-json-codec';
 import { YangPatchError } from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
+import { EditError } from './backend.js';
 import { type ErrorPathForms, type ErrorType, RestconfError } from './errors.js';
 import type { Encoding } from './media.js';
 
@@ -14,6 +15,7 @@ import type { Encoding } from './media.js';
  */
 export function toRestconfErrors(error: unknown, schema: SchemaTree): RestconfError[] {
   if (RestconfError.isInstance(error)) return [error];
+  if (error instanceof EditError) return toRestconfErrors(error.cause, schema);
   if (RestconfUriError.isInstance(error)) {
     return [
       new RestconfError('REQUEST_INVALID', error.message, {
@@ -94,6 +96,18 @@ export function toRestconfErrors(error: unknown, schema: SchemaTree): RestconfEr
       cause: error,
     }),
   ];
+}
+
+/** True when a failure reports `errorTag` (with `errorAppTag`, when given), whatever the backend. */
+export function reportsErrorTag(
+  error: unknown,
+  schema: SchemaTree,
+  errorTag: string,
+  errorAppTag?: string,
+): boolean {
+  return toRestconfErrors(error, schema).some(
+    (e) => e.errorTag === errorTag && (errorAppTag === undefined || e.errorAppTag === errorAppTag),
+  );
 }
 
 /**

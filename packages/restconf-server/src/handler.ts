@@ -6,14 +6,7 @@ import { hasBody, readBody } from './body.js';
 import { memoryChangeClock } from './change-clock.js';
 import { checkRead, checkWrite } from './conditional.js';
 import type { RequestContext, Settings } from './context.js';
-import {
-  type Body,
-  createResource,
-  deleteResource,
-  mergeResource,
-  replaceResource,
-  writeDatastore,
-} from './edit.js';
+import { type Body, editData } from './edit.js';
 import { toRestconfErrors } from './error-body.js';
 import { RestconfError } from './errors.js';
 import { schemaOf } from './instances.js';
@@ -267,7 +260,6 @@ async function serve(
     : negotiateEncoding(req.headers.accept, negotiation, invokes ? body?.encoding : undefined);
   setEncoding(encoding);
   const ctx: RequestContext = { settings: s, method, target, query, out, encoding, user };
-  const check = (): void => checkWrite(req, s.clock);
 
   switch (target.kind) {
     case 'well-known-host-meta':
@@ -298,20 +290,7 @@ async function serve(
     return readData(ctx, resolved);
   }
   out.onSend = () => stamp(s, out);
-  if (method === 'DELETE') {
-    if (resolved === undefined)
-      throw new RestconfError('METHOD_NOT_ALLOWED', 'the datastore cannot be deleted', {
-        errorTag: 'operation-not-supported',
-        status: 405,
-        allow,
-      });
-    return deleteResource(ctx, resolved, check);
-  }
-  if (method === 'POST') return createResource(ctx, resolved, body!, check);
-  if (resolved === undefined)
-    return writeDatastore(ctx, body!, method === 'PUT' ? 'replace' : 'merge', check);
-  if (method === 'PUT') return replaceResource(ctx, resolved, body!, check);
-  return mergeResource(ctx, resolved, body!, check);
+  return editData(ctx, { check: () => checkWrite(req, s.clock) }, resolved, body);
 }
 
 const lastModifiedDate = httpDateFormatter();

@@ -5,13 +5,12 @@ import {
   parseYangPatch,
   patchStatus,
   planPatch,
-  toEditConfig,
   type YangPatchStatus,
 } from '@yangkit/yang-patch';
 import { notePatchId, noteRefusal } from './audit.js';
+import { EditError } from './backend.js';
 import type { RequestContext } from './context.js';
-import type { Body } from './edit.js';
-import { editConfig, runEdits } from './edit-session.js';
+import { type Body, editRequest } from './edit.js';
 import { toRestconfErrors } from './error-body.js';
 import { RestconfError } from './errors.js';
 import { toPathSteps } from './instances.js';
@@ -24,10 +23,9 @@ function statusBody(ctx: RequestContext, status: YangPatchStatus): string {
 }
 
 /**
- * PATCH with a YANG Patch body (RFC 8072 section 2): the edits are validated first, then applied in
- * order as one unit: with `:candidate` one `<edit-config>` per edit and a single `<commit>`, the
- * candidate discarded when an edit fails. The answer is `yang-patch-status`: 200 with `ok`, or the
- * failing edit's errors with the status of its error-tag.
+ * PATCH with a YANG Patch body (RFC 8072 section 2): the edits are validated first, then the
+ * backend applies them in order as one unit. The answer is `yang-patch-status`: 200 with `ok`, or
+ * the failing edit's errors with the status of its error-tag.
  */
 export async function yangPatch(
   ctx: RequestContext,
@@ -41,30 +39,8 @@ export async function yangPatch(
   });
   notePatchId(ctx.out.req, patch.patchId);
   const plan = planPatch(patch);
-  const candidate = ctx.settings.backend.legacy.capabilities.protocol.has('candidate');
-  const edit = toEditConfig(ctx.settings.schema, plan, { mode: candidate ? 'per-edit' : 'auto' });
-  if (!candidate && edit.documents.length > 1) {
-    throw new RestconfError(
-      'OPERATION_NOT_SUPPORTED',
-      'this YANG Patch needs several edit-config steps, which are atomic only with a :candidate backend',
-      { errorType: 'application', errorTag: 'operation-not-supported' },
-    );
-  }
-  let failedEdit: string | undefined;
   try {
-    await runEdits(
-      ctx.settings,
-      ctx.query,
-      async (session, target) => {
-        for (const doc of edit.documents) {
-          failedEdit = doc.editIds[0];
-          await editConfig(session, target, doc.config);
-        }
-        failedEdit = undefined;
-      },
-      check,
-      ctx.user,
-    );
+    await ctx.settings.backend.edit(editRequest(ctx, { check }, plan.edits));
   } catch (error) {
     if (RestconfError.isInstance(error) && error.code === 'PRECONDITION_FAILED') throw error;
     const errors = toRestconfErrors(error, ctx.settings.schema);
@@ -86,6 +62,7 @@ export async function yangPatch(
       errorMessage: e.message,
       ...(e.errorInfo === undefined ? {} : { errorInfo: e.errorInfo }),
     }));
+    const failedEdit = error instanceof EditError ? error.editId : undefined;
     const status: YangPatchStatus =
       failedEdit === undefined
         ? { patchId: patch.patchId, globalErrors: entries }

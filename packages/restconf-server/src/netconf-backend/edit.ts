@@ -1,7 +1,7 @@
 import type { NetconfSession } from '@yangkit/netconf-client';
 import { toEditConfig } from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
-import { EditError, type EditRequest } from '../backend.js';
+import { type BackendCapabilities, EditError, type EditRequest } from '../backend.js';
 import { RestconfError } from '../errors.js';
 import { datastoreXml } from './read.js';
 import type { Sessions } from './sessions.js';
@@ -92,16 +92,19 @@ export class EditRunner {
     this.#changed = changed;
   }
 
-  async edit(request: EditRequest, candidate: boolean): Promise<void> {
+  async edit(request: EditRequest, capabilities: BackendCapabilities): Promise<void> {
+    if (
+      request.confirmed !== undefined &&
+      (request.datastore !== undefined || !capabilities.confirmedCommit)
+    ) {
+      throw new RestconfError(
+        'OPERATION_NOT_SUPPORTED',
+        'a confirmed commit needs an edit of {+restconf}/data and a backend with :candidate and :confirmed-commit',
+        { errorTag: 'operation-not-supported', status: 400 },
+      );
+    }
     if (request.datastore !== undefined) return this.#editData(request, request.datastore);
-    if (!candidate) {
-      if (request.confirmed !== undefined) {
-        throw new RestconfError(
-          'OPERATION_NOT_SUPPORTED',
-          'confirmed commit needs a backend with :candidate and :confirmed-commit',
-          { errorTag: 'operation-not-supported', status: 400 },
-        );
-      }
+    if (!capabilities.candidate) {
       const steps = stepsOf(this.#schema, request, false);
       request.check?.();
       await this.#sessions.use(request.user, (session) =>

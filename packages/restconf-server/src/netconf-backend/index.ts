@@ -119,7 +119,7 @@ export function createNetconfBackend(options: NetconfBackendOptions): NetconfBac
     exists: (request) => use(request.user, (session) => exists(session, schema, request)),
     edit(request) {
       watch.resume();
-      return edits.edit(request, started(capabilities).candidate);
+      return edits.edit(request, started(capabilities));
     },
     async invoke(request) {
       // An operation may take session state (a lock); it ends with the request (the spec: locks

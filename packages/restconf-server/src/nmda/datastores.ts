@@ -1,18 +1,11 @@
 import type { QualifiedName } from '@yangkit/restconf-uri';
+import type { DatastoreName } from '../backend.js';
 import type { Settings } from '../context.js';
 import { RestconfError } from '../errors.js';
 
-/** Namespace of ietf-netconf-nmda (RFC 8526): `<get-data>` and `<edit-data>`. */
-export const NMDA_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-nmda';
-/** Namespace of ietf-datastores (RFC 8342 section 7): the datastore identities. */
-export const DATASTORES_NS = 'urn:ietf:params:xml:ns:yang:ietf-datastores';
-
-/** The datastore identities of ietf-datastores (RFC 8342 section 7) this server maps to `/ds`. */
-export type NmdaDatastoreName = 'running' | 'candidate' | 'startup' | 'intended' | 'operational';
-
 /** One datastore resource `{root}/ds/ietf-datastores:<name>` as this server offers it. */
 export interface NmdaDatastore {
-  readonly name: NmdaDatastoreName;
+  readonly name: DatastoreName;
   /** True for the configuration datastores `<edit-data>` can change (running, candidate). */
   readonly writable: boolean;
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { QueryParameters, RequestTarget, ResolvedApiPath } from '@yangkit/restconf-uri';
 import { hasBody, readBody } from '../body.js';
 import type { RequestContext, Settings } from '../context.js';
-import type { Body } from '../edit.js';
+import { type Body, editData } from '../edit.js';
 import { RestconfError } from '../errors.js';
 import { schemaOf } from '../instances.js';
 import { bodyType, type Encoding, MEDIA, negotiateEncoding } from '../media.js';
@@ -11,7 +11,6 @@ import { readData } from '../read.js';
 import type { Responder } from '../response.js';
 import { requesterOf } from '../subscriptions/index.js';
 import { datastoreOf, followsRunning, type NmdaDatastore, nmdaAvailable } from './datastores.js';
-import { createNmda, deleteNmda, mergeNmda, replaceNmda, writeNmdaDatastore } from './edit.js';
 
 /** A `{root}/ds/...` request target. */
 export type NmdaTarget = Extract<RequestTarget, { kind: 'nmda-datastore' | 'nmda-data' }>;
@@ -98,10 +97,5 @@ export async function serveNmda(
     }
     return readData(ctx, resolved, ds);
   }
-  if (method === 'DELETE') return deleteNmda(ctx, ds, resolved!);
-  if (method === 'POST') return createNmda(ctx, ds, resolved, body!);
-  if (resolved === undefined)
-    return writeNmdaDatastore(ctx, ds, body!, method === 'PUT' ? 'replace' : 'merge');
-  if (method === 'PUT') return replaceNmda(ctx, ds, resolved, body!);
-  return mergeNmda(ctx, ds, resolved, body!);
+  return editData(ctx, { ds }, resolved, body);
 }
