@@ -71,6 +71,15 @@ export function findInstances(tree: ChildHolder, path: readonly PathStep[]): Dat
   return found;
 }
 
+/** True when a top node of the document has children (an operation's input or output has parameters). */
+export function hasChildren(tree: InstanceTree | undefined): tree is InstanceTree {
+  if (tree === undefined) return false;
+  for (const nodes of tree.children.values()) {
+    for (const n of nodes) if (n.children !== undefined && n.children.size > 0) return true;
+  }
+  return false;
+}
+
 /** A 'resource' document holding `nodes` (RFC 8040 section 3.5: the target resource and its descendants). */
 export function resourceTree(tree: InstanceTree, nodes: DataNode[]): InstanceTree {
   const schema = nodes[0]!.schema;

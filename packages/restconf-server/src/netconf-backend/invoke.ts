@@ -1,18 +1,11 @@
 import { decodeXml, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import type { InvokeRequest } from '../backend.js';
+import { hasChildren } from '../instances.js';
 import { escapeXmlAttribute } from '@yangkit/xml';
 import { pathXml } from './path-xml.js';
 
 const YANG_1_NS = 'urn:ietf:params:xml:ns:yang:1';
-
-function hasChildren(tree: InstanceTree | undefined): tree is InstanceTree {
-  if (tree === undefined) return false;
-  for (const nodes of tree.children.values()) {
-    for (const n of nodes) if (n.children !== undefined && n.children.size > 0) return true;
-  }
-  return false;
-}
 
 /**
  * The RPC of an invocation: the operation element with its input (`<play xmlns="ns">...</play>`),
