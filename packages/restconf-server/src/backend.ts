@@ -138,6 +138,14 @@ export interface BackendSubscription extends AsyncIterable<BackendNotification> 
    * delete-subscription come from the session that established it).
    */
   invoke(request: InvokeRequest): Promise<InstanceTree>;
+  /**
+   * Takes no notification from the backend until `resume` or the next `invoke`: the backend holds
+   * them back and, where it can, computes none (with NETCONF: the session stops reading, so the
+   * server's writes wait).
+   */
+  pause(): void;
+  /** Takes notifications again after `pause`; what was held back comes first. */
+  resume(): void;
   /** Ends the subscription; the iteration ends. */
   close(): void;
 }

@@ -13,6 +13,7 @@ import type { Sessions } from './sessions.js';
 
 /** RFC 5277 namespace of the control events (`replayComplete`, `notificationComplete`). */
 const NCEVENT_NS = 'urn:ietf:params:xml:ns:netmod:notification';
+const SN_NS = 'urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications';
 
 /** Which RFC 5277 control event `n` is, if any (sections 2.2.2, 2.2.3). */
 function controlEventOf(n: NetconfNotification): BackendNotification['control'] {
@@ -21,6 +22,21 @@ function controlEventOf(n: NetconfNotification): BackendNotification['control'] 
     if (child.local === 'replayComplete' || child.local === 'notificationComplete') return child.local;
   }
   return undefined;
+}
+
+/**
+ * True for the last notification of a subscription: RFC 5277 `notificationComplete`, RFC 8639
+ * `subscription-completed` and `subscription-terminated` (sections 2.7.3, 2.7.4; the schema may
+ * not express them, so they are told from the element).
+ */
+function endsSubscription(n: NetconfNotification): boolean {
+  return n.element.children.some(
+    (c) =>
+      c.type === 'element' &&
+      ((c.namespace === NCEVENT_NS && c.local === 'notificationComplete') ||
+        (c.namespace === SN_NS &&
+          (c.local === 'subscription-completed' || c.local === 'subscription-terminated'))),
+  );
 }
 
 /**
@@ -62,6 +78,14 @@ class NetconfSubscription implements BackendSubscription {
     return decodeOutput(this.#schema, request.operation, reply.xml);
   }
 
+  pause(): void {
+    this.#session.pauseReading();
+  }
+
+  resume(): void {
+    this.#session.resumeReading();
+  }
+
   close(): void {
     const s = this.#session;
     // The subscription lives as long as its session (RFC 5277 section 2.1.1, RFC 8639 section 2.4.2).
@@ -73,6 +97,7 @@ class NetconfSubscription implements BackendSubscription {
       for await (const n of this.#events) {
         const decoded = decodeNotification(this.#schema, n);
         if (decoded !== undefined) yield decoded;
+        if (endsSubscription(n)) return;
       }
     } finally {
       this.close();

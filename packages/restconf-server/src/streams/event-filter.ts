@@ -1,6 +1,7 @@
-import type { Filter } from '@yangkit/netconf-client';
+import { encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { type CompiledXPath, compileXPath, parseXmlForXPath, xmlNavigator } from '@yangkit/yang-xpath';
+import type { XPathFilter } from '../backend.js';
 import { RestconfError } from '../errors.js';
 
 /** Longest `filter` expression accepted, in characters. */
@@ -13,10 +14,10 @@ export const MAX_FILTER_LENGTH = 4096;
 export interface EventFilter {
   /** The expression as given. */
   readonly expression: string;
-  /** The filter for `<create-subscription>` when the backend evaluates XPath itself (`:xpath`). */
-  readonly netconf: Filter;
-  /** Evaluates the filter over an event's XML (the notification's children but eventTime). */
-  matches(eventXml: string): boolean;
+  /** The filter for a backend that evaluates XPath itself. */
+  readonly forBackend: XPathFilter;
+  /** Evaluates the filter over a decoded notification (its event: every child but eventTime). */
+  matches(notification: InstanceTree): boolean;
 }
 
 /** Compiles `expression`; a syntax error or an unknown prefix is a 400 `invalid-value`. */
@@ -45,9 +46,11 @@ export function compileEventFilter(schema: SchemaTree, expression: string): Even
   }
   return {
     expression,
-    netconf: { xpath: expression, namespaces: used },
-    matches(eventXml) {
+    forBackend: { xpath: expression, namespaces: used },
+    matches(notification) {
       try {
+        // The event as XML, evaluated by yang-xpath's XML navigator.
+        const eventXml = encodeXml({ ...notification, kind: 'data' });
         return compiled.evaluateBoolean(parseXmlForXPath(eventXml), xmlNavigator);
       } catch {
         // An event the filter cannot be evaluated on is not selected (RFC 5277 section 3.6).

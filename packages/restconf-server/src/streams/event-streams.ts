@@ -1,7 +1,6 @@
-import type { NetconfNotification } from '@yangkit/netconf-client';
 import type { QueryParameters } from '@yangkit/restconf-uri';
 import { createSseWriter, SSE_HEADERS, type SseWriter } from '@yangkit/sse-stream';
-import type { EventStreamInfo } from '../backend.js';
+import type { BackendNotification, EventStreamInfo } from '../backend.js';
 import type { Settings } from '../context.js';
 import { RestconfError } from '../errors.js';
 import type { Encoding } from '../media.js';
@@ -10,7 +9,7 @@ import type { Responder } from '../response.js';
 import { requesterOf } from '../subscriptions/requester.js';
 import { compileEventFilter } from './event-filter.js';
 import { LiveFeeds } from './live-feed.js';
-import { controlEventOf, MessageCache } from './notification-message.js';
+import { MessageCache } from './notification-message.js';
 import { streamsXml } from './stream-list.js';
 import type { StreamSettings } from './stream-options.js';
 
@@ -105,23 +104,18 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
         overflow: 'close' as const,
         ...(settings.retryMs === undefined ? {} : { retryMs: settings.retryMs }),
       };
-      const atBackend =
-        settings.backendFilter && filter !== undefined && s.backend.legacy.capabilities.protocol.has('xpath');
-      /** Filters, encodes and sends one notification; false when the stream is complete. */
-      const forward = (writer: SseWriter, n: NetconfNotification): boolean => {
-        const control = controlEventOf(n);
-        if (control === undefined && filter !== undefined && !atBackend && !filter.matches(n.xml))
-          return true;
+      const atBackend = settings.backendFilter && filter !== undefined && s.backend.capabilities.xpath;
+      /** Filters, encodes and sends one notification. */
+      const forward = (writer: SseWriter, n: BackendNotification): void => {
+        if (n.control === undefined && filter !== undefined && !atBackend && !filter.matches(n.tree)) return;
         let data: string;
         try {
           data = messages.message(s.schema, n, encoding, s.messageIndent);
         } catch (error) {
           s.logger?.warn(`notification not encoded: ${(error as Error).message}`);
-          return true;
+          return;
         }
         if (writer.send({ data })) sent++;
-        // RFC 5277 section 2.2.3: nothing follows notificationComplete (stop-time reached).
-        return control !== 'notificationComplete';
       };
       const track = (writer: SseWriter): void => {
         open.add(writer);
@@ -134,7 +128,7 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
       if (startTime === undefined && !atBackend) {
         // A live subscription: shared with the other clients of the stream and the same user.
         let writer: SseWriter | undefined;
-        const early: NetconfNotification[] = [];
+        const early: BackendNotification[] = [];
         const leave = await live.join(name, requesterOf(out.req), {
           deliver(n) {
             if (writer === undefined) {
@@ -155,33 +149,29 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
         return;
       }
 
-      // A replay (or a filter the backend evaluates): a NETCONF session of its own.
-      await s.backend.legacy.withSession(async (session, use) => {
-        use.reusable = false;
-        const events = session.notifications();
-        await session.createSubscription({
-          stream: name,
-          ...(atBackend ? { filter: filter.netconf } : {}),
-          ...(startTime === undefined ? {} : { startTime }),
-          ...(stopTime === undefined ? {} : { stopTime }),
-        });
-        const endSession = (): void => {
-          if (session.endReason === undefined) void session.close().catch(() => session.destroy());
-        };
-        out.status = 200;
-        // The client left (or fell too far behind): its NETCONF session ends at once.
-        const writer = createSseWriter(out.res, { ...writerOptions, onClose: endSession });
-        track(writer);
-        try {
-          for await (const n of events) {
-            if (writer.isClosed || !forward(writer, n)) break;
-          }
-        } finally {
-          // The stream ended (stop-time, backend gone, client gone): the client may reconnect.
-          void writer.close();
-          endSession();
+      // A replay (or a filter the backend evaluates): a subscription of its own.
+      const subscription = await s.backend.subscribe({
+        stream: name,
+        ...(atBackend ? { filter: filter.forBackend } : {}),
+        ...(startTime === undefined ? {} : { startTime }),
+        ...(stopTime === undefined ? {} : { stopTime }),
+        user: requesterOf(out.req),
+      });
+      out.status = 200;
+      // The client left (or fell too far behind): its subscription ends at once.
+      const writer = createSseWriter(out.res, { ...writerOptions, onClose: () => subscription.close() });
+      track(writer);
+      try {
+        // The iteration ends with the subscription (RFC 5277 section 2.2.3: after notificationComplete).
+        for await (const n of subscription) {
+          if (writer.isClosed) break;
+          forward(writer, n);
         }
-      }, requesterOf(out.req));
+      } finally {
+        // The stream ended (stop-time, backend gone, client gone): the client may reconnect.
+        void writer.close();
+        subscription.close();
+      }
     },
   };
 }

@@ -5,7 +5,7 @@ export {
   type EventStreams,
   type StreamTarget,
 } from './event-streams.js';
-export { controlEventOf, notificationMessage } from './notification-message.js';
+export { notificationMessage } from './notification-message.js';
 export {
   STREAM_ENCODINGS,
   streamLocation,

@@ -1,18 +1,18 @@
-import type { NetconfNotification, NetconfSession } from '@yangkit/netconf-client';
+import type { BackendNotification, BackendSubscription } from '../backend.js';
 import type { NetconfBackend } from '../netconf-backend/index.js';
 
 /** A client of a live feed. */
 export interface FeedSubscriber {
   /** One notification of the stream, in the order the backend sent them. */
-  deliver(n: NetconfNotification): void;
-  /** The feed ended (the backend session is gone): the client may reconnect. */
+  deliver(n: BackendNotification): void;
+  /** The feed ended (the backend's subscription is gone): the client may reconnect. */
   end(): void;
 }
 
 interface Feed {
   readonly subscribers: Set<FeedSubscriber>;
   readonly started: Promise<void>;
-  session: NetconfSession | undefined;
+  subscription: BackendSubscription | undefined;
   ending: boolean;
 }
 
@@ -26,13 +26,11 @@ function feedKey(requester: string | undefined, stream: string): string {
 }
 
 /**
- * Live (non-replay) subscriptions shared per stream and user: the first client of a stream opens
- * a NETCONF session with `<create-subscription>`; later clients of the same user join it; the
- * session ends as soon as the last client leaves. The session is opened in the context of the
- * first client's request, so a backend that opens sessions as the request's user (the gateway's
- * `runAs` with NACM) opens it as that user and its server filters the events for that user.
- * Every client still has its own SSE writer and bounded queue, so one slow client never holds the
- * others back, and one NETCONF message is parsed once per feed, not per client.
+ * Live (non-replay) subscriptions shared per stream and user: the first client of a stream
+ * subscribes through the backend as its user, so the backend filters the events for that user;
+ * later clients of the same user join it; the subscription ends as soon as the last client
+ * leaves. Every client still has its own SSE writer and bounded queue, so one slow client never
+ * holds the others back, and one notification is decoded once per feed, not per client.
  */
 export class LiveFeeds {
   readonly #backend: NetconfBackend;
@@ -42,7 +40,7 @@ export class LiveFeeds {
     this.#backend = backend;
   }
 
-  /** NETCONF sessions held by live feeds now. */
+  /** Subscriptions held by live feeds now. */
   get sessions(): number {
     return this.#feeds.size;
   }
@@ -81,22 +79,19 @@ export class LiveFeeds {
         started = resolve;
         failed = reject;
       }),
-      session: undefined,
+      subscription: undefined,
       ending: false,
     };
-    this.#backend.legacy
-      .withSession(async (session, use) => {
-        // The subscription lives as long as the session (RFC 5277 section 2.1.1): never reuse it.
-        use.reusable = false;
-        feed.session = session;
-        const events = session.notifications();
-        await session.createSubscription({ stream });
+    this.#backend
+      .subscribe({ stream, user: requester })
+      .then(async (subscription) => {
+        feed.subscription = subscription;
         started();
         if (feed.subscribers.size === 0) this.#end(key, feed);
-        for await (const n of events) {
+        for await (const n of subscription) {
           for (const subscriber of [...feed.subscribers]) subscriber.deliver(n);
         }
-      }, requester)
+      })
       .catch(failed)
       .finally(() => {
         feed.ending = true;
@@ -110,9 +105,6 @@ export class LiveFeeds {
   #end(key: string, feed: Feed): void {
     feed.ending = true;
     if (this.#feeds.get(key) === feed) this.#feeds.delete(key);
-    const session = feed.session;
-    if (session !== undefined && session.endReason === undefined) {
-      void session.close().catch(() => session.destroy());
-    }
+    feed.subscription?.close();
   }
 }

@@ -1,21 +1,11 @@
-import type { NetconfNotification } from '@yangkit/netconf-client';
-import { outerXml } from '@yangkit/xml';
-import { decodeXml, encodeJson } from '@yangkit/yang-json-codec';
+import { encodeJson, encodeXml } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
+import type { BackendNotification } from '../backend.js';
 import type { Encoding } from '../media.js';
+import { escapeXmlText } from '@yangkit/xml';
 import { NCEVENT_NS } from './stream-list.js';
 
-/** The RFC 5277 control events that carry no data and end or mark a replay. */
-export type ControlEvent = 'replayComplete' | 'notificationComplete';
-
-/** Which control event `n` is, if any (RFC 5277 sections 2.2.2, 2.2.3 via nc-notifications). */
-export function controlEventOf(n: NetconfNotification): ControlEvent | undefined {
-  for (const child of n.element.children) {
-    if (typeof child === 'string' || child.ns !== NCEVENT_NS) continue;
-    if (child.local === 'replayComplete' || child.local === 'notificationComplete') return child.local;
-  }
-  return undefined;
-}
+const NOTIFICATION_NS = 'urn:ietf:params:xml:ns:netconf:notification:1.0';
 
 /**
  * One notification as the text of an SSE event (RFC 8040 section 6.4). XML: the
@@ -24,42 +14,37 @@ export function controlEventOf(n: NetconfNotification): ControlEvent | undefined
  */
 export function notificationMessage(
   schema: SchemaTree,
-  n: NetconfNotification,
+  n: BackendNotification,
   encoding: Encoding,
   indent: number,
 ): string {
-  if (encoding === 'xml') return outerXml(n.element);
-  const control = controlEventOf(n);
+  const control = n.control;
   if (control !== undefined && schema.moduleByName('nc-notifications')?.implemented !== true) {
     // The schema may lack nc-notifications; these events have no content to encode.
-    return JSON.stringify({
-      'ietf-restconf:notification': { eventTime: n.eventTime, [`nc-notifications:${control}`]: {} },
-    });
+    return encoding === 'xml'
+      ? `<notification xmlns="${NOTIFICATION_NS}"><eventTime>${escapeXmlText(n.eventTime)}</eventTime><${control} xmlns="${NCEVENT_NS}"/></notification>`
+      : JSON.stringify({
+          'ietf-restconf:notification': { eventTime: n.eventTime, [`nc-notifications:${control}`]: {} },
+        });
   }
-  const tree = decodeXml(schema, outerXml(n.element), { kind: 'notification', strict: false });
-  return encodeJson(tree, { indent });
+  return encoding === 'xml' ? encodeXml(n.tree) : encodeJson(n.tree, { indent });
 }
 
 /**
- * Remembers the last few encoded messages, so that an event delivered to many clients (each
- * with its own NETCONF session) is decoded and encoded once per encoding, not once per client.
+ * The encoded messages of the last few notifications, so that an event delivered to many clients
+ * (of a shared feed) is encoded once per encoding, not once per client.
  */
 export class MessageCache {
-  readonly #entries = new Map<string, string>();
-  readonly #size: number;
-
-  constructor(size = 64) {
-    this.#size = size;
-  }
+  readonly #entries = new WeakMap<BackendNotification, Map<Encoding, string>>();
 
   /** The message of `n` in `encoding`, from the cache or freshly encoded. */
-  message(schema: SchemaTree, n: NetconfNotification, encoding: Encoding, indent: number): string {
-    const key = `${encoding}\n${n.eventTime}\n${n.xml}`;
-    let text = this.#entries.get(key);
+  message(schema: SchemaTree, n: BackendNotification, encoding: Encoding, indent: number): string {
+    let messages = this.#entries.get(n);
+    if (messages === undefined) this.#entries.set(n, (messages = new Map()));
+    let text = messages.get(encoding);
     if (text === undefined) {
       text = notificationMessage(schema, n, encoding, indent);
-      if (this.#entries.size >= this.#size) this.#entries.delete(this.#entries.keys().next().value!);
-      this.#entries.set(key, text);
+      messages.set(encoding, text);
     }
     return text;
   }

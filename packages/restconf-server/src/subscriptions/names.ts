@@ -5,7 +5,6 @@ export const SN_MODULE = 'ietf-subscribed-notifications';
 export const SN_NS = 'urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications';
 /** The RFC 8650 module whose `uri` leaf augments the establish-subscription output. */
 export const RSN_MODULE = 'ietf-restconf-subscribed-notifications';
-export const RSN_NS = 'urn:ietf:params:xml:ns:yang:ietf-restconf-subscribed-notifications';
 
 /** The RFC 8641 (YANG Push) module: datastore subscriptions. */
 export const YANG_PUSH_MODULE = 'ietf-yang-push';

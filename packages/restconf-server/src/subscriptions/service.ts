@@ -1,6 +1,5 @@
 import type { QueryParameters } from '@yangkit/restconf-uri';
 import { SSE_HEADERS } from '@yangkit/sse-stream';
-import { childElement, escapeXmlText, textOf } from '@yangkit/xml';
 import {
   type DataNode,
   decodeJson,
@@ -10,14 +9,16 @@ import {
   type InstanceTree,
 } from '@yangkit/yang-json-codec';
 import type { SchemaNode } from '@yangkit/yang-schema';
+import type { BackendSubscription } from '../backend.js';
 import { encodeOptions, type RequestContext, type Settings } from '../context.js';
 import type { Body } from '../edit.js';
 import { RestconfError } from '../errors.js';
 import { dataMediaType, type Encoding } from '../media.js';
 import type { Responder } from '../response.js';
-import { RSN_NS, SN_NS } from './names.js';
+import { RSN_MODULE } from './names.js';
 import { SubscriptionRegistry, type SubscriptionStats } from './registry.js';
 import { requesterOf } from './requester.js';
+import { leafNode } from './state.js';
 import { Subscription } from './subscription.js';
 
 const registries = new WeakMap<Settings, SubscriptionRegistry>();
@@ -48,10 +49,10 @@ export function subscriptionUri(s: Settings, id: number): string {
 }
 
 /**
- * POST on one of the RFC 8639 operations (RFC 8650 section 3.3): establish-subscription opens a
- * NETCONF session that holds the subscription and answers `id` and the RFC 8650 `uri`;
- * modify-, delete- and kill-subscription go to the backend, the first two on the session that
- * established the subscription, kill-subscription on a session of the calling user.
+ * POST on one of the RFC 8639 operations (RFC 8650 section 3.3): establish-subscription
+ * subscribes through the backend and answers `id` and the RFC 8650 `uri`; modify-, delete- and
+ * kill-subscription go to the backend, the first two where the subscription lives,
+ * kill-subscription as the calling user.
  */
 export async function subscriptionOperation(
   ctx: RequestContext,
@@ -64,12 +65,12 @@ export async function subscriptionOperation(
   const s = ctx.settings;
   const sub = registryOf(s).get(id);
   const user = requesterOf(ctx.out.req);
-  const xml = operationXml(op, input);
+  const call = { operation: op, ...(input === undefined ? {} : { input }) };
   if (op.name === 'kill-subscription') {
     // kill-subscription ends any subscription, also one of another client; it is meant for
-    // administrators (RFC 8639 section 2.4.5), so it runs on a session of the caller, never on the
-    // owner's: access control (RFC 8341) judges the user who asks.
-    await s.backend.legacy.withSession((session) => session.rpc(xml), user);
+    // administrators (RFC 8639 section 2.4.5), so it runs as the caller, never in the owner's
+    // session: access control (RFC 8341) judges the user who asks.
+    await s.backend.invoke({ ...call, user });
     sub?.killed();
     ctx.out.empty(204);
     return;
@@ -85,7 +86,7 @@ export async function subscriptionOperation(
       },
     );
   }
-  await sub.rpc(xml);
+  await sub.invoke(call);
   if (op.name === 'delete-subscription') sub.end('deleted');
   ctx.out.empty(204);
 }
@@ -122,59 +123,60 @@ async function establish(
     removeLeaf(input, encodingLeaf);
   }
   const owner = requesterOf(ctx.out.req);
-  const xml = operationXml(op, input);
   const registry = registryOf(s);
   // The limits are checked before the backend does any work; the place is kept until the
   // subscription ends, or given back when establishing fails.
   const release = registry.reserve(owner);
-  const sub = await new Promise<Subscription>((resolve, reject) => {
-    s.backend.legacy
-      .withSession(async (session, use) => {
-        // The session holds the subscription: it is never handed to another request.
-        use.reusable = false;
-        const events = session.notifications();
-        const reply = await session.rpc(xml);
-        const idEl = childElement(reply.element, 'id', SN_NS) ?? childElement(reply.element, 'id');
-        const id = idEl === undefined ? Number.NaN : Number(textOf(idEl).trim());
-        if (!Number.isInteger(id) || registry.has(id)) {
-          throw new RestconfError('BACKEND_FAILED', 'establish-subscription answered no usable id', {
-            errorTag: 'operation-failed',
-            status: 502,
-          });
-        }
-        const created = new Subscription(
-          id,
-          owner,
-          encoding,
-          session,
-          {
-            schema: s.schema,
-            streams: s.events.settings,
-            messageIndent: s.messageIndent,
-            uri: subscriptionUri(s, id),
-            datastore: leafOf(input, 'datastore') !== undefined,
-            onEnd: () => {
-              registry.delete(id);
-              release();
-            },
-          },
-          s.subscriptions.receiveWithinMs,
-        );
-        registry.add(created);
-        resolve(created);
-        try {
-          for await (const n of events) created.deliver(n);
-        } finally {
-          created.end('backend-ended');
-        }
-      }, owner)
-      .catch((error: unknown) => {
+  let subscription: BackendSubscription;
+  try {
+    subscription = await s.backend.subscribe({ establish: op, input, user: owner });
+  } catch (error) {
+    release();
+    throw error;
+  }
+  const output = subscription.output;
+  const id = Number(leafOf(output, 'id')?.value);
+  if (output === undefined || !Number.isInteger(id) || registry.has(id)) {
+    subscription.close();
+    release();
+    throw new RestconfError('BACKEND_FAILED', 'establish-subscription answered no usable id', {
+      errorTag: 'operation-failed',
+      status: 502,
+    });
+  }
+  const sub = new Subscription(
+    id,
+    owner,
+    encoding,
+    subscription,
+    {
+      schema: s.schema,
+      streams: s.events.settings,
+      messageIndent: s.messageIndent,
+      uri: subscriptionUri(s, id),
+      datastore: leafOf(input, 'datastore') !== undefined,
+      onEnd: () => {
+        registry.delete(id);
         release();
-        reject(error);
-      });
-  });
-  const reply = `<id xmlns="${SN_NS}">${sub.id}</id><uri xmlns="${RSN_NS}">${escapeXmlText(subscriptionUri(s, sub.id))}</uri>`;
-  const output = decodeXml(s.schema, reply, { kind: 'rpc-output', operation: op, strict: false });
+      },
+    },
+    s.subscriptions.receiveWithinMs,
+  );
+  registry.add(sub);
+  void (async () => {
+    try {
+      for await (const n of subscription) sub.deliver(n);
+    } finally {
+      sub.end('backend-ended');
+    }
+  })().catch(() => undefined);
+  // RFC 8650 section 3.3: the output names the subscription's uri.
+  for (const nodes of output.children.values()) {
+    for (const n of nodes) {
+      const uri = n.schema.dataChild(RSN_MODULE, 'uri');
+      if (uri !== undefined) n.children?.set(uri, [leafNode(uri, n, subscriptionUri(s, id))]);
+    }
+  }
   const opts = encodeOptions(s, ctx.encoding);
   const text = ctx.encoding === 'json' ? encodeJson(output, opts) : encodeXml(output, opts);
   ctx.out.text(200, dataMediaType(ctx.encoding), text);
@@ -253,19 +255,6 @@ function leafOf(input: InstanceTree | undefined, name: string): DataNode | undef
 function removeLeaf(input: InstanceTree | undefined, leaf: DataNode): void {
   if (input === undefined) return;
   for (const nodes of input.children.values()) for (const n of nodes) n.children?.delete(leaf.schema);
-}
-
-function hasChildren(tree: InstanceTree): boolean {
-  for (const nodes of tree.children.values()) {
-    for (const n of nodes) if (n.children !== undefined && n.children.size > 0) return true;
-  }
-  return false;
-}
-
-/** The operation in NETCONF XML; the codec declares the prefixes the xpath filters use. */
-function operationXml(op: SchemaNode, input: InstanceTree | undefined): string {
-  if (input === undefined || !hasChildren(input)) return `<${op.name} xmlns="${op.namespace}"/>`;
-  return encodeXml(input, { operationElement: true });
 }
 
 /** A subscription answers only text/event-stream (RFC 8650 section 3.4); another Accept is 406. */

@@ -5,7 +5,8 @@ import { RSN_MODULE, SN_MODULE } from './names.js';
 import { requesterOf } from './requester.js';
 import { establishedSubscription, subscriptionUri } from './service.js';
 
-function leaf(schema: SchemaNode, parent: DataNode, value: string): DataNode {
+/** A leaf instance of `schema` below `parent`. */
+export function leafNode(schema: SchemaNode, parent: DataNode, value: string): DataNode {
   return {
     schema,
     parent,
@@ -45,10 +46,10 @@ export function addSubscriptionState(ctx: RequestContext, tree: InstanceTree): v
         if (!seesAll && sub?.owner !== requester) return false;
         if (sub === undefined || entry.children === undefined) return true;
         if (uriSchema !== undefined)
-          entry.children.set(uriSchema, [leaf(uriSchema, entry, subscriptionUri(s, id))]);
+          entry.children.set(uriSchema, [leafNode(uriSchema, entry, subscriptionUri(s, id))]);
         if (encodingSchema !== undefined && sub.encoding === 'json') {
           if (jsonEncoding)
-            entry.children.set(encodingSchema, [leaf(encodingSchema, entry, `${SN_MODULE}:encode-json`)]);
+            entry.children.set(encodingSchema, [leafNode(encodingSchema, entry, `${SN_MODULE}:encode-json`)]);
           else entry.children.delete(encodingSchema);
         }
         return true;

@@ -1,12 +1,12 @@
-import type { NetconfNotification, NetconfSession } from '@yangkit/netconf-client';
 import { createSseWriter, type SseWriter } from '@yangkit/sse-stream';
-import { escapeXmlText, outerXml } from '@yangkit/xml';
-import { decodeXml, encodeJson } from '@yangkit/yang-json-codec';
+import { type DataNode, decodeXml, encodeJson, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
+import type { BackendNotification, BackendSubscription, InvokeRequest } from '../backend.js';
 import type { Encoding } from '../media.js';
 import type { Responder } from '../response.js';
 import type { StreamSettings } from '../streams/index.js';
-import { RSN_NS, SN_MODULE, SN_NS, YP_NS } from './names.js';
+import { RSN_MODULE, SN_MODULE, SN_NS, YANG_PUSH_MODULE } from './names.js';
+import { leafNode } from './state.js';
 
 /** Why a subscription ended. */
 export type EndReason =
@@ -26,36 +26,35 @@ export interface SubscriptionContext {
   readonly messageIndent: number;
   readonly uri: string;
   /**
-   * An RFC 8641 datastore subscription: until the GET its session stops reading, so the backend
-   * (which can make an update again at any time) computes none for a receiver that is not there.
+   * An RFC 8641 datastore subscription: until the GET it takes no notification from the backend,
+   * which (as it can make an update again at any time) computes none for a receiver not there.
    */
   readonly datastore?: boolean;
   /** Called once when the subscription ended (it leaves the registry). */
   readonly onEnd: (reason: EndReason) => void;
 }
 
-/** A notification waiting for the GET, as the backend sent it (encoded only once a receiver came). */
+/** A notification waiting for the GET, encoded as the receiver will get it. */
 interface Pending {
-  readonly xml: string;
+  readonly data: string;
   readonly bytes: number;
   /** A YANG Push update: a later push-update, holding the whole selection, makes it useless. */
   readonly update: boolean;
 }
 
 /**
- * One RFC 8639 dynamic subscription established through the handler: it holds the NETCONF
- * session that established it (delete- and modify-subscription must come from that session,
- * RFC 8639 section 2.4.4) and delivers the session's notifications to the one SSE response that
- * GETs its uri (RFC 8650 section 3.4). Until then, notifications wait unencoded in a queue bounded
- * in bytes and in count (the stream settings' `maxQueuedBytes`, `maxQueuedEvents`), where a
- * push-update replaces the updates before it; a datastore subscription does not even read its
- * session meanwhile.
+ * One RFC 8639 dynamic subscription established through the handler: it holds the backend's
+ * subscription (delete- and modify-subscription go where it lives, RFC 8639 section 2.4.4) and
+ * delivers its notifications to the one SSE response that GETs its uri (RFC 8650 section 3.4).
+ * Until then, notifications wait in a queue bounded in bytes and in count (the stream settings'
+ * `maxQueuedBytes`, `maxQueuedEvents`), where a push-update replaces the updates before it; a
+ * datastore subscription does not even take notifications from the backend meanwhile.
  */
 export class Subscription {
   readonly id: number;
   readonly owner: string | undefined;
   readonly encoding: Encoding;
-  readonly session: NetconfSession;
+  readonly subscription: BackendSubscription;
   readonly #ctx: SubscriptionContext;
   #pending: Pending[] = [];
   #pendingBytes = 0;
@@ -68,17 +67,17 @@ export class Subscription {
     id: number,
     owner: string | undefined,
     encoding: Encoding,
-    session: NetconfSession,
+    subscription: BackendSubscription,
     ctx: SubscriptionContext,
     receiveWithinMs: number,
   ) {
     this.id = id;
     this.owner = owner;
     this.encoding = encoding;
-    this.session = session;
+    this.subscription = subscription;
     this.#ctx = ctx;
-    // A subscription whose uri nobody GETs in time ends: it must not hold a NETCONF session (or a
-    // place of its user) for ever.
+    // A subscription whose uri nobody GETs in time ends: it must not hold the backend's
+    // subscription (or a place of its user) for ever.
     this.#timer = setTimeout(() => this.end('not-received'), receiveWithinMs);
     this.#timer.unref();
     this.#holdUnread();
@@ -98,23 +97,14 @@ export class Subscription {
     return this.#pendingBytes;
   }
 
-  /** A notification of the subscription's NETCONF session. */
-  deliver(n: NetconfNotification): void {
+  /** A notification of the backend's subscription. */
+  deliver(n: BackendNotification): void {
     if (this.#ended !== undefined) return;
-    const kind = kindOf(n);
-    let xml = outerXml(n.element);
-    if (kind === 'subscription-modified') {
-      // The backend tells its own encoding (XML); a JSON receiver is told encode-json, or nothing
-      // when the schema lacks that feature and so cannot express it.
-      if (this.encoding === 'json') xml = xml.replace(ENCODING, this.#jsonEncoding);
-      // RFC 8650 section 3.4 (the module's augment): subscription-modified carries the uri.
-      xml = xml.replace(
-        /<\/((?:[\w.-]+:)?)subscription-modified>\s*<\/((?:[\w.-]+:)?)notification>\s*$/,
-        `<uri xmlns="${RSN_NS}">${escapeXmlText(this.#ctx.uri)}</uri></$1subscription-modified></$2notification>`,
-      );
-    }
+    const [event] = [...n.tree.children.values()].flat();
+    const kind = kindOf(event);
+    if (kind === 'subscription-modified') this.#completeModified(event!);
     if (kind === 'subscription-terminated') this.#terminatedSeen = true;
-    this.#send(xml, kind);
+    this.#send(n.tree, kind);
     // RFC 8639 sections 2.7.3, 2.7.4: nothing follows subscription-terminated or -completed.
     if (kind === 'subscription-terminated') this.end('killed');
     else if (kind === 'subscription-completed') this.end('completed');
@@ -128,18 +118,19 @@ export class Subscription {
     if (!this.#terminatedSeen && this.#ended === undefined) {
       // Written as the backend would have sent it, then encoded like every other event.
       const xml = `<notification xmlns="urn:ietf:params:xml:ns:netconf:notification:1.0"><eventTime>${new Date().toISOString()}</eventTime><subscription-terminated xmlns="${SN_NS}"><id>${this.id}</id><reason>no-such-subscription</reason></subscription-terminated></notification>`;
-      this.#send(xml, 'subscription-terminated');
+      const tree = decodeXml(this.#ctx.schema, xml, { kind: 'notification', strict: false });
+      this.#send(tree, 'subscription-terminated');
     }
     this.end('killed');
   }
 
   /**
-   * Sends an operation on the subscription's own session (modify- and delete-subscription,
-   * RFC 8639 section 2.4.4); the session reads for the reply, then stops again while unreceived.
+   * Invokes an operation where the subscription lives (modify- and delete-subscription, RFC 8639
+   * section 2.4.4); the backend's notifications are held back again afterwards while unreceived.
    */
-  async rpc(xml: string): Promise<void> {
+  async invoke(request: InvokeRequest): Promise<void> {
     try {
-      await this.session.rpc(xml);
+      await this.subscription.invoke(request);
     } finally {
       this.#holdUnread();
     }
@@ -156,42 +147,53 @@ export class Subscription {
       maxQueuedBytes: st.maxQueuedBytes,
       overflow: 'close',
       ...(st.retryMs === undefined ? {} : { retryMs: st.retryMs }),
-      // The subscription lives as long as its event stream: no NETCONF session outlives a client.
+      // The subscription lives as long as its event stream: no backend subscription outlives a client.
       onClose: () => this.end('client-left'),
     });
     this.#writer = writer;
     const waiting = this.#pending;
     this.#clearPending();
-    for (const p of waiting) this.#write(writer, p.xml);
+    for (const p of waiting) writer.send({ data: p.data });
     // What the backend held back while nobody received comes now, after what waited here.
-    this.session.resumeReading();
+    this.subscription.resume();
     if (this.#ended !== undefined) void writer.close();
     await writer.closed;
   }
 
-  /** Ends the subscription: its stream ends and its NETCONF session closes (ending it there). */
+  /** Ends the subscription: its stream ends and the backend's subscription with it. */
   end(reason: EndReason): void {
     if (this.#ended !== undefined) return;
     this.#ended = reason;
     clearTimeout(this.#timer);
     this.#clearPending();
     void this.#writer?.close();
-    const session = this.session;
-    if (session.endReason === undefined) void session.close().catch(() => session.destroy());
+    this.subscription.close();
     this.#ctx.onEnd(reason);
   }
 
-  get #jsonEncoding(): string {
-    const sn = this.#ctx.schema.moduleByName(SN_MODULE);
-    return sn?.enabledFeatures.includes('encode-json')
-      ? `<encoding xmlns="${SN_NS}" xmlns:sn="${SN_NS}">sn:encode-json</encoding>`
-      : '';
+  /**
+   * subscription-modified as the receiver gets it: the backend tells its own encoding (XML), so a
+   * JSON receiver is told encode-json, or nothing when the schema lacks that feature and so cannot
+   * express it; and RFC 8650 section 3.4 (the module's augment) adds the uri.
+   */
+  #completeModified(event: DataNode): void {
+    const children = event.children;
+    if (children === undefined) return;
+    const encoding = event.schema.dataChild(SN_MODULE, 'encoding');
+    if (this.encoding === 'json' && encoding !== undefined && children.has(encoding)) {
+      const sn = this.#ctx.schema.moduleByName(SN_MODULE);
+      if (sn?.enabledFeatures.includes('encode-json'))
+        children.set(encoding, [leafNode(encoding, event, `${SN_MODULE}:encode-json`)]);
+      else children.delete(encoding);
+    }
+    const uri = event.schema.dataChild(RSN_MODULE, 'uri');
+    if (uri !== undefined) children.set(uri, [leafNode(uri, event, this.#ctx.uri)]);
   }
 
-  /** Until the GET, a datastore subscription's session reads nothing (see the context's `datastore`). */
+  /** Until the GET, a datastore subscription takes no notification (see the context's `datastore`). */
   #holdUnread(): void {
     if (this.#ctx.datastore === true && this.#writer === undefined && this.#ended === undefined)
-      this.session.pauseReading();
+      this.subscription.pause();
   }
 
   #clearPending(): void {
@@ -199,9 +201,11 @@ export class Subscription {
     this.#pendingBytes = 0;
   }
 
-  #send(xml: string, kind: Kind | undefined): void {
+  #send(tree: InstanceTree, kind: Kind | undefined): void {
+    const data = this.#message(tree);
+    if (data === undefined) return;
     if (this.#writer !== undefined) {
-      this.#write(this.#writer, xml);
+      this.#writer.send({ data });
       return;
     }
     // RFC 8641 section 3.7: a push-update holds the whole selection, so the updates before it
@@ -210,37 +214,23 @@ export class Subscription {
       this.#pending = this.#pending.filter((p) => !p.update);
       this.#pendingBytes = this.#pending.reduce((sum, p) => sum + p.bytes, 0);
     }
-    const bytes = Buffer.byteLength(xml);
+    const bytes = Buffer.byteLength(data);
     const st = this.#ctx.streams;
     if (this.#pending.length >= st.maxQueuedEvents || this.#pendingBytes + bytes > st.maxQueuedBytes) {
       this.end('overflow');
       return;
     }
-    this.#pending.push({ xml, bytes, update: kind === 'push-update' || kind === 'push-change-update' });
+    this.#pending.push({ data, bytes, update: kind === 'push-update' || kind === 'push-change-update' });
     this.#pendingBytes += bytes;
   }
 
-  #write(writer: SseWriter, xml: string): void {
-    const data = this.#message(xml);
-    if (data !== undefined) writer.send({ data });
-  }
-
-  /** The SSE data of an event; undefined when the schema cannot express it in JSON (skipped). */
-  #message(xml: string): string | undefined {
-    if (this.encoding === 'xml') return xml;
-    try {
-      const tree = decodeXml(this.#ctx.schema, xml, { kind: 'notification', strict: false });
-      // An event of a module or feature outside the schema decodes to nothing.
-      if (tree.children.size === 0) return undefined;
-      return encodeJson(tree, { indent: this.#ctx.messageIndent });
-    } catch {
-      return undefined;
-    }
+  /** The SSE data of an event; undefined when the schema cannot express it (skipped). */
+  #message(tree: InstanceTree): string | undefined {
+    // An event of a module or feature outside the schema decodes to nothing.
+    if (tree.children.size === 0) return undefined;
+    return this.encoding === 'xml' ? encodeXml(tree) : encodeJson(tree, { indent: this.#ctx.messageIndent });
   }
 }
-
-/** The `encoding` leaf of a subscription-modified (RFC 8639 `subscription-policy`). */
-const ENCODING = /<((?:[\w.-]+:)?)encoding(?:\s[^>]*)?>[^<]*<\/\1encoding>/;
 
 /** The notifications a subscription tells apart: RFC 8639 state changes and RFC 8641 updates. */
 type Kind =
@@ -252,17 +242,13 @@ type Kind =
   | 'other';
 
 const KINDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  [SN_NS, new Set(['subscription-modified', 'subscription-terminated', 'subscription-completed'])],
-  [YP_NS, new Set(['push-update', 'push-change-update'])],
+  [SN_MODULE, new Set(['subscription-modified', 'subscription-terminated', 'subscription-completed'])],
+  [YANG_PUSH_MODULE, new Set(['push-update', 'push-change-update'])],
 ]);
 
-/** What the notification's event is; undefined for an event of another module. */
-function kindOf(n: NetconfNotification): Kind | undefined {
-  for (const child of n.element.children) {
-    if (typeof child === 'string' || child.local === 'eventTime') continue;
-    const names = child.ns === '' ? undefined : KINDS.get(child.ns);
-    if (names === undefined) return undefined;
-    return names.has(child.local) ? (child.local as Kind) : 'other';
-  }
-  return undefined;
+/** What the notification's event is; undefined for an event of another module (or none the schema has). */
+function kindOf(event: DataNode | undefined): Kind | undefined {
+  const names = event === undefined ? undefined : KINDS.get(event.schema.module);
+  if (names === undefined) return undefined;
+  return names.has(event!.schema.name) ? (event!.schema.name as Kind) : 'other';
 }
