@@ -10,8 +10,8 @@ import {
   startSshServer,
 } from '@yangkit/netconf-server';
 import {
+  type Backend,
   createNetconfBackend,
-  type NetconfBackend,
   RESTCONF_MODULES,
   SUBSCRIPTION_FEATURES,
   subscriptionModules,
@@ -32,7 +32,7 @@ import {
 /** A backend with the schema the handler needs, and what to say about it at start. */
 export interface BackendSetup {
   readonly schema: SchemaTree;
-  readonly backend: NetconfBackend;
+  readonly backend: Backend;
   /** A one-line description for the start-up log. */
   readonly description: string;
   /** A data resource to try first (below `{+restconf}`), when the backend holds known data. */

@@ -1,4 +1,8 @@
 import type { IncomingMessage } from 'node:http';
+import { decodeJson, decodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
+import type { SchemaNode } from '@yangkit/yang-schema';
+import type { RequestContext } from './context.js';
+import type { Body } from './edit.js';
 import { RestconfError } from './errors.js';
 
 /**
@@ -41,4 +45,18 @@ export function hasBody(req: IncomingMessage): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
   const stream = (req as IncomingMessage & { stream?: { endAfterHeaders?: unknown } }).stream;
   return req.httpVersionMajor === 2 && stream?.endAfterHeaders === false;
+}
+
+/** Decodes the input of an operation (RFC 8040 section 4.4.2); undefined without a body. */
+export function decodeInput(
+  ctx: RequestContext,
+  body: Body | undefined,
+  op: SchemaNode,
+): InstanceTree | undefined {
+  if (body === undefined || body.text.trim() === '') return undefined;
+  const kind = op.kind === 'action' ? ('action-input' as const) : ('rpc-input' as const);
+  const options = { kind, operation: op, simpleNames: ctx.settings.simpleJsonNames };
+  return body.encoding === 'json'
+    ? decodeJson(ctx.settings.schema, body.text, options)
+    : decodeXml(ctx.settings.schema, body.text, options);
 }

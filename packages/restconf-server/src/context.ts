@@ -1,8 +1,8 @@
 import type { QueryParameters, RequestTarget } from '@yangkit/restconf-uri';
 import type { SchemaTree } from '@yangkit/yang-schema';
+import type { Backend } from './backend.js';
 import type { ChangeClock } from './change-clock.js';
 import type { Encoding } from './media.js';
-import type { NetconfBackend } from './netconf-backend/index.js';
 import type { DefaultStyle, Logger, SystemSortType } from './options.js';
 import type { Responder } from './response.js';
 import type { EventStreams } from './streams/index.js';
@@ -11,7 +11,7 @@ import type { SubscriptionSettings } from './subscriptions/index.js';
 /** The handler's options with every default filled in. */
 export interface Settings {
   readonly schema: SchemaTree;
-  readonly backend: NetconfBackend;
+  readonly backend: Backend;
   readonly root: string;
   readonly serverUrl: string;
   readonly defaultEncoding: Encoding;

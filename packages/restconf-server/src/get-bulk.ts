@@ -1,16 +1,9 @@
 import { parseApiPath, resolveApiPath } from '@yangkit/restconf-uri';
 import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
-import {
-  type AnyElement,
-  type DataNode,
-  decodeJson,
-  decodeXml,
-  encodeJson,
-  encodeXml,
-  type InstanceTree,
-} from '@yangkit/yang-json-codec';
+import { type AnyElement, type DataNode, encodeJson, encodeXml } from '@yangkit/yang-json-codec';
 import { pathSchemaOf } from '@yangkit/yang-patch';
 import type { SchemaNode } from '@yangkit/yang-schema';
+import { decodeInput } from './body.js';
 import { encodeOptions, type RequestContext } from './context.js';
 import type { Body } from './edit.js';
 import { RestconfError } from './errors.js';
@@ -33,13 +26,8 @@ function invalid(message: string): RestconfError {
 }
 
 function inputOf(ctx: RequestContext, op: SchemaNode, body: Body | undefined): DataNode | undefined {
-  if (body === undefined || body.text.trim() === '') return undefined;
-  const options = { kind: 'rpc-input' as const, operation: op, simpleNames: ctx.settings.simpleJsonNames };
-  const tree: InstanceTree =
-    body.encoding === 'json'
-      ? decodeJson(ctx.settings.schema, body.text, options)
-      : decodeXml(ctx.settings.schema, body.text, options);
-  return [...tree.children.values()].flat()[0];
+  const input = decodeInput(ctx, body, op);
+  return input === undefined ? undefined : [...input.children.values()].flat()[0];
 }
 
 function member(node: DataNode | undefined, name: string): DataNode | undefined {

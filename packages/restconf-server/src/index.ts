@@ -36,10 +36,8 @@ export { METADATA_MODULE, METADATA_NS, METADATA_YANG } from './metadata-module.j
 export { RESTCONF_MODULES, YANGKIT_MODULE_TEXTS, YANGKIT_MODULES } from './modules.js';
 export {
   createNetconfBackend,
-  type NetconfBackend,
   type NetconfBackendOptions,
   type SessionFactory,
-  type SessionUse,
 } from './netconf-backend/index.js';
 export type { DefaultStyle, Logger, RestconfHandlerOptions } from './options.js';
 export { EVENT_QUEUE_DEFAULTS, type EventStreamOptions } from './streams/index.js';

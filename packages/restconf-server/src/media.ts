@@ -106,6 +106,20 @@ export function accepts(accept: string | undefined, type: string): boolean {
   return parseAccept(accept).some((r) => r.type === type || r.type === major || r.type === '*/*');
 }
 
+/**
+ * Refuses an Accept that does not allow text/event-stream (RFC 8040 section 6.3, RFC 8650
+ * section 3.4): `resource` is served as nothing else.
+ *
+ * @throws {RestconfError} `NOT_ACCEPTABLE` (406)
+ */
+export function checkEventStreamAccept(accept: string | undefined, resource: string): void {
+  if (accepts(accept, MEDIA.eventStream)) return;
+  throw new RestconfError('NOT_ACCEPTABLE', `${resource} is served as text/event-stream only`, {
+    errorTag: 'invalid-value',
+    status: 406,
+  });
+}
+
 /** What a request body is, from its Content-Type. */
 export interface BodyType {
   readonly encoding: Encoding;

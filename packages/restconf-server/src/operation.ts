@@ -1,7 +1,8 @@
 import { type ResolvedApiPath, resolveOperation } from '@yangkit/restconf-uri';
-import { decodeJson, decodeXml, encodeJson, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
+import { encodeJson, encodeXml } from '@yangkit/yang-json-codec';
 import { type PathStep, pathSchemaOf } from '@yangkit/yang-patch';
 import type { SchemaNode } from '@yangkit/yang-schema';
+import { decodeInput } from './body.js';
 import { encodeOptions, type RequestContext } from './context.js';
 import type { Body } from './edit.js';
 import { RestconfError } from './errors.js';
@@ -10,15 +11,6 @@ import { GET_BULK_MODULE } from './get-bulk-module.js';
 import { hasChildren, toPathSteps } from './instances.js';
 import { dataMediaType } from './media.js';
 import { isSubscriptionOperation, subscriptionOperation } from './subscriptions/index.js';
-
-function decodeInput(ctx: RequestContext, body: Body | undefined, op: SchemaNode): InstanceTree | undefined {
-  if (body === undefined || body.text.trim() === '') return undefined;
-  const kind = op.kind === 'action' ? ('action-input' as const) : ('rpc-input' as const);
-  const options = { kind, operation: op, simpleNames: ctx.settings.simpleJsonNames };
-  return body.encoding === 'json'
-    ? decodeJson(ctx.settings.schema, body.text, options)
-    : decodeXml(ctx.settings.schema, body.text, options);
-}
 
 /** Invokes the operation through the backend and answers its output, 204 when there is none. */
 async function invoke(

@@ -1,9 +1,9 @@
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { Registry } from 'prom-client';
 import type { AuditListener } from './audit.js';
+import type { Backend } from './backend.js';
 import type { ChangeClock } from './change-clock.js';
 import type { Encoding } from './media.js';
-import type { NetconfBackend } from './netconf-backend/index.js';
 import type { EventStreamOptions } from './streams/index.js';
 import type { SubscriptionOptions } from './subscriptions/index.js';
 
@@ -25,7 +25,7 @@ export interface RestconfHandlerOptions {
   /** The compiled schema: the backend's modules plus ietf-restconf, ietf-restconf-monitoring, ietf-yang-patch. */
   readonly schema: SchemaTree;
   /** The NETCONF server behind the handler. */
-  readonly backend: NetconfBackend;
+  readonly backend: Backend;
   /** The RESTCONF root path announced in host-meta (default `/restconf`). */
   readonly root?: string;
   /** Start of the URL in Location headers (`--restconf-server-url`, default `http://localhost`). */

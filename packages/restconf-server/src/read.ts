@@ -1,11 +1,10 @@
-import type { FieldsNode, ResolvedApiPath } from '@yangkit/restconf-uri';
+import type { ResolvedApiPath } from '@yangkit/restconf-uri';
 import {
   applyDepth,
   applyFields,
   applyWithDefaults,
   encodeJsonChunks,
   encodeXmlChunks,
-  type FieldSelection,
   type InstanceTree,
   walk,
 } from '@yangkit/yang-json-codec';
@@ -21,13 +20,6 @@ import { addSchemaLocations } from './schema-locations.js';
 import { addSubscriptionState } from './subscriptions/index.js';
 import { annotateValidators } from './validator-metadata.js';
 import { selectsSeveral } from './wildcard.js';
-
-/** restconf-uri's parsed `fields` as the codec's selection: names as written, `module:name` or `name`. */
-function selectionOf(fields: readonly FieldsNode[]): FieldSelection {
-  return new Map(
-    fields.map((f) => [f.module === undefined ? f.name : `${f.module}:${f.name}`, selectionOf(f.children)]),
-  );
-}
 
 /** The with-defaults mode (RFC 8040 section 4.8.9); with `with-origin`, the values it adds have origin `default`. */
 function withDefaults(ctx: RequestContext, tree: InstanceTree): void {
@@ -88,7 +80,7 @@ export async function readData(
   const s = ctx.settings;
   const tree = await readTree(ctx, resolved === undefined ? undefined : toPathSteps(resolved), ds);
   withDefaults(ctx, tree);
-  if (ctx.query.fields !== undefined) applyFields(tree, selectionOf(ctx.query.fields));
+  if (ctx.query.fields !== undefined) applyFields(tree, ctx.query.fields);
   if (ctx.query.depth !== undefined) applyDepth(tree, ctx.query.depth);
   // Entity tags follow running (RFC 8040 section 3.4.1), and intended, its validated copy here.
   const annotated = annotateValidators(ctx, tree, ds === undefined || followsRunning(ds));

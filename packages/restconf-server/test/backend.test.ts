@@ -1,34 +1,125 @@
 import { connectStream, type NetconfSession } from '@yangkit/netconf-client';
 import { duplexPair, NetconfServer } from '@yangkit/netconf-server';
+import { parseApiPath, resolveApiPath } from '@yangkit/restconf-uri';
+import { decodeJson, encodeJson, type InstanceTree } from '@yangkit/yang-json-codec';
+import {
+  type DatastoreEdit,
+  fromResolved,
+  type PathStep,
+  parseYangPatch,
+  pathSchemaOf,
+  planPatch,
+} from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { EditError } from '../src/backend.js';
 import { RestconfError } from '../src/errors.js';
 import { createNetconfBackend } from '../src/netconf-backend/index.js';
 import { exampleSchema } from './harness.js';
+import { EVENT_NS, eventXml } from './streams-helpers.js';
 
 let server: NetconfServer;
 let schema: SchemaTree;
+/** `example-jukebox:jukebox/player/gap`. */
+let GAP: readonly PathStep[];
 beforeAll(async () => {
   schema = await exampleSchema();
   server = await NetconfServer.create({ schema });
+  GAP = fromResolved(
+    resolveApiPath(parseApiPath('/example-jukebox:jukebox/player/gap'), pathSchemaOf(schema)),
+  );
 });
 afterAll(() => server.close());
 
-function factory(opened: NetconfSession[]): () => Promise<NetconfSession> {
-  return async () => {
+/** A session factory that records the sessions it opened and the user each was opened for. */
+function factory(opened: NetconfSession[], users: (string | undefined)[] = []) {
+  return async (user?: string): Promise<NetconfSession> => {
     const [a, b] = duplexPair();
-    server.connect(a, { username: 'test' });
+    server.connect(a, { username: user ?? 'test' });
     const s = await connectStream(b);
     opened.push(s);
+    users.push(user);
     return s;
   };
 }
 
+/** The edits of a YANG Patch on the datastore, as the handler plans them. */
+function editsOf(...edits: { operation: string; target: string; value?: unknown }[]): DatastoreEdit[] {
+  const body = {
+    'ietf-yang-patch:yang-patch': {
+      'patch-id': 'test',
+      edit: edits.map((e, i) => ({ 'edit-id': String(i + 1), ...e })),
+    },
+  };
+  return [...planPatch(parseYangPatch(schema, JSON.stringify(body), { encoding: 'json' })).edits];
+}
+
+function gap(value: string) {
+  return editsOf({
+    operation: 'merge',
+    target: '/example-jukebox:jukebox/player/gap',
+    value: { 'example-jukebox:gap': value },
+  });
+}
+
+function json(tree: InstanceTree): unknown {
+  return JSON.parse(encodeJson(tree));
+}
+
+/** The ietf-netconf operation `name` with its input, decoded from JSON. */
+function operation(name: string, input: unknown) {
+  const op = schema.rpcs().find((r) => r.module === 'ietf-netconf' && r.name === name)!;
+  const tree = decodeJson(schema, JSON.stringify({ 'ietf-netconf:input': input }), {
+    kind: 'rpc-input',
+    operation: op,
+  });
+  return { operation: op, input: tree };
+}
+
 describe('createNetconfBackend', () => {
-  test('learns the capabilities of the server at start', async () => {
+  test('learns the capabilities and event streams of the server at start', async () => {
     const backend = createNetconfBackend({ schema, openSession: factory([]), watchChanges: false });
     await backend.start();
-    expect(backend.capabilities.candidate).toBe(true);
+    expect(backend.capabilities).toMatchObject({ candidate: true, confirmedCommit: true, nmda: true });
+    expect(backend.capabilities.streams.map((s) => s.name)).toContain('NETCONF');
+    await backend.close();
+  });
+
+  test('edits and reads trees of its schema', async () => {
+    const backend = createNetconfBackend({ schema, openSession: factory([]), watchChanges: false });
+    await backend.start();
+    await backend.edit({ edits: gap('0.3') });
+    const tree = await backend.read({ target: GAP, content: 'config' });
+    expect(json(tree)).toEqual({ 'example-jukebox:jukebox': { player: { gap: '0.3' } } });
+    expect(await backend.exists({ target: GAP })).toBe(true);
+    await backend.close();
+  });
+
+  test('an edit that fails names its edit and leaves nothing of the edits before it', async () => {
+    const backend = createNetconfBackend({ schema, openSession: factory([]), watchChanges: false });
+    await backend.start();
+    await backend.edit({ edits: gap('0.4') });
+    const failure = await backend
+      .edit({
+        edits: editsOf(
+          {
+            operation: 'merge',
+            target: '/example-jukebox:jukebox/player/gap',
+            value: { 'example-jukebox:gap': '0.9' },
+          },
+          {
+            operation: 'create',
+            target: '/example-jukebox:jukebox/player/gap',
+            value: { 'example-jukebox:gap': '1.0' },
+          },
+        ),
+      })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(EditError);
+    expect((failure as EditError).editId).toBe('2');
+    expect(json(await backend.read({ target: GAP, content: 'config' }))).toEqual({
+      'example-jukebox:jukebox': { player: { gap: '0.4' } },
+    });
     await backend.close();
   });
 
@@ -36,69 +127,53 @@ describe('createNetconfBackend', () => {
     const opened: NetconfSession[] = [];
     const backend = createNetconfBackend({ schema, openSession: factory(opened), watchChanges: false });
     await backend.start();
-    const first = await backend.legacy.withSession(async (s) => s.sessionId);
-    const second = await backend.legacy.withSession(async (s) => s.sessionId);
-    expect(second).toBe(first);
+    await backend.read({ target: GAP });
+    await backend.read({ target: GAP });
     expect(opened).toHaveLength(1);
     await backend.close();
   });
 
-  test('closes a session a request marked as not reusable, so its locks end with it', async () => {
+  test("opens each request's sessions for its user and reuses them for that user only", async () => {
     const opened: NetconfSession[] = [];
-    const closed: number[] = [];
+    const users: (string | undefined)[] = [];
     const backend = createNetconfBackend({
       schema,
-      openSession: factory(opened),
+      openSession: factory(opened, users),
       watchChanges: false,
-      closeSession: async (s) => {
-        closed.push(s.sessionId);
-        await s.close();
-      },
     });
     await backend.start();
-    const id = await backend.legacy.withSession(async (s, use) => {
-      await s.lock({ target: 'candidate' });
-      use.reusable = false;
-      return s.sessionId;
-    });
-    expect(closed).toEqual([id]);
-    // The lock died with the session: another session can take it.
-    await backend.legacy.withSession(async (s) => {
-      await s.lock({ target: 'candidate' });
-      await s.unlock({ target: 'candidate' });
-    });
+    for (const user of ['alice', 'bob', 'alice', 'bob']) await backend.read({ target: GAP, user });
+    expect(users).toEqual([undefined, 'alice', 'bob']);
+    await backend.close();
+  });
+
+  test('ends the session of an operation with its request, so a lock dies with it', async () => {
+    const opened: NetconfSession[] = [];
+    const backend = createNetconfBackend({ schema, openSession: factory(opened), watchChanges: false });
+    await backend.start();
+    const lock = operation('lock', { target: { candidate: [null] } });
+    await backend.invoke(lock);
+    await expect.poll(() => opened[0]!.endReason?.reason, { timeout: 2000, interval: 20 }).toBe('closed');
+    // The lock died with the session: another request can take it.
+    await backend.invoke(lock);
     await backend.close();
   });
 
   test('concurrent requests get sessions of their own', async () => {
-    const opened: NetconfSession[] = [];
-    const backend = createNetconfBackend({ schema, openSession: factory(opened), watchChanges: false });
+    const backend = createNetconfBackend({ schema, openSession: factory([]), watchChanges: false });
     await backend.start();
-    const ids = await Promise.all(
-      [1, 2, 3].map(() =>
-        backend.legacy.withSession(async (s) => {
-          await new Promise((r) => setTimeout(r, 10));
-          return s.sessionId;
-        }),
-      ),
-    );
-    expect(new Set(ids).size).toBe(3);
+    await Promise.all([1, 2, 3].map(() => backend.read({})));
     expect(backend.stats().idle).toBe(3);
     await backend.close();
   });
 
-  test('reports changes made by other clients, not its own', async () => {
+  test('reports a change of running by its own edit once, and by another client', async () => {
     const backend = createNetconfBackend({ schema, openSession: factory([]) });
     const seen: string[] = [];
     backend.onChange((ds) => seen.push(ds));
     await backend.start();
-    await backend.legacy.withSession(async (s) => {
-      await s.editConfig({
-        target: 'candidate',
-        config: '<jukebox xmlns="http://example.com/ns/example-jukebox"/>',
-      });
-      await s.commit();
-    });
+    await backend.edit({ edits: gap('0.5') });
+    expect(seen).toEqual(['running']);
     const [a, b] = duplexPair();
     server.connect(a, { username: 'other' });
     const other = await connectStream(b);
@@ -109,8 +184,7 @@ describe('createNetconfBackend', () => {
     });
     await other.commit();
     await other.close();
-    await expect.poll(() => seen.length, { timeout: 2000, interval: 20 }).toBe(1);
-    expect(seen).toEqual(['running']);
+    await expect.poll(() => seen, { timeout: 2000, interval: 20 }).toEqual(['running', 'running']);
     await backend.close();
   });
 
@@ -120,9 +194,8 @@ describe('createNetconfBackend', () => {
     await backend.start();
     // The server went away while the session sat idle.
     opened[0]!.destroy(undefined, 'transport-closed');
-    const id = await backend.legacy.withSession(async (s) => s.sessionId);
+    await backend.read({ target: GAP });
     expect(opened).toHaveLength(2);
-    expect(id).toBe(opened[1]!.sessionId);
     await backend.close();
   });
 
@@ -130,33 +203,31 @@ describe('createNetconfBackend', () => {
     const opened: NetconfSession[] = [];
     const backend = createNetconfBackend({ schema, openSession: factory(opened), watchChanges: false });
     await backend.start();
-    const failure = await backend.legacy
-      .withSession(async (s) => {
-        const reply = s.getConfig({ source: 'running' });
-        // The transport dies with the RPC in flight.
-        s.destroy(undefined, 'transport-closed');
-        return reply;
-      })
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      );
+    const session = opened[0]!;
+    const rpc = session.rpc.bind(session);
+    // The transport dies with the RPC in flight.
+    session.rpc = (...args) => {
+      const reply = rpc(...args);
+      session.destroy(undefined, 'transport-closed');
+      return reply;
+    };
+    const failure = await backend.edit({ edits: gap('0.6') }).catch((error: unknown) => error);
     expect(RestconfError.isInstance(failure)).toBe(true);
     expect((failure as RestconfError).status).toBe(503);
     expect((failure as RestconfError).message).toMatch(/may or may not have been applied/);
     await backend.close();
   });
 
-  test('subscribes again after its change watcher was lost and reports the unseen change', async () => {
+  test('subscribes again after its change watch was lost and reports the unseen change', async () => {
     const opened: NetconfSession[] = [];
     const backend = createNetconfBackend({ schema, openSession: factory(opened) });
     const seen: string[] = [];
     backend.onChange((ds) => seen.push(ds));
     await backend.start();
-    // start() opened the first idle session, then the watcher.
+    // start() opened the first idle session, then the watch.
     opened[1]!.destroy(undefined, 'transport-closed');
     await expect.poll(() => backend.stats().sessions, { timeout: 2000, interval: 20 }).toBe(1);
-    await backend.legacy.withSession(async (s) => s.sessionId);
+    await backend.read({ target: GAP });
     await expect.poll(() => seen, { timeout: 2000, interval: 20 }).toEqual(['running']);
     const [a, b] = duplexPair();
     server.connect(a, { username: 'other' });
@@ -169,6 +240,24 @@ describe('createNetconfBackend', () => {
     await other.commit();
     await other.close();
     await expect.poll(() => seen, { timeout: 2000, interval: 20 }).toEqual(['running', 'running']);
+    await backend.close();
+  });
+
+  test('delivers the notifications of a stream decoded, until the subscription is closed', async () => {
+    const backend = createNetconfBackend({ schema, openSession: factory([]), watchChanges: false });
+    await backend.start();
+    const subscription = await backend.subscribe({ stream: 'NETCONF' });
+    server.publish(eventXml('decoded'));
+    const received: InstanceTree[] = [];
+    for await (const n of subscription) {
+      received.push(n.tree);
+      subscription.close();
+    }
+    const event = [...received[0]!.children.keys()][0]!;
+    expect(event.namespace).toBe(EVENT_NS);
+    expect(json(received[0]!)).toMatchObject({
+      'ietf-restconf:notification': { 'example-mod:event': { 'event-class': 'decoded' } },
+    });
     await backend.close();
   });
 });

@@ -1,7 +1,8 @@
 import { connectStream } from '@yangkit/netconf-client';
 import { duplexPair, NetconfServer } from '@yangkit/netconf-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createNetconfBackend, type NetconfBackend } from '../src/netconf-backend/index.js';
+import type { Backend } from '../src/backend.js';
+import { createNetconfBackend } from '../src/netconf-backend/index.js';
 import { exampleSchema, type Gateway, JUKEBOX, json, startGateway } from './harness.js';
 
 const DS = '/restconf/ds/ietf-datastores';
@@ -188,7 +189,7 @@ describe('origin after configuration changes', () => {
 });
 
 /** The embedded server behind a backend that hides its NMDA module, as a pre-NMDA server would. */
-async function backendWithoutNmda(): Promise<{ backend: NetconfBackend; netconf: NetconfServer }> {
+async function backendWithoutNmda(): Promise<{ backend: Backend; netconf: NetconfServer }> {
   const schema = await exampleSchema();
   const netconf = await NetconfServer.create({ schema });
   const inner = createNetconfBackend({
@@ -201,7 +202,7 @@ async function backendWithoutNmda(): Promise<{ backend: NetconfBackend; netconf:
   });
   const backend = Object.create(inner, {
     capabilities: { get: () => ({ ...inner.capabilities, nmda: false }) },
-  }) as NetconfBackend;
+  }) as Backend;
   return { backend, netconf };
 }
 

@@ -39,8 +39,7 @@ export type { EncodeXmlOptions } from './encode-xml';
 export { encodeXml, encodeXmlChunks } from './encode-xml';
 export type { CodecErrorCode, CodecErrorInit, ErrorPath, ErrorTag } from './errors';
 export { CodecError } from './errors';
-export type { FieldSelection } from './fields';
-export { applyFields, parseFields } from './fields';
+export { applyFields } from './fields';
 export type {
   Annotation,
   AnyElement,

@@ -10,7 +10,7 @@ import { type SessionFactory, Sessions, type SessionUse } from './sessions.js';
 import { readStreamList } from './stream-list.js';
 import { subscribe } from './subscribe.js';
 
-export type { SessionFactory, SessionUse } from './sessions.js';
+export type { SessionFactory } from './sessions.js';
 
 /** Options of {@link createNetconfBackend}. */
 export interface NetconfBackendOptions {
@@ -35,15 +35,6 @@ export interface NetconfBackendOptions {
   readonly watchChanges?: boolean;
 }
 
-/** Session access of request code not yet on the tree methods. */
-export interface LegacySessions {
-  readonly capabilities: Capabilities;
-  withSession<T>(fn: (session: NetconfSession, use: SessionUse) => Promise<T>, user?: string): Promise<T>;
-}
-
-/** The backend of a NETCONF server, and the session access of request code not yet on the tree methods. */
-export type NetconfBackend = Backend & { readonly legacy: LegacySessions };
-
 function capabilitiesOf(caps: Capabilities, schema: SchemaTree, streams: BackendCapabilities['streams']) {
   const candidate = caps.protocol.has('candidate');
   return {
@@ -66,7 +57,7 @@ function capabilitiesOf(caps: Capabilities, schema: SchemaTree, streams: Backend
  * sessions reused when a request left no state behind; each request writes its NETCONF RPCs and
  * decodes the reply once into a tree of `schema`.
  */
-export function createNetconfBackend(options: NetconfBackendOptions): NetconfBackend {
+export function createNetconfBackend(options: NetconfBackendOptions): Backend {
   const { schema } = options;
   const sessions = new Sessions(options.openSession, options.maxIdle ?? 8, options.closeSession);
   const listeners: ((datastore: string) => void)[] = [];
@@ -75,10 +66,9 @@ export function createNetconfBackend(options: NetconfBackendOptions): NetconfBac
   };
   const watch = new ChangeWatch(sessions, changed);
   const edits = new EditRunner(schema, sessions, changed);
-  let netconf: Capabilities | undefined;
   let capabilities: BackendCapabilities | undefined;
 
-  function started<T>(value: T | undefined): T {
+  function started(value: BackendCapabilities | undefined): BackendCapabilities {
     if (value === undefined) {
       throw new RestconfError('BACKEND_FAILED', 'the NETCONF backend has not started', {
         errorType: 'transport',
@@ -102,10 +92,9 @@ export function createNetconfBackend(options: NetconfBackendOptions): NetconfBac
     schema,
     async start() {
       const s = await sessions.open();
-      netconf = s.capabilities;
-      const notifications = netconf.protocol.has('notification');
+      const notifications = s.capabilities.protocol.has('notification');
       const streams = notifications ? await readStreamList(s) : [];
-      capabilities = capabilitiesOf(netconf, schema, streams);
+      capabilities = capabilitiesOf(s.capabilities, schema, streams);
       sessions.keep(s);
       if ((options.watchChanges ?? true) && notifications) {
         // A server that refuses the subscription: tags move on this backend's own edits only.
@@ -140,12 +129,6 @@ export function createNetconfBackend(options: NetconfBackendOptions): NetconfBac
     stats: () => sessions.stats(),
     async close() {
       await Promise.all([watch.close(), sessions.close()]);
-    },
-    legacy: {
-      get capabilities() {
-        return started(netconf);
-      },
-      withSession: (fn, user) => use(user, fn),
     },
   };
 }

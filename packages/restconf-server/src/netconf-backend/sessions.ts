@@ -1,5 +1,5 @@
 import { NetconfError, type NetconfSession } from '@yangkit/netconf-client';
-import type { BackendStats } from '../backend.js';
+import { type BackendStats, EditError } from '../backend.js';
 import { RestconfError } from '../errors.js';
 
 /**
@@ -124,11 +124,13 @@ export class Sessions {
  * the bare transport error.
  */
 function lostDuring(error: unknown, session: NetconfSession): unknown {
-  if (!NetconfError.isInstance(error) || error.code !== 'SESSION_CLOSED') return error;
+  // The loss is not the fault of the edit it happened in.
+  const cause = error instanceof EditError ? error.cause : error;
+  if (!NetconfError.isInstance(cause) || cause.code !== 'SESSION_CLOSED') return error;
   if (session.endReason?.reason !== 'transport-closed') return error;
   return new RestconfError(
     'BACKEND_FAILED',
     'the connection to the NETCONF server was lost during the request: an edit it carried may or may not have been applied',
-    { errorType: 'transport', errorTag: 'operation-failed', status: 503, cause: error },
+    { errorType: 'transport', errorTag: 'operation-failed', status: 503, cause },
   );
 }

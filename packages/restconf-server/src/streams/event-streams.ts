@@ -1,10 +1,9 @@
 import type { QueryParameters } from '@yangkit/restconf-uri';
 import { createSseWriter, SSE_HEADERS, type SseWriter } from '@yangkit/sse-stream';
-import type { BackendNotification, EventStreamInfo } from '../backend.js';
+import type { Backend, BackendNotification, EventStreamInfo } from '../backend.js';
 import type { Settings } from '../context.js';
 import { RestconfError } from '../errors.js';
-import type { Encoding } from '../media.js';
-import type { NetconfBackend } from '../netconf-backend/index.js';
+import { checkEventStreamAccept, type Encoding } from '../media.js';
 import type { Responder } from '../response.js';
 import { requesterOf } from '../subscriptions/requester.js';
 import { compileEventFilter } from './event-filter.js';
@@ -37,7 +36,7 @@ export interface EventStreamStats {
 export interface EventStreams {
   readonly settings: StreamSettings;
   /** Takes the backend's streams (once the backend started). */
-  discover(backend: NetconfBackend): void;
+  discover(backend: Backend): void;
   /** The streams known now. */
   list(): readonly EventStreamInfo[];
   /** `restconf-state/streams` as XML. */
@@ -80,7 +79,7 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
           status: 404,
         });
       }
-      checkAccept(out.req.headers.accept);
+      checkEventStreamAccept(out.req.headers.accept, 'a stream resource');
       const filter = query.filter === undefined ? undefined : compileEventFilter(s.schema, query.filter);
       const startTime = query.startTime?.text;
       const stopTime = query.stopTime?.text;
@@ -183,19 +182,4 @@ function encodingOf(text: string | undefined, fallback: Encoding): Encoding {
     errorTag: 'invalid-value',
     status: 404,
   });
-}
-
-/** A stream answers only text/event-stream (RFC 8040 section 6.3); another Accept is 406. */
-function checkAccept(accept: string | undefined): void {
-  if (accept === undefined || accept.trim() === '') return;
-  const ok = accept.split(',').some((part) => {
-    const type = part.split(';')[0]!.trim().toLowerCase();
-    return type === 'text/event-stream' || type === 'text/*' || type === '*/*';
-  });
-  if (!ok) {
-    throw new RestconfError('NOT_ACCEPTABLE', 'a stream resource is served as text/event-stream only', {
-      errorTag: 'invalid-value',
-      status: 406,
-    });
-  }
 }

@@ -1,5 +1,4 @@
-import type { BackendNotification, BackendSubscription } from '../backend.js';
-import type { NetconfBackend } from '../netconf-backend/index.js';
+import type { Backend, BackendNotification, BackendSubscription } from '../backend.js';
 
 /** A client of a live feed. */
 export interface FeedSubscriber {
@@ -33,10 +32,10 @@ function feedKey(requester: string | undefined, stream: string): string {
  * holds the others back, and one notification is decoded once per feed, not per client.
  */
 export class LiveFeeds {
-  readonly #backend: NetconfBackend;
+  readonly #backend: Backend;
   readonly #feeds = new Map<string, Feed>();
 
-  constructor(backend: NetconfBackend) {
+  constructor(backend: Backend) {
     this.#backend = backend;
   }
 

@@ -1,19 +1,13 @@
 import type { QueryParameters } from '@yangkit/restconf-uri';
 import { SSE_HEADERS } from '@yangkit/sse-stream';
-import {
-  type DataNode,
-  decodeJson,
-  decodeXml,
-  encodeJson,
-  encodeXml,
-  type InstanceTree,
-} from '@yangkit/yang-json-codec';
+import { type DataNode, encodeJson, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaNode } from '@yangkit/yang-schema';
 import type { BackendSubscription } from '../backend.js';
+import { decodeInput } from '../body.js';
 import { encodeOptions, type RequestContext, type Settings } from '../context.js';
 import type { Body } from '../edit.js';
 import { RestconfError } from '../errors.js';
-import { dataMediaType, type Encoding } from '../media.js';
+import { checkEventStreamAccept, dataMediaType, type Encoding } from '../media.js';
 import type { Responder } from '../response.js';
 import { RSN_MODULE } from './names.js';
 import { SubscriptionRegistry, type SubscriptionStats } from './registry.js';
@@ -216,7 +210,7 @@ export async function serveSubscription(
     out.empty(200);
     return;
   }
-  checkAccept(out.req.headers.accept);
+  checkEventStreamAccept(out.req.headers.accept, 'a subscription');
   if (sub.received) {
     throw new RestconfError('REQUEST_INVALID', `subscription ${id} is already being received`, {
       errorTag: 'in-use',
@@ -230,14 +224,6 @@ export async function serveSubscription(
     return;
   }
   await sub.receive(out);
-}
-
-function decodeInput(ctx: RequestContext, body: Body | undefined, op: SchemaNode): InstanceTree | undefined {
-  if (body === undefined || body.text.trim() === '') return undefined;
-  const options = { kind: 'rpc-input' as const, operation: op, simpleNames: ctx.settings.simpleJsonNames };
-  return body.encoding === 'json'
-    ? decodeJson(ctx.settings.schema, body.text, options)
-    : decodeXml(ctx.settings.schema, body.text, options);
 }
 
 /** The top-level leaf `name` of the operation's input (choices and cases hold no instances). */
@@ -255,19 +241,4 @@ function leafOf(input: InstanceTree | undefined, name: string): DataNode | undef
 function removeLeaf(input: InstanceTree | undefined, leaf: DataNode): void {
   if (input === undefined) return;
   for (const nodes of input.children.values()) for (const n of nodes) n.children?.delete(leaf.schema);
-}
-
-/** A subscription answers only text/event-stream (RFC 8650 section 3.4); another Accept is 406. */
-function checkAccept(accept: string | undefined): void {
-  if (accept === undefined || accept.trim() === '') return;
-  const ok = accept.split(',').some((part) => {
-    const type = part.split(';')[0]!.trim().toLowerCase();
-    return type === 'text/event-stream' || type === 'text/*' || type === '*/*';
-  });
-  if (!ok) {
-    throw new RestconfError('NOT_ACCEPTABLE', 'a subscription is served as text/event-stream only', {
-      errorTag: 'invalid-value',
-      status: 406,
-    });
-  }
 }
