@@ -17,8 +17,6 @@
  * | `AUTH_FAILED` | the SSH server refused every offered authentication method |
  * | `HOST_KEY_MISMATCH` | the server's host key differs from the known or pinned key |
  * | `HOST_KEY_UNKNOWN` | no known key for the host and `hostKey: 'accept-any'` was not given |
- * | `POOL_CLOSED` | the pool was closed |
- * | `ACQUIRE_TIMEOUT` | the pool had no free session within `acquireTimeout` |
  * | `INVALID_ARGUMENT` | an option or argument the caller passed is invalid |
  */
 export type NetconfErrorCode =
@@ -36,8 +34,6 @@ export type NetconfErrorCode =
   | 'AUTH_FAILED'
   | 'HOST_KEY_MISMATCH'
   | 'HOST_KEY_UNKNOWN'
-  | 'POOL_CLOSED'
-  | 'ACQUIRE_TIMEOUT'
   | 'INVALID_ARGUMENT';
 
 const marker = Symbol.for('@yangkit/netconf-client.error');

@@ -46,14 +46,6 @@ export {
   NAMESPACES,
   type WithDefaultsMode,
 } from './operations.js';
-export {
-  type BackoffOptions,
-  backoffDelay,
-  createPool,
-  type NetconfPool,
-  type PoolOptions,
-  type PoolStats,
-} from './pool.js';
 export { parseRpcErrors } from './rpc-error.js';
 export {
   NetconfSessionCore,

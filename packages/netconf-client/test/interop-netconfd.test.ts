@@ -12,10 +12,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   connectSsh,
-  createPool,
   fingerprintSha256,
   type NetconfRpcError,
   type NetconfSession,
+  SshConnection,
 } from '../src/index.js';
 import type { SessionOptions } from '../src/session.js';
 import type { SshOptions } from '../src/transport-ssh.js';
@@ -405,18 +405,17 @@ describe.runIf(enabled)('interop with yuma123 netconfd', { timeout: 60_000 }, ()
     });
   });
 
-  test('a pool opens eight sessions over one SSH connection', async () => {
-    const pool = createPool({ ...ssh(), maxConnections: 1, maxSessionsPerConnection: 8 });
+  test('one SSH connection carries eight sessions at once', async () => {
+    const connection = await SshConnection.connect(ssh());
     try {
-      const held = await Promise.all(Array.from({ length: 8 }, () => pool.acquire()));
+      const held = await Promise.all(Array.from({ length: 8 }, () => connection.openSession()));
       expect(new Set(held.map((s) => s.sessionId)).size).toBe(8);
-      expect(pool.stats().connections).toBe(1);
       const replies = await Promise.all(
         held.map((s) => s.getConfig({ source: 'running', filter: ifFilter })),
       );
       expect(replies).toHaveLength(8);
     } finally {
-      await pool.close();
+      await connection.close();
     }
   });
 });

@@ -45,8 +45,13 @@ const ACCEPT_PATCH = `${MEDIA.patchXml},${MEDIA.patchJson},${MEDIA.dataXml},${ME
 
 function settingsOf(o: RestconfHandlerOptions): Settings {
   const root = (o.root ?? '/restconf').replace(/\/+$/, '');
+  if (o.schema !== undefined && o.schema !== o.backend.schema) {
+    throw new RestconfError('INVALID_OPTION', 'schema must be the schema of the backend', {
+      errorTag: 'invalid-value',
+    });
+  }
   return {
-    schema: o.schema,
+    schema: o.backend.schema,
     backend: o.backend,
     root: root === '' ? '/restconf' : root,
     serverUrl: o.serverUrl ?? 'http://localhost',

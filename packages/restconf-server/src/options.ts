@@ -22,9 +22,12 @@ export interface Logger {
 
 /** Options of `createRestconfHandler` (spec names in parentheses). */
 export interface RestconfHandlerOptions {
-  /** The compiled schema: the backend's modules plus ietf-restconf, ietf-restconf-monitoring, ietf-yang-patch. */
-  readonly schema: SchemaTree;
-  /** The NETCONF server behind the handler. */
+  /**
+   * The compiled schema: the backend's modules plus ietf-restconf, ietf-restconf-monitoring,
+   * ietf-yang-patch (default and only accepted value: the backend's, whose trees it describes).
+   */
+  readonly schema?: SchemaTree;
+  /** Where the data is: a NETCONF server through `createNetconfBackend`. */
   readonly backend: Backend;
   /** The RESTCONF root path announced in host-meta (default `/restconf`). */
   readonly root?: string;

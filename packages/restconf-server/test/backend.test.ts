@@ -1,5 +1,5 @@
 import { connectStream, type NetconfSession } from '@yangkit/netconf-client';
-import { duplexPair, NetconfServer } from '@yangkit/netconf-server';
+import { duplexPair, loadServerSchema, NetconfServer } from '@yangkit/netconf-server';
 import { parseApiPath, resolveApiPath } from '@yangkit/restconf-uri';
 import { decodeJson, encodeJson, type InstanceTree } from '@yangkit/yang-json-codec';
 import {
@@ -14,8 +14,9 @@ import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EditError } from '../src/backend.js';
 import { RestconfError } from '../src/errors.js';
+import { createRestconfHandler } from '../src/handler.js';
 import { createNetconfBackend } from '../src/netconf-backend/index.js';
-import { exampleSchema } from './harness.js';
+import { exampleSchema, YANG_DIR } from './harness.js';
 import { EVENT_NS, eventXml } from './streams-helpers.js';
 
 let server: NetconfServer;
@@ -259,5 +260,14 @@ describe('createNetconfBackend', () => {
       'ietf-restconf:notification': { 'example-mod:event': { 'event-class': 'decoded' } },
     });
     await backend.close();
+  });
+
+  test('the handler takes the schema of its backend and refuses another', async () => {
+    const backend = createNetconfBackend({ schema, openSession: factory([]), watchChanges: false });
+    const other = await loadServerSchema({ paths: [YANG_DIR], modules: ['example-jukebox'] });
+    expect(() => createRestconfHandler({ schema: other, backend })).toThrow(RestconfError);
+    const handler = createRestconfHandler({ backend });
+    await handler.ready;
+    await handler.close();
   });
 });

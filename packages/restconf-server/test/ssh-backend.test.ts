@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createPool, type NetconfPool } from '@yangkit/netconf-client';
+import { SshConnection } from '@yangkit/netconf-client';
 import { NetconfServer, type SshListener, startSshServer } from '@yangkit/netconf-server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createRestconfHandler, type RestconfHandler } from '../src/handler.js';
@@ -12,7 +12,7 @@ import { exampleSchema, JUKEBOX, json } from './harness.js';
 
 let netconf: NetconfServer;
 let ssh: SshListener;
-let pool: NetconfPool;
+let connection: SshConnection;
 let handler: RestconfHandler;
 let http: Server;
 let base: string;
@@ -26,18 +26,15 @@ beforeAll(async () => {
     hostKeyFile: path.join(dir, 'host_key'),
     users: [{ username: 'restconf', password: 'secret' }],
   });
-  pool = createPool({
+  // One SSH connection; each request's NETCONF session is a channel on it (RFC 6242).
+  connection = await SshConnection.connect({
     host: '127.0.0.1',
     port: ssh.address.port,
     username: 'restconf',
     password: 'secret',
     hostKey: 'accept-any',
   });
-  const backend = createNetconfBackend({
-    schema,
-    openSession: () => pool.acquire(),
-    closeSession: (s) => pool.release(s),
-  });
+  const backend = createNetconfBackend({ schema, openSession: () => connection.openSession() });
   handler = createRestconfHandler({ schema, backend });
   http = createServer(handler);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -49,7 +46,7 @@ afterAll(async () => {
   http.closeAllConnections();
   await new Promise<void>((resolve) => http.close(() => resolve()));
   await handler.close();
-  await pool.close();
+  await connection.close();
   await ssh.close();
   await netconf.close();
   rmSync(dir, { recursive: true, force: true });
@@ -66,14 +63,14 @@ test('edits and reads go through NETCONF sessions over SSH', async () => {
 test('a change by another SSH client changes the entity tag', async () => {
   const tag = async () => (await fetch(`${base}/restconf/data`, { method: 'HEAD' })).headers.get('etag');
   const before = await tag();
-  await pool.withSession(async (s) => {
-    await s.editConfig({
-      target: 'candidate',
-      config:
-        '<jukebox xmlns="http://example.com/ns/example-jukebox"><player><gap>1.4</gap></player></jukebox>',
-    });
-    await s.commit();
+  const other = await connection.openSession();
+  await other.editConfig({
+    target: 'candidate',
+    config:
+      '<jukebox xmlns="http://example.com/ns/example-jukebox"><player><gap>1.4</gap></player></jukebox>',
   });
-  // That session came from the same pool but was never handed to the handler, so it counts as another client.
+  await other.commit();
+  await other.close();
+  // That session shares the handler's SSH connection but is not the backend's: another client.
   await expect.poll(tag, { timeout: 3000, interval: 25 }).not.toBe(before);
 });

@@ -18,11 +18,6 @@ export interface NetconfBackendOptions {
   readonly schema: SchemaTree;
   /** Where sessions come from. */
   readonly openSession: SessionFactory;
-  /**
-   * Ends a session the backend no longer keeps (default: `<close-session>`, then destroy). With a
-   * netconf-client pool as the factory, pass `(s) => pool.release(s)`.
-   */
-  readonly closeSession?: (session: NetconfSession) => Promise<void>;
   /** Idle sessions kept for reuse (default 8). */
   readonly maxIdle?: number;
   /**
@@ -59,7 +54,7 @@ function capabilitiesOf(caps: Capabilities, schema: SchemaTree, streams: Backend
  */
 export function createNetconfBackend(options: NetconfBackendOptions): Backend {
   const { schema } = options;
-  const sessions = new Sessions(options.openSession, options.maxIdle ?? 8, options.closeSession);
+  const sessions = new Sessions(options.openSession, options.maxIdle ?? 8);
   const listeners: ((datastore: string) => void)[] = [];
   const changed = (datastore: string): void => {
     for (const l of listeners) l(datastore);

@@ -32,7 +32,6 @@ interface Idle {
  */
 export class Sessions {
   readonly #open: SessionFactory;
-  readonly #close: (session: NetconfSession) => Promise<void>;
   readonly #maxIdle: number;
   /** Oldest first. */
   readonly #idle: Idle[] = [];
@@ -40,10 +39,9 @@ export class Sessions {
   #active = 0;
   #closed = false;
 
-  constructor(open: SessionFactory, maxIdle: number, close?: (session: NetconfSession) => Promise<void>) {
+  constructor(open: SessionFactory, maxIdle: number) {
     this.#open = open;
     this.#maxIdle = maxIdle;
-    this.#close = close ?? ((s) => s.close().then(() => undefined));
   }
 
   /** A new session for `user` (undefined: the backend's own), `ready` passed. */
@@ -56,9 +54,9 @@ export class Sessions {
     return s;
   }
 
-  /** Ends a session the backend no longer keeps. */
-  dispose(s: NetconfSession): Promise<void> {
-    return this.#close(s).catch(() => s.destroy());
+  /** Ends a session the backend no longer keeps: `<close-session>`, else at once. */
+  async dispose(s: NetconfSession): Promise<void> {
+    await s.close().catch(() => s.destroy());
   }
 
   /** Keeps a session for the next request of `user`, closing the oldest idle one beyond the bound. */
