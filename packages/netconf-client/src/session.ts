@@ -75,9 +75,12 @@ export interface RpcReply {
   readonly messageId: string;
   /** True when the reply is `<ok/>`. */
   readonly ok: boolean;
-  /** The content of `<rpc-reply>` as XML, namespaces pushed down. */
+  /**
+   * The content of `<rpc-reply>` as XML, namespaces pushed down: a slice of the message for a
+   * large reply, written from `element` on first access otherwise.
+   */
   readonly xml: string;
-  /** The parsed `<rpc-reply>` element. */
+  /** The parsed `<rpc-reply>` element (read on first access for a large reply). */
   readonly element: XmlElement;
   /** `<rpc-error>` elements with severity `warning` (any `error` makes the RPC fail instead). */
   readonly warnings: readonly RpcErrorInfo[];
@@ -388,10 +391,15 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
       pending.reject(new NetconfRpcError(errors, text));
       return;
     }
+    // The text is written only when asked for: a caller decoding `element` never pays for it.
+    let xml: string | undefined;
     pending.resolve({
       messageId: key,
       ok: childElement(el, 'ok', NETCONF_BASE_NS) !== undefined,
-      xml: innerXml(el).trim(),
+      get xml(): string {
+        xml ??= innerXml(el).trim();
+        return xml;
+      },
       element: el,
       warnings: errors,
     });

@@ -1,4 +1,5 @@
-import { childElement, type NetconfSession, textOf } from '@yangkit/netconf-client';
+import type { NetconfSession } from '@yangkit/netconf-client';
+import { childElement, textOf } from '@yangkit/xml';
 import type { Sessions } from './sessions.js';
 
 const NOTIF_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-notifications';

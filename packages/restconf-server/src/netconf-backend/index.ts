@@ -112,7 +112,7 @@ export function createNetconfBackend(options: NetconfBackendOptions): Backend {
         u.reusable = false;
         return session.rpc(invokeRpc(schema, request));
       });
-      return decodeOutput(schema, request.operation, reply.xml);
+      return decodeOutput(schema, request.operation, reply);
     },
     subscribe(request) {
       watch.resume();

@@ -1,8 +1,9 @@
+import type { RpcReply } from '@yangkit/netconf-client';
+import { escapeXmlAttribute } from '@yangkit/xml';
 import { decodeXml, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import type { InvokeRequest } from '../backend.js';
 import { hasChildren } from '../instances.js';
-import { escapeXmlAttribute } from '@yangkit/xml';
 import { pathXml } from './path-xml.js';
 
 const YANG_1_NS = 'urn:ietf:params:xml:ns:yang:1';
@@ -22,10 +23,10 @@ export function invokeRpc(schema: SchemaTree, request: InvokeRequest): string {
     : `<action xmlns="${YANG_1_NS}">${pathXml(request.path, element)}</action>`;
 }
 
-/** Decodes the `<rpc-reply>` content of an invocation as the operation's output. */
-export function decodeOutput(schema: SchemaTree, op: SchemaNode, replyXml: string): InstanceTree {
+/** Decodes the `<rpc-reply>` of an invocation, as read by the session, as the operation's output. */
+export function decodeOutput(schema: SchemaTree, op: SchemaNode, reply: RpcReply): InstanceTree {
   const kind = op.kind === 'action' ? 'action-output' : 'rpc-output';
-  return decodeXml(schema, replyXml, { kind, operation: op, strict: false });
+  return decodeXml(schema, reply.element, { kind, operation: op, strict: false });
 }
 
 /**

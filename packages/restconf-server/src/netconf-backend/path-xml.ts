@@ -1,5 +1,5 @@
-import type { PathStep } from '@yangkit/yang-patch';
 import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
+import type { PathStep } from '@yangkit/yang-patch';
 
 /**
  * The elements of a data path around `inner`, each list entry with its keys and a leaf-list entry

@@ -1,11 +1,11 @@
-import type { Capabilities, NetconfSession } from '@yangkit/netconf-client';
+import type { Capabilities, NetconfSession, RpcReply } from '@yangkit/netconf-client';
 import { toInstanceIdentifier } from '@yangkit/restconf-uri';
+import { childElement, childElements, escapeXmlAttribute } from '@yangkit/xml';
 import { decodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import { type PathStep, toResolved } from '@yangkit/yang-patch';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import type { ExistsRequest, ReadRequest } from '../backend.js';
 import { filterContent, findInstances, prefixesOf } from '../instances.js';
-import { escapeXmlAttribute } from '@yangkit/xml';
 import { pathXml } from './path-xml.js';
 
 const NC_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
@@ -68,14 +68,12 @@ function readRpc(caps: Capabilities, request: ReadRequest): string {
 }
 
 /**
- * Decodes the `<data>` of a reply (RFC 6241 `<data>`, or RFC 8526's in the NMDA namespace, read
- * as its content); elements of modules outside the schema are skipped.
+ * Decodes the content of a reply's `<data>` (RFC 6241's, or RFC 8526's in the NMDA namespace)
+ * from the elements the session read; elements of modules outside the schema are skipped.
  */
-function decodeData(schema: SchemaTree, replyXml: string): InstanceTree {
-  const xml = replyXml.startsWith(`<data xmlns="${NMDA_NS}"`)
-    ? `<data xmlns="${NC_NS}"${replyXml.slice(`<data xmlns="${NMDA_NS}"`.length)}`
-    : replyXml;
-  return decodeXml(schema, xml, { kind: 'data', strict: false });
+function decodeData(schema: SchemaTree, reply: RpcReply): InstanceTree {
+  const data = childElement(reply.element, 'data', NC_NS) ?? childElement(reply.element, 'data', NMDA_NS);
+  return decodeXml(schema, data === undefined ? [] : childElements(data), { kind: 'data', strict: false });
 }
 
 /** A read (see `Backend.read`) on one session. */
@@ -85,7 +83,7 @@ export async function read(
   request: ReadRequest,
 ): Promise<InstanceTree> {
   const reply = await session.rpc(readRpc(session.capabilities, request));
-  const tree = decodeData(schema, reply.xml);
+  const tree = decodeData(schema, reply);
   const content = request.content ?? 'all';
   if (content !== 'all') filterContent(tree, content);
   return tree;
@@ -104,7 +102,7 @@ export async function exists(
   const { target } = request;
   const tree =
     request.datastore === undefined && session.capabilities.protocol.has('xpath')
-      ? decodeData(schema, (await session.rpc(existsRpc(schema, target))).xml)
+      ? decodeData(schema, await session.rpc(existsRpc(schema, target)))
       : await read(session, schema, {
           target,
           content: 'config',

@@ -1,10 +1,5 @@
-import {
-  childElement,
-  childElements,
-  type NetconfSession,
-  textOf,
-  type XmlElement,
-} from '@yangkit/netconf-client';
+import type { NetconfSession } from '@yangkit/netconf-client';
+import { childElement, childElements, textOf, type XmlElement } from '@yangkit/xml';
 import type { EventStreamInfo } from '../backend.js';
 
 /** RFC 5277 section 3.2.1 namespace of the stream list (`netconf/streams`). */

@@ -1,4 +1,4 @@
-import { type NetconfNotification, type NetconfSession, outerXml } from '@yangkit/netconf-client';
+import type { NetconfNotification, NetconfSession } from '@yangkit/netconf-client';
 import { decodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type {
@@ -18,7 +18,7 @@ const SN_NS = 'urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications';
 /** Which RFC 5277 control event `n` is, if any (sections 2.2.2, 2.2.3). */
 function controlEventOf(n: NetconfNotification): BackendNotification['control'] {
   for (const child of n.element.children) {
-    if (child.type !== 'element' || child.namespace !== NCEVENT_NS) continue;
+    if (typeof child === 'string' || child.ns !== NCEVENT_NS) continue;
     if (child.local === 'replayComplete' || child.local === 'notificationComplete') return child.local;
   }
   return undefined;
@@ -32,10 +32,9 @@ function controlEventOf(n: NetconfNotification): BackendNotification['control'] 
 function endsSubscription(n: NetconfNotification): boolean {
   return n.element.children.some(
     (c) =>
-      c.type === 'element' &&
-      ((c.namespace === NCEVENT_NS && c.local === 'notificationComplete') ||
-        (c.namespace === SN_NS &&
-          (c.local === 'subscription-completed' || c.local === 'subscription-terminated'))),
+      typeof c !== 'string' &&
+      ((c.ns === NCEVENT_NS && c.local === 'notificationComplete') ||
+        (c.ns === SN_NS && (c.local === 'subscription-completed' || c.local === 'subscription-terminated'))),
   );
 }
 
@@ -47,7 +46,7 @@ function decodeNotification(schema: SchemaTree, n: NetconfNotification): Backend
   const control = controlEventOf(n);
   let tree: InstanceTree;
   try {
-    tree = decodeXml(schema, outerXml(n.element), { kind: 'notification', strict: false });
+    tree = decodeXml(schema, n.element, { kind: 'notification', strict: false });
   } catch {
     return undefined;
   }
@@ -75,7 +74,7 @@ class NetconfSubscription implements BackendSubscription {
 
   async invoke(request: InvokeRequest): Promise<InstanceTree> {
     const reply = await this.#session.rpc(invokeRpc(this.#schema, request));
-    return decodeOutput(this.#schema, request.operation, reply.xml);
+    return decodeOutput(this.#schema, request.operation, reply);
   }
 
   pause(): void {
@@ -125,7 +124,7 @@ export function subscribe(
             operation: request.establish,
             ...(request.input === undefined ? {} : { input: request.input }),
           };
-          output = decodeOutput(schema, request.establish, (await session.rpc(invokeRpc(schema, op))).xml);
+          output = decodeOutput(schema, request.establish, await session.rpc(invokeRpc(schema, op)));
         } else {
           const { stream, filter, startTime, stopTime } = request;
           await session.createSubscription({

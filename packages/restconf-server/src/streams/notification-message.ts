@@ -1,8 +1,8 @@
+import { escapeXmlText } from '@yangkit/xml';
 import { encodeJson, encodeXml } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { BackendNotification } from '../backend.js';
 import type { Encoding } from '../media.js';
-import { escapeXmlText } from '@yangkit/xml';
 import { NCEVENT_NS } from './stream-list.js';
 
 const NOTIFICATION_NS = 'urn:ietf:params:xml:ns:netconf:notification:1.0';

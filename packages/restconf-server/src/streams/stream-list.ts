@@ -1,5 +1,5 @@
-import type { EventStreamInfo } from '../backend.js';
 import { escapeXmlText } from '@yangkit/xml';
+import type { EventStreamInfo } from '../backend.js';
 
 /** RFC 5277 section 3.2.1 namespace of the stream list (`netconf/streams`). */
 export const NCEVENT_NS = 'urn:ietf:params:xml:ns:netmod:notification';
