@@ -1,5 +1,4 @@
-import type { InstanceTree } from '@yangkit/yang-json-codec';
-import type { DatastoreEdit, PathStep } from '@yangkit/yang-patch';
+import type { InstanceTree, PathStep, TreeEdit } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 
 /** A datastore of RFC 8342 section 5, by its `ietf-datastores` identity name. */
@@ -55,8 +54,8 @@ export interface EditRequest extends BackendRequest {
    * the backend has one; a datastore: that NMDA datastore alone (RFC 8527), nothing committed.
    */
   readonly datastore?: DatastoreName;
-  /** The edits in the order they apply; `editId` names each in an {@link EditError}. */
-  readonly edits: readonly DatastoreEdit[];
+  /** The codec's edits, in the order they apply; an {@link EditError} names one by its index. */
+  readonly edits: readonly TreeEdit[];
   /**
    * `replace`: what the edits do not name is removed, so the edits give the whole new content of
    * the datastore (RFC 6241 section 7.2 `default-operation`). Default `merge`.
@@ -74,12 +73,12 @@ export interface EditRequest extends BackendRequest {
 /** An edit the backend refused in one of its edits (RFC 8072 section 2.6: the edit-status of that edit). */
 export class EditError extends Error {
   override readonly name = 'EditError';
-  /** The `editId` of the edit that failed. */
-  readonly editId: string;
+  /** The index in `EditRequest.edits` of the edit that failed. */
+  readonly index: number;
 
-  constructor(editId: string, cause: unknown) {
-    super(`edit ${editId} failed`, { cause });
-    this.editId = editId;
+  constructor(index: number, cause: unknown) {
+    super(`edit ${index} failed`, { cause });
+    this.index = index;
   }
 }
 

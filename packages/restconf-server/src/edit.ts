@@ -6,8 +6,16 @@ import {
   toInstanceIdentifier,
   toJsonInstanceIdentifier,
 } from '@yangkit/restconf-uri';
-import { type DataNode, decodeJson, decodeXml, sameStep, stepOf } from '@yangkit/yang-json-codec';
-import { type DatastoreEdit, type PathStep, pathSchemaOf } from '@yangkit/yang-patch';
+import {
+  type DataNode,
+  decodeJson,
+  decodeXml,
+  type PathStep,
+  sameStep,
+  stepOf,
+  type TreeEdit,
+} from '@yangkit/yang-json-codec';
+import { pathSchemaOf } from '@yangkit/yang-patch';
 import type { EditRequest } from './backend.js';
 import type { RequestContext } from './context.js';
 import { reportsErrorTag } from './error-body.js';
@@ -82,7 +90,7 @@ export function decodeResource(
 export type EditScope = { readonly check: () => void } | { readonly ds: NmdaDatastore };
 
 /** The position from the insert and point query parameters (RFC 8040 sections 4.8.5, 4.8.6). */
-function insertOf(ctx: RequestContext): DatastoreEdit['insert'] {
+function insertOf(ctx: RequestContext): TreeEdit['insert'] {
   const where = ctx.query.insert;
   if (where === undefined) return undefined;
   if (ctx.query.point === undefined) return { where };
@@ -94,7 +102,7 @@ function insertOf(ctx: RequestContext): DatastoreEdit['insert'] {
 export function editRequest(
   ctx: RequestContext,
   scope: EditScope,
-  edits: readonly DatastoreEdit[],
+  edits: readonly TreeEdit[],
   defaultOperation?: 'merge' | 'replace',
 ): EditRequest {
   const { query } = ctx;
@@ -115,8 +123,8 @@ export function editRequest(
 }
 
 /** One edit of a resource, by itself. */
-function apply(ctx: RequestContext, scope: EditScope, edit: Omit<DatastoreEdit, 'editId'>): Promise<void> {
-  return ctx.settings.backend.edit(editRequest(ctx, scope, [{ editId: '1', ...edit }]));
+function apply(ctx: RequestContext, scope: EditScope, edit: TreeEdit): Promise<void> {
+  return ctx.settings.backend.edit(editRequest(ctx, scope, [edit]));
 }
 
 /** The Location of a new resource: `--restconf-server-url` + root + `/data` (or the datastore) + its api-path. */
@@ -264,7 +272,7 @@ async function writeDatastore(
       : decodeXml(ctx.settings.schema, text, options);
   const edits = [...tree.children.values()]
     .flat()
-    .map((node): DatastoreEdit => ({ editId: '1', operation: mode, target: [stepOf(node)], node }));
+    .map((node): TreeEdit => ({ operation: mode, target: [stepOf(node)], node }));
   await ctx.settings.backend.edit(editRequest(ctx, scope, edits, mode));
   ctx.out.empty(204);
 }

@@ -1,6 +1,6 @@
 import type { ResolvedApiPath, ResolvedStep } from '@yangkit/restconf-uri';
-import type { ChildHolder, DataNode, InstanceTree } from '@yangkit/yang-json-codec';
-import { fromResolved, type PathStep } from '@yangkit/yang-patch';
+import type { ChildHolder, DataNode, InstanceTree, PathStep } from '@yangkit/yang-json-codec';
+import { fromResolved } from '@yangkit/yang-patch';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 
 /** The schema node of a resolved step (restconf-uri's view is a structural subset of SchemaNode). */
@@ -11,7 +11,7 @@ export function schemaOf(step: ResolvedStep): SchemaNode {
 const pathSteps = new WeakMap<ResolvedApiPath, readonly PathStep[]>();
 
 /**
- * Resolved api-path steps as yang-patch path steps; resolved paths are kept per URL, so each is
+ * Resolved api-path steps as the codec's path steps; resolved paths are kept per URL, so each is
  * converted once and the backend can keep what it derives from the steps (a subtree filter).
  */
 export function toPathSteps(resolved: ResolvedApiPath): readonly PathStep[] {

@@ -1,6 +1,5 @@
 import { escapeXmlText } from '@yangkit/xml';
-import { decodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
-import type { PathStep } from '@yangkit/yang-patch';
+import { decodeXml, type InstanceTree, type PathStep } from '@yangkit/yang-json-codec';
 import type { Settings } from './context.js';
 import { nmdaCapabilities } from './nmda/capabilities.js';
 

@@ -1,6 +1,6 @@
 import { type ResolvedApiPath, resolveOperation } from '@yangkit/restconf-uri';
-import { encodeJson, encodeXml } from '@yangkit/yang-json-codec';
-import { type PathStep, pathSchemaOf } from '@yangkit/yang-patch';
+import { encodeJson, encodeXml, type PathStep } from '@yangkit/yang-json-codec';
+import { pathSchemaOf } from '@yangkit/yang-patch';
 import type { SchemaNode } from '@yangkit/yang-schema';
 import { decodeInput } from './body.js';
 import { encodeOptions, type RequestContext } from './context.js';

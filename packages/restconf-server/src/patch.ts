@@ -62,7 +62,7 @@ export async function yangPatch(
       errorMessage: e.message,
       ...(e.errorInfo === undefined ? {} : { errorInfo: e.errorInfo }),
     }));
-    const failedEdit = error instanceof EditError ? error.editId : undefined;
+    const failedEdit = error instanceof EditError ? plan.edits[error.index]?.editId : undefined;
     const status: YangPatchStatus =
       failedEdit === undefined
         ? { patchId: patch.patchId, globalErrors: entries }

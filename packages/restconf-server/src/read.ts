@@ -6,9 +6,9 @@ import {
   encodeJsonChunks,
   encodeXmlChunks,
   type InstanceTree,
+  type PathStep,
   walk,
 } from '@yangkit/yang-json-codec';
-import type { PathStep } from '@yangkit/yang-patch';
 import { encodeOptions, type RequestContext } from './context.js';
 import { RestconfError } from './errors.js';
 import { findInstances, resourceTree, toPathSteps } from './instances.js';

@@ -117,7 +117,7 @@ describe('createNetconfBackend', () => {
       })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(EditError);
-    expect((failure as EditError).editId).toBe('2');
+    expect((failure as EditError).index).toBe(1);
     expect(json(await backend.read({ target: GAP, content: 'config' }))).toEqual({
       'example-jukebox:jukebox': { player: { gap: '0.4' } },
     });

@@ -23,7 +23,6 @@ export {
   isCombinable,
   type PatchPlan,
   planPatch,
-  stepOf,
 } from './plan.js';
 export {
   type EditStatus,

@@ -24,9 +24,9 @@ export class Mutex {
   }
 }
 
-/** One `<config>` document (as yang-patch's toEditConfig writes it) and the edit it fails as. */
+/** One `<config>` document (as yang-patch's toEditConfig writes it) and the index of the edit it fails as. */
 interface Step {
-  readonly editId: string | undefined;
+  readonly index: number | undefined;
   readonly config: string;
 }
 
@@ -45,15 +45,13 @@ function notAtomic(): RestconfError {
  */
 function stepsOf(schema: SchemaTree, request: EditRequest, atomic: boolean): Step[] {
   const perEdit = atomic && request.defaultOperation !== 'replace';
-  const plan = toEditConfig(
-    schema,
-    { patchId: 'restconf', edits: request.edits },
-    { mode: perEdit ? 'per-edit' : 'auto' },
-  );
+  // toEditConfig names each document's edits; the names here are the edits' indexes.
+  const edits = request.edits.map((edit, i) => ({ ...edit, editId: String(i) }));
+  const plan = toEditConfig(schema, { patchId: 'restconf', edits }, { mode: perEdit ? 'per-edit' : 'auto' });
   // Nothing to edit still runs one (empty) edit: a datastore replaced by nothing is emptied.
-  if (plan.documents.length === 0) return [{ editId: undefined, config: `<config xmlns="${NC_NS}"/>` }];
+  if (plan.documents.length === 0) return [{ index: undefined, config: `<config xmlns="${NC_NS}"/>` }];
   if (plan.documents.length > 1 && !perEdit) throw notAtomic();
-  return plan.documents.map((d) => ({ editId: d.editIds[0], config: d.config }));
+  return plan.documents.map((d) => ({ index: Number(d.editIds[0]), config: d.config }));
 }
 
 /** Runs each step with `send`; a failure names the step's edit. */
@@ -62,7 +60,7 @@ async function runSteps(steps: readonly Step[], send: (config: string) => Promis
     try {
       await send(step.config);
     } catch (error) {
-      throw step.editId === undefined ? error : new EditError(step.editId, error);
+      throw step.index === undefined ? error : new EditError(step.index, error);
     }
   }
 }

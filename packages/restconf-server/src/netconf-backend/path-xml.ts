@@ -1,5 +1,5 @@
 import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
-import type { PathStep } from '@yangkit/yang-patch';
+import type { PathStep } from '@yangkit/yang-json-codec';
 
 /**
  * The elements of a data path around `inner`, each list entry with its keys and a leaf-list entry

@@ -1,8 +1,8 @@
 import type { Capabilities, NetconfSession, RpcReply } from '@yangkit/netconf-client';
 import { toInstanceIdentifier } from '@yangkit/restconf-uri';
 import { childElement, childElements, escapeXmlAttribute } from '@yangkit/xml';
-import { decodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
-import { type PathStep, toResolved } from '@yangkit/yang-patch';
+import { decodeXml, type InstanceTree, type PathStep } from '@yangkit/yang-json-codec';
+import { toResolved } from '@yangkit/yang-patch';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import type { ExistsRequest, ReadRequest } from '../backend.js';
 import { filterContent, findInstances, prefixesOf } from '../instances.js';

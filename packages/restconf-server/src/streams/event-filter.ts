@@ -1,6 +1,6 @@
-import { encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
+import { type InstanceTree, treeNavigator } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
-import { type CompiledXPath, compileXPath, parseXmlForXPath, xmlNavigator } from '@yangkit/yang-xpath';
+import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
 import type { XPathFilter } from '../backend.js';
 import { RestconfError } from '../errors.js';
 
@@ -49,9 +49,8 @@ export function compileEventFilter(schema: SchemaTree, expression: string): Even
     forBackend: { xpath: expression, namespaces: used },
     matches(notification) {
       try {
-        // The event as XML, evaluated by yang-xpath's XML navigator.
-        const eventXml = encodeXml({ ...notification, kind: 'data' });
-        return compiled.evaluateBoolean(parseXmlForXPath(eventXml), xmlNavigator);
+        // Evaluated on the decoded event itself (the document's children), nothing serialised.
+        return compiled.evaluateBoolean(notification, treeNavigator(notification));
       } catch {
         // An event the filter cannot be evaluated on is not selected (RFC 5277 section 3.6).
         return false;
