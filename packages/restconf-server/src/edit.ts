@@ -199,14 +199,15 @@ async function replaceResource(
 ): Promise<void> {
   const { target, node } = targetNode(ctx, resolved, body);
   const insert = insertOf(ctx);
+  const edit = { target, node, ...(insert ? { insert } : {}) };
   try {
-    await apply(ctx, scope, { operation: 'create', target, node, ...(insert ? { insert } : {}) });
+    await apply(ctx, scope, { operation: 'create', ...edit });
     ctx.out.empty(201);
     return;
   } catch (error) {
     if (!reportsErrorTag(error, ctx.settings.schema, 'data-exists')) throw error;
   }
-  await apply(ctx, scope, { operation: 'replace', target, node, ...(insert ? { insert } : {}) });
+  await apply(ctx, scope, { operation: 'replace', ...edit });
   ctx.out.empty(204);
 }
 

@@ -1,15 +1,14 @@
 import { connectStream, type NetconfSession } from '@yangkit/netconf-client';
 import { duplexPair, loadServerSchema, NetconfServer } from '@yangkit/netconf-server';
 import { parseApiPath, resolveApiPath } from '@yangkit/restconf-uri';
-import { decodeJson, encodeJson, type InstanceTree } from '@yangkit/yang-json-codec';
 import {
-  type DatastoreEdit,
-  fromResolved,
+  decodeJson,
+  encodeJson,
+  type InstanceTree,
   type PathStep,
-  parseYangPatch,
-  pathSchemaOf,
-  planPatch,
-} from '@yangkit/yang-patch';
+  type TreeEdit,
+} from '@yangkit/yang-json-codec';
+import { fromResolved, parseYangPatch, pathSchemaOf, planPatch } from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EditError } from '../src/backend.js';
@@ -45,7 +44,7 @@ function factory(opened: NetconfSession[], users: (string | undefined)[] = []) {
 }
 
 /** The edits of a YANG Patch on the datastore, as the handler plans them. */
-function editsOf(...edits: { operation: string; target: string; value?: unknown }[]): DatastoreEdit[] {
+function editsOf(...edits: { operation: string; target: string; value?: unknown }[]): TreeEdit[] {
   const body = {
     'ietf-yang-patch:yang-patch': {
       'patch-id': 'test',
@@ -168,6 +167,19 @@ describe('createNetconfBackend', () => {
     await backend.close();
   });
 
+  /** Another NETCONF client sets the gap in the candidate and commits it. */
+  async function changeGapAsAnotherClient(gap: string): Promise<void> {
+    const [a, b] = duplexPair();
+    server.connect(a, { username: 'other' });
+    const other = await connectStream(b);
+    await other.editConfig({
+      target: 'candidate',
+      config: `<jukebox xmlns="http://example.com/ns/example-jukebox"><player><gap>${gap}</gap></player></jukebox>`,
+    });
+    await other.commit();
+    await other.close();
+  }
+
   test('reports a change of running by its own edit once, and by another client', async () => {
     const backend = createNetconfBackend({ schema, openSession: factory([]) });
     const seen: string[] = [];
@@ -175,16 +187,7 @@ describe('createNetconfBackend', () => {
     await backend.start();
     await backend.edit({ edits: gap('0.5') });
     expect(seen).toEqual(['running']);
-    const [a, b] = duplexPair();
-    server.connect(a, { username: 'other' });
-    const other = await connectStream(b);
-    await other.editConfig({
-      target: 'candidate',
-      config:
-        '<jukebox xmlns="http://example.com/ns/example-jukebox"><player><gap>0.1</gap></player></jukebox>',
-    });
-    await other.commit();
-    await other.close();
+    await changeGapAsAnotherClient('0.1');
     await expect.poll(() => seen, { timeout: 2000, interval: 20 }).toEqual(['running', 'running']);
     await backend.close();
   });
@@ -230,16 +233,7 @@ describe('createNetconfBackend', () => {
     await expect.poll(() => backend.stats().sessions, { timeout: 2000, interval: 20 }).toBe(1);
     await backend.read({ target: GAP });
     await expect.poll(() => seen, { timeout: 2000, interval: 20 }).toEqual(['running']);
-    const [a, b] = duplexPair();
-    server.connect(a, { username: 'other' });
-    const other = await connectStream(b);
-    await other.editConfig({
-      target: 'candidate',
-      config:
-        '<jukebox xmlns="http://example.com/ns/example-jukebox"><player><gap>0.2</gap></player></jukebox>',
-    });
-    await other.commit();
-    await other.close();
+    await changeGapAsAnotherClient('0.2');
     await expect.poll(() => seen, { timeout: 2000, interval: 20 }).toEqual(['running', 'running']);
     await backend.close();
   });
