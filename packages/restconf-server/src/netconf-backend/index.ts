@@ -110,7 +110,7 @@ export function createNetconfBackend(options: NetconfBackendOptions): Backend {
       // are released when the request ends), so the session is not reused.
       const reply = await use(request.user, (session, u) => {
         u.reusable = false;
-        return session.rpc(invokeRpc(schema, request));
+        return session.rpc(invokeRpc(request));
       });
       return decodeOutput(schema, request.operation, reply);
     },

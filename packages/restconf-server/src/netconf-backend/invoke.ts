@@ -13,10 +13,10 @@ const YANG_1_NS = 'urn:ietf:params:xml:ns:yang:1';
  * an action inside its data node's ancestors in `<action xmlns="urn:ietf:params:xml:ns:yang:1">`
  * (RFC 7950 section 7.15.2).
  */
-export function invokeRpc(schema: SchemaTree, request: InvokeRequest): string {
+export function invokeRpc(request: InvokeRequest): string {
   const op = request.operation;
   const element = hasChildren(request.input)
-    ? declareXpathPrefixes(schema, encodeXml(request.input, { operationElement: true }))
+    ? encodeXml(request.input, { operationElement: true })
     : `<${op.name} xmlns="${escapeXmlAttribute(op.namespace)}"/>`;
   return request.path === undefined
     ? element
@@ -27,27 +27,4 @@ export function invokeRpc(schema: SchemaTree, request: InvokeRequest): string {
 export function decodeOutput(schema: SchemaTree, op: SchemaNode, reply: RpcReply): InstanceTree {
   const kind = op.kind === 'action' ? 'action-output' : 'rpc-output';
   return decodeXml(schema, reply.element, { kind, operation: op, strict: false });
-}
-
-/**
- * RFC 8639 xpath filters hold RFC 7951 expressions whose prefixes are module names; in XML a
- * prefix needs a namespace declaration in scope (RFC 8639 section 2.4.2, RFC 7950 section 9.13),
- * so each module name used becomes an `xmlns:<module>` on the filter element.
- */
-function declareXpathPrefixes(schema: SchemaTree, xml: string): string {
-  return xml.replace(
-    /<((?:stream|datastore)-xpath-filter)((?:\s[^>]*)?)>([^<]*)</g,
-    (whole, name: string, attrs: string, text: string) => {
-      const declared = new Set<string>();
-      let extra = '';
-      for (const m of text.matchAll(/([A-Za-z_][\w.-]*):(?!:)/g)) {
-        const prefix = m[1]!;
-        const module = schema.moduleByName(prefix);
-        if (module === undefined || declared.has(prefix) || attrs.includes(`xmlns:${prefix}=`)) continue;
-        declared.add(prefix);
-        extra += ` xmlns:${prefix}="${escapeXmlAttribute(module.namespace)}"`;
-      }
-      return extra === '' ? whole : `<${name}${attrs}${extra}>${text}<`;
-    },
-  );
 }

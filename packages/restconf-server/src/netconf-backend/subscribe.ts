@@ -73,7 +73,7 @@ class NetconfSubscription implements BackendSubscription {
   }
 
   async invoke(request: InvokeRequest): Promise<InstanceTree> {
-    const reply = await this.#session.rpc(invokeRpc(this.#schema, request));
+    const reply = await this.#session.rpc(invokeRpc(request));
     return decodeOutput(this.#schema, request.operation, reply);
   }
 
@@ -124,7 +124,7 @@ export function subscribe(
             operation: request.establish,
             ...(request.input === undefined ? {} : { input: request.input }),
           };
-          output = decodeOutput(schema, request.establish, await session.rpc(invokeRpc(schema, op)));
+          output = decodeOutput(schema, request.establish, await session.rpc(invokeRpc(op)));
         } else {
           const { stream, filter, startTime, stopTime } = request;
           await session.createSubscription({
