@@ -1,4 +1,9 @@
-import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import {
+  type InstanceIdentifierStep,
+  parseInstanceIdentifier,
+  type SchemaNode,
+  type SchemaTree,
+} from '@yangkit/yang-schema';
 import type { PathKey, PathStep } from './path-step';
 import { nodeInfo, prefixOfModule, topLevelInfo } from './schema-view';
 
@@ -23,79 +28,26 @@ interface Step {
   readonly predicates: Predicate[];
 }
 
-const NAME = /[A-Za-z_][A-Za-z0-9_.-]*/y;
-
-/** Parses the instance-identifier grammar (RFC 7950 section 14); returns undefined on a syntax error. */
+/**
+ * Parses the instance-identifier grammar (RFC 7950 section 14) with yang-schema's one parser; returns
+ * undefined on a syntax error.
+ */
 function parse(text: string): Step[] | undefined {
-  const steps: Step[] = [];
-  let i = 0;
-  const ws = () => {
-    while (text[i] === ' ' || text[i] === '\t') i++;
-  };
-  const qname = (): [string | undefined, string] | undefined => {
-    NAME.lastIndex = i;
-    const m = NAME.exec(text);
-    if (m === null) return undefined;
-    i = NAME.lastIndex;
-    if (text[i] !== ':') return [undefined, m[0]];
-    i++;
-    NAME.lastIndex = i;
-    const m2 = NAME.exec(text);
-    if (m2 === null) return undefined;
-    i = NAME.lastIndex;
-    return [m[0], m2[0]];
-  };
-  const quoted = (): string | undefined => {
-    const q = text[i];
-    if (q !== "'" && q !== '"') return undefined;
-    const end = text.indexOf(q, i + 1);
-    if (end < 0) return undefined;
-    const v = text.slice(i + 1, end);
-    i = end + 1;
-    return v;
-  };
-  if (text.length === 0) return undefined;
-  while (i < text.length) {
-    if (text[i] !== '/') return undefined;
-    i++;
-    const q = qname();
-    if (q === undefined) return undefined;
-    const step: Step = { qualifier: q[0], name: q[1], predicates: [] };
-    while (text[i] === '[') {
-      i++;
-      ws();
-      let pred: Predicate;
-      if (text[i] === '.') {
-        i++;
-        ws();
-        if (text[i++] !== '=') return undefined;
-        ws();
-        const v = quoted();
-        if (v === undefined) return undefined;
-        pred = { kind: 'dot', qualifier: undefined, name: '.', value: v };
-      } else if (/[1-9]/.test(text[i] ?? '')) {
-        const m = /[0-9]+/y;
-        m.lastIndex = i;
-        const d = m.exec(text)!;
-        i = m.lastIndex;
-        pred = { kind: 'pos', qualifier: undefined, name: '', value: d[0] };
-      } else {
-        const k = qname();
-        if (k === undefined) return undefined;
-        ws();
-        if (text[i++] !== '=') return undefined;
-        ws();
-        const v = quoted();
-        if (v === undefined) return undefined;
-        pred = { kind: 'key', qualifier: k[0], name: k[1], value: v };
-      }
-      ws();
-      if (text[i++] !== ']') return undefined;
-      step.predicates.push(pred);
-    }
-    steps.push(step);
+  let parsed: InstanceIdentifierStep[];
+  try {
+    parsed = parseInstanceIdentifier(text);
+  } catch {
+    return undefined;
   }
-  return steps;
+  return parsed.map((step) => ({
+    qualifier: step.prefix,
+    name: step.name,
+    predicates: step.predicates.map((p): Predicate => {
+      if (p.kind === 'key') return { kind: 'key', qualifier: p.prefix, name: p.name, value: p.value };
+      if (p.kind === 'leaf-list') return { kind: 'dot', qualifier: undefined, name: '.', value: p.value };
+      return { kind: 'pos', qualifier: undefined, name: '', value: String(p.position) };
+    }),
+  }));
 }
 
 function quote(v: string): string {

@@ -1,4 +1,9 @@
-import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import {
+  type InstanceIdentifierStep,
+  parseInstanceIdentifier,
+  type SchemaNode,
+  type SchemaTree,
+} from '@yangkit/yang-schema';
 
 /** One step of a compiled rule path: a data node and the predicates an instance must meet. */
 export interface PathStep {
@@ -29,33 +34,29 @@ const MAX_STEPS = 64;
 export function compilePath(tree: SchemaTree, text: string): CompiledPath {
   const path = text.trim();
   if (path === '/') return [];
-  if (!path.startsWith('/') || path.length > MAX_PATH) return undefined;
+  if (path.length > MAX_PATH) return undefined;
+  let parsed: InstanceIdentifierStep[];
+  try {
+    parsed = parseInstanceIdentifier(path);
+  } catch {
+    return undefined;
+  }
+  if (parsed.length > MAX_STEPS) return undefined;
   const steps: PathStep[] = [];
-  let i = 0;
   let module: string | undefined;
-  while (i < path.length) {
-    if (path[i] !== '/' || steps.length >= MAX_STEPS) return undefined;
-    i++;
-    const name = /^(?:([A-Za-z_][\w.-]*):)?([A-Za-z_][\w.-]*)/.exec(path.slice(i));
-    if (name === null) return undefined;
-    i += name[0].length;
-    if (name[1] !== undefined) module = moduleOf(tree, name[1]);
+  for (const step of parsed) {
+    if (step.prefix !== undefined) module = moduleOf(tree, step.prefix);
     if (module === undefined) return undefined;
     const keys = new Map<string, string>();
     let value: string | undefined;
-    while (path[i] === '[') {
-      const p =
-        /^\[\s*(?:(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)|(\.))\s*=\s*(?:'([^']*)'|"([^"]*)")\s*\]/.exec(
-          path.slice(i),
-        );
-      if (p === null) return undefined;
-      const literal = p[3] ?? p[4] ?? '';
-      if (p[2] === '.') value = literal;
-      else keys.set(p[1]!, literal);
-      i += p[0].length;
+    for (const p of step.predicates) {
+      // A rule names instances by key or value; a position would name different entries over time.
+      if (p.kind === 'position') return undefined;
+      if (p.kind === 'leaf-list') value = p.value;
+      else keys.set(p.name, p.value);
     }
     steps.push(
-      value === undefined ? { module, name: name[2]!, keys } : { module, name: name[2]!, keys, value },
+      value === undefined ? { module, name: step.name, keys } : { module, name: step.name, keys, value },
     );
   }
   return steps;
