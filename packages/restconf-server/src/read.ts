@@ -35,6 +35,13 @@ function emptyTarget(tree: InstanceTree): boolean {
   return true;
 }
 
+/** True when the target is a leaf with a default, in the content asked for. */
+function hasDefault(target: readonly PathStep[], content: 'config' | 'nonconfig' | 'all'): boolean {
+  const schema = target.at(-1)?.schema;
+  if (schema?.kind !== 'leaf' || schema.defaults.length === 0) return false;
+  return content === 'all' || (content === 'config') === schema.config;
+}
+
 /** The instance tree of a read: the datastore, or the target resource and its descendants. */
 async function readTree(
   ctx: RequestContext,
@@ -55,7 +62,11 @@ async function readTree(
   addSubscriptionState(ctx, tree);
   addSchemaLocations(s, tree);
   if (target === undefined) return tree;
-  const nodes = findInstances(tree, target);
+  let nodes = findInstances(tree, target);
+  // A leaf with a default and no value answers the default in use (RFC 8040 section 3.5.4).
+  if (nodes.length === 0 && hasDefault(target, content)) {
+    nodes = findInstances(applyWithDefaults(tree, 'report-all'), target);
+  }
   if (nodes.length === 0) {
     throw new RestconfError('NOT_FOUND', 'no data resource at the request target', {
       errorTag: 'invalid-value',

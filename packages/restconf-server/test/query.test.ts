@@ -173,6 +173,16 @@ describe('with-defaults (RFC 8040 B.3.9)', () => {
     }
   });
 
+  test('a leaf with a default and no value answers the default in use', async () => {
+    await gw.fetch(IF, json('PUT', eth()));
+    expect(await body(`${IF}/interface=eth0/enabled`)).toEqual({ 'ietf-interfaces:enabled': true });
+  });
+
+  test('the default of a leaf whose list entry is absent is 404', async () => {
+    await gw.fetch(IF, json('PUT', eth()));
+    expect((await gw.fetch(`${IF}/interface=nope/enabled`)).status).toBe(404);
+  });
+
   test('an unknown with-defaults value is 400', async () => {
     const r = await gw.fetch(`${JB}?with-defaults=sometimes`);
     expect(r.status).toBe(400);
