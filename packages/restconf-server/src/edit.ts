@@ -16,6 +16,7 @@ import {
   type TreeEdit,
 } from '@yangkit/yang-json-codec';
 import { pathSchemaOf } from '@yangkit/yang-patch';
+import type { SchemaNode } from '@yangkit/yang-schema';
 import type { EditRequest } from './backend.js';
 import type { RequestContext } from './context.js';
 import { reportsErrorTag } from './error-body.js';
@@ -89,9 +90,22 @@ export function decodeResource(
  */
 export type EditScope = { readonly check: () => void } | { readonly ds: NmdaDatastore };
 
-/** The position from the insert and point query parameters (RFC 8040 sections 4.8.5, 4.8.6). */
-function insertOf(ctx: RequestContext): TreeEdit['insert'] {
+/**
+ * The position of `schema`'s new instance from the insert and point query parameters (RFC 8040
+ * sections 4.8.5, 4.8.6), which only a list or leaf-list `ordered-by user` takes.
+ */
+function insertOf(ctx: RequestContext, schema: SchemaNode): TreeEdit['insert'] {
   const where = ctx.query.insert;
+  if (where === undefined && ctx.query.point === undefined) return undefined;
+  if ((schema.kind !== 'list' && schema.kind !== 'leaf-list') || schema.orderedBy !== 'user') {
+    throw new RestconfError(
+      'REQUEST_INVALID',
+      `insert and point need a list or leaf-list ordered-by user, not ${schema.name}`,
+      {
+        errorTag: 'invalid-value',
+      },
+    );
+  }
   if (where === undefined) return undefined;
   if (ctx.query.point === undefined) return { where };
   const resolved = resolveApiPath(ctx.query.point, pathSchemaOf(ctx.settings.schema));
@@ -157,7 +171,7 @@ async function createResource(
   const base = resolved === undefined ? [] : toPathSteps(resolved);
   const node = decodeResource(ctx, body, resolved);
   const target = [...base, stepOf(node)];
-  const insert = insertOf(ctx);
+  const insert = insertOf(ctx, node.schema);
   try {
     await apply(ctx, scope, { operation: 'create', target, node, ...(insert ? { insert } : {}) });
   } catch (error) {
@@ -198,7 +212,7 @@ async function replaceResource(
   body: Body,
 ): Promise<void> {
   const { target, node } = targetNode(ctx, resolved, body);
-  const insert = insertOf(ctx);
+  const insert = insertOf(ctx, node.schema);
   const edit = { target, node, ...(insert ? { insert } : {}) };
   try {
     await apply(ctx, scope, { operation: 'create', ...edit });

@@ -221,6 +221,25 @@ describe('insert and point (RFC 8040 B.3.4, B.3.5)', () => {
     expect(got['example-jukebox:playlist'][0]!.song.map((s) => s.index)).toEqual([2, 3, 1]);
   });
 
+  test('insert on a POST of a list entry not ordered-by user is 400 and creates nothing', async () => {
+    const r = await gw.fetch(
+      `${JB}/library?insert=first`,
+      json('POST', { 'example-jukebox:artist': [{ name: 'Ordered' }] }),
+    );
+    expect(r.status).toBe(400);
+    expect((await gw.fetch(`${JB}/library/artist=Ordered`)).status).toBe(404);
+  });
+
+  test('point on a PUT of a list entry not ordered-by user is 400 and creates nothing', async () => {
+    const point = encodeURIComponent('/example-jukebox:jukebox/library/artist=Foo%20Fighters');
+    const r = await gw.fetch(
+      `${JB}/library/artist=Ordered?insert=after&point=${point}`,
+      json('PUT', { 'example-jukebox:artist': [{ name: 'Ordered' }] }),
+    );
+    expect(r.status).toBe(400);
+    expect((await gw.fetch(`${JB}/library/artist=Ordered`)).status).toBe(404);
+  });
+
   test('insert=before without point is 400', async () => {
     const r = await gw.fetch(
       `${SONGS}?insert=before`,
