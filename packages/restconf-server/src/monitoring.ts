@@ -1,5 +1,5 @@
 import { escapeXmlText } from '@yangkit/xml';
-import { decodeXml, type InstanceTree, type PathStep } from '@yangkit/yang-json-codec';
+import { type DataNode, decodeXml, type InstanceTree, type PathStep } from '@yangkit/yang-json-codec';
 import type { Settings } from './context.js';
 import { nmdaCapabilities } from './nmda/capabilities.js';
 
@@ -39,16 +39,18 @@ function restconfStateXml(s: Settings): string {
 
 /**
  * Adds `restconf-state` to a tree read from the backend when the schema has
- * ietf-restconf-monitoring and the read is of the whole datastore or of that module's data.
+ * ietf-restconf-monitoring and the read is of the whole datastore or of that module's data;
+ * answers the top nodes it added.
  */
 export function addRestconfState(
   s: Settings,
   tree: InstanceTree,
   target: readonly PathStep[] | undefined,
-): void {
+): DataNode[] {
   const first = target?.[0];
-  if (first !== undefined && first.schema.namespace !== MONITORING_NS) return;
-  if (s.schema.moduleByName('ietf-restconf-monitoring')?.implemented !== true) return;
+  if (first !== undefined && first.schema.namespace !== MONITORING_NS) return [];
+  if (s.schema.moduleByName('ietf-restconf-monitoring')?.implemented !== true) return [];
   const state = decodeXml(s.schema, restconfStateXml(s), { kind: 'data' });
   for (const [schema, nodes] of state.children) tree.children.set(schema, nodes);
+  return [...state.children.values()].flat();
 }

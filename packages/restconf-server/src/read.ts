@@ -15,7 +15,7 @@ import { findInstances, resourceTree, toPathSteps } from './instances.js';
 import { dataMediaType } from './media.js';
 import { addRestconfState } from './monitoring.js';
 import { followsRunning, type NmdaDatastore } from './nmda/datastores.js';
-import { keepInheritedOrigin, markDefaultOrigin } from './nmda/origin.js';
+import { keepInheritedOrigin, markDefaultOrigin, markSystemOrigin } from './nmda/origin.js';
 import { addSchemaLocations } from './schema-locations.js';
 import { addSubscriptionState } from './subscriptions/index.js';
 import { annotateValidators } from './validator-metadata.js';
@@ -57,8 +57,12 @@ async function readTree(
     ...(ctx.query.withOrigin ? { withOrigin: true } : {}),
     user: ctx.user,
   });
-  // restconf-state is the handler's own state data, in the `{+restconf}/data` view.
-  if (ds === undefined && content !== 'config') addRestconfState(s, tree, target);
+  // restconf-state is the handler's own state data, in the `{+restconf}/data` view and in
+  // operational, which holds all state data (RFC 8342 section 5.3).
+  if ((ds === undefined || ds.name === 'operational') && content !== 'config') {
+    const state = addRestconfState(s, tree, target);
+    if (ctx.query.withOrigin) markSystemOrigin(state);
+  }
   addSubscriptionState(ctx, tree);
   addSchemaLocations(s, tree);
   if (target === undefined) return tree;

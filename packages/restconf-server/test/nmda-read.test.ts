@@ -217,6 +217,24 @@ describe('discovery (RFC 8527 section 2)', () => {
     expect(names).toEqual(expect.arrayContaining(['ietf-datastores:running', 'ietf-datastores:operational']));
   });
 
+  test('operational holds restconf-state as /data does', async () => {
+    const got = await getJson(`${DS}:operational/ietf-restconf-monitoring:restconf-state/capabilities`);
+    const caps = (got['ietf-restconf-monitoring:capabilities'] as { capability: string[] }).capability;
+    expect(caps).toContain('urn:ietf:params:restconf:capability:with-origin:1.0');
+  });
+
+  test('restconf-state in operational has origin system', async () => {
+    const got = await getJson(`${DS}:operational/ietf-restconf-monitoring:restconf-state?with-origin`);
+    expect(got['ietf-restconf-monitoring:restconf-state']).toHaveProperty('@', {
+      'ietf-origin:origin': 'ietf-origin:system',
+    });
+  });
+
+  test('running holds no restconf-state', async () => {
+    const got = await getJson(`${DS}:running`);
+    expect(got['ietf-restconf:data']).not.toHaveProperty('ietf-restconf-monitoring:restconf-state');
+  });
+
   test('restconf-state lists the with-origin and with-operational-defaults capabilities', async () => {
     const got = await getJson('/restconf/data/ietf-restconf-monitoring:restconf-state/capabilities');
     const caps = (got['ietf-restconf-monitoring:capabilities'] as { capability: string[] }).capability;

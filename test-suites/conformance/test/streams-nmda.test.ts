@@ -65,6 +65,17 @@ describe('NMDA datastores (--with-nmda)', () => {
     expect(await r.json()).toEqual({ 'example-jukebox:artist-count': 3 });
   });
 
+  test('the operational datastore holds ietf-restconf-monitoring:restconf-state like /data', async () => {
+    const data = await s.fetch('/restconf/data/ietf-restconf-monitoring:restconf-state/capabilities');
+    const r = await s.fetch('/restconf/ds/ietf-datastores:operational');
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as { 'ietf-restconf:data': Record<string, { capabilities: unknown }> };
+    const state = body['ietf-restconf:data']['ietf-restconf-monitoring:restconf-state'];
+    expect(state?.capabilities).toEqual(
+      ((await data.json()) as Record<string, unknown>)['ietf-restconf-monitoring:capabilities'],
+    );
+  });
+
   test('the operational datastore is read-only: PUT answers 405', async () => {
     const r = await s.fetch(
       '/restconf/ds/ietf-datastores:operational/example-jukebox:jukebox/player/gap',

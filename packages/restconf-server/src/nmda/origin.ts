@@ -27,6 +27,13 @@ export function keepInheritedOrigin(nodes: readonly DataNode[]): void {
   }
 }
 
+/** Gives origin `system` to `nodes` (RFC 8342 section 5.3.4: state the server itself reports). */
+export function markSystemOrigin(nodes: Iterable<DataNode>): void {
+  for (const n of nodes) {
+    if (!hasOrigin(n)) n.annotations = [...(n.annotations ?? []), { ...ORIGIN, value: 'ietf-origin:system' }];
+  }
+}
+
 /**
  * Gives origin `default` to the nodes that are not in `before` and have none (RFC 8342 section
  * 5.3.4: values from a schema default, which the with-defaults mode added).
