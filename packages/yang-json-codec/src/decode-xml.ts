@@ -450,7 +450,7 @@ class XmlDecoder implements XmlSink {
     if (schema.kind === 'anydata' || schema.kind === 'anyxml') {
       const data = this.anyAsData(el, node);
       if (data !== undefined) node.children = data;
-      else node.any = this.anyContent(el.children, 0);
+      else node.any = (schema.kind === 'anyxml' ? anyText(el) : undefined) ?? this.anyContent(el.children, 0);
       return node;
     }
     if (schema.kind === 'leaf' && this.ctx.editAttributes && isDeletion(node)) return node;
@@ -587,4 +587,15 @@ function describe(parent: DataNode | undefined): string {
 function isAncestor(node: SchemaNode, descendant: SchemaNode): boolean {
   for (let p = descendant.parent; p !== undefined; p = p.parent) if (p === node) return true;
   return false;
+}
+
+/**
+ * Content that is text alone (the schema text of get-schema's anyxml `data`, RFC 6022 section 3.1)
+ * as the one scalar item that both encoders write as the node's value.
+ */
+function anyText(el: XmlElement): AnyElement[] | undefined {
+  if (el.children.some((c) => typeof c !== 'string')) return undefined;
+  const text = textOf(el);
+  if (/^[ \t\r\n]*$/.test(text)) return undefined;
+  return [{ name: '', module: undefined, ns: '', children: undefined, text }];
 }

@@ -63,6 +63,23 @@ describe('anydata content', () => {
   });
 });
 
+describe('anyxml text content', () => {
+  const schemaText = 'module m {\n  namespace "urn:m";\n  prefix m;\n}\n';
+  const reply = `<rpc-reply xmlns="${NC}"><data xmlns="${NCM}">${schemaText.replace(/"/g, '&quot;')}</data></rpc-reply>`;
+  const decode = () =>
+    decodeXml(schema, reply, { kind: 'rpc-output', operation: 'ietf-netconf-monitoring:get-schema' });
+
+  test('text alone (get-schema output) encodes as a JSON string', () => {
+    expect(JSON.parse(encodeJson(decode()))).toEqual({
+      'ietf-netconf-monitoring:output': { data: schemaText },
+    });
+  });
+
+  test('text alone writes back as the XML text of the element', () => {
+    expect(encodeXml(decode())).toBe(`<output xmlns="${NCM}"><data>${schemaText}</data></output>`);
+  });
+});
+
 describe('yang:xpath1.0 values', () => {
   const nacm = (path: string, declarations: string) =>
     `<nacm xmlns="${NACM}"><rule-list><name>l</name><rule><name>r</name><path${declarations}>${path}</path><action>permit</action></rule></rule-list></nacm>`;

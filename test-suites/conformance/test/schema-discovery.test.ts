@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DATA_JSON, errorsOf, type Server, startServer } from './harness.js';
+import { DATA_JSON, DATA_XML, errorsOf, type Server, sendJson, sendXml, startServer } from './harness.js';
 
 // Schema discovery (RFC 8040 section 3.7) through the YANG library (RFC 7895, RFC 8525), over HTTP.
 let s: Server;
@@ -57,5 +57,33 @@ describe('{+restconf}/yang', () => {
     expect(r.status).toBe(404);
     const [error] = await errorsOf(r);
     expect(error?.['error-message']).toMatch(/\/yang\/<module>\[@<revision>\]/);
+  });
+});
+
+describe('ietf-netconf-monitoring:get-schema as an operation', () => {
+  const GET_SCHEMA = '/restconf/operations/ietf-netconf-monitoring:get-schema';
+  const input = { 'ietf-netconf-monitoring:input': { identifier: 'example-jukebox', format: 'yang' } };
+
+  test('answers the module text in data in JSON', async () => {
+    const text = await (await s.fetch('/restconf/yang/example-jukebox@2016-08-15')).text();
+    const r = await s.fetch(GET_SCHEMA, sendJson('POST', input, { Accept: DATA_JSON }));
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as { 'ietf-netconf-monitoring:output': { data: unknown } };
+    expect(body['ietf-netconf-monitoring:output'].data).toBe(text);
+  });
+
+  test('answers the module text in data in XML', async () => {
+    const r = await s.fetch(
+      GET_SCHEMA,
+      sendXml(
+        'POST',
+        '<input xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring"><identifier>example-jukebox</identifier></input>',
+        { Accept: DATA_XML },
+      ),
+    );
+    expect(r.status).toBe(200);
+    const body = await r.text();
+    expect(body).toMatch(/<data>module example-jukebox \{/);
+    expect(body).toContain('namespace "http://example.com/ns/example-jukebox";');
   });
 });
