@@ -12,11 +12,13 @@ import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { attach, DecodeContext, type DecodeOptions } from './decoder';
 import { type DocumentTarget, resolveDocument } from './document';
 import { CodecError } from './errors';
+import { isFilterAttribute } from './filter-attributes';
 import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
 import { createNode } from './instance';
 import { knownXmlAnnotation, NETCONF_MODULE } from './known-annotations';
 import { type NodeInfo, nodeInfo, structureInfo, topLevelInfo } from './schema-view';
 import { valueFromXml } from './values';
+import { mapXPathPrefixes } from './xpath-value';
 
 /** NETCONF base namespace (RFC 6241): `<rpc>`, `<rpc-reply>`, `<data>`, `<ok>`. */
 export const NETCONF_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
@@ -531,6 +533,14 @@ class XmlDecoder implements XmlSink {
   ): Annotation[] | undefined {
     let out: Annotation[] | undefined;
     for (const a of el.attributes) {
+      if (a.ns === '' && isFilterAttribute(schema, NETCONF_MODULE, a.local)) {
+        const value =
+          a.local === 'select'
+            ? mapXPathPrefixes(a.value, (p) => this.moduleOf(el.scope.lookup(p) ?? ''))
+            : a.value;
+        (out ??= []).push({ module: NETCONF_MODULE, name: a.local, value });
+        continue;
+      }
       const known = a.ns === '' ? undefined : knownXmlAnnotation(a.ns, a.local);
       const module = a.ns === '' ? undefined : (known?.module ?? this.moduleOf(a.ns));
       if (module === undefined) {

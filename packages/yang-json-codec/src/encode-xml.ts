@@ -10,10 +10,11 @@ import {
   isLarge,
   type SystemSort,
 } from './encode-options';
+import { isFilterAttribute } from './filter-attributes';
 import type { Annotation, AnyElement, ChildHolder, DataNode, InstanceTree } from './instance';
 import { knownAnnotation } from './known-annotations';
 import { prefixOfModule } from './schema-view';
-import { usesPrefixes, valueToXml } from './values';
+import { usesPrefixes, valueToXml, xpathToXml } from './values';
 
 /** Options of {@link encodeXml}. */
 export interface EncodeXmlOptions extends EncodeOptions {
@@ -116,7 +117,7 @@ class XmlWriter {
     }
     if ((kind === 'data' || kind === 'config' || kind === 'resource') && this.wrapper) {
       const attrs =
-        this.metadata && tree.annotations ? this.attributes(tree.annotations, RESTCONF_NS, new Map()) : '';
+        this.metadata && tree.annotations ? this.attributes(tree.annotations, undefined, new Map()) : '';
       const groups = groupsToWrite(tree, tree.parent, this.keepEmptyNp);
       if (groups.length === 0) {
         this.w(`${this.nl(0)}<data xmlns="${RESTCONF_NS}"${attrs}/>`);
@@ -149,8 +150,7 @@ class XmlWriter {
   private open(n: DataNode, parentNs: string, extra: string): string {
     const s = n.schema;
     const xmlns = s.namespace === parentNs ? '' : ` xmlns="${s.namespace}"`;
-    const attrs =
-      this.metadata && n.annotations ? this.attributes(n.annotations, s.namespace, new Map()) : '';
+    const attrs = this.metadata && n.annotations ? this.attributes(n.annotations, s, new Map()) : '';
     return `<${s.name}${xmlns}${extra}${attrs}`;
   }
 
@@ -248,7 +248,7 @@ class XmlWriter {
   /** anydata/anyxml content: a default namespace wherever it differs from the enclosing element's. */
   private anyElement(e: AnyElement, parentNs: string, depth: number): void {
     const xmlns = e.ns === parentNs || e.ns === '' ? '' : ` xmlns="${escapeXmlAttribute(e.ns)}"`;
-    const attrs = this.metadata && e.annotations ? this.attributes(e.annotations, e.ns, new Map()) : '';
+    const attrs = this.metadata && e.annotations ? this.attributes(e.annotations, undefined, new Map()) : '';
     const head = `<${e.name}${xmlns}${attrs}`;
     if (e.children === undefined) {
       const t = e.text ?? '';
@@ -267,27 +267,33 @@ class XmlWriter {
   }
 
   /** RFC 7952 5.1: each annotation an attribute in its module's namespace, the prefix declared alongside. */
-  private attributes(anns: readonly Annotation[], _ns: string, declared: Map<string, string>): string {
+  private attributes(
+    anns: readonly Annotation[],
+    owner: SchemaNode | undefined,
+    declared: Map<string, string>,
+  ): string {
     let out = '';
+    const declare = (p: string, u: string) => {
+      if (!declared.has(p)) {
+        declared.set(p, u);
+        out += ` xmlns:${p}="${escapeXmlAttribute(u)}"`;
+      }
+    };
     for (const a of anns) {
+      if (isFilterAttribute(owner, a.module, a.name)) {
+        // RFC 6241 section 7.1: unqualified, select with the prefixes it uses declared.
+        const value = a.name === 'select' ? xpathToXml(this.schema, a.value, declare) : a.value;
+        out += ` ${a.name}="${escapeXmlAttribute(value)}"`;
+        continue;
+      }
       const known = knownAnnotation(a.module, a.name);
       const ns = known?.namespace ?? this.schema.moduleByName(a.module)?.namespace;
       if (ns === undefined) continue;
       const prefix = known?.prefix ?? prefixOfModule(this.schema, a.module);
-      if (!declared.has(prefix)) {
-        declared.set(prefix, ns);
-        out += ` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`;
-      }
+      declare(prefix, ns);
       const def = this.annotationTypes.get(`${a.module}:${a.name}`);
       const value =
-        def === undefined
-          ? a.value
-          : valueToXml(this.schema, def.type, undefined, a.value, (p, u) => {
-              if (!declared.has(p)) {
-                declared.set(p, u);
-                out += ` xmlns:${p}="${escapeXmlAttribute(u)}"`;
-              }
-            });
+        def === undefined ? a.value : valueToXml(this.schema, def.type, undefined, a.value, declare);
       out += ` ${prefix}:${a.name}="${escapeXmlAttribute(value)}"`;
     }
     return out;

@@ -319,13 +319,20 @@ export function valueToXml(
     return `${prefix}:${value.slice(colon + 1)}`;
   }
   if (base === 'instance-identifier') return instanceIdToXml(tree, value, declare);
-  if (isXPathType(effectiveType(type, member))) {
-    return mapXPathPrefixes(value, (module) => {
-      const m = tree.moduleByName(module);
-      if (m === undefined) return undefined;
-      declare(m.prefix, m.namespace);
-      return m.prefix;
-    });
-  }
+  if (isXPathType(effectiveType(type, member))) return xpathToXml(tree, value, declare);
   return value;
+}
+
+/** An XPath expression with module names (the tree's form) with the modules' XML prefixes, declared through `declare`. */
+export function xpathToXml(
+  tree: SchemaTree,
+  value: string,
+  declare: (prefix: string, namespace: string) => void,
+): string {
+  return mapXPathPrefixes(value, (module) => {
+    const m = tree.moduleByName(module);
+    if (m === undefined) return undefined;
+    declare(m.prefix, m.namespace);
+    return m.prefix;
+  });
 }

@@ -80,6 +80,38 @@ describe('anyxml text content', () => {
   });
 });
 
+describe('NETCONF filter attributes (RFC 6241 section 7.1)', () => {
+  const getConfig = (filter: string) =>
+    decodeXml(schema, `<get-config xmlns="${NC}"><source><running/></source>${filter}</get-config>`, {
+      kind: 'rpc-input',
+      operation: 'ietf-netconf:get-config',
+    });
+
+  test('unqualified type and select become ietf-netconf metadata, select with module names', () => {
+    const tree = getConfig(`<filter type="xpath" xmlns:j="${JB}" select="/j:jukebox/j:player"/>`);
+    expect(JSON.parse(encodeJson(tree))['ietf-netconf:input']['@filter']).toEqual({
+      'ietf-netconf:type': 'xpath',
+      'ietf-netconf:select': '/example-jukebox:jukebox/example-jukebox:player',
+    });
+  });
+
+  test('they write back unqualified, select with its prefixes declared', () => {
+    const tree = getConfig(`<filter type="xpath" xmlns:j="${JB}" select="/j:jukebox/j:player"/>`);
+    expect(encodeXml(tree)).toContain(
+      `<filter type="xpath" xmlns:jbox="${JB}" select="/jbox:jukebox/jbox:player"/>`,
+    );
+  });
+
+  test('a subtree filter keeps its type beside its content', () => {
+    const tree = getConfig(`<filter type="subtree"><jukebox xmlns="${JB}"/></filter>`);
+    expect(encodeXml(tree)).toContain(`<filter type="subtree"><jukebox xmlns="${JB}"/></filter>`);
+  });
+
+  test('another unqualified attribute on the filter is still refused', () => {
+    expect(() => getConfig('<filter kind="subtree"/>')).toThrow(/attribute "kind"/);
+  });
+});
+
 describe('yang:xpath1.0 values', () => {
   const nacm = (path: string, declarations: string) =>
     `<nacm xmlns="${NACM}"><rule-list><name>l</name><rule><name>r</name><path${declarations}>${path}</path><action>permit</action></rule></rule-list></nacm>`;
