@@ -67,8 +67,10 @@ async function readTree(
   addSchemaLocations(s, tree);
   if (target === undefined) return tree;
   let nodes = findInstances(tree, target);
-  // A leaf with a default and no value answers the default in use (RFC 8040 section 3.5.4).
-  if (nodes.length === 0 && hasDefault(target, content)) {
+  // A leaf with a default and no value answers the default in use (RFC 8040 section 3.5.4), in
+  // the `{+restconf}/data` view and in operational (RFC 8342 section 5.3); a conventional
+  // datastore holds what was written to it.
+  if (nodes.length === 0 && (ds === undefined || ds.name === 'operational') && hasDefault(target, content)) {
     nodes = findInstances(applyWithDefaults(tree, 'report-all'), target);
   }
   if (nodes.length === 0) {

@@ -94,6 +94,16 @@ describe('datastore resources (RFC 8527 section 3.1)', () => {
     expect(r.status).toBe(404);
   });
 
+  test('a leaf with a default and no value answers the default in operational', async () => {
+    const got = await getJson(`${DS}:operational/ietf-interfaces:interfaces/interface=eth0/enabled`);
+    expect(got).toEqual({ 'ietf-interfaces:enabled': true });
+  });
+
+  test('a leaf with a default and no value is 404 in running, which holds what was written', async () => {
+    const r = await gw.fetch(`${DS}:running/ietf-interfaces:interfaces/interface=eth0/enabled`, JSON_ACCEPT);
+    expect(r.status).toBe(404);
+  });
+
   test('a missing instance is 404', async () => {
     const r = await gw.fetch(`${DS}:operational/ietf-interfaces:interfaces/interface=eth9`, JSON_ACCEPT);
     expect(r.status).toBe(404);
