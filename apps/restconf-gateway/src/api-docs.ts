@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { schemaVisibility } from '@yangkit/netconf-server';
 import { createExplorerHandler, type ExplorerHandler } from '@yangkit/restconf-explorer';
 import { type OpenApiOptions, toOpenApi } from '@yangkit/restconf-openapi';
-import { errorsJson, RestconfError } from '@yangkit/restconf-server';
+import { answerErrors, RestconfError } from '@yangkit/restconf-server';
 import type { BackendSetup } from './embedded.js';
 import type { GatewayOptions } from './options.js';
 
@@ -69,21 +69,18 @@ export function apiDocs(
     if (path !== '/openapi.json' && one === null && !path.startsWith('/openapi/'))
       return ui?.(req, res) ?? false;
     const method = req.method ?? 'GET';
-    const refuse = (status: number, error: RestconfError, headers: Record<string, string> = {}): true => {
-      req.resume();
-      res
-        .writeHead(status, { 'Content-Type': 'application/yang-data+json', ...headers })
-        .end(errorsJson([error]));
+    const refuse = (error: RestconfError): true => {
+      answerErrors(req, res, [error]);
       return true;
     };
     if (method !== 'GET' && method !== 'HEAD') {
       return refuse(
-        405,
         new RestconfError('METHOD_NOT_ALLOWED', `${method} is not allowed on the API document`, {
           errorTag: 'operation-not-supported',
+          // RFC 8040 section 4: a method the resource does not support is 405, with Allow.
           status: 405,
+          allow: ['GET', 'HEAD'],
         }),
-        { Allow: 'GET, HEAD' },
       );
     }
     const module = one?.[1];
@@ -93,7 +90,6 @@ export function apiDocs(
         : undefined;
     if (text === undefined) {
       return refuse(
-        404,
         new RestconfError('NOT_FOUND', `no module ${module ?? path} is implemented`, {
           errorTag: 'invalid-value',
           status: 404,

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { NetconfError, NetconfRpcError } from '@yangkit/netconf-client';
 import { RestconfUriError } from '@yangkit/restconf-uri';
 import { escapeXmlText, namespaceDeclarations, replaceNonXmlChars } from '@yangkit/xml';
@@ -6,7 +7,13 @@ import { YangPatchError } from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { EditError } from './backend.js';
 import { type ErrorPathForms, type ErrorType, RestconfError } from './errors.js';
-import type { Encoding } from './media.js';
+import {
+  bodyType,
+  dataMediaType,
+  type Encoding,
+  type NegotiationOptions,
+  negotiateEncoding,
+} from './media.js';
 
 /**
  * Translates any failure into the RESTCONF errors it is reported as: restconf-uri, codec and
@@ -222,4 +229,62 @@ export function errorsXml(errors: readonly RestconfError[]): string {
 /** The errors body in an encoding. */
 export function errorsBody(errors: readonly RestconfError[], encoding: Encoding, indent = -1): string {
   return encoding === 'json' ? errorsJson(errors, indent) : errorsXml(errors);
+}
+
+/**
+ * The encoding of an errors body (RFC 8040 section 7.1): the one Accept asks for, else the request
+ * body's (its Content-Type), else the default. An Accept or Content-Type that names nothing usable
+ * is passed over, since the error must still be written.
+ */
+export function errorEncoding(headers: IncomingHttpHeaders, options: NegotiationOptions): Encoding {
+  let bodyEncoding: Encoding | undefined;
+  try {
+    if (headers['content-type'] !== undefined)
+      bodyEncoding = bodyType(headers['content-type'], options, true).encoding;
+  } catch {
+    // An unsupported Content-Type says nothing about the encoding the client reads.
+  }
+  try {
+    return negotiateEncoding(headers.accept, options, bodyEncoding);
+  } catch {
+    return bodyEncoding ?? options.defaultEncoding;
+  }
+}
+
+/** Settings of {@link answerErrors}. */
+export interface ErrorAnswerOptions {
+  /** Encoding when neither Accept nor Content-Type names one (RFC 8040 section 5.2); JSON by default. */
+  readonly defaultEncoding?: Encoding;
+  /** Only the RFC 8040 media types count (the spec's `--restconf-strict-headers`); true by default. */
+  readonly strictHeaders?: boolean;
+  /** Extra response headers, e.g. `WWW-Authenticate` or `Retry-After`. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Answers a request with an `ietf-restconf:errors` body in the encoding {@link errorEncoding}
+ * picks and the first error's status, without reading the request body. For servers that refuse a
+ * request before the RESTCONF handler sees it (authentication, rate limits), so their answers look
+ * like the handler's.
+ */
+export function answerErrors(
+  req: IncomingMessage,
+  res: ServerResponse,
+  errors: readonly RestconfError[],
+  options: ErrorAnswerOptions = {},
+): void {
+  req.resume();
+  const encoding = errorEncoding(req.headers, {
+    defaultEncoding: options.defaultEncoding ?? 'json',
+    strictHeaders: options.strictHeaders ?? true,
+  });
+  const first = errors[0]!;
+  res.writeHead(first.status, {
+    ...options.headers,
+    ...(first.allow === undefined ? {} : { Allow: first.allow.join(', ') }),
+    'Content-Type': dataMediaType(encoding),
+    'Cache-Control': 'no-cache',
+    Vary: 'Accept',
+  });
+  res.end(errorsBody(errors, encoding));
 }

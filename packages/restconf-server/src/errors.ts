@@ -14,7 +14,8 @@
  * | `DATA_EXISTS` | POST of a resource that already exists (409) |
  * | `DATA_MISSING` | the resource to change or delete does not exist |
  * | `OPERATION_NOT_SUPPORTED` | the backend cannot do what the request needs |
- * | `RESOURCE_DENIED` | a limit of the handler refuses the request (409 `resource-denied`) |
+ * | `ACCESS_DENIED` | the requester may not do this, or is not authenticated (403 or 401 `access-denied`) |
+ * | `RESOURCE_DENIED` | a limit refuses the request (409 `resource-denied`; 429/503 when the server is busy) |
  * | `BACKEND_FAILED` | the NETCONF backend failed or is unreachable |
  * | `INVALID_OPTION` | `createRestconfHandler` was given an unusable option |
  * | `INTERNAL` | an unexpected failure inside the handler (500) |
@@ -31,6 +32,7 @@ export type RestconfErrorCode =
   | 'DATA_EXISTS'
   | 'DATA_MISSING'
   | 'OPERATION_NOT_SUPPORTED'
+  | 'ACCESS_DENIED'
   | 'RESOURCE_DENIED'
   | 'BACKEND_FAILED'
   | 'INVALID_OPTION'

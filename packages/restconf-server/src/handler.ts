@@ -7,10 +7,10 @@ import { memoryChangeClock } from './change-clock.js';
 import { checkRead, checkWrite } from './conditional.js';
 import type { RequestContext, Settings } from './context.js';
 import { type Body, editData } from './edit.js';
-import { toRestconfErrors } from './error-body.js';
+import { errorEncoding, toRestconfErrors } from './error-body.js';
 import { RestconfError } from './errors.js';
 import { schemaOf } from './instances.js';
-import { bodyType, type Encoding, MEDIA, negotiateEncoding } from './media.js';
+import { bodyType, MEDIA, negotiateEncoding } from './media.js';
 import { serveNmda } from './nmda/serve.js';
 import { invokeAction, invokeOperation, isAction } from './operation.js';
 import type { RestconfHandlerOptions } from './options.js';
@@ -139,7 +139,6 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
       stats.record(status);
       metrics?.observe(req.method ?? 'GET', status, Number(process.hrtime.bigint() - startedAt) / 1e9);
     });
-    let encoding: Encoding = s.defaultEncoding;
     const run = async (): Promise<void> => {
       if (!ours) {
         out.header('Vary', 'Accept');
@@ -165,16 +164,15 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
       // never content-coded, so Accept-Encoding does not vary them.
       out.header('Vary', 'Accept');
       await ready;
-      await serve(s, req, out, url, (e) => {
-        encoding = e;
-      });
+      await serve(s, req, out, url);
     };
     run().catch((error: unknown) => {
       const errors = toRestconfErrors(error, s.schema);
       noteRefusal(req, errors[0]!);
       if (errors[0]!.status >= 500) s.logger?.error(`${req.method} ${url}: ${errors[0]!.message}`, error);
       try {
-        out.errors(errors, encoding, s.messageIndent);
+        const negotiation = { defaultEncoding: s.defaultEncoding, strictHeaders: s.strictHeaders };
+        out.errors(errors, errorEncoding(req.headers, negotiation), s.messageIndent);
       } catch {
         res.destroy();
       }
@@ -190,21 +188,9 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
   });
 }
 
-async function serve(
-  s: Settings,
-  req: IncomingMessage,
-  out: Responder,
-  url: string,
-  setEncoding: (e: Encoding) => void,
-): Promise<void> {
+async function serve(s: Settings, req: IncomingMessage, out: Responder, url: string): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   const negotiation = { defaultEncoding: s.defaultEncoding, strictHeaders: s.strictHeaders };
-  // Errors before negotiation is done still honour a usable Accept.
-  try {
-    setEncoding(negotiateEncoding(req.headers.accept, negotiation));
-  } catch {
-    // Accept names nothing usable: errors stay in the default encoding.
-  }
   const parsed = parseTarget(s, method === 'OPTIONS' ? 'GET' : method, url);
   const { target, query } = parsed;
   const user = requesterOf(req);
@@ -212,7 +198,7 @@ async function serve(
   if (resolved !== undefined && s.wildcardKeys && 'path' in target)
     resolved = applyWildcardKeys(resolved, target.path, method);
   if (target.kind === 'nmda-datastore' || target.kind === 'nmda-data') {
-    return serveNmda(s, req, out, method, target, parsed.resolved, query, setEncoding);
+    return serveNmda(s, req, out, method, target, parsed.resolved, query);
   }
   if (target.kind === 'subscription') return serveSubscription(s, out, method, target.id);
   const allow = allowedMethods(target, resolved);
@@ -242,7 +228,6 @@ async function serve(
       body = { text: present ? await readBody(req, s.maxBodyBytes) : '', encoding: type.encoding };
       if (type.patch) {
         const encoding = negotiateEncoding(req.headers.accept, negotiation, body.encoding);
-        setEncoding(encoding);
         const ctx: RequestContext = { settings: s, method, target, query, out, encoding, user };
         out.onSend = () => stamp(s, out);
         await yangPatch(ctx, resolved, body, () => checkWrite(req, s.clock));
@@ -263,7 +248,6 @@ async function serve(
   const encoding = ownMedia
     ? s.defaultEncoding
     : negotiateEncoding(req.headers.accept, negotiation, invokes ? body?.encoding : undefined);
-  setEncoding(encoding);
   const ctx: RequestContext = { settings: s, method, target, query, out, encoding, user };
 
   switch (target.kind) {

@@ -19,7 +19,15 @@ export {
   type XPathFilter,
 } from './backend.js';
 export { type ChangeClock, memoryChangeClock } from './change-clock.js';
-export { errorsJson, errorsXml, toRestconfErrors } from './error-body.js';
+export {
+  answerErrors,
+  type ErrorAnswerOptions,
+  errorEncoding,
+  errorsBody,
+  errorsJson,
+  errorsXml,
+  toRestconfErrors,
+} from './error-body.js';
 export {
   ERROR_TAG_STATUS,
   type ErrorPathForms,

@@ -242,7 +242,7 @@ describe('media types (RFC 8040 section 5.2)', () => {
   test('a JSON body sent as XML is 400 malformed-message', async () => {
     const r = await gw.fetch(`${JB}/player/gap`, {
       method: 'PATCH',
-      headers: { 'content-type': 'application/yang-data+xml' },
+      headers: { 'content-type': 'application/yang-data+xml', accept: 'application/yang-data+json' },
       body: JSON.stringify({ 'example-jukebox:gap': '0.7' }),
     });
     expect(r.status).toBe(400);

@@ -5,7 +5,7 @@ import type { RequestContext, Settings } from '../context.js';
 import { type Body, editData } from '../edit.js';
 import { RestconfError } from '../errors.js';
 import { schemaOf } from '../instances.js';
-import { bodyType, type Encoding, MEDIA, negotiateEncoding } from '../media.js';
+import { bodyType, MEDIA, negotiateEncoding } from '../media.js';
 import { invokeAction, isAction } from '../operation.js';
 import { readData } from '../read.js';
 import type { Responder } from '../response.js';
@@ -46,7 +46,6 @@ export async function serveNmda(
   target: NmdaTarget,
   resolved: ResolvedApiPath | undefined,
   query: QueryParameters,
-  setEncoding: (e: Encoding) => void,
 ): Promise<void> {
   if (!nmdaAvailable(s)) {
     throw new RestconfError('NOT_FOUND', 'no NMDA datastore resources are offered', {
@@ -87,7 +86,6 @@ export async function serveNmda(
     }
   }
   const encoding = negotiateEncoding(req.headers.accept, negotiation, action ? body?.encoding : undefined);
-  setEncoding(encoding);
   const ctx: RequestContext = { settings: s, method, target, query, out, encoding, user: requesterOf(req) };
   if (action) return invokeAction(ctx, resolved, body);
   if (method === 'GET' || method === 'HEAD') {
