@@ -179,6 +179,27 @@ export function netconfErrorPath(path: string, schema: SchemaTree): ErrorPathFor
 }
 
 /**
+ * Longest text of one error field. Messages, paths and error-info quote the request (names,
+ * values, keys); cut, a huge input cannot make a huge error body.
+ */
+export const MAX_ERROR_TEXT = 1024;
+
+/** `text` cut to {@link MAX_ERROR_TEXT} characters, saying how long it was. */
+function bounded(text: string): string {
+  if (text.length <= MAX_ERROR_TEXT) return text;
+  return `${text.slice(0, MAX_ERROR_TEXT)}... (${text.length} characters)`;
+}
+
+/** error-info with every value bounded; an entry whose name is longer than the bound is left out. */
+function boundedInfo(info: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(info)) {
+    if (k.length <= MAX_ERROR_TEXT) out[k] = bounded(v);
+  }
+  return out;
+}
+
+/**
  * The `ietf-restconf:errors` body (RFC 8040 section 7.1) in JSON:
  * `{"ietf-restconf:errors":{"error":[{"error-type":...,"error-tag":...}]}}`.
  */
@@ -187,11 +208,11 @@ export function errorsJson(errors: readonly RestconfError[], indent = -1): strin
     'ietf-restconf:errors': {
       error: errors.map((e) => ({
         'error-type': e.errorType,
-        'error-tag': e.errorTag,
-        ...(e.errorAppTag === undefined ? {} : { 'error-app-tag': e.errorAppTag }),
-        ...(e.errorPath === undefined ? {} : { 'error-path': e.errorPath.json }),
-        'error-message': e.message,
-        ...(e.errorInfo === undefined ? {} : { 'error-info': e.errorInfo }),
+        'error-tag': bounded(e.errorTag),
+        ...(e.errorAppTag === undefined ? {} : { 'error-app-tag': bounded(e.errorAppTag) }),
+        ...(e.errorPath === undefined ? {} : { 'error-path': bounded(e.errorPath.json) }),
+        'error-message': bounded(e.message),
+        ...(e.errorInfo === undefined ? {} : { 'error-info': boundedInfo(e.errorInfo) }),
       })),
     },
   };
@@ -204,7 +225,7 @@ export function errorsJson(errors: readonly RestconfError[], indent = -1): strin
  */
 export function errorsXml(errors: readonly RestconfError[]): string {
   // An error must always be written: text quoting the input has what XML 1.0 cannot carry replaced.
-  const text = (v: string) => escapeXmlText(replaceNonXmlChars(v));
+  const text = (v: string) => escapeXmlText(replaceNonXmlChars(bounded(v)));
   let out = `<errors xmlns="${RESTCONF_NS}">`;
   for (const e of errors) {
     out += `<error><error-type>${e.errorType}</error-type><error-tag>${text(e.errorTag)}</error-tag>`;
@@ -217,7 +238,7 @@ export function errorsXml(errors: readonly RestconfError[]): string {
     if (e.errorInfo !== undefined) {
       out += '<error-info>';
       for (const [k, v] of Object.entries(e.errorInfo)) {
-        if (/^[A-Za-z_][\w.-]*$/.test(k)) out += `<${k}>${text(v)}</${k}>`;
+        if (k.length <= MAX_ERROR_TEXT && /^[A-Za-z_][\w.-]*$/.test(k)) out += `<${k}>${text(v)}</${k}>`;
       }
       out += '</error-info>';
     }

@@ -26,6 +26,7 @@ export {
   errorsBody,
   errorsJson,
   errorsXml,
+  MAX_ERROR_TEXT,
   toRestconfErrors,
 } from './error-body.js';
 export {
