@@ -11,9 +11,11 @@ import {
   decodeJson,
   decodeXml,
   type PathStep,
+  pathOfSteps,
   sameStep,
   stepOf,
   type TreeEdit,
+  xmlPathNamespaces,
 } from '@yangkit/yang-json-codec';
 import { pathSchemaOf } from '@yangkit/yang-patch';
 import type { SchemaNode } from '@yangkit/yang-schema';
@@ -176,9 +178,15 @@ async function createResource(
     await apply(ctx, scope, { operation: 'create', target, node, ...(insert ? { insert } : {}) });
   } catch (error) {
     if (reportsErrorTag(error, ctx.settings.schema, 'data-exists')) {
+      // RFC 8040 section 7.1: error-path names the resource that already exists.
+      const path = pathOfSteps(ctx.settings.schema, target);
       throw new RestconfError('DATA_EXISTS', 'the resource to create already exists', {
         errorType: 'application',
         errorTag: 'data-exists',
+        errorPath: {
+          ...path,
+          namespaces: Object.fromEntries(xmlPathNamespaces(ctx.settings.schema, path.xml)),
+        },
         cause: error,
       });
     }

@@ -60,6 +60,18 @@ describe('create with POST (RFC 8040 B.2.1)', () => {
     expect(body['ietf-restconf:errors'].error[0]!['error-tag']).toBe('data-exists');
   });
 
+  test('the 409 of a POST of an existing child names that child in error-path', async () => {
+    const r = await gw.fetch(LIB, {
+      method: 'POST',
+      headers: { 'content-type': 'application/yang-data+json', accept: 'application/yang-data+xml' },
+      body: JSON.stringify({ 'example-jukebox:artist': [{ name: 'Foo Fighters' }] }),
+    });
+    expect(r.status).toBe(409);
+    expect(await r.text()).toContain(
+      '<error-path xmlns:jbox="http://example.com/ns/example-jukebox">/jbox:jukebox/jbox:library/jbox:artist[jbox:name=\'Foo Fighters\']</error-path>',
+    );
+  });
+
   test('POST on the datastore creates a top-level node', async () => {
     await gw.fetch('/restconf/data/example-jukebox:jukebox', { method: 'DELETE' });
     const r = await gw.fetch(

@@ -367,7 +367,11 @@ class JsonDecoder {
   private leaf(schema: SchemaNode, parent: DataNode | undefined, value: unknown): DataNode {
     const node = createNode(schema, parent);
     const r = valueFromJson(this.tree, schema.type!, value, schema.module);
-    if (!r.ok) throw this.ctx.badValue(parent, schema, r, JSON.stringify(value) ?? String(value));
+    if (!r.ok) {
+      // A string is shown as its text, as in XML; any other JSON value as it was written.
+      const shown = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+      throw this.ctx.badValue(parent, schema, r, shown);
+    }
     node.value = r.value;
     node.member = r.member;
     return node;

@@ -71,6 +71,19 @@ describe('decoding errors name the node and the rule', () => {
     expect([e.code, e.errorPath?.json]).toEqual(['INVALID_VALUE', '/codec-types:types/code']);
   });
 
+  test('a JSON string value is its bad-value without the JSON quotes, as in XML', () => {
+    const json = codecError(() => decodeJson(schema, jsonTypes({ code: 'ABCDE' })));
+    const xml = codecError(() => decodeXml(schema, xmlTypes('<code>ABCDE</code>')));
+    expect(json.errorInfo).toEqual({ 'bad-value': 'ABCDE' });
+    expect(json.errorInfo).toEqual(xml.errorInfo);
+  });
+
+  test('a JSON number value is its bad-value as written', () => {
+    expect(codecError(() => decodeJson(schema, jsonTypes({ pct: 101 }))).errorInfo).toEqual({
+      'bad-value': '101',
+    });
+  });
+
   test('reports the error-message and error-app-tag of a failing pattern', () => {
     const e = codecError(() => decodeJson(schema, jsonTypes({ code: 'ab' })));
     expect(e.errorAppTag).toBe('bad-code');

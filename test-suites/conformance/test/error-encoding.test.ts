@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DATA_JSON, DATA_XML, type Server, sendXml, startServer } from './harness.js';
+import { DATA_JSON, DATA_XML, errorsOf, type Server, sendXml, startServer } from './harness.js';
 
 // RFC 8040 section 7.1: an errors body is encoded as Accept asks, else as the request body was,
 // else in the default encoding; the gateway's own answers (401, 413) as the handler's.
@@ -71,5 +71,42 @@ describe('error encoding', () => {
     );
     expect(r.status).toBe(400);
     expect(r.headers.get('content-type')).toBe(DATA_JSON);
+  });
+});
+
+describe('error details', () => {
+  const LIBRARY = '/restconf/data/example-jukebox:jukebox/library';
+  beforeAll(async () => {
+    await s.fetch('/restconf/data', {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': DATA_JSON },
+      body: JSON.stringify({ 'example-jukebox:jukebox': { library: {} } }),
+    });
+  });
+
+  test('a POST of an existing resource is 409 data-exists with the error-path of that resource', async () => {
+    const post = () =>
+      s.fetch(LIBRARY, {
+        method: 'POST',
+        headers: { ...AUTH, 'Content-Type': DATA_JSON },
+        body: JSON.stringify({ 'example-jukebox:artist': [{ name: 'Twice' }] }),
+      });
+    expect((await post()).status).toBe(201);
+    const r = await post();
+    expect(r.status).toBe(409);
+    const [e] = await errorsOf(r);
+    expect(e?.['error-tag']).toBe('data-exists');
+    expect(e?.['error-path']).toBe("/example-jukebox:jukebox/library/artist[name='Twice']");
+  });
+
+  test('a JSON bad-value is the value without the JSON quotes', async () => {
+    const r = await s.fetch('/restconf/data/example-jukebox:jukebox/player', {
+      method: 'PUT',
+      headers: { ...AUTH, 'Content-Type': DATA_JSON },
+      body: JSON.stringify({ 'example-jukebox:player': { gap: 'abc' } }),
+    });
+    expect(r.status).toBe(400);
+    const [e] = await errorsOf(r);
+    expect(e?.['error-info']).toEqual({ 'bad-value': 'abc' });
   });
 });
