@@ -284,7 +284,8 @@ describe('media types and errors', () => {
       body: '{"a":1}',
     });
     expect(r.status).toBe(400);
-    expect(r.headers.get('content-type')).toBe(DATA_JSON);
+    // No Accept: the error is in the request body's media type (RFC 8040 section 7.1).
+    expect(r.headers.get('content-type')).toBe(DATA_XML);
   });
 
   test('echoes Message-ID and sends Cache-Control and Date on every response', async () => {
