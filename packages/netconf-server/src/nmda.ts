@@ -124,6 +124,7 @@ export function editData(server: NetconfServer, session: ServerSession, op: XmlE
       errorInfo: { 'bad-element': 'config' },
     });
   const edits = configEdits(decodeConfig(server.schema, childElements(config)), defaultOperation);
+  server.nacm?.checkEditTargets(access, edits);
   const edit = (d: typeof ds): void => applyEdits(server.schema, d, edits, 'rollback-on-error');
   if (name === 'running') server.transact(session, edit, { access });
   else {

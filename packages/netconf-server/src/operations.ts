@@ -114,6 +114,7 @@ const handlers: Record<string, Handler> = {
     }
     const content = decodeConfig(server.schema, childElements(config));
     const edits = configEdits(content, defaultOperation);
+    server.nacm?.checkEditTargets(access, edits);
     // RFC 6241 7.2 default-operation replace: the config replaces the whole target.
     const edit = (d: typeof ds): void => {
       const all = defaultOperation === 'replace' ? [...replaceAllEdits(d, content), ...edits] : edits;

@@ -1,9 +1,9 @@
-import { diff } from '@yangkit/yang-json-codec';
+import { type DataNode, diff, type InstanceTree, type PathStep, stepOf } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { emptyConfig } from '../src/datastore.js';
 import { readNacmConfig } from '../src/nacm/config.js';
-import { readableTree } from '../src/nacm/read.js';
+import { readableAlong, readableTree } from '../src/nacm/read.js';
 import { UserAccess } from '../src/nacm/rules.js';
 import { deniedWrite } from '../src/nacm/write.js';
 import { APPENDIX_A, changesOf, dataOf, IF, JB, nacmSchema, names, SAMPLE, SEC } from './nacm-helpers.js';
@@ -78,6 +78,30 @@ describe('data node read access (RFC 8341 section 3.4.5)', () => {
     expect(find(shared)).toBe(jukebox);
     expect(find(copy)).not.toBe(jukebox);
     expect(names(copy)).toEqual(names(shared));
+  });
+});
+
+/** The steps from the root to the first node found by following `names` (schema names) down `root`. */
+function stepsTo(root: InstanceTree, ...names: string[]): PathStep[] {
+  const steps: PathStep[] = [];
+  let children = root.children;
+  for (const name of names) {
+    const node: DataNode | undefined = [...children].find(([s]) => s.name === name)?.[1][0];
+    if (node === undefined) throw new Error(`no ${name} in the sample`);
+    steps.push(stepOf(node));
+    children = node.children ?? new Map();
+  }
+  return steps;
+}
+
+describe('read access along a path (RFC 8341 section 3.4.5)', () => {
+  test('a node is readable along its path when the rules hide none of its ancestors', () => {
+    expect(readableAlong(userAccess('wilma'), stepsTo(data(), 'jukebox', 'library', 'artist'))).toBe(true);
+  });
+
+  test('a node below a hidden container is not readable along its path', () => {
+    expect(readableAlong(userAccess('wilma'), stepsTo(data(), 'interfaces'))).toBe(false);
+    expect(readableAlong(userAccess('wilma'), stepsTo(data(), 'interfaces', 'interface'))).toBe(false);
   });
 });
 

@@ -1,13 +1,13 @@
-import { type DataNode, entryKey, type InstanceTree } from '@yangkit/yang-json-codec';
+import { type DataNode, entryKey, type InstanceTree, type TreeEdit } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import type { Change, Datastore } from '../datastore.js';
 import { rpcError } from '../errors.js';
 import type { LoggedEvent } from '../notifications.js';
 import type { ServerSession } from '../session.js';
 import { Access, NACM_MODULE, NACM_NS, type NacmConfig, readNacmConfig } from './config.js';
-import { readableTree } from './read.js';
+import { readableAlong, readableTree } from './read.js';
 import { UserAccess } from './rules.js';
-import { deniedWrite } from './write.js';
+import { deniedWrite, pathText } from './write.js';
 
 /** The RFC 8341 counters (`/nacm/denied-*`), since the server started. */
 export interface NacmCounters {
@@ -121,6 +121,29 @@ export class AccessControl {
     if (denied === undefined) return;
     this.counters.deniedDataWrites++;
     throw rpcError('access-denied', `${denied.access} access to ${denied.path} is denied`);
+  }
+
+  /**
+   * RFC 8341 section 3.4.5: the outcome of a create (data-exists), a delete or a move (data-missing),
+   * and of an insertion point (missing-instance) tells whether a node exists; a user who may not read
+   * that node gets access-denied for it before any change, whether it exists or not, so that no
+   * answer reveals data the user may not read.
+   */
+  checkEditTargets(access: UserAccess | undefined, edits: readonly TreeEdit[]): void {
+    if (access === undefined) return;
+    for (const edit of edits) {
+      const revealing =
+        edit.operation === 'create' || edit.operation === 'delete' || edit.operation === 'move';
+      const hidden =
+        revealing && !readableAlong(access, edit.target)
+          ? edit.target
+          : edit.insert?.point !== undefined && !readableAlong(access, edit.insert.point)
+            ? edit.insert.point
+            : undefined;
+      if (hidden === undefined) continue;
+      this.counters.deniedDataWrites++;
+      throw rpcError('access-denied', `${edit.operation} access to ${pathText(hidden)} is denied`);
+    }
   }
 
   /** RFC 8341 section 3.4.5 for a read: what of `tree` the session may read (`tree` itself if all). */

@@ -4,6 +4,8 @@ import {
   type DataNode,
   entryKey,
   type InstanceTree,
+  type PathStep,
+  stepKey,
 } from '@yangkit/yang-json-codec';
 import { Access } from './config.js';
 import type { MatchState, UserAccess } from './rules.js';
@@ -57,4 +59,17 @@ function readableChild(
   const copy: DataNode = { ...child, parent, children: undefined };
   copy.children = readableChildren(access, child.children, copy, states, share);
   return copy;
+}
+
+/**
+ * Whether the user may read every node along `steps`, from the root: a read leaves out an
+ * unreadable node with its subtree, so the last node is readable only if all its ancestors are.
+ */
+export function readableAlong(access: UserAccess, steps: readonly PathStep[]): boolean {
+  let states = access.rootStates();
+  for (const s of steps) {
+    states = access.childStates(states, s.schema, stepKey(s) ?? '');
+    if (!s.schema.isKey && !access.permitted(s.schema, states, Access.read)) return false;
+  }
+  return true;
 }

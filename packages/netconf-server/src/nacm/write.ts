@@ -9,7 +9,8 @@ export interface DeniedWrite {
   readonly path: string;
 }
 
-function pathText(steps: readonly PathStep[]): string {
+/** The path of `steps` with module prefixes where the module changes, for error messages. */
+export function pathText(steps: readonly PathStep[]): string {
   let out = '';
   let module = '';
   for (const s of steps) {
