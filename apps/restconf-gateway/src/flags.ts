@@ -326,6 +326,22 @@ export const FLAGS: readonly FlagSpec[] = [
     help: 'Largest accepted request body.',
   },
   {
+    name: 'max-key-length',
+    type: 'integer',
+    range: [16, 16 * 1024 ** 2],
+    defaultText: '1024',
+    value: 'N',
+    help: 'Longest accepted list key value in UTF-8 bytes, in a URI or a body (longer: 400 invalid-value).',
+  },
+  {
+    name: 'max-string-length',
+    type: 'integer',
+    range: [1024, 1024 ** 3],
+    defaultText: '1048576',
+    value: 'N',
+    help: 'Longest accepted leaf or leaf-list value of a request body in UTF-8 bytes (longer: 400 invalid-value).',
+  },
+  {
     name: 'insecure',
     type: 'boolean',
     defaultText: 'false',

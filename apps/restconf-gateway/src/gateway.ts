@@ -228,6 +228,8 @@ export async function startGateway(
     ...(options.serverStatus === undefined ? {} : { serverStatus: options.serverStatus }),
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    maxKeyLength: limits.keyLength,
+    maxStringLength: limits.stringLength,
     ...(options.withNmda === undefined ? {} : { withNmda: options.withNmda }),
     ...(options.sseKeepalive === undefined ? {} : { sseKeepalive: options.sseKeepalive }),
     streams: { maxQueuedBytes: eventQueueBytes },

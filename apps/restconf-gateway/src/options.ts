@@ -81,6 +81,10 @@ export interface GatewayOptions {
   /** Users who may read `/metrics` and `/server-status` (default: the `nacmAdmin` or `httpUser` user). */
   readonly monitoringUser?: readonly string[];
   readonly maxBodyBytes?: number;
+  /** Longest accepted list key value in UTF-8 bytes (default 1024). */
+  readonly maxKeyLength?: number;
+  /** Longest accepted leaf or leaf-list value of a request body in UTF-8 bytes (default 1 MiB). */
+  readonly maxStringLength?: number;
   /** Requests one client (authenticated user, Basic user, else peer address) may have in progress (default 32). */
   readonly maxRequestsPerClient?: number;
   /** RFC 8639 subscriptions one user may hold at once (default 8). */

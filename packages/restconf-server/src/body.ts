@@ -4,6 +4,7 @@ import type { SchemaNode } from '@yangkit/yang-schema';
 import type { RequestContext } from './context.js';
 import type { Body } from './edit.js';
 import { RestconfError } from './errors.js';
+import { valueLimits } from './value-limits.js';
 
 /**
  * Reads a request body as UTF-8 text, refusing more than `maxBytes` (413 too-big) before it is
@@ -55,7 +56,12 @@ export function decodeInput(
 ): InstanceTree | undefined {
   if (body === undefined || body.text.trim() === '') return undefined;
   const kind = op.kind === 'action' ? ('action-input' as const) : ('rpc-input' as const);
-  const options = { kind, operation: op, simpleNames: ctx.settings.simpleJsonNames };
+  const options = {
+    kind,
+    operation: op,
+    simpleNames: ctx.settings.simpleJsonNames,
+    ...valueLimits(ctx.settings),
+  };
   return body.encoding === 'json'
     ? decodeJson(ctx.settings.schema, body.text, options)
     : decodeXml(ctx.settings.schema, body.text, options);

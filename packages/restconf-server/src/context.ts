@@ -30,6 +30,8 @@ export interface Settings {
   readonly capabilities: readonly string[];
   readonly logger: Logger | undefined;
   readonly maxBodyBytes: number;
+  readonly maxKeyLength: number;
+  readonly maxStringLength: number;
   readonly clock: ChangeClock;
   /** Event streams (RFC 8040 section 6). */
   readonly events: EventStreams;

@@ -26,6 +26,7 @@ import { RestconfError } from './errors.js';
 import { prefixesOf, schemaOf, toPathSteps } from './instances.js';
 import type { Encoding } from './media.js';
 import type { NmdaDatastore } from './nmda/datastores.js';
+import { valueLimits } from './value-limits.js';
 
 /** A request body with its encoding, already read. */
 export interface Body {
@@ -75,6 +76,7 @@ export function decodeResource(
     ...(last === undefined ? {} : { parent: schemaOf(last) }),
     ...(parentPath === undefined ? {} : { parentPath }),
     simpleNames: ctx.settings.simpleJsonNames,
+    ...valueLimits(ctx.settings),
   };
   const tree =
     body.encoding === 'json'
@@ -288,7 +290,11 @@ async function writeDatastore(
   mode: 'replace' | 'merge',
 ): Promise<void> {
   const text = body.text.trim() === '' ? (body.encoding === 'json' ? '{}' : '') : body.text;
-  const options = { kind: 'config' as const, simpleNames: ctx.settings.simpleJsonNames };
+  const options = {
+    kind: 'config' as const,
+    simpleNames: ctx.settings.simpleJsonNames,
+    ...valueLimits(ctx.settings),
+  };
   const tree =
     body.encoding === 'json'
       ? decodeJson(ctx.settings.schema, text, options)

@@ -26,6 +26,8 @@ import {
   subscriptionSettings,
   subscriptionStats,
 } from './subscriptions/index.js';
+
+import { checkKeyLengths, MAX_KEY_LENGTH, MAX_STRING_LENGTH } from './value-limits.js';
 import { applyWildcardKeys } from './wildcard.js';
 
 /** A node:http request listener that is also connect/express-style middleware. */
@@ -71,6 +73,8 @@ function settingsOf(o: RestconfHandlerOptions): Settings {
     capabilities: o.capabilities ?? [],
     logger: o.logger,
     maxBodyBytes: o.maxBodyBytes ?? 16 * 1024 * 1024,
+    maxKeyLength: o.maxKeyLength ?? MAX_KEY_LENGTH,
+    maxStringLength: o.maxStringLength ?? MAX_STRING_LENGTH,
     clock: o.clock ?? memoryChangeClock(),
     events: createEventStreams(streamSettings(o.streams, o.sseKeepalive)),
     subscriptions: subscriptionSettings(o.subscriptions),
@@ -194,6 +198,7 @@ async function serve(s: Settings, req: IncomingMessage, out: Responder, url: str
   const parsed = parseTarget(s, method === 'OPTIONS' ? 'GET' : method, url);
   const { target, query } = parsed;
   const user = requesterOf(req);
+  checkKeyLengths(s, parsed.resolved);
   let resolved = parsed.resolved;
   if (resolved !== undefined && s.wildcardKeys && 'path' in target)
     resolved = applyWildcardKeys(resolved, target.path, method);

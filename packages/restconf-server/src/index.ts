@@ -57,3 +57,4 @@ export {
   type SubscriptionStats,
   subscriptionModules,
 } from './subscriptions/index.js';
+export { MAX_KEY_LENGTH, MAX_STRING_LENGTH } from './value-limits.js';

@@ -81,6 +81,10 @@ export interface RestconfHandlerOptions {
   readonly metrics?: boolean | Registry;
   /** Largest accepted request body in bytes (default 16 MiB). */
   readonly maxBodyBytes?: number;
+  /** Longest accepted list key value in UTF-8 bytes, in the URI or a body (default 1024); longer is 400 invalid-value. */
+  readonly maxKeyLength?: number;
+  /** Longest accepted leaf or leaf-list value of a body in UTF-8 bytes (default 1 MiB); longer is 400 invalid-value. */
+  readonly maxStringLength?: number;
   /** Entity tag and last-modified state of the datastore (default in memory). */
   readonly clock?: ChangeClock;
   /** Seconds of SSE idleness before `:SSE keepalive`: 0 or 5..3600 (`--sse-keepalive`, `SSE_KEEPALIVE`; default 0). */

@@ -366,6 +366,7 @@ class JsonDecoder {
 
   private leaf(schema: SchemaNode, parent: DataNode | undefined, value: unknown): DataNode {
     const node = createNode(schema, parent);
+    if (typeof value === 'string') this.ctx.checkLength(parent, schema, value);
     const r = valueFromJson(this.tree, schema.type!, value, schema.module);
     if (!r.ok) {
       // A string is shown as its text, as in XML; any other JSON value as it was written.

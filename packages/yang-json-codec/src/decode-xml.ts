@@ -470,6 +470,7 @@ class XmlDecoder implements XmlSink {
       }
       value += c;
     }
+    this.ctx.checkLength(parent, schema, value);
     const r = valueFromXml(this.tree, schema.type!, value, el.scope);
     if (!r.ok) throw this.ctx.badValue(parent, schema, r, value);
     node.value = r.value;

@@ -32,6 +32,10 @@ export interface DecodeOptions {
   readonly maxSize?: number;
   /** Deepest accepted nesting (default 256). */
   readonly maxDepth?: number;
+  /** Longest accepted list key value in UTF-8 bytes (default: no limit); longer is invalid-value. */
+  readonly maxKeyLength?: number;
+  /** Longest accepted leaf or leaf-list value in UTF-8 bytes (default: no limit); longer is invalid-value. */
+  readonly maxStringLength?: number;
   /**
    * XML edit-config content (RFC 6241 section 7.2): accept the `nc:operation` attribute and the
    * `yang:insert`, `yang:key`, `yang:value` attributes of RFC 7950 section 7.8.6, kept as the annotations
@@ -48,6 +52,8 @@ export class DecodeContext {
   /** 'config' kind: config false nodes are errors (RFC 8040 4.4.1: a config body has no state data). */
   readonly configOnly: boolean;
   readonly maxDepth: number;
+  readonly maxKeyLength: number;
+  readonly maxStringLength: number;
   /** Edit-config attributes are accepted (see {@link DecodeOptions.editAttributes}). */
   readonly editAttributes: boolean;
   /** Where the document's top nodes sit (a resource body below its parent). */
@@ -58,6 +64,8 @@ export class DecodeContext {
     this.strict = options.strict ?? true;
     this.configOnly = options.kind === 'config';
     this.maxDepth = options.maxDepth ?? 256;
+    this.maxKeyLength = options.maxKeyLength ?? Number.POSITIVE_INFINITY;
+    this.maxStringLength = options.maxStringLength ?? Number.POSITIVE_INFINITY;
     this.editAttributes = options.editAttributes ?? false;
     this.#base =
       options.kind === 'resource' && options.parent !== undefined && options.parentPath !== undefined
@@ -116,6 +124,27 @@ export class DecodeContext {
       errorAppTag: r.errorAppTag,
       errorInfo: { 'bad-value': shown.length > 256 ? `${shown.slice(0, 253)}...` : shown },
     });
+  }
+
+  /**
+   * Refuses a value longer than the limit of its node: a list key (it becomes part of URIs, such as
+   * a Location header) or any other leaf value; the message names the limit, not the value.
+   */
+  checkLength(parent: DataNode | undefined, schema: SchemaNode, value: string): void {
+    const limit = schema.isKey ? Math.min(this.maxKeyLength, this.maxStringLength) : this.maxStringLength;
+    // UTF-8 takes 1 to 3 bytes per UTF-16 code unit: count the bytes only when it could matter.
+    if (value.length * 3 <= limit) return;
+    const bytes = value.length > limit ? value.length : Buffer.byteLength(value);
+    if (bytes <= limit) return;
+    const path = this.childPath(parent, schema);
+    const what = schema.isKey ? 'list key' : `${schema.kind} value`;
+    throw this.error(
+      'INVALID_VALUE',
+      'invalid-value',
+      `the ${what} "${schema.name}" (${path.json}) is longer than the limit of ${limit} bytes`,
+      path,
+      { errorInfo: { 'bad-element': schema.name } },
+    );
   }
 
   /** Refuses state data in a configuration body. */
