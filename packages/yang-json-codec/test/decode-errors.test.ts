@@ -327,3 +327,38 @@ describe('NETCONF action requests', () => {
     expect([e.code, e.errorInfo]).toEqual(['BAD_ELEMENT', { 'bad-element': 'jukebox' }]);
   });
 });
+
+describe('value length limits', () => {
+  const feat = () =>
+    compileSchema([
+      parseModule(`module lim { yang-version 1.1; namespace "urn:lim"; prefix l;
+        list item { key name; leaf name { type string; } leaf text { type string; } } }`),
+    ]);
+
+  test('a list key longer than maxKeyLength in UTF-8 bytes is invalid-value naming the limit, in JSON and XML', () => {
+    const s = feat();
+    const name = 'é'.repeat(9); // 18 bytes
+    const json = codecError(() => decodeJson(s, { 'lim:item': [{ name }] }, { maxKeyLength: 16 }));
+    const xml = codecError(() =>
+      decodeXml(s, `<item xmlns="urn:lim"><name>${name}</name></item>`, { maxKeyLength: 16 }),
+    );
+    for (const e of [json, xml]) {
+      expect([e.code, e.errorTag]).toEqual(['INVALID_VALUE', 'invalid-value']);
+      expect(e.message).toContain('16 bytes');
+    }
+    expect(() =>
+      decodeJson(s, { 'lim:item': [{ name: 'é'.repeat(8) }] }, { maxKeyLength: 16 }),
+    ).not.toThrow();
+  });
+
+  test('a value longer than maxStringLength is invalid-value, a key is bounded by both limits', () => {
+    const s = feat();
+    const e = codecError(() =>
+      decodeJson(s, { 'lim:item': [{ name: 'a', text: 'x'.repeat(33) }] }, { maxStringLength: 32 }),
+    );
+    expect(e.message).toContain('32 bytes');
+    expect(() =>
+      decodeJson(s, { 'lim:item': [{ name: 'a', text: 'x'.repeat(33) }] }, { maxKeyLength: 8 }),
+    ).not.toThrow();
+  });
+});
