@@ -8,12 +8,13 @@ import { valueLimits } from './value-limits.js';
 
 /**
  * Reads a request body as UTF-8 text, refusing more than `maxBytes` (413 too-big) before it is
- * buffered. Middleware that already parsed the body (`req.body` as a string or Buffer) is honoured.
+ * buffered, and bytes that are not UTF-8 (400 malformed-message). Middleware that already parsed
+ * the body (`req.body` as a string or Buffer) is honoured.
  */
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
   const pre = (req as IncomingMessage & { body?: unknown }).body;
   if (typeof pre === 'string') return pre;
-  if (Buffer.isBuffer(pre)) return pre.toString('utf8');
+  if (Buffer.isBuffer(pre)) return utf8(pre);
   const declared = Number(req.headers['content-length'] ?? '0');
   if (declared > maxBytes) throw tooBig(maxBytes);
   const chunks: Buffer[] = [];
@@ -26,7 +27,28 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
     }
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return utf8(Buffer.concat(chunks));
+}
+
+/** Keeps a byte order mark as U+FEFF, as Buffer#toString did: the parsers decide about it. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes the body, refusing bytes that are not UTF-8 rather than storing U+FFFD in their place.
+ * Both media types are UTF-8 text (RFC 8259 section 8.1; for XML without an encoding declaration,
+ * XML 1.0 section 4.3.3 makes bytes that are not UTF-8 a fatal error): such a body is not a
+ * well-formed message, so `malformed-message` (RFC 8040 section 7), not `invalid-value`, which
+ * names a value of the data model.
+ */
+function utf8(bytes: Buffer): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch (cause) {
+    throw new RestconfError('BODY_MISMATCH', 'the request body is not UTF-8 text', {
+      errorTag: 'malformed-message',
+      cause,
+    });
+  }
 }
 
 function tooBig(maxBytes: number): RestconfError {

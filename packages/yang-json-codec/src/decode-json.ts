@@ -5,6 +5,7 @@ import { operationOfJson } from './document-operation';
 import { CodecError } from './errors';
 import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
 import { createNode } from './instance';
+import { jsonDepth } from './json-depth';
 import { parseJsonText } from './json-text';
 import { type NodeInfo, nodeInfo, splitName, structureInfo, topLevelInfo } from './schema-view';
 import { valueFromJson } from './values';
@@ -44,7 +45,9 @@ export function decodeJson(
         },
       );
     }
-    value = parseJsonText(json);
+    // Each data level is at most two JSON levels (a list's array and entry object): a bound that
+    // refuses before JSON.parse what the decoder would refuse after it.
+    value = parseJsonText(json, 2 * ctx.maxDepth + 2);
   }
   const target = resolveDocument(schema, options);
   return new JsonDecoder(ctx, options.simpleNames ?? false).document(value, target);
@@ -490,7 +493,7 @@ class JsonDecoder {
     if (depth > this.ctx.maxDepth) throw this.structure(`nesting deeper than ${this.ctx.maxDepth}`);
     if (!isObject(value)) {
       if (schema.kind === 'anydata') throw this.shape(parent, schema, 'a JSON object');
-      return [scalar('', module, this.tree, value)];
+      return [this.anyScalar('', module, value, depth)];
     }
     const out: AnyElement[] = [];
     for (const key of Object.keys(value)) {
@@ -508,10 +511,17 @@ class JsonDecoder {
             children: this.anyValue(item, mod, depth + 1, parent, schema),
             text: undefined,
           });
-        } else out.push(scalar(name, mod, this.tree, item));
+        } else out.push(this.anyScalar(name, mod, item, depth));
       }
     }
     return out;
+  }
+
+  /** A value of anydata/anyxml content that is no object: an array inside it is kept as text, within the depth limit. */
+  private anyScalar(name: string, module: string, value: unknown, depth: number): AnyElement {
+    if (depth + jsonDepth(value, this.ctx.maxDepth) > this.ctx.maxDepth)
+      throw this.structure(`nesting deeper than ${this.ctx.maxDepth}`);
+    return scalar(name, module, this.tree, value);
   }
 }
 

@@ -1,4 +1,5 @@
 import { CodecError } from './errors';
+import { jsonTextDepth } from './json-depth';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -89,10 +90,20 @@ function duplicateMember(text: string): { name: string; offset: number } | undef
  * section 4 leaves the meaning of such an object open (`JSON.parse` keeps the last one), while
  * RFC 7951 data names each node once, so the earlier value would be dropped unseen.
  *
- * @throws {CodecError} `JSON_MALFORMED` (malformed-message) for text that is not JSON or holds a
- *   member name twice in one object
+ * `maxDepth` bounds the nesting of objects and arrays, checked by a linear scan before
+ * `JSON.parse`: parsing millions of nested brackets blocks the event loop for seconds before any
+ * limit applied to the parsed value could.
+ *
+ * @throws {CodecError} `LIMIT_EXCEEDED` (malformed-message) for text nested deeper than `maxDepth`;
+ *   `JSON_MALFORMED` (malformed-message) for text that is not JSON or holds a member name twice
+ *   in one object
  */
-export function parseJsonText(text: string): unknown {
+export function parseJsonText(text: string, maxDepth?: number): unknown {
+  if (maxDepth !== undefined && jsonTextDepth(text, maxDepth) > maxDepth) {
+    throw new CodecError('LIMIT_EXCEEDED', `JSON input nests deeper than ${maxDepth} levels`, {
+      errorTag: 'malformed-message',
+    });
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -257,6 +257,33 @@ describe('decoding errors name the node and the rule', () => {
     expect(e.code).toBe('BAD_ELEMENT');
   });
 
+  test('rejects arrays nested in anydata deeper than the depth limit', () => {
+    // Within the text bound (twice the limit), so the decoder's own count refuses it.
+    const arrays = `${'['.repeat(300)}${']'.repeat(300)}`;
+    const e = codecError(() => decodeJson(schema, `{"codec-types:types":{"extra":{"a":${arrays}}}}`));
+    expect(e.code).toBe('BAD_ELEMENT');
+    expect(e.message).toContain('nesting deeper than 256');
+  });
+
+  test('rejects an anyxml array nested deeper than the depth limit', () => {
+    let deep: unknown[] = [];
+    for (let i = 0; i < 30; i++) deep = [deep];
+    const e = codecError(() => decodeJson(schema, jsonTypes({ 'blob-xml': deep }), { maxDepth: 20 }));
+    expect(e.code).toBe('BAD_ELEMENT');
+  });
+
+  test('keeps an array nested in anydata within the depth limit as text', () => {
+    const tree = decodeJson(schema, jsonTypes({ extra: { a: [[1, [2]]] } }));
+    const extra = [...tree.children.values()][0]?.[0]?.children?.values().next().value?.[0];
+    expect(extra?.any?.[0]?.text).toBe('[1,[2]]');
+  });
+
+  test('refuses JSON text nested deeper than twice the depth limit before parsing it', () => {
+    const e = codecError(() => decodeJson(schema, `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`));
+    expect([e.code, e.errorTag]).toEqual(['LIMIT_EXCEEDED', 'malformed-message']);
+    expect(e.message).toContain('deeper than 514 levels');
+  });
+
   test('rejects a DOCTYPE in a data body', () => {
     const e = codecError(() =>
       decodeXml(schema, `<!DOCTYPE types [<!ENTITY a "b">]>${xmlTypes('<str>&a;</str>')}`),

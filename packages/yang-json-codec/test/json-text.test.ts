@@ -4,6 +4,12 @@ import { CodecError, decodeJson, parseJsonText } from '../src/index';
 import { codecError, testSchema } from './helpers';
 
 describe('parseJsonText', () => {
+  test('refuses text nested deeper than maxDepth before parsing it', () => {
+    const e = codecError(() => parseJsonText(`${'['.repeat(1_000_000)}x`, 10));
+    expect([e.code, e.errorTag]).toEqual(['LIMIT_EXCEEDED', 'malformed-message']);
+    expect(parseJsonText('[[1]]', 2)).toEqual([[1]]);
+  });
+
   test('refuses an object naming one member twice', () => {
     const e = codecError(() => parseJsonText('{"a":[{"name":"x","name":"y"}]}'));
     expect([e.code, e.errorTag]).toEqual(['JSON_MALFORMED', 'malformed-message']);

@@ -1,4 +1,4 @@
-import { parseJsonText } from '@yangkit/yang-json-codec';
+import { type CodecError, parseJsonText } from '@yangkit/yang-json-codec';
 import {
   checkEditCount,
   DEFAULT_PATCH_LIMITS,
@@ -25,20 +25,6 @@ function localName(member: string): string {
   return member.startsWith(`${YANG_PATCH_MODULE}:`) ? member.slice(YANG_PATCH_MODULE.length + 1) : member;
 }
 
-function depthOf(value: unknown, max: number): number {
-  // Iterative, so a hostile nesting depth cannot exhaust the stack.
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (d > deepest) deepest = d;
-    if (deepest > max) return deepest;
-    for (const c of Object.values(v as JsonObject)) stack.push([c, d + 1]);
-  }
-  return deepest;
-}
-
 /**
  * Reads an `application/yang-patch+json` body (RFC 8072 section 2.2, RFC 7951 encoding):
  *
@@ -59,12 +45,12 @@ export function readJsonEnvelope(body: string, limits: PatchLimits = {}): RawPat
   }
   let doc: unknown;
   try {
-    doc = parseJsonText(body);
+    doc = parseJsonText(body, maxDepth);
   } catch (cause) {
+    if ((cause as CodecError).code === 'LIMIT_EXCEEDED') {
+      throw new YangPatchError('LIMIT_EXCEEDED', `the body nests deeper than ${maxDepth} levels`, { cause });
+    }
     throw new YangPatchError('BODY_MALFORMED', `the body is ${(cause as Error).message}`, { cause });
-  }
-  if (depthOf(doc, maxDepth) > maxDepth) {
-    throw new YangPatchError('LIMIT_EXCEEDED', `the body nests deeper than ${maxDepth} levels`);
   }
   const keys = isObject(doc) ? Object.keys(doc) : [];
   if (!isObject(doc) || keys.length !== 1 || keys[0] !== `${YANG_PATCH_MODULE}:yang-patch`) {

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { updateFigures, writeFigures } from './figures.js';
-import { errorsBody, type Server, startServer } from './harness.js';
-import { type FuzzRequest, request } from './requests.js';
+import { checkRequest, gatewayFigures, http1Sender } from './gateway-check.js';
+import { type Server, startServer } from './harness.js';
+import { request } from './requests.js';
 
 // Issue 12: random and mutated requests over the running app. Every answer must come within the
 // deadline, never be 5xx while the embedded backend is healthy, and carry an errors body when 4xx.
@@ -10,22 +11,15 @@ import { type FuzzRequest, request } from './requests.js';
 // into the figures, each violation listed as a finding.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 
-const figures = {
-  tried: 0,
-  unsendable: 0,
-  accepted: 0,
-  rejected: 0,
-  serverErrors: 0,
-  changedByRejected: 0,
-  slowestMs: 0,
-};
-const failures: string[] = [];
+const figures = gatewayFigures();
 /** Rejected requests after which running or candidate differed from before. */
 const changes: string[] = [];
 
 let s: Server;
+let send: ReturnType<typeof http1Sender>;
 beforeAll(async () => {
   s = await startServer();
+  send = http1Sender(s);
 });
 afterAll(async () => {
   await s.close();
@@ -51,71 +45,18 @@ afterAll(async () => {
   }
 });
 
-/** Sends one request and checks the properties of issue 12; returns false with a reason in `failures`. */
-async function check(r: FuzzRequest): Promise<boolean> {
-  let url: URL;
-  try {
-    url = new URL(r.path, s.gateway.url);
-  } catch {
-    figures.unsendable++;
-    return true;
-  }
-  figures.tried++;
-  const before = await s.snapshot();
-  const started = performance.now();
-  let res: Response;
-  try {
-    res = await s.fetch(url.pathname + url.search, {
-      method: r.method,
-      headers: r.headers,
-      ...(r.body === undefined ? {} : { body: r.body }),
-    });
-  } catch (error) {
-    failures.push(`${r.method} ${r.path}: no answer (${(error as Error).message})`);
-    return false;
-  }
-  const type = res.headers.get('content-type');
-  // An event stream stays open by design; its first bytes are enough.
-  let text = '';
-  if (type?.startsWith('text/event-stream') === true) await res.body?.cancel();
-  else text = await res.text();
-  figures.slowestMs = Math.max(figures.slowestMs, Math.round(performance.now() - started));
-  if (res.status >= 500) {
-    figures.serverErrors++;
-    failures.push(
-      `${r.method} ${r.path} ${JSON.stringify(r.headers)} ${r.body ?? ''} -> ${res.status} ${text}`,
-    );
-    return false;
-  }
-  if (res.status < 400) {
-    figures.accepted++;
-    return true;
-  }
-  figures.rejected++;
-  const after = await s.snapshot();
-  if (after !== before) {
-    // A finding, not a crash: counted and reported with the request in the figures (see README).
-    figures.changedByRejected++;
-    changes.push(`${r.method} ${r.path} (${JSON.stringify(r.headers)}) answered ${res.status}`);
-  }
-  if (
-    r.method !== 'HEAD' &&
-    res.status !== 405 &&
-    res.status !== 406 &&
-    errorsBody(text, type) === undefined
-  ) {
-    failures.push(`${r.method} ${r.path} -> ${res.status} without an ietf-restconf:errors body: ${text}`);
-    return false;
-  }
-  return true;
-}
-
 describe('fuzzing the running gateway', () => {
   test('no generated request crashes, hangs, gets a 5xx or is rejected without an errors body', async () => {
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
-        const ok = await check(r);
-        if (!ok) throw new Error(failures.at(-1));
+        const finding = await checkRequest(s, send, r, figures);
+        if (finding === undefined) return;
+        // A finding, not a crash: counted and reported with the request in the figures (see README).
+        if (finding.kind === 'datastore-changed') {
+          changes.push(`${r.method} ${r.path} (${JSON.stringify(r.headers)}) ${finding.detail}`);
+          return;
+        }
+        throw new Error(`${finding.kind}: ${JSON.stringify(finding.request)} -> ${finding.detail}`);
       }),
       { numRuns: RUNS, endOnFailure: true },
     );

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { mutate } from '../fuzz/mutate.js';
 import { DATA_JSON, DATA_XML, PATCH_JSON, PATCH_XML } from './harness.js';
 
 /** One generated HTTP request against the gateway. */
@@ -7,6 +8,8 @@ export interface FuzzRequest {
   readonly path: string;
   readonly headers: Record<string, string>;
   readonly body?: string;
+  /** The body's characters are bytes (0-255): how a body that is not UTF-8 is kept. */
+  readonly binary?: boolean;
 }
 
 const JB = 'http://example.com/ns/example-jukebox';
@@ -65,18 +68,6 @@ const NASTY = [
 ];
 
 const nasty = fc.constantFrom(...NASTY);
-
-/** Inserts, deletes or replaces a slice of `s` at a generated position. */
-function mutate(base: fc.Arbitrary<string>, piece: fc.Arbitrary<string>): fc.Arbitrary<string> {
-  return fc
-    .tuple(base, fc.nat(), fc.nat({ max: 8 }), piece, fc.constantFrom('insert', 'delete', 'replace'))
-    .map(([s, at, len, p, op]) => {
-      const i = s.length === 0 ? 0 : at % (s.length + 1);
-      if (op === 'insert') return s.slice(0, i) + p + s.slice(i);
-      if (op === 'delete') return s.slice(0, i) + s.slice(i + len);
-      return s.slice(0, i) + p + s.slice(i + len);
-    });
-}
 
 const segment = fc.oneof(
   fc.constantFrom(
@@ -234,6 +225,24 @@ export const body: fc.Arbitrary<string | undefined> = fc.oneof(
   fc.string({ maxLength: 200 }),
 );
 
+/** Byte sequences that are not UTF-8: lone continuation and lead bytes, overlongs, surrogates. */
+const INVALID_UTF8 = [
+  '\xff',
+  '\x80',
+  '\xc3',
+  '\xc3\x28',
+  '\xc0\xaf',
+  '\xed\xa0\x80',
+  '\xf4\x90\x80\x80',
+  '\xe2\x82',
+];
+
+/** Valid bodies as UTF-8 bytes with bytes that are not UTF-8 inserted. */
+const notUtf8: fc.Arbitrary<string> = mutate(
+  fc.constantFrom(...VALID).map((b) => Buffer.from(b, 'utf8').toString('latin1')),
+  fc.constantFrom(...INVALID_UTF8),
+);
+
 /** The media type a well-behaved client would send for `b`. */
 function typeOf(b: string): string {
   const patch = b.includes('yang-patch');
@@ -255,13 +264,21 @@ export const request: fc.Arbitrary<FuzzRequest> = fc
     coherent: fc.boolean(),
     accept: fc.constantFrom(DATA_JSON, DATA_XML),
     headers,
-    body,
+    body: fc.oneof(
+      { arbitrary: body.map((text) => ({ text, binary: false })), weight: 9 },
+      { arbitrary: notUtf8.map((text) => ({ text, binary: true })), weight: 1 },
+    ),
   })
-  .map(({ method, path, query: q, coherent, accept, headers: h, body: b }) => {
+  .map(({ method, path, query: q, coherent, accept, headers: h, body: { text: b, binary } }) => {
     // fetch refuses a body on GET and HEAD.
     const withBody = b !== undefined && method !== 'GET' && method !== 'HEAD';
     const chosen: Record<string, string> = coherent
       ? { accept, ...(withBody ? { 'content-type': typeOf(b) } : {}) }
       : h;
-    return { method, path: path + q, headers: chosen, ...(withBody ? { body: b } : {}) };
+    return {
+      method,
+      path: path + q,
+      headers: chosen,
+      ...(withBody ? { body: b, ...(binary ? { binary } : {}) } : {}),
+    };
   });
