@@ -65,6 +65,7 @@ export class EventSubscriptions {
   /** A new event of the stream. */
   event(event: LoggedEvent): void {
     for (const sub of this.subs.values()) {
+      if (!sub.session.notifiable) continue;
       if (sub.stopTime !== undefined && event.time > sub.stopTime) continue;
       if (sub.replaying) sub.queued.push(event);
       else this.deliver(sub, event);

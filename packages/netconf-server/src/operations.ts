@@ -266,7 +266,8 @@ const handlers: Record<string, Handler> = {
     return '<ok/>';
   },
   // RFC 6241 7.8
-  [`${NETCONF_BASE_NS}|close-session`]() {
+  [`${NETCONF_BASE_NS}|close-session`](_server, session) {
+    session.stopNotifications();
     throw CLOSE_AFTER_REPLY;
   },
   // RFC 6241 7.9

@@ -693,7 +693,8 @@ export class NetconfServer implements SessionHost {
   }
 
   private publishEvent(xml: string): void {
-    if (!this.schema.moduleByName('ietf-netconf-notifications')?.implemented) return;
+    // Once the server closes, every session is ending: nobody is left to tell.
+    if (this.closed || !this.schema.moduleByName('ietf-netconf-notifications')?.implemented) return;
     this.publish(xml);
   }
 

@@ -98,6 +98,8 @@ export class ServerSession {
   private readonly framer: Framer;
   private queue: Promise<void> = Promise.resolve();
   private closeAfterReply = false;
+  /** Set by `<close-session>`: the reply is all the session still sends. */
+  private ending = false;
   /** The transport refused more bytes; the next rpc waits for `drain` (backpressure). */
   private congested = false;
   /** Work to run once the reply of the rpc being answered has been sent. */
@@ -131,6 +133,20 @@ export class ServerSession {
   /** True once the hello exchange is done. */
   get established(): boolean {
     return this.state === 'open';
+  }
+
+  /** True while notifications are sent: the session is established and has not asked to close. */
+  get notifiable(): boolean {
+    return this.state === 'open' && !this.ending;
+  }
+
+  /**
+   * Stops notifications as soon as `<close-session>` is read, before its reply (RFC 6241 section
+   * 7.8: the session is ending). Sessions that close together then do not each get the
+   * netconf-session-end events of all the others, which cost the square of their number.
+   */
+  stopNotifications(): void {
+    this.ending = true;
   }
 
   /** Sends the server `<hello>` (RFC 6241 8.1): capabilities and session-id. */
@@ -183,7 +199,7 @@ export class ServerSession {
 
   /** Sends a `<notification>` (RFC 5277 section 4). */
   notify(xml: string): void {
-    if (this.state !== 'open') return;
+    if (!this.notifiable) return;
     this.counters.outNotifications++;
     this.send(xml);
   }
