@@ -61,6 +61,12 @@ async function runParser(job: Job): Promise<Progress> {
       return target.expected(error) ? undefined : error;
     }
   };
+  // A slow input is tried once more: a pause of the collector or a busy machine is no hang.
+  const slowAgain = (input: unknown): boolean => {
+    const again = performance.now();
+    outcome(input);
+    return performance.now() - again > PARSER_INPUT_BOUND_MS;
+  };
   for (let batch = 0; Date.now() < deadline && progress.tried < job.maxInputs; batch++) {
     for (const input of fc.sample(target.input, { numRuns: BATCH, seed: job.seed + batch })) {
       starting(input);
@@ -89,7 +95,7 @@ async function runParser(job: Job): Promise<Progress> {
             finding: { target: job.target, kind: 'crash', signature, detail, input: small },
           });
         }
-      } else if (ms > PARSER_INPUT_BOUND_MS) {
+      } else if (ms > PARSER_INPUT_BOUND_MS && slowAgain(input)) {
         post({
           type: 'finding',
           finding: {
