@@ -10,7 +10,9 @@ interface Errors {
   error: { 'error-tag': string; 'error-message'?: string }[];
 }
 
-async function refusal(r: Response): Promise<{ status: number; tag: string | undefined; message: string | undefined }> {
+async function refusal(
+  r: Response,
+): Promise<{ status: number; tag: string | undefined; message: string | undefined }> {
   const errors = errorsBody(await r.text(), r.headers.get('content-type')) as Errors | undefined;
   const e = errors?.error[0];
   return { status: r.status, tag: e?.['error-tag'], message: e?.['error-message'] };
