@@ -74,8 +74,8 @@ afterAll(() => {
 describe('a read-only user flooding the gateway with subscriptions', () => {
   let s: Server;
   beforeAll(async () => {
-    s = await startServer({ usersFile, nacmAdmin: 'root', metrics: true });
-    // The datastore holds a 2 MB value, written by the administrator.
+    // The datastore holds a 2 MB value, written by the administrator (over the 1 MiB default limit).
+    s = await startServer({ usersFile, nacmAdmin: 'root', metrics: true, maxStringLength: 2 * BIG_VALUE });
     const put = await s.fetch('/restconf/data/example-jukebox:jukebox/playlist=flood', {
       method: 'PUT',
       headers: as('root', { 'Content-Type': DATA_JSON }),
