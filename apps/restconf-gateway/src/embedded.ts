@@ -15,6 +15,7 @@ import {
   RESTCONF_MODULES,
   SUBSCRIPTION_FEATURES,
   subscriptionModules,
+  type WriteAccessRequest,
   YANGKIT_MODULE_TEXTS,
   YANGKIT_MODULES,
 } from '@yangkit/restconf-server';
@@ -139,6 +140,13 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
       netconf.nacm === undefined
         ? openSession
         : (user) => (user === undefined ? openSession() : connect(user, user === nacmAdmin)),
+    // Sessions of no user and of the --nacm-admin user are recovery sessions, which NACM never restricts.
+    ...(netconf.nacm === undefined
+      ? {}
+      : {
+          deniesWrite: ({ user, target }: WriteAccessRequest) =>
+            user !== undefined && user !== nacmAdmin && netconf.nacm!.writeDeniedWithin(user, target),
+        }),
   });
   const persisted = options.startupFile === undefined ? 'in memory only' : `kept in ${options.startupFile}`;
   return {

@@ -342,6 +342,14 @@ export const FLAGS: readonly FlagSpec[] = [
     help: 'Longest accepted leaf or leaf-list value of a request body in UTF-8 bytes (longer: 400 invalid-value).',
   },
   {
+    name: 'max-body-nodes',
+    type: 'integer',
+    range: [1000, 100_000_000],
+    defaultText: '200000',
+    value: 'N',
+    help: 'Most data nodes (list entries, containers, leaves) in one request body (more: 413 too-big).',
+  },
+  {
     name: 'insecure',
     type: 'boolean',
     defaultText: 'false',

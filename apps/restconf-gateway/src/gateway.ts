@@ -230,6 +230,7 @@ export async function startGateway(
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     maxKeyLength: limits.keyLength,
     maxStringLength: limits.stringLength,
+    maxBodyNodes: limits.bodyNodes,
     ...(options.withNmda === undefined ? {} : { withNmda: options.withNmda }),
     ...(options.sseKeepalive === undefined ? {} : { sseKeepalive: options.sseKeepalive }),
     streams: { maxQueuedBytes: eventQueueBytes },

@@ -1,4 +1,4 @@
-import { MAX_KEY_LENGTH, MAX_STRING_LENGTH } from '@yangkit/restconf-server';
+import { MAX_BODY_NODES, MAX_KEY_LENGTH, MAX_STRING_LENGTH } from '@yangkit/restconf-server';
 import { type Http1Timeouts, MAX_CONCURRENT_STREAMS, SESSION_IDLE_MS } from './http2.js';
 import type { GatewayOptions } from './options.js';
 import { LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USER } from './security/login-throttle.js';
@@ -14,6 +14,7 @@ export interface GatewayLimits {
   readonly failuresPerUser: number;
   readonly keyLength: number;
   readonly stringLength: number;
+  readonly bodyNodes: number;
 }
 
 /** The gateway's own limits: the options given, else the defaults. */
@@ -25,6 +26,7 @@ export function limitsOf(options: GatewayOptions): GatewayLimits {
     failuresPerUser: options.loginFailuresPerUser ?? LOGIN_FAILURES_PER_USER,
     keyLength: options.maxKeyLength ?? MAX_KEY_LENGTH,
     stringLength: options.maxStringLength ?? MAX_STRING_LENGTH,
+    bodyNodes: options.maxBodyNodes ?? MAX_BODY_NODES,
   };
 }
 
@@ -44,7 +46,7 @@ export function limitsLine(limits: GatewayLimits, served: Served): string {
   const s = (ms: number) => `${ms / 1000} s`;
   const parts = [
     `${limits.requestsPerClient} requests in progress per client`,
-    `list keys of ${limits.keyLength} bytes, values of ${limits.stringLength} bytes`,
+    `list keys of ${limits.keyLength} bytes, values of ${limits.stringLength} bytes, ${limits.bodyNodes} data nodes per body`,
     `headers within ${s(http.headersTimeout)}, a whole request within ${s(http.requestTimeout)}, idle keep-alive ${s(http.keepAliveTimeout)}`,
   ];
   if (served.http2)

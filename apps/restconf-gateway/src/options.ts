@@ -85,6 +85,8 @@ export interface GatewayOptions {
   readonly maxKeyLength?: number;
   /** Longest accepted leaf or leaf-list value of a request body in UTF-8 bytes (default 1 MiB). */
   readonly maxStringLength?: number;
+  /** Most data nodes in one request body (default 200,000). */
+  readonly maxBodyNodes?: number;
   /** Requests one client (authenticated user, Basic user, else peer address) may have in progress (default 32). */
   readonly maxRequestsPerClient?: number;
   /** RFC 8639 subscriptions one user may hold at once (default 8). */

@@ -5,7 +5,7 @@ import { emptyConfig } from '../src/datastore.js';
 import { readNacmConfig } from '../src/nacm/config.js';
 import { readableAlong, readableTree } from '../src/nacm/read.js';
 import { UserAccess } from '../src/nacm/rules.js';
-import { deniedWrite } from '../src/nacm/write.js';
+import { deniedWrite, statesAlong } from '../src/nacm/write.js';
 import { APPENDIX_A, changesOf, dataOf, IF, JB, nacmSchema, names, SAMPLE, SEC } from './nacm-helpers.js';
 
 let tree: SchemaTree;
@@ -189,5 +189,31 @@ describe('data node write access (RFC 8341 section 3.4.5)', () => {
       access: 'update',
       path: '/example-jukebox:jukebox/playlist/description',
     });
+  });
+});
+
+describe('writes refused ahead of an edit (RFC 8341 section 3.4.5)', () => {
+  const deniedWithin = (user: string, ...names: string[]) => {
+    const access = userAccess(user);
+    return access.writeDeniedWithin(statesAlong(access, stepsTo(data(), ...names)));
+  };
+
+  test('are refused where write-default denies and no rule permits a write at or below the target', () => {
+    expect(deniedWithin('wilma', 'jukebox', 'playlist')).toBe(true);
+    expect(deniedWithin('wilma', 'interfaces')).toBe(true);
+  });
+
+  test('go ahead where a permitting rule may match at or below the target', () => {
+    expect(deniedWithin('wilma')).toBe(false);
+    expect(deniedWithin('wilma', 'jukebox')).toBe(false);
+    expect(deniedWithin('wilma', 'jukebox', 'library', 'artist')).toBe(false);
+    expect(deniedWithin('guest', 'interfaces')).toBe(false);
+  });
+
+  test('go ahead everywhere when write-default permits', () => {
+    const nacm =
+      '<nacm xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-acm"><write-default>permit</write-default></nacm>';
+    const access = userAccess('u', nacm);
+    expect(access.writeDeniedWithin(statesAlong(access, stepsTo(data(), 'jukebox', 'playlist')))).toBe(false);
   });
 });

@@ -39,6 +39,14 @@ export interface ExistsRequest extends BackendRequest {
   readonly target: readonly PathStep[];
 }
 
+/** A question to the backend's access control ahead of an edit. */
+export interface WriteAccessRequest extends BackendRequest {
+  /** The datastore (default running). */
+  readonly datastore?: DatastoreName;
+  /** The edit's target from the datastore root (a POST's parent); empty: the whole datastore. */
+  readonly target: readonly PathStep[];
+}
+
 /** The parameters of a confirmed commit (RFC 6241 section 8.4; RFC 8040 spec query parameters). */
 export interface ConfirmedCommit {
   /** Seconds before the commit is rolled back unless confirmed (default 600). */
@@ -200,6 +208,13 @@ export interface Backend {
   read(request: ReadRequest): Promise<InstanceTree>;
   /** True when the configuration node exists. */
   exists(request: ExistsRequest): Promise<boolean>;
+  /**
+   * True when access control (RFC 8341 section 3.4.5) lets the request's user write nothing at or
+   * below the target, so that the edit is refused before its body is read or decoded. A backend
+   * that cannot tell ahead (an external NETCONF server) leaves it out; its edits are judged as
+   * they are made.
+   */
+  deniesWrite?(request: WriteAccessRequest): boolean;
   /**
    * Carries out the edits, all or none; rejects with the backend's error, an {@link EditError}
    * when one edit failed.

@@ -32,6 +32,7 @@ export interface Settings {
   readonly maxBodyBytes: number;
   readonly maxKeyLength: number;
   readonly maxStringLength: number;
+  readonly maxBodyNodes: number;
   readonly clock: ChangeClock;
   /** Event streams (RFC 8040 section 6). */
   readonly events: EventStreams;

@@ -26,9 +26,9 @@ import {
   subscriptionSettings,
   subscriptionStats,
 } from './subscriptions/index.js';
-
-import { checkKeyLengths, MAX_KEY_LENGTH, MAX_STRING_LENGTH } from './value-limits.js';
+import { checkKeyLengths, MAX_BODY_NODES, MAX_KEY_LENGTH, MAX_STRING_LENGTH } from './value-limits.js';
 import { applyWildcardKeys } from './wildcard.js';
+import { checkWriteAccess } from './write-access.js';
 
 /** A node:http request listener that is also connect/express-style middleware. */
 export interface RestconfHandler {
@@ -75,6 +75,7 @@ function settingsOf(o: RestconfHandlerOptions): Settings {
     maxBodyBytes: o.maxBodyBytes ?? 16 * 1024 * 1024,
     maxKeyLength: o.maxKeyLength ?? MAX_KEY_LENGTH,
     maxStringLength: o.maxStringLength ?? MAX_STRING_LENGTH,
+    maxBodyNodes: o.maxBodyNodes ?? MAX_BODY_NODES,
     clock: o.clock ?? memoryChangeClock(),
     events: createEventStreams(streamSettings(o.streams, o.sseKeepalive)),
     subscriptions: subscriptionSettings(o.subscriptions),
@@ -228,6 +229,7 @@ async function serve(s: Settings, req: IncomingMessage, out: Responder, url: str
     const present = hasBody(req);
     const contentType = req.headers['content-type'];
     const invokes = target.kind === 'operation' || (resolved !== undefined && isAction(resolved));
+    if (!invokes) checkWriteAccess(s, user, resolved);
     if (present || contentType !== undefined) {
       const type = bodyType(contentType, negotiation, method === 'PATCH');
       body = { text: present ? await readBody(req, s.maxBodyBytes) : '', encoding: type.encoding };

@@ -16,6 +16,7 @@ export {
   type InvokeRequest,
   type ReadRequest,
   type StreamSubscribeRequest,
+  type WriteAccessRequest,
   type XPathFilter,
 } from './backend.js';
 export { type ChangeClock, memoryChangeClock } from './change-clock.js';
@@ -57,4 +58,4 @@ export {
   type SubscriptionStats,
   subscriptionModules,
 } from './subscriptions/index.js';
-export { MAX_KEY_LENGTH, MAX_STRING_LENGTH } from './value-limits.js';
+export { MAX_BODY_NODES, MAX_KEY_LENGTH, MAX_STRING_LENGTH } from './value-limits.js';

@@ -85,6 +85,8 @@ export interface RestconfHandlerOptions {
   readonly maxKeyLength?: number;
   /** Longest accepted leaf or leaf-list value of a body in UTF-8 bytes (default 1 MiB); longer is 400 invalid-value. */
   readonly maxStringLength?: number;
+  /** Most data nodes in one request body (default 200,000); more is 413 too-big, refused as it is decoded. */
+  readonly maxBodyNodes?: number;
   /** Entity tag and last-modified state of the datastore (default in memory). */
   readonly clock?: ChangeClock;
   /** Seconds of SSE idleness before `:SSE keepalive`: 0 or 5..3600 (`--sse-keepalive`, `SSE_KEEPALIVE`; default 0). */

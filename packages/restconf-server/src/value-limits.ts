@@ -7,9 +7,20 @@ export const MAX_KEY_LENGTH = 1024;
 /** Default longest leaf or leaf-list value in UTF-8 bytes (`maxStringLength`). */
 export const MAX_STRING_LENGTH = 1024 * 1024;
 
-/** The value length limits, as the codec's decode options take them. */
-export function valueLimits(s: Settings): { maxKeyLength: number; maxStringLength: number } {
-  return { maxKeyLength: s.maxKeyLength, maxStringLength: s.maxStringLength };
+/**
+ * Default most data nodes in one request body (`maxBodyNodes`): list entries, containers and
+ * leaves each count one. Decoding and applying a body costs time in proportion to its nodes while
+ * the event loop serves nothing else, so the count is bounded as well as the bytes.
+ */
+export const MAX_BODY_NODES = 200_000;
+
+/** The limits of a decoded request body (value lengths, node count), as the codec's decode options take them. */
+export function valueLimits(s: Settings): {
+  maxKeyLength: number;
+  maxStringLength: number;
+  maxNodes: number;
+} {
+  return { maxKeyLength: s.maxKeyLength, maxStringLength: s.maxStringLength, maxNodes: s.maxBodyNodes };
 }
 
 /**

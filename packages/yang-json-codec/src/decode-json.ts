@@ -4,7 +4,6 @@ import { type DocumentTarget, resolveDocument } from './document';
 import { operationOfJson } from './document-operation';
 import { CodecError } from './errors';
 import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
-import { createNode } from './instance';
 import { jsonDepth } from './json-depth';
 import { parseJsonText } from './json-text';
 import { type NodeInfo, nodeInfo, splitName, structureInfo, topLevelInfo } from './schema-view';
@@ -141,7 +140,7 @@ class JsonDecoder {
       const top = module === undefined ? undefined : this.tree.topLevel(module, name);
       const n = top?.kind === 'notification' ? top : undefined;
       if (n !== undefined) {
-        const node = createNode(n, undefined);
+        const node = this.ctx.node(n, undefined);
         attach(doc.children, node);
         const v = rest[k];
         if (!isObject(v)) throw this.structure(`notification "${name}" must be a JSON object`);
@@ -157,7 +156,7 @@ class JsonDecoder {
     const part = target.part!;
     const op = target.operation!;
     const keys = Object.keys(value);
-    const node = createNode(part, undefined);
+    const node = this.ctx.node(part, undefined);
     attach(children, node);
     if (keys.length === 0) return;
     const [module, name] = splitName(keys[0]!);
@@ -283,7 +282,7 @@ class JsonDecoder {
           into.set(schema, entries);
           for (const item of value) {
             if (!isObject(item)) throw this.shape(parent, schema, 'JSON objects as entries');
-            const entry = createNode(schema, parent);
+            const entry = this.ctx.node(schema, parent);
             entries.push(entry);
             this.members(
               item,
@@ -317,7 +316,7 @@ class JsonDecoder {
           break;
         case 'anydata':
         case 'anyxml': {
-          const n = createNode(schema, parent);
+          const n = this.ctx.node(schema, parent);
           const data = this.anyAsData(value, n, depth + 1);
           if (data !== undefined) n.children = data;
           else n.any = this.anyValue(value, schema.module, depth + 1, parent, schema);
@@ -326,7 +325,7 @@ class JsonDecoder {
         }
         default: {
           if (!isObject(value)) throw this.shape(parent, schema, 'a JSON object');
-          const n = createNode(schema, parent);
+          const n = this.ctx.node(schema, parent);
           into.set(schema, [n]);
           this.members(value, schema, nodeInfo(schema), n, n.children!, depth + 1, false, notifications);
           if (isObject(value['@'])) n.annotations = this.annotationObject(value['@'], n, undefined);
@@ -368,7 +367,7 @@ class JsonDecoder {
   }
 
   private leaf(schema: SchemaNode, parent: DataNode | undefined, value: unknown): DataNode {
-    const node = createNode(schema, parent);
+    const node = this.ctx.node(schema, parent);
     if (typeof value === 'string') this.ctx.checkLength(parent, schema, value);
     const r = valueFromJson(this.tree, schema.type!, value, schema.module);
     if (!r.ok) {

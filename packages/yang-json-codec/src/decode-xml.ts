@@ -14,7 +14,6 @@ import { type DocumentTarget, resolveDocument } from './document';
 import { CodecError } from './errors';
 import { isFilterAttribute } from './filter-attributes';
 import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
-import { createNode } from './instance';
 import { knownXmlAnnotation, NETCONF_MODULE } from './known-annotations';
 import { type NodeInfo, nodeInfo, structureInfo, topLevelInfo } from './schema-view';
 import { valueFromXml } from './values';
@@ -180,7 +179,7 @@ class XmlDecoder implements XmlSink {
       case 'notification':
         return { type: 'notification' };
       default: {
-        const part = createNode(t.part!, undefined);
+        const part = this.ctx.node(t.part!, undefined);
         attach(children, part);
         return { type: 'operation', part: this.holder(t.part, nodeInfo(t.part!), part, part.children!) };
       }
@@ -370,7 +369,7 @@ class XmlDecoder implements XmlSink {
       case 'anyxml':
         return { type: 'leaf', schema, owner: holder };
       default: {
-        const node = createNode(schema, parent);
+        const node = this.ctx.node(schema, parent);
         if (el.attributes.length > 0) node.annotations = this.annotations(el, node, schema);
         if (holder.notifications && parent === undefined) this.notificationTop = holder;
         return this.holder(schema, nodeInfo(schema), node, node.children!, holder.notifications);
@@ -447,7 +446,7 @@ class XmlDecoder implements XmlSink {
 
   /** A leaf, leaf-list entry or anydata/anyxml from its collected element. */
   private leafOrAny(el: XmlElement, schema: SchemaNode, parent: DataNode | undefined): DataNode {
-    const node = createNode(schema, parent);
+    const node = this.ctx.node(schema, parent);
     if (el.attributes.length > 0) node.annotations = this.annotations(el, node, schema);
     if (schema.kind === 'anydata' || schema.kind === 'anyxml') {
       const data = this.anyAsData(el, node);

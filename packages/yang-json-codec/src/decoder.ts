@@ -1,6 +1,6 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { CodecError, type CodecErrorCode, type ErrorPath, type ErrorTag } from './errors';
-import type { Annotation, ChildMap, DataNode, DocumentKind } from './instance';
+import { type Annotation, type ChildMap, createNode, type DataNode, type DocumentKind } from './instance';
 import { knownAnnotation } from './known-annotations';
 import { type PathBase, pathOfChild, pathOfNode } from './paths';
 import type { ValueError } from './values';
@@ -32,6 +32,11 @@ export interface DecodeOptions {
   readonly maxSize?: number;
   /** Deepest accepted nesting (default 256). */
   readonly maxDepth?: number;
+  /**
+   * Most data nodes in the document, list entries and leaves included (default: no limit); more
+   * is `LIMIT_EXCEEDED` (too-big), thrown as the node past the limit is read, before the rest is.
+   */
+  readonly maxNodes?: number;
   /** Longest accepted list key value in UTF-8 bytes (default: no limit); longer is invalid-value. */
   readonly maxKeyLength?: number;
   /** Longest accepted leaf or leaf-list value in UTF-8 bytes (default: no limit); longer is invalid-value. */
@@ -52,18 +57,21 @@ export class DecodeContext {
   /** 'config' kind: config false nodes are errors (RFC 8040 4.4.1: a config body has no state data). */
   readonly configOnly: boolean;
   readonly maxDepth: number;
+  readonly maxNodes: number;
   readonly maxKeyLength: number;
   readonly maxStringLength: number;
   /** Edit-config attributes are accepted (see {@link DecodeOptions.editAttributes}). */
   readonly editAttributes: boolean;
   /** Where the document's top nodes sit (a resource body below its parent). */
   readonly #base: PathBase | undefined;
+  #nodes = 0;
 
   constructor(tree: SchemaTree, options: DecodeOptions) {
     this.tree = tree;
     this.strict = options.strict ?? true;
     this.configOnly = options.kind === 'config';
     this.maxDepth = options.maxDepth ?? 256;
+    this.maxNodes = options.maxNodes ?? Number.POSITIVE_INFINITY;
     this.maxKeyLength = options.maxKeyLength ?? Number.POSITIVE_INFINITY;
     this.maxStringLength = options.maxStringLength ?? Number.POSITIVE_INFINITY;
     this.editAttributes = options.editAttributes ?? false;
@@ -71,6 +79,16 @@ export class DecodeContext {
       options.kind === 'resource' && options.parent !== undefined && options.parentPath !== undefined
         ? { path: options.parentPath, module: options.parent.module }
         : undefined;
+  }
+
+  /** A new data node of the document, counted against {@link DecodeOptions.maxNodes}. */
+  node(schema: SchemaNode, parent: DataNode | undefined): DataNode {
+    if (++this.#nodes > this.maxNodes) {
+      throw new CodecError('LIMIT_EXCEEDED', `the document has more than ${this.maxNodes} data nodes`, {
+        errorTag: 'too-big',
+      });
+    }
+    return createNode(schema, parent);
   }
 
   /** Builds the error for a node that already exists (or its parent). */

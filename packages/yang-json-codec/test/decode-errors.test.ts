@@ -389,3 +389,30 @@ describe('value length limits', () => {
     ).not.toThrow();
   });
 });
+
+describe('node count limit', () => {
+  const s = compileSchema([
+    parseModule(`module cnt { yang-version 1.1; namespace "urn:cnt"; prefix c;
+      list item { key name; leaf name { type string; } } }`),
+  ]);
+  const items = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `i${i}` }));
+  const xmlItems = (n: number) =>
+    items(n)
+      .map((i) => `<item xmlns="urn:cnt"><name>${i.name}</name></item>`)
+      .join('');
+
+  test('a document of more data nodes than maxNodes is too-big, in JSON and XML', () => {
+    // Each entry is two nodes: the entry and its key leaf.
+    const json = codecError(() => decodeJson(s, { 'cnt:item': items(6) }, { maxNodes: 10 }));
+    const xml = codecError(() => decodeXml(s, xmlItems(6), { maxNodes: 10 }));
+    for (const e of [json, xml]) {
+      expect([e.code, e.errorTag]).toEqual(['LIMIT_EXCEEDED', 'too-big']);
+      expect(e.message).toContain('more than 10 data nodes');
+    }
+  });
+
+  test('a document of exactly maxNodes data nodes is decoded', () => {
+    expect(() => decodeJson(s, { 'cnt:item': items(5) }, { maxNodes: 10 })).not.toThrow();
+    expect(() => decodeXml(s, xmlItems(5), { maxNodes: 10 })).not.toThrow();
+  });
+});

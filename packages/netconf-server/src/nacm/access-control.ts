@@ -1,4 +1,10 @@
-import { type DataNode, entryKey, type InstanceTree, type TreeEdit } from '@yangkit/yang-json-codec';
+import {
+  type DataNode,
+  entryKey,
+  type InstanceTree,
+  type PathStep,
+  type TreeEdit,
+} from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import type { Change, Datastore } from '../datastore.js';
 import { rpcError } from '../errors.js';
@@ -7,7 +13,7 @@ import type { ServerSession } from '../session.js';
 import { Access, NACM_MODULE, NACM_NS, type NacmConfig, readNacmConfig } from './config.js';
 import { readableAlong, readableTree } from './read.js';
 import { UserAccess } from './rules.js';
-import { deniedWrite, pathText } from './write.js';
+import { deniedWrite, pathText, statesAlong } from './write.js';
 
 /** The RFC 8341 counters (`/nacm/denied-*`), since the server started. */
 export interface NacmCounters {
@@ -72,9 +78,26 @@ export class AccessControl {
   /** The access of a session's user, or undefined when NACM does not restrict the session. */
   of(session: ServerSession | undefined): UserAccess | undefined {
     if (session === undefined || this.recovery.has(session)) return undefined;
+    return this.ofUser(session.info.username);
+  }
+
+  /**
+   * RFC 8341 section 3.4.5 ahead of an edit by `user` (of a session that is not a recovery
+   * session) at `target` (from the root; empty: the whole datastore): true when no write at or
+   * below it can be permitted, so that the edit is refused before its content is read or decoded.
+   * A true answer counts as a denied write.
+   */
+  writeDeniedWithin(user: string, target: readonly PathStep[]): boolean {
+    const access = this.ofUser(user);
+    if (access === undefined || !access.writeDeniedWithin(statesAlong(access, target))) return false;
+    this.counters.deniedDataWrites++;
+    return true;
+  }
+
+  /** The access of `user`, or undefined when NACM is off. */
+  private ofUser(user: string): UserAccess | undefined {
     const config = this.currentConfig();
     if (!config.enableNacm) return undefined;
-    const user = session.info.username;
     let access = this.users.get(user);
     if (access === undefined) {
       if (this.users.size >= MAX_USERS) this.users.clear();

@@ -3,6 +3,9 @@ import { Access, type NacmConfig, type NacmRule } from './config.js';
 import { denyAllWithin, denyFlags } from './extensions.js';
 import { type CompiledPath, compilePath, stepMatches } from './path.js';
 
+/** Every write access operation (RFC 8341 section 3.2.2). */
+const WRITE = Access.create | Access.update | Access.delete;
+
 /** A rule ready for matching: its path compiled once per configuration. */
 interface CompiledRule {
   readonly rule: NacmRule;
@@ -113,6 +116,21 @@ export class UserAccess {
     if (access === Access.read) return this.config.readDefault;
     if (access === Access.exec) return this.config.execDefault;
     return !flags.denyWrite && this.config.writeDefault;
+  }
+
+  /**
+   * True when no create, update or delete at or below a node with match states `states` can be
+   * permitted (RFC 8341 section 3.4.5): write-default denies, and no rule that permits a write can
+   * still match there, so every node falls to a denying rule, a default-deny extension or the
+   * default. Lets an edit be refused before its body is decoded.
+   */
+  writeDeniedWithin(states: MatchState): boolean {
+    if (this.config.writeDefault) return false;
+    for (let i = 0; i < states.length; i++) {
+      const { rule } = this.dataRules[i]!;
+      if (states[i]! >= 0 && rule.permit && rule.access & WRITE) return false;
+    }
+    return true;
   }
 
   /**

@@ -20,7 +20,8 @@ export function pathText(steps: readonly PathStep[]): string {
   return out;
 }
 
-function statesAlong(access: UserAccess, steps: readonly PathStep[]): MatchState {
+/** The match states of the node at `steps`, from the root. */
+export function statesAlong(access: UserAccess, steps: readonly PathStep[]): MatchState {
   let states = access.rootStates();
   for (const s of steps) states = access.childStates(states, s.schema, stepKey(s) ?? '');
   return states;

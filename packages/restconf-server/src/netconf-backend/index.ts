@@ -1,6 +1,6 @@
 import type { Capabilities, NetconfSession } from '@yangkit/netconf-client';
 import type { SchemaTree } from '@yangkit/yang-schema';
-import type { Backend, BackendCapabilities } from '../backend.js';
+import type { Backend, BackendCapabilities, WriteAccessRequest } from '../backend.js';
 import { RestconfError } from '../errors.js';
 import { ChangeWatch } from './change-watch.js';
 import { EditRunner } from './edit.js';
@@ -28,6 +28,11 @@ export interface NetconfBackendOptions {
    * went unseen).
    */
   readonly watchChanges?: boolean;
+  /**
+   * {@link Backend.deniesWrite} of a server whose access control the application can ask in
+   * process (the embedded one); absent, edits are judged by the server as they are made.
+   */
+  readonly deniesWrite?: (request: WriteAccessRequest) => boolean;
 }
 
 function capabilitiesOf(caps: Capabilities, schema: SchemaTree, streams: BackendCapabilities['streams']) {
@@ -101,6 +106,7 @@ export function createNetconfBackend(options: NetconfBackendOptions): Backend {
     },
     read: (request) => use(request.user, (session) => read(session, schema, request)),
     exists: (request) => use(request.user, (session) => exists(session, schema, request)),
+    ...(options.deniesWrite === undefined ? {} : { deniesWrite: options.deniesWrite }),
     edit(request) {
       watch.resume();
       return edits.edit(request, started(capabilities));

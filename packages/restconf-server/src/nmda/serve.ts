@@ -10,6 +10,7 @@ import { invokeAction, isAction } from '../operation.js';
 import { readData } from '../read.js';
 import type { Responder } from '../response.js';
 import { requesterOf } from '../subscriptions/index.js';
+import { checkWriteAccess } from '../write-access.js';
 import { datastoreOf, followsRunning, type NmdaDatastore, nmdaAvailable } from './datastores.js';
 
 /** A `{root}/ds/...` request target. */
@@ -72,6 +73,7 @@ export async function serveNmda(
   const action = resolved !== undefined && isAction(resolved);
   let body: Body | undefined;
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
+    if (!action) checkWriteAccess(s, requesterOf(req), resolved, ds.name);
     const present = hasBody(req);
     const contentType = req.headers['content-type'];
     if (present || contentType !== undefined) {

@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { basic, type Credentials, makeCredentials } from './credentials.js';
+import { DATA_JSON, DATA_XML, errorsBody, type Server, startServer } from './harness.js';
+
+// A big body costs time and memory in proportion to its data nodes while it is decoded and
+// applied. A user whom NACM lets write nothing at or below the target is refused before the body
+// is read or decoded (RFC 8341 section 3.4.5), and every body is bounded in data nodes.
+const JUKEBOX = '/restconf/data/example-jukebox:jukebox';
+const PASSWORDS = { root: 'administrator', alice: 'wonderland', bob: 'builder', carol: 'singer' };
+type User = keyof typeof PASSWORDS;
+
+/** alice may edit the whole jukebox, carol only its playlists, bob nothing (write-default is deny). */
+const RULES = {
+  'ietf-netconf-acm:nacm': {
+    groups: {
+      group: [
+        { name: 'editors', 'user-name': ['alice'] },
+        { name: 'curators', 'user-name': ['carol'] },
+      ],
+    },
+    'rule-list': [
+      {
+        name: 'editors',
+        group: ['editors'],
+        rule: [
+          {
+            name: 'edit-jukebox',
+            'module-name': 'example-jukebox',
+            'access-operations': 'create update delete',
+            action: 'permit',
+          },
+        ],
+      },
+      {
+        name: 'curators',
+        group: ['curators'],
+        rule: [
+          {
+            name: 'edit-playlists',
+            'module-name': 'example-jukebox',
+            path: '/example-jukebox:jukebox/playlist',
+            'access-operations': 'create update delete',
+            action: 'permit',
+          },
+        ],
+      },
+    ],
+  },
+};
+
+interface Errors {
+  error: { 'error-type': string; 'error-tag': string; 'error-path'?: string; 'error-message'?: string }[];
+}
+
+async function firstError(r: Response): Promise<Errors['error'][number] | undefined> {
+  const errors = errorsBody(await r.text(), r.headers.get('content-type')) as Errors | undefined;
+  return errors?.error[0];
+}
+
+/** A JSON body of `count` playlists (two data nodes each: the entry and its key). */
+function playlists(count: number): string {
+  const entries = Array.from({ length: count }, (_, i) => `{"name":"p${i}"}`);
+  return `{"example-jukebox:jukebox":{"playlist":[${entries.join(',')}]}}`;
+}
+
+describe('a user who may not write', () => {
+  let creds: Credentials;
+  let s: Server;
+  const as = (user: User, path: string, init: RequestInit & { headers?: Record<string, string> }) =>
+    s.fetch(path, {
+      ...init,
+      headers: { Accept: DATA_JSON, Authorization: basic(user, PASSWORDS[user]), ...init.headers },
+    });
+
+  beforeAll(async () => {
+    creds = makeCredentials(PASSWORDS, 1024);
+    s = await startServer({ usersFile: creds.usersFile, nacmAdmin: 'root', withNmda: true });
+    const rules = await as('root', '/restconf/data/ietf-netconf-acm:nacm', {
+      method: 'PUT',
+      headers: { 'Content-Type': DATA_JSON },
+      body: JSON.stringify(RULES),
+    });
+    expect(rules.status).toBeLessThan(300);
+  });
+  afterAll(async () => {
+    await s?.close();
+    creds.remove();
+  });
+
+  test('gets 403 access-denied for a 14 MB PATCH of 700,000 entries, and nothing changes', async () => {
+    const before = await s.snapshot();
+    const r = await as('bob', JUKEBOX, {
+      method: 'PATCH',
+      headers: { 'Content-Type': DATA_JSON },
+      body: playlists(700_000),
+    });
+    expect(r.status).toBe(403);
+    expect(await firstError(r)).toMatchObject({
+      'error-type': 'application',
+      'error-tag': 'access-denied',
+      'error-path': '/example-jukebox:jukebox',
+    });
+    expect(await s.snapshot()).toBe(before);
+  });
+
+  test.each([
+    ['PATCH', JUKEBOX],
+    ['PUT', JUKEBOX],
+    ['POST', JUKEBOX],
+    ['PUT', '/restconf/data'],
+    ['PUT', '/restconf/ds/ietf-datastores:running/example-jukebox:jukebox'],
+  ])(
+    'gets 403 for a %s on %s before the body is decoded (a malformed body is not even looked at)',
+    async (method, path) => {
+      const r = await as('bob', path, { method, headers: { 'Content-Type': DATA_JSON }, body: '{' });
+      expect(r.status).toBe(403);
+      expect((await firstError(r))?.['error-tag']).toBe('access-denied');
+    },
+  );
+
+  test('who may write below the target has the body decoded and judged (400 for a malformed one)', async () => {
+    for (const user of ['alice', 'carol'] as const) {
+      const r = await as(user, JUKEBOX, {
+        method: 'PATCH',
+        headers: { 'Content-Type': DATA_JSON },
+        body: '{',
+      });
+      expect([user, r.status]).toEqual([user, 400]);
+    }
+  });
+
+  test('who may write only below the target still gets the edit judged node by node', async () => {
+    const allowed = await as('carol', JUKEBOX, {
+      method: 'PATCH',
+      headers: { 'Content-Type': DATA_JSON },
+      body: playlists(3),
+    });
+    expect(allowed.status).toBe(204);
+    const denied = await as('carol', JUKEBOX, {
+      method: 'PATCH',
+      headers: { 'Content-Type': DATA_JSON },
+      body: JSON.stringify({ 'example-jukebox:jukebox': { player: { gap: '1.5' } } }),
+    });
+    expect(denied.status).toBe(403);
+  });
+});
+
+describe('data nodes per body', () => {
+  let s: Server;
+  beforeAll(async () => {
+    s = await startServer({ maxBodyNodes: 1000 });
+  });
+  afterAll(() => s.close());
+
+  test.each(['POST', 'PUT', 'PATCH'])(
+    'a JSON %s of more data nodes than the limit is 413 too-big, and nothing changes',
+    async (method) => {
+      const before = await s.snapshot();
+      const r = await s.fetch(JUKEBOX, {
+        method,
+        headers: { 'Content-Type': DATA_JSON, Accept: DATA_JSON },
+        body:
+          method === 'POST'
+            ? JSON.stringify({
+                'example-jukebox:playlist': Array.from({ length: 600 }, (_, i) => ({ name: `p${i}` })),
+              })
+            : playlists(600),
+      });
+      expect(r.status).toBe(413);
+      expect(await firstError(r)).toMatchObject({ 'error-tag': 'too-big' });
+      expect(await s.snapshot()).toBe(before);
+    },
+  );
+
+  test('an XML body of more data nodes than the limit is 413 too-big', async () => {
+    const entries = Array.from({ length: 600 }, (_, i) => `<playlist><name>p${i}</name></playlist>`).join('');
+    const r = await s.fetch(JUKEBOX, {
+      method: 'PATCH',
+      headers: { 'Content-Type': DATA_XML, Accept: DATA_JSON },
+      body: `<jukebox xmlns="http://example.com/ns/example-jukebox">${entries}</jukebox>`,
+    });
+    expect(r.status).toBe(413);
+    expect((await firstError(r))?.['error-message']).toContain('more than 1000 data nodes');
+  });
+
+  test('a body within the limit is applied', async () => {
+    const r = await s.fetch(JUKEBOX, {
+      method: 'PATCH',
+      headers: { 'Content-Type': DATA_JSON },
+      body: playlists(400),
+    });
+    expect(r.status).toBe(204);
+  });
+});
