@@ -505,7 +505,7 @@ export class NetconfServer implements SessionHost {
           throw rpcError(
             'invalid-value',
             params.persistId === undefined
-              ? 'a confirmed commit with persist is pending; give its persist-id'
+              ? 'a confirmed commit with persist is pending; give its persist token as persist-id to extend or confirm it'
               : 'persist-id does not match the pending confirmed commit',
             {
               errorType: 'protocol',

@@ -62,6 +62,11 @@ const QUERY: Readonly<Record<QueryParameterName, { schema: OpenApiObject; descri
     schema: { type: 'string', minLength: 1 },
     description: 'The token that confirms (ietf-netconf:commit) or cancels (cancel-commit) the commit.',
   },
+  'persist-id': {
+    schema: { type: 'string', minLength: 1 },
+    description:
+      'The persist token of a pending confirmed commit this edit joins: with confirmed it extends the commit, without it confirms it.',
+  },
 };
 
 /** The `components.parameters` of every query parameter. */

@@ -47,9 +47,16 @@ export interface WriteAccessRequest extends BackendRequest {
   readonly target: readonly PathStep[];
 }
 
+/**
+ * Seconds a confirmed commit waits for its confirmation when the edit gives no `confirm-timeout`:
+ * the interface's default, sent to the NETCONF server explicitly (its own default is 600, RFC 6241
+ * section 8.4.5.1).
+ */
+export const DEFAULT_CONFIRM_TIMEOUT = 300;
+
 /** The parameters of a confirmed commit (RFC 6241 section 8.4; RFC 8040 spec query parameters). */
 export interface ConfirmedCommit {
-  /** Seconds before the commit is rolled back unless confirmed (default 600). */
+  /** Seconds before the commit is rolled back unless confirmed (default {@link DEFAULT_CONFIRM_TIMEOUT}). */
   readonly confirmTimeout?: number;
   /** The token that later confirms or cancels the commit from another session (`persist-id`). */
   readonly persist?: string;
@@ -71,6 +78,13 @@ export interface EditRequest extends BackendRequest {
   readonly defaultOperation?: 'merge' | 'replace';
   /** Make the commit of a `{+restconf}/data` edit a confirmed commit. */
   readonly confirmed?: ConfirmedCommit;
+  /**
+   * The `persist` token of the pending confirmed commit the commit of a `{+restconf}/data` edit
+   * joins (RFC 6241 section 8.4.5.1): with `confirmed` a follow-up confirmed commit, which extends
+   * it (the timer restarts); without it the confirming commit, which ends it. Without this token
+   * an edit is refused while a confirmed commit with `persist` is pending.
+   */
+  readonly persistId?: string;
   /**
    * Runs once the edit holds its turn, before anything changes (the preconditions of a
    * conditional request, RFC 8040 section 3.5.4); what it throws fails the edit.

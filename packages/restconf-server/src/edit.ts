@@ -135,6 +135,7 @@ export function editRequest(
     edits,
     ...('ds' in scope ? { datastore: scope.ds.name } : { check: scope.check }),
     ...(confirmed === undefined ? {} : { confirmed }),
+    ...(query.persistId === undefined ? {} : { persistId: query.persistId }),
     ...(defaultOperation === undefined ? {} : { defaultOperation }),
     user: ctx.user,
   };

@@ -8,6 +8,7 @@ export {
   type BackendSubscription,
   type ConfirmedCommit,
   type DatastoreName,
+  DEFAULT_CONFIRM_TIMEOUT,
   EditError,
   type EditRequest,
   type EstablishRequest,

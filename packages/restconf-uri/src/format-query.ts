@@ -54,6 +54,7 @@ export function formatQuery(query: Partial<QueryParameters>): string {
   if (query.confirmed === true) add('confirmed', '1');
   if (query.confirmTimeout !== undefined) add('confirm-timeout', String(query.confirmTimeout));
   if (query.persist !== undefined) add('persist', query.persist);
+  if (query.persistId !== undefined) add('persist-id', query.persistId);
   for (const [name, value] of query.vendor ?? []) add(name, value === '' ? undefined : value);
   return parts.join('&');
 }

@@ -17,7 +17,8 @@ export type QueryParameterName =
   | 'with-owners'
   | 'confirmed'
   | 'confirm-timeout'
-  | 'persist';
+  | 'persist'
+  | 'persist-id';
 
 /** Where one parameter may appear: each entry allows its methods on its resource kinds. */
 export type QueryParameterRule = readonly {
@@ -36,7 +37,7 @@ const ALL_DATA: readonly TargetKind[] = [...DATASTORE_DATA, ...NMDA];
  * Which method may carry which parameter on which resource kind. HEAD is allowed wherever GET
  * is (RFC 8040 section 4.2). Sources: RFC 8040 sections 4.8.1-4.8.9, RFC 8527 section 3.2
  * (with-origin), and the spec's query parameter table (with-etag, with-last-modified,
- * with-owners, confirmed, confirm-timeout, persist).
+ * with-owners, confirmed, confirm-timeout, persist; persist-id as RFC 6241 section 8.4 names it).
  */
 export const QUERY_PARAMETER_RULES: Readonly<Record<QueryParameterName, QueryParameterRule>> = {
   // 4.8.1: GET on datastore and data resources. With NMDA the datastore in the path already
@@ -69,6 +70,7 @@ export const QUERY_PARAMETER_RULES: Readonly<Record<QueryParameterName, QueryPar
   confirmed: [{ methods: EDIT, resources: DATASTORE_DATA }],
   'confirm-timeout': [{ methods: EDIT, resources: DATASTORE_DATA }],
   persist: [{ methods: EDIT, resources: DATASTORE_DATA }],
+  'persist-id': [{ methods: EDIT, resources: DATASTORE_DATA }],
 };
 
 /** True when `name` is a parameter this package knows. */

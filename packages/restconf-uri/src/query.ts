@@ -47,6 +47,11 @@ export interface QueryParameters {
   readonly confirmTimeout?: number;
   /** Token that later confirms or cancels the commit (`persist-id`). */
   readonly persist?: string;
+  /**
+   * The `persist` token of the pending confirmed commit this edit joins (RFC 6241 section 8.4.5.1):
+   * with `confirmed` the edit extends it (the timer restarts), without it the edit confirms it.
+   */
+  readonly persistId?: string;
   /** Vendor parameters written `prefix:name`, decoded, in request order. */
   readonly vendor: ReadonlyMap<string, string>;
 }
@@ -218,6 +223,9 @@ function setParameter(
       return;
     case 'persist':
       out.persist = required(name, value);
+      return;
+    case 'persist-id':
+      out.persistId = required(name, value);
       return;
   }
 }

@@ -145,6 +145,18 @@ describe('parseQuery values', () => {
     ).toBe('QUERY_INVALID_VALUE');
   });
 
+  test('reads persist-id with or without confirmed', () => {
+    const extend = parseQuery('confirmed=1&persist=b&persist-id=a', { method: 'PATCH', resource: 'data' });
+    expect(extend).toMatchObject({ confirmed: true, persist: 'b', persistId: 'a' });
+    expect(parseQuery('persist-id=a', { method: 'DELETE', resource: 'data' }).persistId).toBe('a');
+  });
+
+  test('rejects persist-id on GET', () => {
+    expect(errorOf(() => parseQuery('persist-id=a', { method: 'GET', resource: 'data' })).code).toBe(
+      'QUERY_PARAMETER_NOT_ALLOWED',
+    );
+  });
+
   test('rejects confirm-timeout=0', () => {
     expect(
       errorOf(() =>

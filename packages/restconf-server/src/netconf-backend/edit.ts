@@ -1,7 +1,12 @@
-import type { NetconfSession } from '@yangkit/netconf-client';
+import type { CommitOptions, NetconfSession } from '@yangkit/netconf-client';
 import { toEditConfig } from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
-import { type BackendCapabilities, EditError, type EditRequest } from '../backend.js';
+import {
+  type BackendCapabilities,
+  DEFAULT_CONFIRM_TIMEOUT,
+  EditError,
+  type EditRequest,
+} from '../backend.js';
 import { RestconfError } from '../errors.js';
 import { datastoreXml } from './read.js';
 import type { Sessions } from './sessions.js';
@@ -92,7 +97,7 @@ export class EditRunner {
 
   async edit(request: EditRequest, capabilities: BackendCapabilities): Promise<void> {
     if (
-      request.confirmed !== undefined &&
+      (request.confirmed !== undefined || request.persistId !== undefined) &&
       (request.datastore !== undefined || !capabilities.confirmedCommit)
     ) {
       throw new RestconfError(
@@ -117,9 +122,7 @@ export class EditRunner {
         request.check?.();
         try {
           await runSteps(steps, (config) => editConfig(session, 'candidate', request, config));
-          await session.commit({
-            ...(request.confirmed === undefined ? {} : { confirmed: true, ...request.confirmed }),
-          });
+          await session.commit(commitOptions(request));
         } catch (error) {
           try {
             await session.discardChanges();
@@ -147,6 +150,17 @@ export class EditRunner {
     );
     this.#changed(datastore);
   }
+}
+
+/** The `<commit>` of a `{+restconf}/data` edit: plain, confirmed, or joining a pending confirmed commit. */
+function commitOptions(request: EditRequest): CommitOptions {
+  const { confirmed, persistId } = request;
+  return {
+    ...(confirmed === undefined
+      ? {}
+      : { confirmed: true, confirmTimeout: DEFAULT_CONFIRM_TIMEOUT, ...confirmed }),
+    ...(persistId === undefined ? {} : { persistId }),
+  };
 }
 
 /** `<edit-config>` of one `<config>` document. */
