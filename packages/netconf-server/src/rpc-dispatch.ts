@@ -6,8 +6,11 @@ import {
   decodeXml,
   findChild,
   type PathKey,
+  type PathStep,
+  pathOfSteps,
   validate,
   valueFromXml,
+  xmlPathNamespaces,
 } from '@yangkit/yang-json-codec';
 import type { SchemaNode } from '@yangkit/yang-schema';
 import { rpcError, rpcErrorOf } from './errors.js';
@@ -60,14 +63,10 @@ export async function action(server: NetconfServer, session: ServerSession, op: 
   let holder: ChildHolder = view;
   let target: DataNode | undefined;
   let parentSchema: SchemaNode | undefined;
+  const steps: PathStep[] = [];
   let el: XmlElement | undefined = childElements(op)[0];
   for (let depth = 0; el && depth < 64; depth++) {
-    const m = el.ns ? server.schema.moduleByNamespace(el.ns) : undefined;
-    const schema = m
-      ? parentSchema
-        ? parentSchema.dataChild(m.name, el.local)
-        : server.schema.topLevel(m.name, el.local)
-      : undefined;
+    const schema = schemaOfElement(server, parentSchema, el);
     if (!schema)
       throw rpcError('unknown-element', `unknown element "${el.local}" in <action>`, {
         errorType: 'protocol',
@@ -85,20 +84,58 @@ export async function action(server: NetconfServer, session: ServerSession, op: 
       return output ? output : '<ok/>';
     }
     const keys = schema.kind === 'list' ? keysOf(server, schema, el) : undefined;
-    const next = findChild(holder, keys === undefined ? { schema } : { schema, keys });
-    if (!next)
-      throw rpcError('data-missing', `the instance the action "${op.local}" names does not exist`, {
-        errorAppTag: 'instance-required',
-      });
+    const step = keys === undefined ? { schema } : { schema, keys };
+    steps.push(step);
+    const next = findChild(holder, step);
+    if (!next) {
+      // RFC 8040 section 3.6: the action's instance is part of the request; name both.
+      const path = pathOfSteps(server.schema, steps);
+      throw rpcError(
+        'data-missing',
+        `the instance ${path.json} on which the action "${actionName(server, schema, el)}" is invoked does not exist`,
+        {
+          errorAppTag: 'instance-required',
+          errorPath: path.xml,
+          errorPathNamespaces: xmlPathNamespaces(server.schema, path.xml),
+        },
+      );
+    }
     holder = target = next;
     parentSchema = schema;
-    el = childElements(el).find(
-      (c) =>
-        !(schema.kind === 'list' && schema.keyNodes.some((k) => k.name === c.local && k.namespace === c.ns)),
-    );
+    el = nextStep(el, schema);
   }
   throw rpcError('missing-element', '<action> names no action', {
     errorType: 'protocol',
     errorInfo: { 'bad-element': 'action' },
   });
+}
+
+/** The child element of a data node element on the way to an action: the one that is not a list key. */
+function nextStep(el: XmlElement, schema: SchemaNode): XmlElement | undefined {
+  return childElements(el).find(
+    (c) =>
+      !(schema.kind === 'list' && schema.keyNodes.some((k) => k.name === c.local && k.namespace === c.ns)),
+  );
+}
+
+/** The schema node of `el` below `parent` (at the top level without one). */
+function schemaOfElement(
+  server: NetconfServer,
+  parent: SchemaNode | undefined,
+  el: XmlElement,
+): SchemaNode | undefined {
+  const m = el.ns ? server.schema.moduleByNamespace(el.ns) : undefined;
+  if (!m) return undefined;
+  return parent ? parent.dataChild(m.name, el.local) : server.schema.topLevel(m.name, el.local);
+}
+
+/** The name of the action the chain below `el` (an instance of `schema`) ends in, for messages. */
+function actionName(server: NetconfServer, schema: SchemaNode, el: XmlElement): string {
+  let s: SchemaNode | undefined = schema;
+  let c: XmlElement | undefined = el;
+  for (let depth = 0; s && c && s.kind !== 'action' && depth < 64; depth++) {
+    c = nextStep(c, s);
+    s = c && schemaOfElement(server, s, c);
+  }
+  return s?.kind === 'action' ? s.name : 'unknown';
 }

@@ -69,6 +69,21 @@ test('an action on a missing instance fails with data-missing', async () => {
   expect(e.errors[0]!.errorTag).toBe('data-missing');
 });
 
+test('an action on a missing instance names the action and the missing instance in error-path', async () => {
+  const c = await setup();
+  await c.editConfig({
+    target: 'running',
+    config: `<interfaces xmlns="${ACT}"><interface><name>eth0</name></interface></interfaces>`,
+  });
+  const e = await rpcErrorOf(
+    c.rpc(
+      `<action xmlns="urn:ietf:params:xml:ns:yang:1"><interfaces xmlns="${ACT}"><interface><name>none</name><reset><delay>0</delay></reset></interface></interfaces></action>`,
+    ),
+  );
+  expect(e.errors[0]!.errorMessage).toContain('"reset"');
+  expect(e.errors[0]!.errorPath).toBe("/act:interfaces/act:interface[act:name='none']");
+});
+
 test('the jukebox library counts are computed from the configured artists', async () => {
   const c = await setup();
   const album = (n: string, songs: number) =>
