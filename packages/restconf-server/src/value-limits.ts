@@ -1,4 +1,4 @@
-import type { ResolvedApiPath } from '@yangkit/restconf-uri';
+import { findLongKey, type ResolvedApiPath } from '@yangkit/restconf-uri';
 import type { Settings } from './context.js';
 import { RestconfError } from './errors.js';
 
@@ -28,14 +28,11 @@ export function valueLimits(s: Settings): {
  * limit, before any work): keys come back in Location headers and error paths.
  */
 export function checkKeyLengths(s: Settings, resolved: ResolvedApiPath | undefined): void {
-  for (const step of resolved?.steps ?? []) {
-    for (const key of step.keys ?? []) {
-      if (key.value.length <= s.maxKeyLength / 3 || Buffer.byteLength(key.value) <= s.maxKeyLength) continue;
-      throw new RestconfError(
-        'REQUEST_INVALID',
-        `the list key "${key.name}" of ${step.node.name} is longer than the limit of ${s.maxKeyLength} bytes`,
-        { errorType: 'protocol', errorTag: 'invalid-value' },
-      );
-    }
-  }
+  const long = resolved === undefined ? undefined : findLongKey(resolved, s.maxKeyLength);
+  if (long === undefined) return;
+  throw new RestconfError(
+    'REQUEST_INVALID',
+    `the list key "${long.key.name}" of ${long.step.node.name} is longer than the limit of ${s.maxKeyLength} bytes`,
+    { errorType: 'protocol', errorTag: 'invalid-value' },
+  );
 }

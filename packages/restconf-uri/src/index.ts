@@ -26,6 +26,7 @@ export {
   type XmlInstanceIdentifier,
   xpathLiteral,
 } from './instance-identifier.js';
+export { findLongKey, type LongKey } from './key-length.js';
 export { type OperationName, resolveOperation } from './operation.js';
 export { percentDecode, percentEncode } from './percent-encoding.js';
 export { type ParseQueryOptions, parseQuery, type QueryLimits, type QueryParameters } from './query.js';

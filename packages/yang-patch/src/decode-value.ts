@@ -5,6 +5,13 @@ import { type PatchErrorPath, YangPatchError } from './errors.js';
 import { dataParent, errorPathOf, namespacesOf } from './paths.js';
 import type { PathStep } from './types.js';
 
+/** The codec's limits on a decoded value: nesting depth and (when set) key and value lengths. */
+export interface DecodeLimits {
+  readonly maxDepth: number;
+  readonly maxKeyLength?: number;
+  readonly maxStringLength?: number;
+}
+
 /**
  * Decodes an edit's `value` as a data resource below the target's parent (RFC 8072 section 2.2: it holds
  * the target node), then checks it is config data, instances of the target node, with the target's keys.
@@ -17,7 +24,7 @@ export function decodeValue(
   raw: RawValue,
   target: readonly PathStep[],
   editId: string,
-  maxDepth: number,
+  limits: DecodeLimits,
 ): DataNode[] {
   const last = target[target.length - 1];
   const parent = last === undefined ? undefined : dataParent(last.schema);
@@ -35,7 +42,7 @@ export function decodeValue(
     kind: 'resource' as const,
     ...(parent === undefined ? {} : { parent }),
     ...(parentPath === undefined ? {} : { parentPath }),
-    maxDepth,
+    ...limits,
   };
   const where = `edit "${editId}": value`;
   let nodes: DataNode[];

@@ -1,11 +1,12 @@
+import { findLongKey } from '@yangkit/restconf-uri';
 import { type DataNode, samePath } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
-import { decodeValue } from './decode-value.js';
+import { type DecodeLimits, decodeValue } from './decode-value.js';
 import { DEFAULT_PATCH_LIMITS, type PatchLimits, type RawEdit, type RawPatch } from './envelope.js';
 import { readJsonEnvelope } from './envelope-json.js';
 import { readXmlEnvelope } from './envelope-xml.js';
 import { YangPatchError } from './errors.js';
-import { describePath, resolvePath } from './paths.js';
+import { describePath, resolvePath, toResolved } from './paths.js';
 import { checkTemplate, refusedByTemplate } from './template.js';
 import type { EditOperation, EditWhere, PatchEdit, PathStep, YangPatch } from './types.js';
 
@@ -18,6 +19,18 @@ export interface ParseYangPatchOptions extends PatchLimits {
    * `/example-jukebox:jukebox/playlist=Foo-One`, or resolved steps. Default: the datastore.
    */
   readonly target?: string | readonly PathStep[];
+  /**
+   * Longest list key in UTF-8 bytes, in edit values and in the keys of `target` and `point`
+   * (default: no limit). A longer one is refused with `invalid-value` naming the limit.
+   */
+  readonly maxKeyLength?: number;
+  /** Longest leaf or leaf-list value in UTF-8 bytes in edit values (default: no limit). */
+  readonly maxStringLength?: number;
+}
+
+/** The limits that apply to the paths and values of one edit. */
+interface EditLimits extends DecodeLimits {
+  readonly maxKeyLength?: number;
 }
 
 const NEEDS_VALUE = new Set<EditOperation>(['create', 'merge', 'replace', 'insert']);
@@ -51,6 +64,11 @@ export function parseYangPatch(schema: SchemaTree, body: string, options: ParseY
       typeof options.target === 'string'
         ? resolvePath(schema, options.target, [], 'TARGET_INVALID', 'the request target')
         : [...(options.target ?? [])];
+    const editLimits: EditLimits = {
+      maxDepth: limits.maxDepth,
+      ...(options.maxKeyLength === undefined ? {} : { maxKeyLength: options.maxKeyLength }),
+      ...(options.maxStringLength === undefined ? {} : { maxStringLength: options.maxStringLength }),
+    };
     const seen = new Set<string>();
     const edits = raw.edits.map((edit) => {
       if (edit.editId === undefined) {
@@ -73,7 +91,7 @@ export function parseYangPatch(schema: SchemaTree, body: string, options: ParseY
         );
       }
       seen.add(edit.editId);
-      return checkEdit(schema, edit, edit.editId, requestTarget, limits.maxDepth);
+      return checkEdit(schema, edit, edit.editId, requestTarget, editLimits);
     });
     return {
       patchId,
@@ -92,7 +110,7 @@ function checkEdit(
   raw: RawEdit,
   editId: string,
   requestTarget: readonly PathStep[],
-  maxDepth: number,
+  limits: EditLimits,
 ): PatchEdit {
   const fail = (code: ConstructorParameters<typeof YangPatchError>[0], message: string, bad?: string) =>
     new YangPatchError(code, `edit "${editId}": ${message}`, {
@@ -115,6 +133,7 @@ function checkEdit(
   } catch (e) {
     throw YangPatchError.isInstance(e) ? e.withContext({ editId }, `edit "${editId}": `) : e;
   }
+  checkKeyLengths(target, 'target', limits.maxKeyLength, fail);
   if (target.length === 0 && operation !== 'merge') {
     // RFC 8072 section 2.2: the target MUST be a data resource, not the datastore; a merge of "/" is
     // accepted as the plain-PATCH equivalent (RFC 8040 section 4.6.1), as nothing is replaced or removed.
@@ -162,6 +181,7 @@ function checkEdit(
     } catch (e) {
       throw YangPatchError.isInstance(e) ? e.withContext({ editId }, `edit "${editId}": `) : e;
     }
+    checkKeyLengths(point, 'point', limits.maxKeyLength, fail);
     const p = point[point.length - 1];
     const sameParent = samePath(point.slice(0, -1), target.slice(0, -1));
     if (
@@ -182,7 +202,7 @@ function checkEdit(
   let value: DataNode[] | undefined;
   if (NEEDS_VALUE.has(operation)) {
     if (raw.value === undefined) throw fail('VALUE_MISSING', `${operation} needs a "value"`, 'value');
-    value = decodeValue(schema, raw.value, target, editId, maxDepth);
+    value = decodeValue(schema, raw.value, target, editId, limits);
   } else if (raw.value !== undefined) {
     throw fail('VALUE_NOT_ALLOWED', `${operation} takes no "value"`, 'value');
   }
@@ -195,4 +215,20 @@ function checkEdit(
     ...(point === undefined ? {} : { point }),
     ...(value === undefined ? {} : { value }),
   };
+}
+
+/** Refuses a `target` or `point` with a list key longer than `maxBytes` (it would come back in URIs). */
+function checkKeyLengths(
+  steps: readonly PathStep[],
+  what: 'target' | 'point',
+  maxBytes: number | undefined,
+  fail: (code: 'TARGET_INVALID' | 'POINT_INVALID', message: string, bad?: string) => YangPatchError,
+): void {
+  const long = maxBytes === undefined ? undefined : findLongKey(toResolved(steps), maxBytes);
+  if (long === undefined) return;
+  throw fail(
+    what === 'target' ? 'TARGET_INVALID' : 'POINT_INVALID',
+    `the list key "${long.key.name}" of ${long.step.node.name} in the ${what} is longer than the limit of ${maxBytes} bytes`,
+    what,
+  );
 }

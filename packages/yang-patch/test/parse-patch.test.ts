@@ -332,6 +332,43 @@ describe('a malformed body', () => {
   });
 });
 
+describe('key and value length limits', () => {
+  const limited = (edits: Record<string, unknown>[]) =>
+    parseYangPatch(schema, jsonPatch(edits), {
+      encoding: 'json',
+      target: ALBUM,
+      maxKeyLength: 16,
+      maxStringLength: 32,
+    });
+
+  test('a list key in a value longer than maxKeyLength is refused as invalid-value naming the limit', () => {
+    const value = { 'example-jukebox:album': [{ name: 'Wasting Light', ...song('k'.repeat(17)) }] };
+    const e = patchError(() => limited([{ 'edit-id': 'k', operation: 'merge', target: '/', value }]));
+    expect(e).toMatchObject({ code: 'VALUE_INVALID', errorTag: 'invalid-value', editId: 'k' });
+    expect(e.message).toContain('16 bytes');
+  });
+
+  test('a list key in a target longer than maxKeyLength is refused, with no value to decode', () => {
+    const e = patchError(() =>
+      limited([{ 'edit-id': 't', operation: 'delete', target: `/song=${'k'.repeat(17)}` }]),
+    );
+    expect(e).toMatchObject({ code: 'TARGET_INVALID', errorTag: 'invalid-value', editId: 't' });
+    expect(e.message).toContain('16 bytes');
+  });
+
+  test('a leaf value longer than maxStringLength is refused as invalid-value naming the limit', () => {
+    const value = { 'example-jukebox:song': [{ name: 'A', location: `/${'x'.repeat(40)}` }] };
+    const e = patchError(() => limited([{ 'edit-id': 'v', operation: 'create', target: '/song=A', value }]));
+    expect(e).toMatchObject({ code: 'VALUE_INVALID', errorTag: 'invalid-value' });
+    expect(e.message).toContain('32 bytes');
+  });
+
+  test('keys and values within the limits are accepted', () => {
+    const patch = limited([{ 'edit-id': 'ok', operation: 'create', target: '/song=A', value: song('A') }]);
+    expect(patch.edits).toHaveLength(1);
+  });
+});
+
 describe('the yang-patch template of ietf-yang-patch', () => {
   test('decides the values of where', () => {
     const e = patchError(() =>

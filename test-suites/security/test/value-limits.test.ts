@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DATA_JSON, DATA_XML, errorsBody, type Server, startServer } from './harness.js';
+import {
+  DATA_JSON,
+  DATA_XML,
+  errorsBody,
+  PATCH_JSON,
+  PATCH_XML,
+  type Server,
+  startServer,
+} from './harness.js';
 
 // List keys come back in Location headers and error paths, and every value is kept in memory:
 // both are bounded (by default 1024 bytes for a key, 1 MiB for a value), and a longer one is
@@ -82,6 +90,72 @@ describe('default limits', () => {
   });
 });
 
+/** A YANG Patch of `edits` on the jukebox, in JSON. */
+function yangPatch(s: Server, edits: Record<string, unknown>[]): Promise<Response> {
+  return s.fetch(JUKEBOX, {
+    method: 'PATCH',
+    headers: { 'Content-Type': PATCH_JSON, Accept: DATA_JSON },
+    body: JSON.stringify({ 'ietf-yang-patch:yang-patch': { 'patch-id': 'limits', edit: edits } }),
+  });
+}
+
+// The same limits hold inside YANG Patch (RFC 8072): in edit values and in the keys of targets.
+describe('default limits in YANG Patch', () => {
+  let s: Server;
+  beforeAll(async () => {
+    s = await startServer();
+  });
+  afterAll(() => s.close());
+
+  test('an edit value with a 100 KB list key is refused with 400 invalid-value naming the limit, and nothing changes', async () => {
+    const before = await s.snapshot();
+    const name = 'k'.repeat(100_000);
+    const r = await yangPatch(s, [
+      {
+        'edit-id': 'long-key',
+        operation: 'merge',
+        target: '/',
+        value: { 'example-jukebox:jukebox': { playlist: [{ name }] } },
+      },
+    ]);
+    const answer = await refusal(r);
+    expect(answer).toMatchObject({ status: 400, tag: 'invalid-value' });
+    expect(answer.message).toContain('1024 bytes');
+    expect(await s.snapshot()).toBe(before);
+  });
+
+  test('a target with a 4 KB list key is refused with 400 invalid-value naming the limit', async () => {
+    const r = await yangPatch(s, [
+      { 'edit-id': 'long-target', operation: 'delete', target: `/playlist=${'k'.repeat(4096)}` },
+    ]);
+    const answer = await refusal(r);
+    expect(answer).toMatchObject({ status: 400, tag: 'invalid-value' });
+    expect(answer.message).toContain('1024 bytes');
+  });
+
+  test('an edit value over 1 MiB is refused in JSON and in XML, and nothing changes', async () => {
+    const before = await s.snapshot();
+    const big = 'x'.repeat(1024 * 1024 + 1);
+    const json = await yangPatch(s, [
+      {
+        'edit-id': 'big',
+        operation: 'create',
+        target: '/playlist=big',
+        value: { 'example-jukebox:playlist': [{ name: 'big', description: big }] },
+      },
+    ]);
+    expect(await refusal(json)).toMatchObject({ status: 400, tag: 'invalid-value' });
+    const xml = await s.fetch(JUKEBOX, {
+      method: 'PATCH',
+      headers: { 'Content-Type': PATCH_XML, Accept: DATA_JSON },
+      body: `<yang-patch xmlns="urn:ietf:params:xml:ns:yang:ietf-yang-patch"><patch-id>big</patch-id><edit><edit-id>big</edit-id><operation>create</operation><target>/playlist=big</target><value><playlist xmlns="http://example.com/ns/example-jukebox"><name>big</name><description>${big}</description></playlist></value></edit></yang-patch>`,
+    });
+    const answer = await refusal(xml);
+    expect(answer).toMatchObject({ status: 400, tag: 'invalid-value' });
+    expect(await s.snapshot()).toBe(before);
+  });
+});
+
 describe('--max-key-length and --max-string-length', () => {
   let s: Server;
   beforeAll(async () => {
@@ -95,5 +169,21 @@ describe('--max-key-length and --max-string-length', () => {
     expect(value).toMatchObject({ status: 400, tag: 'invalid-value' });
     expect(value.message).toContain('2048 bytes');
     expect((await post(s, { name: 'k'.repeat(32), description: 'x'.repeat(2048) })).status).toBe(201);
+  });
+
+  test('set the limits in force inside YANG Patch', async () => {
+    const key = await yangPatch(s, [
+      { 'edit-id': 'k', operation: 'delete', target: `/playlist=${'k'.repeat(33)}` },
+    ]);
+    expect((await refusal(key)).message).toContain('32 bytes');
+    const value = await yangPatch(s, [
+      {
+        'edit-id': 'v',
+        operation: 'create',
+        target: '/playlist=v',
+        value: { 'example-jukebox:playlist': [{ name: 'v', description: 'x'.repeat(2049) }] },
+      },
+    ]);
+    expect((await refusal(value)).message).toContain('2048 bytes');
   });
 });
