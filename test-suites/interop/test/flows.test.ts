@@ -182,4 +182,64 @@ describe.skipIf(target === undefined)('restconf-gateway in front of netconfd', (
     expect(cancel.status).toBe(204);
     expect((await get(`${ARTIST}/album=Pending`)).status).toBe(404);
   });
+
+  test('two edits grouped under one confirmed commit by persist-id are cancelled together', async () => {
+    const first = await get(
+      `${ARTIST}/album=Grouped-1?confirmed=1&persist=interop-group&confirm-timeout=120`,
+      json('PUT', { 'example-jukebox:album': [{ name: 'Grouped-1' }] }),
+    );
+    expect(first.status).toBe(201);
+    const second = await get(
+      `${ARTIST}/album=Grouped-2?confirmed=1&persist=interop-group&persist-id=interop-group&confirm-timeout=120`,
+      json('PUT', { 'example-jukebox:album': [{ name: 'Grouped-2' }] }),
+    );
+    expect(second.status).toBe(201);
+    const cancel = await get(
+      '/restconf/operations/ietf-netconf:cancel-commit',
+      json('POST', { 'ietf-netconf:input': { 'persist-id': 'interop-group' } }),
+    );
+    expect(cancel.status).toBe(204);
+    expect((await get(`${ARTIST}/album=Grouped-1`)).status).toBe(404);
+    expect((await get(`${ARTIST}/album=Grouped-2`)).status).toBe(404);
+  });
+
+  test('PUT on /restconf/data replaces the whole datastore: a top-level container the body lacks is removed', async () => {
+    const interfaces = await get(
+      '/restconf/data/ietf-interfaces:interfaces',
+      json('PUT', {
+        'ietf-interfaces:interfaces': { interface: [{ name: 'interop0', type: 'iana-if-type:ethernetCsmacd' }] },
+      }),
+    );
+    expect([201, 204]).toContain(interfaces.status);
+    const r = await get(
+      '/restconf/data',
+      json('PUT', {
+        'ietf-restconf:data': { 'example-jukebox:jukebox': { library: { artist: [{ name: 'Interop Band' }] } } },
+      }),
+    );
+    expect(r.status).toBe(204);
+    expect((await get('/restconf/data/ietf-interfaces:interfaces')).status).toBe(404);
+    expect(await (await get(`${JUKEBOX}/library`)).json()).toEqual({
+      'example-jukebox:library': { artist: [{ name: 'Interop Band' }] },
+    });
+  });
+
+  // The gateway sends the new entry with yang:insert="first" (RFC 7950 section 7.8.6), and
+  // netconfd puts it first in the candidate, but its <commit> appends a new entry of an
+  // ordered-by user list to running: the README's quirk. This test notices when that changes.
+  test('POST with insert=first: netconfd commits a new user-ordered entry last', async () => {
+    const playlist = `${JUKEBOX}/playlist=Ordered`;
+    const song = (index: number) => ({ index, id: '/example-jukebox:jukebox' });
+    const created = await get(
+      playlist,
+      json('PUT', { 'example-jukebox:playlist': [{ name: 'Ordered', song: [song(1), song(2)] }] }),
+    );
+    expect(created.status).toBe(201);
+    const r = await get(`${playlist}?insert=first`, json('POST', { 'example-jukebox:song': [song(3)] }));
+    expect(r.status).toBe(201);
+    const body = (await (await get(`${playlist}?fields=song/index`)).json()) as {
+      'example-jukebox:playlist': { song: { index: number }[] }[];
+    };
+    expect(body['example-jukebox:playlist'][0]!.song.map((s) => s.index)).toEqual([1, 2, 3]);
+  });
 });

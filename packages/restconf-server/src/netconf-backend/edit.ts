@@ -1,4 +1,5 @@
 import type { CommitOptions, NetconfSession } from '@yangkit/netconf-client';
+import { type ChildMap, emptyTree, encodeXml } from '@yangkit/yang-json-codec';
 import { toEditConfig } from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import {
@@ -44,11 +45,29 @@ function notAtomic(): RestconfError {
 }
 
 /**
+ * The new content of a datastore that `default-operation replace` replaces, as one `<config>`
+ * document without operation attributes (a `<copy-config>` source): the edits' nodes.
+ */
+function wholeConfig(schema: SchemaTree, request: EditRequest): Step {
+  const children: ChildMap = new Map();
+  for (const { node } of request.edits) {
+    if (node !== undefined) children.set(node.schema, [...(children.get(node.schema) ?? []), node]);
+  }
+  return {
+    index: undefined,
+    config: `<config xmlns="${NC_NS}">${encodeXml({ ...emptyTree(schema), children })}</config>`,
+  };
+}
+
+/**
  * The `<config>` documents of a request: one per edit when a candidate makes the sequence atomic
  * (and each failure then names its edit), else as few as the edits allow, which must be one.
- * `default-operation replace` needs one document: a second would replace the first.
+ * A replace of the whole `{+restconf}/data` datastore is one document, the new content.
  */
 function stepsOf(schema: SchemaTree, request: EditRequest, atomic: boolean): Step[] {
+  if (request.defaultOperation === 'replace' && request.datastore === undefined)
+    return [wholeConfig(schema, request)];
+  // `default-operation replace` (of an NMDA datastore) needs one document: a second would replace the first.
   const perEdit = atomic && request.defaultOperation !== 'replace';
   // toEditConfig names each document's edits; the names here are the edits' indexes.
   const edits = request.edits.map((edit, i) => ({ ...edit, editId: String(i) }));
@@ -111,7 +130,7 @@ export class EditRunner {
       const steps = stepsOf(this.#schema, request, false);
       request.check?.();
       await this.#sessions.use(request.user, (session) =>
-        runSteps(steps, (config) => editConfig(session, 'running', request, config)),
+        runSteps(steps, (config) => write(session, 'running', request, config)),
       );
       this.#changed('running');
       return;
@@ -121,7 +140,7 @@ export class EditRunner {
       this.#sessions.use(request.user, async (session, use) => {
         request.check?.();
         try {
-          await runSteps(steps, (config) => editConfig(session, 'candidate', request, config));
+          await runSteps(steps, (config) => write(session, 'candidate', request, config));
           await session.commit(commitOptions(request));
         } catch (error) {
           try {
@@ -163,13 +182,21 @@ function commitOptions(request: EditRequest): CommitOptions {
   };
 }
 
-/** `<edit-config>` of one `<config>` document. */
-function editConfig(
+/**
+ * Writes one `<config>` document to `target`: `<edit-config>`, or for a replace of the whole
+ * datastore (RFC 8040 section 4.5, PUT on `{+restconf}/data`) `<copy-config>` with the document
+ * as its source, which replaces the target whatever the document lacks (RFC 6241 section 7.3).
+ * `<edit-config>` with `default-operation replace` would say the same (section 7.2), but some
+ * servers (yuma123 netconfd) keep the top-level nodes the document leaves out.
+ */
+function write(
   session: NetconfSession,
   target: 'candidate' | 'running',
   request: EditRequest,
   config: string,
 ): Promise<unknown> {
+  if (request.defaultOperation === 'replace')
+    return session.rpc(`<copy-config><target><${target}/></target><source>${config}</source></copy-config>`);
   return session.rpc(
     `<edit-config><target><${target}/></target>${defaultOperation(request)}${config}</edit-config>`,
   );
