@@ -72,8 +72,9 @@ export interface EditRequest extends BackendRequest {
   /** The codec's edits, in the order they apply; an {@link EditError} names one by its index. */
   readonly edits: readonly TreeEdit[];
   /**
-   * `replace`: what the edits do not name is removed, so the edits give the whole new content of
-   * the datastore (RFC 6241 section 7.2 `default-operation`). Default `merge`.
+   * `replace`: what the edits do not name is removed, so the edits (each one replacing a top-level
+   * node) give the whole new content of the datastore (RFC 6241 section 7.2 `default-operation`).
+   * Default `merge`.
    */
   readonly defaultOperation?: 'merge' | 'replace';
   /** Make the commit of a `{+restconf}/data` edit a confirmed commit. */

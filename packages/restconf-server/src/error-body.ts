@@ -138,8 +138,12 @@ function prefixNamespaces(xmlPath: string, schema: SchemaTree): Record<string, s
  */
 export function netconfErrorPath(path: string, schema: SchemaTree): ErrorPathForms {
   // Servers such as netconfd locate data errors inside the request
-  // (`/nc:rpc/nc:edit-config/nc:config/if:interfaces/...`); the data-resource path is what follows.
-  const inConfig = /^\/(?:[\w.-]+:)?rpc\/(?:[\w.-]+:)?edit-config\/(?:[\w.-]+:)?config(?=\/)/.exec(path);
+  // (`/nc:rpc/nc:edit-config/nc:config/if:interfaces/...`, or `nc:copy-config/nc:source/nc:config`);
+  // the data-resource path is what follows.
+  const inConfig =
+    /^\/(?:[\w.-]+:)?rpc\/(?:(?:[\w.-]+:)?edit-config|(?:[\w.-]+:)?copy-config\/(?:[\w.-]+:)?source)\/(?:[\w.-]+:)?config(?=\/)/.exec(
+      path,
+    );
   const xml = inConfig === null ? path : path.slice(inConfig[0].length);
   const byPrefix = new Map<string, { name: string; namespace: string }>();
   for (const m of schema.modules) if (!byPrefix.has(m.prefix)) byPrefix.set(m.prefix, m);

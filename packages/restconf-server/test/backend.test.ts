@@ -43,6 +43,20 @@ function factory(opened: NetconfSession[], users: (string | undefined)[] = []) {
   };
 }
 
+/** A session factory whose sessions record the text of every rpc they send. */
+function recording(sent: string[]) {
+  const open = factory([]);
+  return async (user?: string): Promise<NetconfSession> => {
+    const s = await open(user);
+    const rpc = s.rpc.bind(s);
+    s.rpc = (xml, ...rest) => {
+      sent.push(xml);
+      return rpc(xml, ...rest);
+    };
+    return s;
+  };
+}
+
 /** The edits of a YANG Patch on the datastore, as the handler plans them. */
 function editsOf(...edits: { operation: string; target: string; value?: unknown }[]): TreeEdit[] {
   const body = {
@@ -120,6 +134,36 @@ describe('createNetconfBackend', () => {
     expect(json(await backend.read({ target: GAP, content: 'config' }))).toEqual({
       'example-jukebox:jukebox': { player: { gap: '0.4' } },
     });
+    await backend.close();
+  });
+
+  test('a replace of the whole datastore is one copy-config of the new content, without operation attributes', async () => {
+    const sent: string[] = [];
+    const backend = createNetconfBackend({ schema, openSession: recording(sent), watchChanges: false });
+    await backend.start();
+    const edits = editsOf({
+      operation: 'replace',
+      target: '/example-jukebox:jukebox',
+      value: { 'example-jukebox:jukebox': { player: { gap: '0.6' } } },
+    });
+    await backend.edit({ edits, defaultOperation: 'replace' });
+    const writes = sent.filter((x) => /<(edit|copy)-config/.test(x));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toMatch(/^<copy-config><target><candidate\/><\/target><source><config /);
+    expect(writes[0]).not.toContain('operation=');
+    await backend.close();
+  });
+
+  test('a confirmed commit without confirmTimeout asks the server for 300 seconds', async () => {
+    const sent: string[] = [];
+    const backend = createNetconfBackend({ schema, openSession: recording(sent), watchChanges: false });
+    await backend.start();
+    await backend.edit({ edits: gap('0.7'), confirmed: { persist: 'backend-300' } });
+    expect(sent.find((x) => x.startsWith('<commit'))).toContain('<confirm-timeout>300</confirm-timeout>');
+    await backend.edit({ edits: gap('0.8'), persistId: 'backend-300' });
+    expect(sent.filter((x) => x.startsWith('<commit')).at(-1)).toContain(
+      '<persist-id>backend-300</persist-id>',
+    );
     await backend.close();
   });
 

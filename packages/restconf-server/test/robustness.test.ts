@@ -85,3 +85,13 @@ test('netconfErrorPath keeps only the data path of an error inside edit-config',
   expect(forms.xml).toBe('/jbox:jukebox/jbox:player/jbox:gap');
   expect(forms.json).toBe('/example-jukebox:jukebox/player/gap');
 });
+
+test('netconfErrorPath keeps only the data path of an error inside the source of copy-config', async () => {
+  const schema = await exampleSchema();
+  const forms = netconfErrorPath(
+    '/nc:rpc/nc:copy-config/nc:source/nc:config/jbox:jukebox/jbox:player/jbox:gap',
+    schema,
+  );
+  expect(forms.xml).toBe('/jbox:jukebox/jbox:player/jbox:gap');
+  expect(forms.json).toBe('/example-jukebox:jukebox/player/gap');
+});
