@@ -45,7 +45,8 @@ commands:
   cancel-commit --persist-id ID  roll a confirmed commit back
 
 PATH always names the resource the command reads or edits (create and insert too).
-edits take --confirmed --confirm-timeout N --persist ID.
+edits take --confirmed --confirm-timeout N --persist ID, and --persist-id ID to join a
+pending confirmed commit (with --confirmed it extends it, without it confirms it).
 VALUE and INPUT: inline JSON, @file.json or @file.xml; with --encoding xml an inline value is XML.
 exit codes: 0 success, 1 the server answered with an error, 2 usage error, 3 connection or protocol failure.`;
 

@@ -116,6 +116,7 @@ function editOptions(args: CliArgs): EditOptions {
     ...(o.confirmed ? { confirmed: true } : {}),
     ...(timeout === undefined ? {} : { confirmTimeout: timeout }),
     ...(typeof o.persist === 'string' ? { persist: o.persist } : {}),
+    ...(typeof o['persist-id'] === 'string' ? { persistId: o['persist-id'] } : {}),
   };
 }
 

@@ -67,5 +67,6 @@ export function commitQuery(options: EditOptions): Query {
     ...(options.confirmed ? { confirmed: true } : {}),
     ...(options.confirmTimeout === undefined ? {} : { confirmTimeout: options.confirmTimeout }),
     ...(options.persist === undefined ? {} : { persist: options.persist }),
+    ...(options.persistId === undefined ? {} : { persistId: options.persistId }),
   };
 }

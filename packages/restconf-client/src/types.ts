@@ -54,6 +54,11 @@ export interface ConfirmedCommit {
   readonly confirmTimeout?: number;
   /** Token that later confirms or cancels the commit (`persist`). */
   readonly persist?: string;
+  /**
+   * The token of a pending confirmed commit this edit joins (`persist-id`): with `confirmed` the
+   * edit extends it, without it the edit confirms it.
+   */
+  readonly persistId?: string;
 }
 
 /** Options of an edit (POST, PUT, PATCH, DELETE on data). */
