@@ -138,22 +138,10 @@ test('replace reads @file.json and sends the confirmed-commit parameters', async
 });
 
 test('an edit with --persist-id joins a pending confirmed commit', async () => {
-  const file = path.join(dir, 'artist.json');
-  writeFileSync(file, '{"example-jukebox:artist":[{"name":"Foo Fighters","genre":"rock"}]}');
-  const { code } = await yangkit(
-    'replace',
-    `${LIBRARY}/artist=Foo%20Fighters`,
-    `@${file}`,
-    '--confirmed',
-    '--persist',
-    'abc',
-    '--persist-id',
-    'abc',
-  );
+  const value = '{"example-jukebox:artist":[{"name":"Foo Fighters","genre":"rock"}]}';
+  const { code } = await yangkit('merge', `${LIBRARY}/artist=Foo%20Fighters`, value, '--persist-id', 'abc');
   expect(code).toBe(0);
-  expect(server.seen.at(-1)?.url).toBe(
-    `${server.root}/data${LIBRARY}/artist=Foo%20Fighters?confirmed=1&persist=abc&persist-id=abc`,
-  );
+  expect(server.seen.at(-1)?.url).toBe(`${server.root}/data${LIBRARY}/artist=Foo%20Fighters?persist-id=abc`);
 });
 
 test('merge with @file.xml sends XML', async () => {

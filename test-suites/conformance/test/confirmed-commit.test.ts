@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DATA_JSON, errorsOf, type Server, sendJson, startServer } from './harness.js';
+import { errorsOf, readStreamUntil, type Server, sendJson, startServer } from './harness.js';
 
 // The specification's confirmed-commit state table with RFC 6241 section 8.4: the default
 // confirm-timeout is 300 s, and while a confirmed commit with persist is pending an edit that
@@ -110,27 +110,14 @@ describe('confirmed commit', () => {
   });
 
   test('without confirm-timeout the NETCONF server is asked for 300 seconds', async () => {
-    const abort = new AbortController();
-    const stream = await s.fetch('/restconf/streams/json-NETCONF', {
-      headers: { Accept: 'text/event-stream' },
-      signal: abort.signal,
-    });
-    expect(stream.status).toBe(200);
-    const edit = await s.fetch(
-      `${GAP}?confirmed=1&persist=default-timeout`,
-      sendJson('PUT', { 'example-jukebox:gap': '1.9' }, { Accept: DATA_JSON }),
-    );
-    expect(edit.status).toBe(204);
-    const reader = stream.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const deadline = Date.now() + 10_000;
-    while (!text.includes('netconf-confirmed-commit') && Date.now() < deadline) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-    abort.abort();
+    const edit = async () => {
+      const r = await s.fetch(
+        `${GAP}?confirmed=1&persist=default-timeout`,
+        sendJson('PUT', { 'example-jukebox:gap': '1.9' }),
+      );
+      expect(r.status).toBe(204);
+    };
+    const text = await readStreamUntil(s, '/restconf/streams/json-NETCONF', edit, 'netconf-confirmed-commit');
     // RFC 6470 netconf-confirmed-commit: the event that started it carries its timeout.
     expect(text).toMatch(/"confirm-event":\s*"start"[\s\S]*"timeout":\s*300\b/);
     const cancel = await s.fetch(

@@ -39,3 +39,32 @@ export async function errorsOf(r: Response): Promise<Record<string, unknown>[]> 
   const body = (await r.json()) as { 'ietf-restconf:errors'?: { error?: Record<string, unknown>[] } };
   return body['ietf-restconf:errors']?.error ?? [];
 }
+
+/**
+ * Opens the SSE stream at `path`, runs `trigger`, and reads until the text holds `until` (or 10 s
+ * pass); answers the text read. The stream must answer 200.
+ */
+export async function readStreamUntil(
+  s: Server,
+  path: string,
+  trigger: () => Promise<void>,
+  until: string,
+): Promise<string> {
+  const abort = new AbortController();
+  const r = await s.fetch(path, { headers: { Accept: 'text/event-stream' }, signal: abort.signal });
+  if (r.status !== 200) throw new Error(`${path} answered ${r.status}`);
+  if (!r.headers.get('content-type')?.startsWith('text/event-stream'))
+    throw new Error(`${path} answered ${r.headers.get('content-type')}`);
+  await trigger();
+  const reader = r.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const deadline = Date.now() + 10_000;
+  while (!text.includes(until) && Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  abort.abort();
+  return text;
+}

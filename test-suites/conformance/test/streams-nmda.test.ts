@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type Server, sendJson, startServer } from './harness.js';
+import { readStreamUntil, type Server, sendJson, startServer } from './harness.js';
 
 // The specification's event stream and NMDA rows: the stream list, an SSE stream that carries
 // a netconf-config-change after an edit, and read-only /ds resources with --with-nmda.
@@ -24,28 +24,14 @@ describe('event streams', () => {
   });
 
   test('a GET on the JSON stream delivers netconf-config-change after an edit', async () => {
-    const abort = new AbortController();
-    const r = await s.fetch('/restconf/streams/json-NETCONF', {
-      headers: { Accept: 'text/event-stream' },
-      signal: abort.signal,
-    });
-    expect(r.status).toBe(200);
-    expect(r.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const edit = await s.fetch(
-      '/restconf/data/example-jukebox:jukebox/player/gap',
-      sendJson('PUT', { 'example-jukebox:gap': '0.9' }),
-    );
-    expect(edit.status).toBe(204);
-    const reader = r.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const deadline = Date.now() + 10_000;
-    while (!text.includes('netconf-config-change') && Date.now() < deadline) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-    abort.abort();
+    const edit = async () => {
+      const r = await s.fetch(
+        '/restconf/data/example-jukebox:jukebox/player/gap',
+        sendJson('PUT', { 'example-jukebox:gap': '0.9' }),
+      );
+      expect(r.status).toBe(204);
+    };
+    const text = await readStreamUntil(s, '/restconf/streams/json-NETCONF', edit, 'netconf-config-change');
     expect(text).toMatch(/^data: /m);
     expect(text).toContain('"ietf-netconf-notifications:netconf-config-change"');
   });
