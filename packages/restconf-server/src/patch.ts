@@ -15,7 +15,6 @@ import { toRestconfErrors } from './error-body.js';
 import { RestconfError } from './errors.js';
 import { toPathSteps } from './instances.js';
 import { dataMediaType } from './media.js';
-import { valueLimits } from './value-limits.js';
 
 function statusBody(ctx: RequestContext, status: YangPatchStatus): string {
   return ctx.encoding === 'json'
@@ -36,7 +35,8 @@ export async function yangPatch(
 ): Promise<void> {
   const patch = parseYangPatch(ctx.settings.schema, body.text, {
     encoding: body.encoding,
-    ...valueLimits(ctx.settings),
+    maxKeyLength: ctx.settings.maxKeyLength,
+    maxStringLength: ctx.settings.maxStringLength,
     ...(resolved === undefined ? {} : { target: toPathSteps(resolved) }),
   });
   notePatchId(ctx.out.req, patch.patchId);
