@@ -207,14 +207,18 @@ describe.skipIf(target === undefined)('restconf-gateway in front of netconfd', (
     const interfaces = await get(
       '/restconf/data/ietf-interfaces:interfaces',
       json('PUT', {
-        'ietf-interfaces:interfaces': { interface: [{ name: 'interop0', type: 'iana-if-type:ethernetCsmacd' }] },
+        'ietf-interfaces:interfaces': {
+          interface: [{ name: 'interop0', type: 'iana-if-type:ethernetCsmacd' }],
+        },
       }),
     );
     expect([201, 204]).toContain(interfaces.status);
     const r = await get(
       '/restconf/data',
       json('PUT', {
-        'ietf-restconf:data': { 'example-jukebox:jukebox': { library: { artist: [{ name: 'Interop Band' }] } } },
+        'ietf-restconf:data': {
+          'example-jukebox:jukebox': { library: { artist: [{ name: 'Interop Band' }] } },
+        },
       }),
     );
     expect(r.status).toBe(204);
