@@ -143,7 +143,7 @@ describe('data resource paths', () => {
       'with-last-modified',
       'with-owners',
     ]);
-    expect(paramRefs(path(ARTIST).delete)).toEqual(['confirmed', 'confirm-timeout', 'persist']);
+    expect(paramRefs(path(ARTIST).delete)).toEqual(['confirmed', 'confirm-timeout', 'persist', 'persist-id']);
     expect(paramRefs(path(ARTIST).put)).not.toContain('insert');
   });
 
