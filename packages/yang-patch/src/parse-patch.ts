@@ -28,11 +28,6 @@ export interface ParseYangPatchOptions extends PatchLimits {
   readonly maxStringLength?: number;
 }
 
-/** The limits that apply to the paths and values of one edit. */
-interface EditLimits extends DecodeLimits {
-  readonly maxKeyLength?: number;
-}
-
 const NEEDS_VALUE = new Set<EditOperation>(['create', 'merge', 'replace', 'insert']);
 
 /**
@@ -64,7 +59,7 @@ export function parseYangPatch(schema: SchemaTree, body: string, options: ParseY
       typeof options.target === 'string'
         ? resolvePath(schema, options.target, [], 'TARGET_INVALID', 'the request target')
         : [...(options.target ?? [])];
-    const editLimits: EditLimits = {
+    const editLimits: DecodeLimits = {
       maxDepth: limits.maxDepth,
       ...(options.maxKeyLength === undefined ? {} : { maxKeyLength: options.maxKeyLength }),
       ...(options.maxStringLength === undefined ? {} : { maxStringLength: options.maxStringLength }),
@@ -110,7 +105,7 @@ function checkEdit(
   raw: RawEdit,
   editId: string,
   requestTarget: readonly PathStep[],
-  limits: EditLimits,
+  limits: DecodeLimits,
 ): PatchEdit {
   const fail = (code: ConstructorParameters<typeof YangPatchError>[0], message: string, bad?: string) =>
     new YangPatchError(code, `edit "${editId}": ${message}`, {
