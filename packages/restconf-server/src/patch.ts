@@ -15,6 +15,7 @@ import { toRestconfErrors } from './error-body.js';
 import { RestconfError } from './errors.js';
 import { toPathSteps } from './instances.js';
 import { dataMediaType } from './media.js';
+import { valueLimits } from './value-limits.js';
 
 function statusBody(ctx: RequestContext, status: YangPatchStatus): string {
   return ctx.encoding === 'json'
@@ -35,8 +36,7 @@ export async function yangPatch(
 ): Promise<void> {
   const patch = parseYangPatch(ctx.settings.schema, body.text, {
     encoding: body.encoding,
-    maxKeyLength: ctx.settings.maxKeyLength,
-    maxStringLength: ctx.settings.maxStringLength,
+    ...valueLimits(ctx.settings),
     ...(resolved === undefined ? {} : { target: toPathSteps(resolved) }),
   });
   notePatchId(ctx.out.req, patch.patchId);

@@ -10,6 +10,8 @@ export interface DecodeLimits {
   readonly maxDepth: number;
   readonly maxKeyLength?: number;
   readonly maxStringLength?: number;
+  /** Most data nodes the value may hold (default: no limit); more is refused with too-big. */
+  readonly maxNodes?: number;
 }
 
 /**

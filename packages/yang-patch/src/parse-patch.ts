@@ -1,5 +1,5 @@
 import { findLongKey } from '@yangkit/restconf-uri';
-import { type DataNode, samePath } from '@yangkit/yang-json-codec';
+import { type DataNode, samePath, walk } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { type DecodeLimits, decodeValue } from './decode-value.js';
 import { DEFAULT_PATCH_LIMITS, type PatchLimits, type RawEdit, type RawPatch } from './envelope.js';
@@ -26,6 +26,11 @@ export interface ParseYangPatchOptions extends PatchLimits {
   readonly maxKeyLength?: number;
   /** Longest leaf or leaf-list value in UTF-8 bytes in edit values (default: no limit). */
   readonly maxStringLength?: number;
+  /**
+   * Most data nodes in all edit values together (default: no limit). The edit whose value goes
+   * past it is refused with `VALUE_INVALID` (too-big) as that node is decoded.
+   */
+  readonly maxNodes?: number;
 }
 
 const NEEDS_VALUE = new Set<EditOperation>(['create', 'merge', 'replace', 'insert']);
@@ -65,6 +70,7 @@ export function parseYangPatch(schema: SchemaTree, body: string, options: ParseY
       ...(options.maxStringLength === undefined ? {} : { maxStringLength: options.maxStringLength }),
     };
     const seen = new Set<string>();
+    let nodesLeft = options.maxNodes ?? Number.POSITIVE_INFINITY;
     const edits = raw.edits.map((edit) => {
       if (edit.editId === undefined) {
         throw new YangPatchError(
@@ -86,7 +92,12 @@ export function parseYangPatch(schema: SchemaTree, body: string, options: ParseY
         );
       }
       seen.add(edit.editId);
-      return checkEdit(schema, edit, edit.editId, requestTarget, editLimits);
+      const checked = checkEdit(schema, edit, edit.editId, requestTarget, {
+        ...editLimits,
+        maxNodes: nodesLeft,
+      });
+      nodesLeft -= nodeCount(checked.value);
+      return checked;
     });
     return {
       patchId,
@@ -210,6 +221,16 @@ function checkEdit(
     ...(point === undefined ? {} : { point }),
     ...(value === undefined ? {} : { value }),
   };
+}
+
+/** The data nodes of an edit's value, its top nodes included. */
+function nodeCount(value: readonly DataNode[] | undefined): number {
+  let count = 0;
+  for (const top of value ?? []) {
+    count++;
+    for (const _ of walk(top)) count++;
+  }
+  return count;
 }
 
 /** Refuses a `target` or `point` with a list key longer than `maxBytes` (it would come back in URIs). */

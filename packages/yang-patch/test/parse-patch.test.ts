@@ -369,6 +369,32 @@ describe('key and value length limits', () => {
   });
 });
 
+describe('data node limit', () => {
+  // The album entry and its key are two data nodes, and each song two more.
+  const edit = (id: string, from: number, count: number) => ({
+    'edit-id': id,
+    operation: 'merge',
+    target: '/',
+    value: {
+      'example-jukebox:album': [
+        { name: 'Wasting Light', song: Array.from({ length: count }, (_, i) => ({ name: `s${from + i}` })) },
+      ],
+    },
+  });
+  const limited = (edits: Record<string, unknown>[]) =>
+    parseYangPatch(schema, jsonPatch(edits), { encoding: 'json', target: ALBUM, maxNodes: 10 });
+
+  test('counts the values of all edits together: the edit that goes past it is refused as too-big', () => {
+    const e = patchError(() => limited([edit('a', 0, 3), edit('b', 3, 3)]));
+    expect(e).toMatchObject({ code: 'VALUE_INVALID', errorTag: 'too-big', editId: 'b' });
+    expect(e.message).toContain('more than 2 data nodes');
+  });
+
+  test('accepts values of exactly the limit', () => {
+    expect(limited([edit('a', 0, 2), edit('b', 2, 1)]).edits).toHaveLength(2);
+  });
+});
+
 describe('the yang-patch template of ietf-yang-patch', () => {
   test('decides the values of where', () => {
     const e = patchError(() =>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { basic, type Credentials, makeCredentials } from './credentials.js';
 import { updateFigures, writeFigures } from './figures.js';
-import { DATA_JSON, DATA_XML, errorsBody, type Server, startServer } from './harness.js';
+import { DATA_JSON, DATA_XML, errorsBody, PATCH_JSON, type Server, startServer } from './harness.js';
 
 // A big body costs time and memory in proportion to its data nodes while it is decoded and
 // applied. A user whom NACM lets write nothing at or below the target is refused before the body
@@ -239,6 +239,26 @@ describe('data nodes per body', () => {
     });
     expect(r.status).toBe(413);
     expect((await firstError(r))?.['error-message']).toContain('more than 1000 data nodes');
+  });
+
+  test('a YANG Patch whose edit values hold more data nodes together than the limit is 413 too-big', async () => {
+    const before = await s.snapshot();
+    const edit = (id: string, from: number) => ({
+      'edit-id': id,
+      operation: 'merge',
+      target: '/',
+      value: JSON.parse(playlists(300).replaceAll('"name":"p', `"name":"${from}-p`)),
+    });
+    const r = await s.fetch(JUKEBOX, {
+      method: 'PATCH',
+      headers: { 'Content-Type': PATCH_JSON, Accept: DATA_JSON },
+      body: JSON.stringify({
+        'ietf-yang-patch:yang-patch': { 'patch-id': 'big', edit: [edit('a', 1), edit('b', 2)] },
+      }),
+    });
+    const text = await r.text();
+    expect([r.status, text]).toEqual([413, expect.stringContaining('too-big')]);
+    expect(await s.snapshot()).toBe(before);
   });
 
   test('a body within the limit is applied', async () => {
