@@ -29,7 +29,6 @@ export function hostMeta(ctx: RequestContext, format: 'xrd' | 'json'): void {
   if (!accepts(accept, MEDIA.xrd)) {
     throw new RestconfError('NOT_ACCEPTABLE', 'host-meta is served as application/xrd+xml or JSON', {
       errorTag: 'invalid-value',
-      status: 406,
     });
   }
   ctx.out.text(
@@ -117,12 +116,11 @@ export function schemaText(
       module === undefined
         ? 'a schema is retrieved as /yang/<module>[@<revision>], the URL its YANG library entry names'
         : `no module ${module}${revision === undefined ? '' : `@${revision}`}`;
-    throw new RestconfError('NOT_FOUND', what, { errorTag: 'invalid-value', status: 404 });
+    throw new RestconfError('NOT_FOUND', what, { errorTag: 'invalid-value' });
   }
   if (!accepts(ctx.out.req.headers.accept, MEDIA.yang)) {
     throw new RestconfError('NOT_ACCEPTABLE', 'schemas are served as application/yang', {
       errorTag: 'invalid-value',
-      status: 406,
     });
   }
   ctx.out.text(200, MEDIA.yang, found.source);

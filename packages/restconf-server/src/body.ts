@@ -54,7 +54,6 @@ function utf8(bytes: Buffer): string {
 function tooBig(maxBytes: number): RestconfError {
   return new RestconfError('BODY_TOO_LARGE', `request body larger than ${maxBytes} bytes`, {
     errorTag: 'too-big',
-    status: 413,
   });
 }
 

@@ -13,7 +13,7 @@ function date(header: string | undefined): number | undefined {
 }
 
 function failed(message: string): RestconfError {
-  return new RestconfError('PRECONDITION_FAILED', message, { errorTag: 'operation-failed', status: 412 });
+  return new RestconfError('PRECONDITION_FAILED', message, { errorTag: 'operation-failed' });
 }
 
 /**

@@ -274,7 +274,6 @@ async function deleteResource(
 function notFound(cause?: unknown): RestconfError {
   return new RestconfError('NOT_FOUND', 'no data resource at the request target', {
     errorTag: 'invalid-value',
-    status: 404,
     ...(cause === undefined ? {} : { cause }),
   });
 }

@@ -2,7 +2,13 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { NetconfError, NetconfRpcError } from '@yangkit/netconf-client';
 import { RestconfUriError } from '@yangkit/restconf-uri';
 import { escapeXmlText, namespaceDeclarations, replaceNonXmlChars } from '@yangkit/xml';
-import { CodecError, RESTCONF_NS } from '@yangkit/yang-json-codec';
+import {
+  CodecError,
+  instanceIdFromXml,
+  mapXPathPrefixes,
+  RESTCONF_NS,
+  xmlPathNamespaces,
+} from '@yangkit/yang-json-codec';
 import { YangPatchError } from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { EditError } from './backend.js';
@@ -28,16 +34,13 @@ export function toRestconfErrors(error: unknown, schema: SchemaTree): RestconfEr
       new RestconfError('REQUEST_INVALID', error.message, {
         errorType: 'protocol',
         errorTag: error.errorTag,
-        status: error.httpStatus,
+        ...(error.httpStatus === 404 ? { reason: 'not-found' as const } : {}),
         errorInfo: error.badValue === undefined ? undefined : { 'bad-value': error.badValue },
         cause: error,
       }),
     ];
   }
   if (CodecError.isInstance(error)) {
-    // A body that breaks a schema rule is the client's error (400), even when the tag is operation-failed.
-    const status =
-      error.errorTag === 'too-big' ? 413 : error.errorTag === 'operation-failed' ? 400 : undefined;
     return [
       new RestconfError('BODY_MISMATCH', error.message, {
         errorType: error.errorTag === 'malformed-message' ? 'protocol' : 'application',
@@ -46,9 +49,13 @@ export function toRestconfErrors(error: unknown, schema: SchemaTree): RestconfEr
         errorPath:
           error.errorPath === undefined
             ? undefined
-            : { ...error.errorPath, namespaces: prefixNamespaces(error.errorPath.xml, schema) },
+            : {
+                ...error.errorPath,
+                namespaces: Object.fromEntries(xmlPathNamespaces(schema, error.errorPath.xml)),
+              },
         errorInfo: error.errorInfo,
-        ...(status === undefined ? {} : { status }),
+        // RFC 7950 section 15 reports a broken constraint as operation-failed: the client's data is at fault.
+        ...(error.errorTag === 'operation-failed' ? { reason: 'invalid-data' as const } : {}),
         cause: error,
       }),
     ];
@@ -91,7 +98,7 @@ export function toRestconfErrors(error: unknown, schema: SchemaTree): RestconfEr
       new RestconfError('BACKEND_FAILED', `NETCONF backend failed: ${error.message}`, {
         errorType: 'transport',
         errorTag: 'operation-failed',
-        status: 503,
+        reason: 'unavailable',
         cause: error,
       }),
     ];
@@ -118,21 +125,6 @@ export function reportsErrorTag(
 }
 
 /**
- * The namespaces of the prefixes in an XML instance-identifier that uses the modules' own prefixes
- * (as the codec writes them), for the declarations on `<error-path>`.
- */
-function prefixNamespaces(xmlPath: string, schema: SchemaTree): Record<string, string> {
-  const namespaces: Record<string, string> = {};
-  for (const m of xmlPath.matchAll(/[/[]([A-Za-z_][\w.-]*):/g)) {
-    const prefix = m[1]!;
-    if (Object.hasOwn(namespaces, prefix)) continue;
-    const module = schema.modules.find((mod) => mod.prefix === prefix);
-    if (module !== undefined) namespaces[prefix] = module.namespace;
-  }
-  return namespaces;
-}
-
-/**
  * An XML error-path as NETCONF servers write it (`/jbox:jukebox/jbox:library`) in both forms; the
  * prefixes are taken to be the modules' own prefixes, as servers write them.
  */
@@ -145,41 +137,12 @@ export function netconfErrorPath(path: string, schema: SchemaTree): ErrorPathFor
       path,
     );
   const xml = inConfig === null ? path : path.slice(inConfig[0].length);
-  const byPrefix = new Map<string, { name: string; namespace: string }>();
-  for (const m of schema.modules) if (!byPrefix.has(m.prefix)) byPrefix.set(m.prefix, m);
-  const namespaces: Record<string, string> = {};
-  let json = '';
-  let current: string | undefined;
-  let depth = 0;
-  let i = 0;
-  while (i < xml.length) {
-    const c = xml[i]!;
-    if (c === "'" || c === '"') {
-      const end = xml.indexOf(c, i + 1);
-      const stop = end === -1 ? xml.length : end + 1;
-      json += xml.slice(i, stop);
-      i = stop;
-      continue;
-    }
-    const m = /^([A-Za-z_][\w.-]*):([A-Za-z_][\w.-]*)/.exec(xml.slice(i, i + 256));
-    if (m !== null && (i === 0 || /[/[\s=]/.test(xml[i - 1]!))) {
-      const mod = byPrefix.get(m[1]!);
-      if (mod !== undefined) namespaces[m[1]!] = mod.namespace;
-      const moduleName = mod?.name ?? m[1]!;
-      // RFC 7951 section 6.11: qualify a step only where the module changes (keys inside predicates
-      // belong to the list's module).
-      const qualify = depth === 0 && moduleName !== current;
-      if (depth === 0) current = moduleName;
-      json += qualify ? `${moduleName}:${m[2]}` : m[2];
-      i += m[0].length;
-      continue;
-    }
-    if (c === '[') depth++;
-    if (c === ']') depth = Math.max(0, depth - 1);
-    json += c;
-    i++;
-  }
-  return { json, xml, namespaces };
+  const namespaces = xmlPathNamespaces(schema, xml);
+  // RFC 7951 section 6.11 form when the path names schema nodes; else each prefix becomes its module's name.
+  const json =
+    instanceIdFromXml(schema, xml, (prefix) => namespaces.get(prefix)) ??
+    mapXPathPrefixes(xml, (prefix) => schema.moduleByNamespace(namespaces.get(prefix) ?? '')?.name);
+  return { json, xml, namespaces: Object.fromEntries(namespaces) };
 }
 
 /**

@@ -58,8 +58,12 @@ export interface RestconfErrorInit {
   readonly errorAppTag?: string | undefined;
   readonly errorPath?: ErrorPathForms | undefined;
   readonly errorInfo?: Readonly<Record<string, string>> | undefined;
-  /** HTTP status; by default the one RFC 8040 section 7 gives the error-tag. */
-  readonly status?: number;
+  /**
+   * Why the HTTP status is not the one the error-tag table gives (see {@link STATUS_EXCEPTIONS}).
+   * The codes NOT_FOUND, METHOD_NOT_ALLOWED, NOT_ACCEPTABLE, UNSUPPORTED_MEDIA_TYPE and
+   * PRECONDITION_FAILED carry theirs by default.
+   */
+  readonly reason?: StatusReason;
   /** For 405: the methods the resource allows (the Allow header). */
   readonly allow?: readonly string[];
   readonly cause?: unknown;
@@ -91,7 +95,7 @@ export class RestconfError extends Error {
     this.errorAppTag = init.errorAppTag;
     this.errorPath = init.errorPath;
     this.errorInfo = init.errorInfo;
-    this.status = init.status ?? statusOfErrorTag(init.errorTag);
+    this.status = statusOf(init.errorTag, init.reason ?? REASON_OF_CODE[code]);
     this.allow = init.allow;
   }
 
@@ -107,9 +111,9 @@ export class RestconfError extends Error {
 }
 
 /**
- * RFC 8040 section 7 table: the HTTP status for each error-tag. Where the RFC gives two statuses
- * the first is the default here; callers pass `status` for the other case (404 for a missing target,
- * 405 for a method, 412 for a failed precondition, 401 for missing credentials).
+ * RFC 8040 section 7 table: the HTTP status of each error-tag. Where the RFC gives two statuses the
+ * first is the one here; the other comes with a {@link StatusReason}. `missing-element`, which the
+ * table leaves out, is a bad-element of the same kind (400).
  */
 export const ERROR_TAG_STATUS: Readonly<Record<string, number>> = {
   'in-use': 409,
@@ -134,7 +138,61 @@ export const ERROR_TAG_STATUS: Readonly<Record<string, number>> = {
   'malformed-message': 400,
 };
 
+/**
+ * The cases in which an error is answered with another status than its error-tag's in
+ * {@link ERROR_TAG_STATUS}, each by the RFC rule that says so. The one place such a status is set.
+ */
+export const STATUS_EXCEPTIONS = {
+  /** invalid-value: the target resource does not exist (RFC 8040 sections 4 and 7, RFC 8650 section 3.3). */
+  'not-found': 404,
+  /** operation-not-supported: the method is not one the resource allows, with Allow (RFC 8040 section 4). */
+  'method-not-allowed': 405,
+  /** invalid-value: no media type Accept allows can be produced (RFC 8040 section 5.2, RFC 9110 section 15.5.7). */
+  'not-acceptable': 406,
+  /** operation-failed: If-Match, If-None-Match or If-Unmodified-Since failed (RFC 8040 section 3.4.1, RFC 9110 section 13). */
+  'precondition-failed': 412,
+  /** invalid-value: the request body's Content-Type is not supported (RFC 8040 section 5.2, RFC 9110 section 15.5.16). */
+  'unsupported-media-type': 415,
+  /**
+   * operation-failed: a body that breaks a YANG constraint (must, unique, min/max-elements: RFC 7950
+   * section 15) is the client's error (RFC 9110 section 15.5.1); 500 would blame the server.
+   */
+  'invalid-data': 400,
+  /** access-denied: the client is not authenticated (RFC 8040 sections 2.5 and 7, RFC 7235 section 3.1). */
+  unauthenticated: 401,
+  /** resource-denied: the client has too many requests or failed logins, with Retry-After (RFC 6585 section 4). */
+  'too-many-requests': 429,
+  /** The request did not arrive whole within the server's request timeout (RFC 9110 section 15.5.9). */
+  'request-timeout': 408,
+  /** too-big: the request's header fields are larger than the server reads (RFC 6585 section 5). */
+  'header-too-large': 431,
+  /**
+   * The server or its NETCONF backend cannot answer now (connection lost, not started, logins
+   * queued), with Retry-After where a time is known (RFC 9110 section 15.6.4).
+   */
+  unavailable: 503,
+  /** operation-failed: the NETCONF backend answered something unusable (RFC 9110 section 15.6.3). */
+  'bad-gateway': 502,
+} as const satisfies Readonly<Record<string, number>>;
+
+/** Why an error's status is not its error-tag's: a key of {@link STATUS_EXCEPTIONS}. */
+export type StatusReason = keyof typeof STATUS_EXCEPTIONS;
+
+/** The codes that always stand for one {@link StatusReason}. */
+const REASON_OF_CODE: Partial<Record<RestconfErrorCode, StatusReason>> = {
+  NOT_FOUND: 'not-found',
+  METHOD_NOT_ALLOWED: 'method-not-allowed',
+  NOT_ACCEPTABLE: 'not-acceptable',
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported-media-type',
+  PRECONDITION_FAILED: 'precondition-failed',
+};
+
 /** The HTTP status RFC 8040 section 7 assigns to an error-tag (500 for a tag it does not list). */
 export function statusOfErrorTag(errorTag: string): number {
   return ERROR_TAG_STATUS[errorTag] ?? 500;
+}
+
+/** The HTTP status of an error: its reason's when it has one, else its error-tag's. */
+export function statusOf(errorTag: string, reason?: StatusReason): number {
+  return reason === undefined ? statusOfErrorTag(errorTag) : STATUS_EXCEPTIONS[reason];
 }

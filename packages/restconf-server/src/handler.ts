@@ -149,7 +149,6 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
         out.header('Vary', 'Accept');
         throw new RestconfError('NOT_FOUND', 'no resource at this path', {
           errorTag: 'invalid-value',
-          status: 404,
         });
       }
       if (path === '/server-status' && options.serverStatus === true) {
@@ -211,7 +210,6 @@ async function serve(s: Settings, req: IncomingMessage, out: Responder, url: str
   if (!allow.includes(method)) {
     throw new RestconfError('METHOD_NOT_ALLOWED', `${method} is not allowed on this resource`, {
       errorTag: 'operation-not-supported',
-      status: 405,
       allow,
     });
   }
@@ -243,7 +241,6 @@ async function serve(s: Settings, req: IncomingMessage, out: Responder, url: str
     } else if (!invokes) {
       throw new RestconfError('BODY_MISMATCH', 'the request needs a body', {
         errorTag: 'malformed-message',
-        status: 400,
       });
     }
   }

@@ -38,11 +38,22 @@ export {
   RestconfError,
   type RestconfErrorCode,
   type RestconfErrorInit,
+  STATUS_EXCEPTIONS,
+  type StatusReason,
+  statusOf,
   statusOfErrorTag,
 } from './errors.js';
 export { ATTRS_NS, GET_BULK_MODULE, GET_BULK_NS, GET_BULK_YANG } from './get-bulk-module.js';
 export { createRestconfHandler, type RestconfHandler } from './handler.js';
-export { type BodyType, bodyType, type Encoding, MEDIA, negotiateEncoding, parseAccept } from './media.js';
+export {
+  type BodyType,
+  bodyType,
+  dataMediaType,
+  type Encoding,
+  MEDIA,
+  negotiateEncoding,
+  parseAccept,
+} from './media.js';
 export { METADATA_MODULE, METADATA_NS, METADATA_YANG } from './metadata-module.js';
 export { RESTCONF_MODULES, YANGKIT_MODULE_TEXTS, YANGKIT_MODULES } from './modules.js';
 export {

@@ -42,7 +42,6 @@ export function parseAccept(header: string): Range[] {
   if (header.length > MAX_HEADER) {
     throw new RestconfError('NOT_ACCEPTABLE', 'Accept header too long', {
       errorTag: 'invalid-value',
-      status: 406,
     });
   }
   const ranges: Range[] = [];
@@ -95,7 +94,6 @@ export function negotiateEncoding(
   }
   throw new RestconfError('NOT_ACCEPTABLE', `no acceptable media type in Accept: ${accept.slice(0, 200)}`, {
     errorTag: 'invalid-value',
-    status: 406,
   });
 }
 
@@ -116,7 +114,6 @@ export function checkEventStreamAccept(accept: string | undefined, resource: str
   if (accepts(accept, MEDIA.eventStream)) return;
   throw new RestconfError('NOT_ACCEPTABLE', `${resource} is served as text/event-stream only`, {
     errorTag: 'invalid-value',
-    status: 406,
   });
 }
 
@@ -146,7 +143,7 @@ export function bodyType(
   throw new RestconfError(
     'UNSUPPORTED_MEDIA_TYPE',
     type === '' ? 'a request body needs a Content-Type' : `unsupported Content-Type: ${type.slice(0, 200)}`,
-    { errorTag: 'invalid-value', status: 415 },
+    { errorTag: 'invalid-value' },
   );
 }
 

@@ -73,6 +73,6 @@ export function isAction(resolved: ResolvedApiPath): boolean {
 export function operationNode(ctx: RequestContext, name: { module?: string; name: string }): SchemaNode {
   const op = resolveOperation(name, pathSchemaOf(ctx.settings.schema)) as unknown as SchemaNode;
   if (op === undefined)
-    throw new RestconfError('NOT_FOUND', 'no such operation', { errorTag: 'invalid-value', status: 404 });
+    throw new RestconfError('NOT_FOUND', 'no such operation', { errorTag: 'invalid-value' });
   return op;
 }

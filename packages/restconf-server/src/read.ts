@@ -76,7 +76,6 @@ async function readTree(
   if (nodes.length === 0) {
     throw new RestconfError('NOT_FOUND', 'no data resource at the request target', {
       errorTag: 'invalid-value',
-      status: 404,
     });
   }
   if (ctx.query.withOrigin) keepInheritedOrigin(nodes);

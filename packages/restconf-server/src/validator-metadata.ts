@@ -23,7 +23,7 @@ export function annotateValidators(ctx: RequestContext, tree: InstanceTree, tagg
     throw new RestconfError(
       'OPERATION_NOT_SUPPORTED',
       `with-etag and with-last-modified need the module ${METADATA_MODULE} in the server's schema`,
-      { errorTag: 'operation-not-supported', status: 400 },
+      { errorTag: 'operation-not-supported' },
     );
   }
   if (!tagged || !encodeOptions(s, ctx.encoding).metadata) return false;

@@ -24,7 +24,7 @@ export function applyWildcardKeys(resolved: ResolvedApiPath, path: ApiPath, meth
   const lastIndex = steps.length - 1;
   if (!steps.some((_, i) => hasWildcard(path, i))) return resolved;
   const bad = (message: string) =>
-    new RestconfError('REQUEST_INVALID', message, { errorTag: 'invalid-value', status: 400 });
+    new RestconfError('REQUEST_INVALID', message, { errorTag: 'invalid-value' });
   if (steps.slice(0, lastIndex).some((_, i) => hasWildcard(path, i))) {
     throw bad(`a wildcard key "${WILDCARD_KEY}" is allowed only in the last path segment`);
   }

@@ -59,6 +59,7 @@ export {
   leafValue,
   walk,
 } from './instance';
+export { instanceIdFromXml, instanceIdSteps } from './instance-identifier';
 export type { JsonSchema, JsonSchemaOptions } from './json-schema';
 export { membersJsonSchema, nodeJsonSchema, toJsonSchema } from './json-schema';
 export { parseJsonText } from './json-text';

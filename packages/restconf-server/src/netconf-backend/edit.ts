@@ -122,7 +122,7 @@ export class EditRunner {
       throw new RestconfError(
         'OPERATION_NOT_SUPPORTED',
         'a confirmed commit needs an edit of {+restconf}/data and a backend with :candidate and :confirmed-commit',
-        { errorTag: 'operation-not-supported', status: 400 },
+        { errorTag: 'operation-not-supported' },
       );
     }
     if (request.datastore !== undefined) return this.#editData(request, request.datastore);

@@ -73,7 +73,7 @@ export function createNetconfBackend(options: NetconfBackendOptions): Backend {
       throw new RestconfError('BACKEND_FAILED', 'the NETCONF backend has not started', {
         errorType: 'transport',
         errorTag: 'operation-failed',
-        status: 503,
+        reason: 'unavailable',
       });
     }
     return value;

@@ -129,6 +129,6 @@ function lostDuring(error: unknown, session: NetconfSession): unknown {
   return new RestconfError(
     'BACKEND_FAILED',
     'the connection to the NETCONF server was lost during the request: an edit it carried may or may not have been applied',
-    { errorType: 'transport', errorTag: 'operation-failed', status: 503, cause },
+    { errorType: 'transport', errorTag: 'operation-failed', reason: 'unavailable', cause },
   );
 }

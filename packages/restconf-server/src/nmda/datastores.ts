@@ -53,7 +53,6 @@ export function datastoreOf(s: Settings, identity: QualifiedName): NmdaDatastore
   if (found === undefined) {
     throw new RestconfError('NOT_FOUND', `no datastore ${identity.module}:${identity.name} on this server`, {
       errorTag: 'invalid-value',
-      status: 404,
     });
   }
   return found;

@@ -51,7 +51,6 @@ export async function serveNmda(
   if (!nmdaAvailable(s)) {
     throw new RestconfError('NOT_FOUND', 'no NMDA datastore resources are offered', {
       errorTag: 'invalid-value',
-      status: 404,
     });
   }
   const ds = datastoreOf(s, target.datastore);
@@ -59,7 +58,6 @@ export async function serveNmda(
   if (!allow.includes(method)) {
     throw new RestconfError('METHOD_NOT_ALLOWED', `${method} is not allowed on this resource`, {
       errorTag: 'operation-not-supported',
-      status: 405,
       allow,
     });
   }
@@ -83,7 +81,6 @@ export async function serveNmda(
     } else if (!action) {
       throw new RestconfError('BODY_MISMATCH', 'the request needs a body', {
         errorTag: 'malformed-message',
-        status: 400,
       });
     }
   }

@@ -63,7 +63,6 @@ function invalid(message: string, cause?: unknown): RestconfError {
   return new RestconfError('REQUEST_INVALID', message, {
     errorType: 'protocol',
     errorTag: 'invalid-value',
-    status: 400,
     ...(cause === undefined ? {} : { cause }),
   });
 }

@@ -76,7 +76,6 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
       if (info === undefined) {
         throw new RestconfError('NOT_FOUND', `no event stream '${name}'`, {
           errorTag: 'invalid-value',
-          status: 404,
         });
       }
       checkEventStreamAccept(out.req.headers.accept, 'a stream resource');
@@ -87,7 +86,6 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
         throw new RestconfError('REQUEST_INVALID', `stream '${name}' has no replay`, {
           errorType: 'protocol',
           errorTag: 'invalid-value',
-          status: 400,
         });
       }
       if (out.head) {
@@ -180,6 +178,5 @@ function encodingOf(text: string | undefined, fallback: Encoding): Encoding {
   if (text === 'xml' || text === 'json') return text;
   throw new RestconfError('NOT_FOUND', `no stream encoding '${text}'`, {
     errorTag: 'invalid-value',
-    status: 404,
   });
 }

@@ -45,7 +45,6 @@ export function streamSettings(options: EventStreamOptions = {}, sseKeepalive?: 
       `SSE keepalive ${keepaliveSeconds} is not 0 or 5..3600 seconds`,
       {
         errorTag: 'invalid-value',
-        status: 500,
       },
     );
   }
@@ -53,7 +52,6 @@ export function streamSettings(options: EventStreamOptions = {}, sseKeepalive?: 
     if (!Number.isInteger(value) || value < 1) {
       throw new RestconfError('INVALID_OPTION', `${name} ${value} is not a positive integer`, {
         errorTag: 'invalid-value',
-        status: 500,
       });
     }
     return value;

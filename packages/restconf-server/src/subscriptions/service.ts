@@ -76,7 +76,7 @@ export async function subscriptionOperation(
       {
         errorTag: 'invalid-value',
         errorAppTag: 'ietf-subscribed-notifications:no-such-subscription',
-        status: 404,
+        reason: 'not-found',
       },
     );
   }
@@ -98,7 +98,6 @@ async function establish(
       errorType: 'protocol',
       errorTag: 'invalid-value',
       errorAppTag: 'ietf-subscribed-notifications:replay-unsupported',
-      status: 400,
     });
   }
   // The gateway encodes notifications itself; the backend always speaks XML.
@@ -112,7 +111,6 @@ async function establish(
       throw new RestconfError('REQUEST_INVALID', `encoding ${v} is not supported`, {
         errorTag: 'invalid-value',
         errorAppTag: 'ietf-subscribed-notifications:encoding-unsupported',
-        status: 400,
       });
     removeLeaf(input, encodingLeaf);
   }
@@ -135,7 +133,7 @@ async function establish(
     release();
     throw new RestconfError('BACKEND_FAILED', 'establish-subscription answered no usable id', {
       errorTag: 'operation-failed',
-      status: 502,
+      reason: 'bad-gateway',
     });
   }
   const sub = new Subscription(
@@ -194,14 +192,12 @@ export async function serveSubscription(
   if (sub === undefined || (sub.owner !== undefined && sub.owner !== requesterOf(out.req))) {
     throw new RestconfError('NOT_FOUND', `no subscription '${idText}'`, {
       errorTag: 'invalid-value',
-      status: 404,
     });
   }
   const allow = ['GET', 'HEAD', 'OPTIONS'];
   if (!allow.includes(method)) {
     throw new RestconfError('METHOD_NOT_ALLOWED', `${method} is not allowed on a subscription`, {
       errorTag: 'operation-not-supported',
-      status: 405,
       allow,
     });
   }
@@ -214,7 +210,6 @@ export async function serveSubscription(
   if (sub.received) {
     throw new RestconfError('REQUEST_INVALID', `subscription ${id} is already being received`, {
       errorTag: 'in-use',
-      status: 409,
     });
   }
   if (out.head) {

@@ -33,7 +33,6 @@ export function subscriptionSettings(options: SubscriptionOptions = {}): Subscri
     if (!Number.isSafeInteger(value) || value < 1) {
       throw new RestconfError('INVALID_OPTION', `subscriptions.${name} ${value} is not a positive integer`, {
         errorTag: 'invalid-value',
-        status: 500,
       });
     }
     return value;
