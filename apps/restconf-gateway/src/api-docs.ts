@@ -5,6 +5,7 @@ import { type OpenApiOptions, toOpenApi } from '@yangkit/restconf-openapi';
 import { answerErrors, RestconfError } from '@yangkit/restconf-server';
 import type { BackendSetup } from './embedded.js';
 import type { GatewayOptions } from './options.js';
+import { refusalEncoding } from './security/refusal.js';
 
 /** Users whose documents are kept; the cache starts over beyond. */
 const MAX_CACHED_USERS = 64;
@@ -61,6 +62,7 @@ export function apiDocs(
     }
     return text;
   };
+  const encoding = refusalEncoding(options);
   const ui: ExplorerHandler | undefined = explorer ? createExplorerHandler() : undefined;
 
   return (req, res) => {
@@ -70,15 +72,13 @@ export function apiDocs(
       return ui?.(req, res) ?? false;
     const method = req.method ?? 'GET';
     const refuse = (error: RestconfError): true => {
-      answerErrors(req, res, [error]);
+      answerErrors(req, res, [error], encoding);
       return true;
     };
     if (method !== 'GET' && method !== 'HEAD') {
       return refuse(
         new RestconfError('METHOD_NOT_ALLOWED', `${method} is not allowed on the API document`, {
           errorTag: 'operation-not-supported',
-          // RFC 8040 section 4: a method the resource does not support is 405, with Allow.
-          status: 405,
           allow: ['GET', 'HEAD'],
         }),
       );
@@ -92,7 +92,6 @@ export function apiDocs(
       return refuse(
         new RestconfError('NOT_FOUND', `no module ${module ?? path} is implemented`, {
           errorTag: 'invalid-value',
-          status: 404,
         }),
       );
     }

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoginThrottle } from './security/login-throttle.js';
-import { answerRefusal, type Refusal } from './security/refusal.js';
+import { answerRefusal, type Refusal, type RefusalEncoding } from './security/refusal.js';
 
 /** The verdict on a user name and password: `busy` when the server cannot check it now. */
 export type PasswordVerdict = 'valid' | 'invalid' | 'busy';
@@ -60,14 +60,18 @@ export function setRemoteUser(req: IncomingMessage, user: string): void {
   r.user = user;
 }
 
-/** The 401 of missing or wrong credentials (RFC 8040 section 7: access-denied). */
-const DENIED: Refusal = { status: 401, errorTag: 'access-denied', message: 'authentication required' };
+/** The 401 of missing or wrong credentials (RFC 8040 sections 2.5 and 7: access-denied). */
+const DENIED: Refusal = {
+  errorTag: 'access-denied',
+  reason: 'unauthenticated',
+  message: 'authentication required',
+};
 
 /** The 429 of a throttled login or the 503 of a busy server, with `Retry-After` in seconds. */
 function slowDown(reason: 'throttled' | 'busy', retryAfter: number): Refusal {
   return {
-    status: reason === 'busy' ? 503 : 429,
     errorTag: 'resource-denied',
+    reason: reason === 'busy' ? 'unavailable' : 'too-many-requests',
     message:
       reason === 'busy'
         ? 'too many logins are waiting to be checked; try again later'
@@ -81,8 +85,13 @@ function slowDown(reason: 'throttled' | 'busy', retryAfter: number): Refusal {
  * `WWW-Authenticate` (RFC 7235 section 3.1). Without it the client can only authenticate with a
  * certificate, for which HTTP has no challenge.
  */
-export function denyAccess(req: IncomingMessage, res: ServerResponse, challenge: boolean): void {
-  answerRefusal(req, res, challenge ? { ...DENIED, headers: CHALLENGE } : DENIED);
+export function denyAccess(
+  req: IncomingMessage,
+  res: ServerResponse,
+  challenge: boolean,
+  encoding: RefusalEncoding = {},
+): void {
+  answerRefusal(req, res, challenge ? { ...DENIED, headers: CHALLENGE } : DENIED, encoding);
 }
 
 /** Compares two strings in a time that tells nothing of where they differ, nor of their lengths. */
@@ -105,6 +114,8 @@ export function singleUserCheck(user: string, password: string): PasswordCheck {
 export interface BasicAuthOptions {
   readonly check: PasswordCheck;
   readonly throttle: LoginThrottle;
+  /** How refusals are encoded when the request does not say (the handler's settings). */
+  readonly encoding?: RefusalEncoding;
   /** Told of each refused login after its answer was written, e.g. to audit and count it. */
   readonly onRefused?: (req: IncomingMessage, res: ServerResponse, refusal: LoginRefusal) => void;
 }
@@ -139,7 +150,7 @@ export function basicAuth(
       reason === 'throttled' || reason === 'busy'
         ? slowDown(reason, retryAfter)
         : { ...DENIED, headers: CHALLENGE };
-    answerRefusal(req, res, answer);
+    answerRefusal(req, res, answer, options.encoding ?? {});
     options.onRefused?.(req, res, { reason, user, answer });
     return undefined;
   };

@@ -22,8 +22,10 @@ import { checkOptions, type GatewayOptions } from './options.js';
 import { startRemote } from './remote.js';
 import { DEFAULT_CERT_TO_NAME, readCertToNameFile } from './security/cert-to-name.js';
 import { clientCertAuth } from './security/client-cert.js';
+import { clientErrorAnswer } from './security/client-error.js';
 import { type LoginLimits, LoginThrottle } from './security/login-throttle.js';
 import { monitoringAccess } from './security/monitoring-access.js';
+import { refusalEncoding } from './security/refusal.js';
 import { requestLimit } from './security/request-limit.js';
 import { serverTls } from './security/tls-options.js';
 import { unauthenticatedConnections } from './security/unauthenticated-connections.js';
@@ -113,8 +115,10 @@ export async function startGateway(
     throw error;
   }
   let handler: RestconfHandler | undefined;
-  const limit = requestLimit(limits.requestsPerClient);
+  const encoding = refusalEncoding(options);
+  const limit = requestLimit(limits.requestsPerClient, encoding);
   const monitoring = monitoringAccess({
+    encoding,
     users: authenticated ? monitoringUsers(options) : undefined,
     metrics: options.metrics === true,
     serverStatus: options.serverStatus === true,
@@ -152,7 +156,7 @@ export async function startGateway(
         if (user !== undefined) admit(req, res, user);
       });
     else if (certUser !== undefined) {
-      denyAccess(req, res, false);
+      denyAccess(req, res, false, encoding);
       audit.refused(req, res, 'access-denied', 'authentication required');
     } else serve(req, res);
   };
@@ -170,6 +174,8 @@ export async function startGateway(
     http = server;
     closer = http1Closer(server);
   }
+  // What Node's HTTP/1 parser refuses is answered with an errors body too.
+  http.on('clientError', clientErrorAnswer(encoding));
   // The user of a certificate is kept per connection: no renegotiation may swap the certificate.
   if (certUser !== undefined)
     http.on('secureConnection', (socket: TLSSocket) => socket.disableRenegotiation());
@@ -208,10 +214,7 @@ export async function startGateway(
     serverUrl: options.restconfServerUrl ?? url,
     logger: handlerLogger(log),
     audit: audit.listener,
-    ...(options.restconfDefaultEncoding === undefined
-      ? {}
-      : { defaultEncoding: options.restconfDefaultEncoding }),
-    ...(options.restconfStrictHeaders === undefined ? {} : { strictHeaders: options.restconfStrictHeaders }),
+    ...encoding,
     ...(options.simpleJsonNames === undefined ? {} : { simpleJsonNames: options.simpleJsonNames }),
     ...(options.messageIndent === undefined ? {} : { messageIndent: options.messageIndent }),
     ...(options.defaultStyle === undefined ? {} : { defaultStyle: options.defaultStyle }),
@@ -327,6 +330,7 @@ function basicLogin(
       : usersFileCheck(users, () => metrics.passwordChecks.inc());
   return basicAuth({
     check,
+    encoding: refusalEncoding(options),
     throttle: new LoginThrottle(limits),
     onRefused(req, res, { reason, user, answer }) {
       if (reason !== 'no-credentials') metrics.loginFailures.inc({ reason });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { answerRefusal } from './refusal.js';
+import { answerRefusal, type RefusalEncoding } from './refusal.js';
 
 /** Who may read the monitoring pages, and which pages are served. */
 export interface MonitoringAccessOptions {
@@ -7,6 +7,8 @@ export interface MonitoringAccessOptions {
   readonly users: ReadonlySet<string> | undefined;
   readonly metrics: boolean;
   readonly serverStatus: boolean;
+  /** How a refusal is encoded when the request does not say (the handler's settings). */
+  readonly encoding?: RefusalEncoding;
 }
 
 /**
@@ -26,11 +28,12 @@ export function monitoringAccess(
     if (options.users === undefined || !pages.has((req.url ?? '/').split('?')[0]!)) return true;
     const user = (req as IncomingMessage & { remoteUser?: string }).remoteUser;
     if (user !== undefined && options.users.has(user)) return true;
-    answerRefusal(req, res, {
-      status: 403,
-      errorTag: 'access-denied',
-      message: 'only monitoring users may read this page',
-    });
+    answerRefusal(
+      req,
+      res,
+      { errorTag: 'access-denied', message: 'only monitoring users may read this page' },
+      options.encoding ?? {},
+    );
     return false;
   };
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basicCredentials } from '../basic-auth.js';
-import { answerRefusal } from './refusal.js';
+import { answerRefusal, type RefusalEncoding } from './refusal.js';
 
 /** Requests one client may have in progress, by default: room for a busy tool, not a flood. */
 export const MAX_REQUESTS_PER_CLIENT = 32;
@@ -26,18 +26,26 @@ export function clientOf(req: IncomingMessage): string {
  * when the client already has `max` requests open; otherwise it counts the request until its
  * response finishes or its connection closes, and returns true.
  */
-export function requestLimit(max: number): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function requestLimit(
+  max: number,
+  encoding: RefusalEncoding = {},
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const open = new Map<string, number>();
   return (req, res) => {
     const client = clientOf(req);
     const n = open.get(client) ?? 0;
     if (n >= max) {
-      answerRefusal(req, res, {
-        status: 429,
-        errorTag: 'resource-denied',
-        message: 'too many requests in progress for this client',
-        headers: { 'Retry-After': '1' },
-      });
+      answerRefusal(
+        req,
+        res,
+        {
+          errorTag: 'resource-denied',
+          reason: 'too-many-requests',
+          message: 'too many requests in progress for this client',
+          headers: { 'Retry-After': '1' },
+        },
+        encoding,
+      );
       return false;
     }
     open.set(client, n + 1);
