@@ -92,8 +92,9 @@ export class EventSubscriptions {
 
   private deliver(sub: Subscription, event: LoggedEvent): void {
     // RFC 8341 section 3.4.6: an event the user may not read is dropped silently.
-    if (this.server.nacm && !this.server.nacm.notificationPermitted(sub.session, event)) return;
-    const text = writeEvent(event, sub.filter);
+    const visible = this.server.nacm ? this.server.nacm.eventFor(sub.session, event) : event;
+    if (visible === undefined) return;
+    const text = writeEvent(visible, sub.filter);
     if (text) sub.session.notify(text);
   }
 

@@ -330,11 +330,12 @@ export class DynamicSubscriptions {
 
   private deliver(sub: Dynamic, event: LoggedEvent): void {
     // RFC 8341 section 3.4.6: an event the receiver may not read is dropped (and counted as excluded).
-    if (this.server.nacm && !this.server.nacm.notificationPermitted(sub.session, event)) {
+    const visible = this.server.nacm ? this.server.nacm.eventFor(sub.session, event) : event;
+    if (visible === undefined) {
       sub.excluded++;
       return;
     }
-    const text = writeEvent(event, sub.filter);
+    const text = writeEvent(visible, sub.filter);
     // RFC 8639 `excluded-event-records`: records a filter kept from the receiver.
     if (text === undefined) sub.excluded++;
     else {

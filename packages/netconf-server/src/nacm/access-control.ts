@@ -11,6 +11,7 @@ import { rpcError } from '../errors.js';
 import type { LoggedEvent } from '../notifications.js';
 import type { ServerSession } from '../session.js';
 import { Access, NACM_MODULE, NACM_NS, type NacmConfig, readNacmConfig } from './config.js';
+import { readableEvent } from './events.js';
 import { readableAlong, readableTree } from './read.js';
 import { UserAccess } from './rules.js';
 import { deniedWrite, pathText, statesAlong } from './write.js';
@@ -185,6 +186,19 @@ export class AccessControl {
       return false;
     }
     return true;
+  }
+
+  /**
+   * The event as it goes to the session, or undefined when it does not: one the session may not
+   * receive ({@link notificationPermitted}), or a netconf-config-change that names only targets
+   * the user may not read (see {@link readableEvent}).
+   */
+  eventFor(session: ServerSession, event: LoggedEvent): LoggedEvent | undefined {
+    if (!this.notificationPermitted(session, event)) return undefined;
+    const access = this.of(session);
+    if (access === undefined) return event;
+    const tree = readableEvent(access, this.schema, event.tree);
+    return tree === event.tree ? event : tree === undefined ? undefined : { ...event, tree };
   }
 
   /** The counters as the state of `/nacm` (RFC 8341 section 3.5.2). */
