@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { splitAt } from '../../../test-support/split.js';
 import { NetconfError } from '../src/errors.js';
 import { createFramer, encodeMessage, type FramingMode } from '../src/framing.js';
 
@@ -17,19 +18,6 @@ function collect(mode: FramingMode, maxMessageBytes?: number) {
 
 function feedText(framer: ReturnType<typeof createFramer>, text: string): void {
   framer.feed(Buffer.from(text));
-}
-
-/** Splits `bytes` at the given cut points (any positions, deduplicated and sorted). */
-function split(bytes: Buffer, cuts: number[]): Buffer[] {
-  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const parts: Buffer[] = [];
-  let last = 0;
-  for (const p of points) {
-    parts.push(bytes.subarray(last, p));
-    last = p;
-  }
-  parts.push(bytes.subarray(last));
-  return parts;
 }
 
 describe('end-of-message framing (base:1.0)', () => {
@@ -192,7 +180,7 @@ describe('properties', () => {
         (msgs, cuts) => {
           const bytes = Buffer.concat(msgs.map((m) => encodeMessage(m, 'chunked')));
           const { framer, messages, errors } = collect('chunked');
-          for (const part of split(bytes, cuts)) framer.feed(part);
+          for (const part of splitAt(bytes, cuts)) framer.feed(part);
           expect(errors).toEqual([]);
           expect(messages).toEqual(msgs);
         },
@@ -210,7 +198,7 @@ describe('properties', () => {
         (msgs, cuts) => {
           const bytes = Buffer.concat(msgs.map((m) => encodeMessage(m, 'eom')));
           const { framer, messages, errors } = collect('eom');
-          for (const part of split(bytes, cuts)) framer.feed(part);
+          for (const part of splitAt(bytes, cuts)) framer.feed(part);
           expect(errors).toEqual([]);
           expect(messages).toEqual(msgs);
         },

@@ -25,19 +25,6 @@ export function parseChunks(
   return parsed;
 }
 
-/** Splits `bytes` at the given offsets (sorted, deduplicated, clamped). */
-export function splitAt(bytes: Uint8Array, offsets: readonly number[]): Uint8Array[] {
-  const cuts = [...new Set(offsets.map((o) => Math.min(Math.max(o, 0), bytes.length)))].sort((a, b) => a - b);
-  const parts: Uint8Array[] = [];
-  let start = 0;
-  for (const cut of cuts) {
-    parts.push(bytes.subarray(start, cut));
-    start = cut;
-  }
-  parts.push(bytes.subarray(start));
-  return parts;
-}
-
 /** UTF-8 bytes of `text`. */
 export function utf8(text: string): Uint8Array {
   return new TextEncoder().encode(text);

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { splitAt } from '../../../test-support/split.js';
 
 /** Inserts, deletes, replaces or repeats a slice of `s` at a generated position. */
 export function mutate(base: fc.Arbitrary<string>, piece: fc.Arbitrary<string>): fc.Arbitrary<string> {
@@ -49,15 +50,5 @@ export function nested(open: string, close: string, inner = ''): fc.Arbitrary<st
 
 /** Random splits of `text` into chunks (at least one), as a stream reader would receive them. */
 export function splits(text: fc.Arbitrary<string>): fc.Arbitrary<string[]> {
-  return fc.tuple(text, fc.array(fc.nat(), { maxLength: 6 })).map(([t, cuts]) => {
-    const at = [...new Set(cuts.map((c) => (t.length === 0 ? 0 : c % t.length)))].sort((a, b) => a - b);
-    const chunks: string[] = [];
-    let from = 0;
-    for (const i of at) {
-      chunks.push(t.slice(from, i));
-      from = i;
-    }
-    chunks.push(t.slice(from));
-    return chunks;
-  });
+  return fc.tuple(text, fc.array(fc.nat(), { maxLength: 6 })).map(([t, cuts]) => splitAt(t, cuts));
 }
