@@ -1,11 +1,21 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { connectStream, type NetconfSession } from '@yangkit/netconf-client';
 import { type ChildHolder, decodeXml, entryKey, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { type Change, createDatastore } from '../src/datastore.js';
 import { applyEdits, configEdits, decodeConfig, type EditOperation } from '../src/edit-config.js';
+import { duplexPair } from '../src/index.js';
 import { loadServerSchema } from '../src/schema.js';
+import type { NetconfServer } from '../src/server.js';
 import { YANG_DIR } from './helpers.js';
+
+/** A session of the server for itself: NACM does not restrict it (RFC 8341 section 3.4 step 2). */
+export function recoverySession(server: NetconfServer): Promise<NetconfSession> {
+  const [a, b] = duplexPair();
+  server.connect(a, { username: 'system' }, { recovery: true });
+  return connectStream(b);
+}
 
 /** A module marked with the RFC 8341 extensions. */
 export const SECRETS_YANG = `module example-secrets {

@@ -5,7 +5,7 @@ import { duplexPair } from '../src/index.js';
 import { loadServerSchema } from '../src/schema.js';
 import { NetconfServer } from '../src/server.js';
 import { client, rpcErrorOf, YANG_DIR } from './helpers.js';
-import { JB, NACM, nacmSchema, SAMPLE } from './nacm-helpers.js';
+import { JB, NACM, nacmSchema, recoverySession, SAMPLE } from './nacm-helpers.js';
 
 const OPS = 'https://example.com/ns/example-ops';
 
@@ -44,12 +44,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-async function recoverySession(s: NetconfServer): Promise<NetconfSession> {
-  const [a, b] = duplexPair();
-  s.connect(a, { username: 'system' }, { recovery: true });
-  return connectStream(b);
-}
 
 async function setup(
   nacm = true,
@@ -241,9 +235,7 @@ test('the README access control example works', async () => {
   const schema = await loadServerSchema({ paths: [YANG_DIR], modules: ['example-jukebox', 'example-ops'] });
   server = await NetconfServer.create({ schema, nacm: true });
   exampleHandlers(server);
-  const [a, b] = duplexPair();
-  server.connect(a, { username: 'system' }, { recovery: true });
-  const system = await connectStream(b);
+  const system = await recoverySession(server);
   await system.editConfig({
     target: 'running',
     config: `<nacm xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-acm">
