@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { basic, type Credentials, makeCredentials } from './credentials.js';
-import { DATA_JSON, type Server, startServer } from './harness.js';
+import { DATA_JSON, fetchAs, type Server, startServer } from './harness.js';
 
 // RFC 8341 section 3.4.5 and RFC 6470: a netconf-config-change names the targets of an edit. A
 // subscriber who may not read a subtree must not learn from the NETCONF stream what was edited in it.
 const PASSWORDS = { root: 'administrator', alice: 'wonderland' };
-type User = keyof typeof PASSWORDS;
 
 /** alice may not read the playlists. */
 const RULES = {
@@ -32,12 +31,7 @@ const RULES = {
 let creds: Credentials;
 let s: Server;
 
-function as(user: User, path: string, init: RequestInit = {}): Promise<Response> {
-  return s.fetch(path, {
-    ...init,
-    headers: { Accept: DATA_JSON, Authorization: basic(user, PASSWORDS[user]), ...init.headers },
-  });
-}
+const as = fetchAs(() => s, PASSWORDS);
 
 function put(path: string, body: unknown): Promise<Response> {
   return as('root', path, {

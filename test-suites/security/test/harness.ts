@@ -2,6 +2,7 @@ import { connectStream, type NetconfSession } from '@yangkit/netconf-client';
 import { duplexPair } from '@yangkit/netconf-server';
 import { type Gateway, type GatewayOptions, startGateway } from '@yangkit/restconf-gateway';
 import { pino } from 'pino';
+import { basic } from './credentials.js';
 
 /** Media types of RFC 8040 section 11.3 and RFC 8072 section 4.2. */
 export const DATA_JSON = 'application/yang-data+json';
@@ -64,4 +65,16 @@ export function errorsBody(text: string, contentType: string | null): unknown {
     return /<errors\s+xmlns="urn:ietf:params:xml:ns:yang:ietf-restconf"/.test(text) ? text : undefined;
   }
   return undefined;
+}
+
+/** `s.fetch` as one of the users of `passwords` (HTTP Basic), asking for JSON unless told otherwise. */
+export function fetchAs<User extends string>(
+  s: () => Server,
+  passwords: Readonly<Record<User, string>>,
+): (user: User, path: string, init?: RequestInit) => Promise<Response> {
+  return (user, path, init = {}) =>
+    s().fetch(path, {
+      ...init,
+      headers: { Accept: DATA_JSON, Authorization: basic(user, passwords[user]), ...init.headers },
+    });
 }

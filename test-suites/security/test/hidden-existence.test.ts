@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { basic, type Credentials, makeCredentials } from './credentials.js';
-import { DATA_JSON, errorsBody, PATCH_JSON, type Server, startServer } from './harness.js';
+import { type Credentials, makeCredentials } from './credentials.js';
+import { DATA_JSON, errorsBody, fetchAs, PATCH_JSON, type Server, startServer } from './harness.js';
 
 // RFC 8341 section 3.4.5: data a user may not read is left out of every answer to that user. A
 // write answer must not tell either whether such data exists: DELETE (204 or 404), POST (201 or
@@ -52,12 +52,7 @@ const RULES = {
 let creds: Credentials;
 let s: Server;
 
-function as(user: User, path: string, init: RequestInit = {}): Promise<Response> {
-  return s.fetch(path, {
-    ...init,
-    headers: { Accept: DATA_JSON, Authorization: basic(user, PASSWORDS[user]), ...init.headers },
-  });
-}
+const as = fetchAs(() => s, PASSWORDS);
 
 /** The status and the first error-tag of an answer: what tells one case from the other. */
 async function outcome(r: Response): Promise<{ status: number; tag: string | undefined }> {
