@@ -143,16 +143,6 @@ export const ERROR_TAG_STATUS: Readonly<Record<string, number>> = {
  * {@link ERROR_TAG_STATUS}, each by the RFC rule that says so. The one place such a status is set.
  */
 export const STATUS_EXCEPTIONS = {
-  /** invalid-value: the target resource does not exist (RFC 8040 sections 4 and 7, RFC 8650 section 3.3). */
-  'not-found': 404,
-  /** operation-not-supported: the method is not one the resource allows, with Allow (RFC 8040 section 4). */
-  'method-not-allowed': 405,
-  /** invalid-value: no media type Accept allows can be produced (RFC 8040 section 5.2, RFC 9110 section 15.5.7). */
-  'not-acceptable': 406,
-  /** operation-failed: If-Match, If-None-Match or If-Unmodified-Since failed (RFC 8040 section 3.4.1, RFC 9110 section 13). */
-  'precondition-failed': 412,
-  /** invalid-value: the request body's Content-Type is not supported (RFC 8040 section 5.2, RFC 9110 section 15.5.16). */
-  'unsupported-media-type': 415,
   /**
    * operation-failed: a body that breaks a YANG constraint (must, unique, min/max-elements: RFC 7950
    * section 15) is the client's error (RFC 9110 section 15.5.1); 500 would blame the server.
@@ -160,19 +150,30 @@ export const STATUS_EXCEPTIONS = {
   'invalid-data': 400,
   /** access-denied: the client is not authenticated (RFC 8040 sections 2.5 and 7, RFC 7235 section 3.1). */
   unauthenticated: 401,
+  /** invalid-value: the target resource does not exist (RFC 8040 sections 4 and 7, RFC 8650 section 3.3). */
+  'not-found': 404,
+  /** operation-not-supported: the method is not one the resource allows, with Allow (RFC 8040 section 4). */
+  'method-not-allowed': 405,
+  /** invalid-value: no media type Accept allows can be produced (RFC 8040 section 5.2, RFC 9110 section 15.5.7). */
+  'not-acceptable': 406,
+  /** operation-failed: the request did not arrive whole within the request timeout (RFC 9110 section 15.5.9). */
+  'request-timeout': 408,
+  /** operation-failed: If-Match, If-None-Match or If-Unmodified-Since failed (RFC 8040 section 3.4.1, RFC 9110 section 13). */
+  'precondition-failed': 412,
+  /** invalid-value: the request body's Content-Type is not supported (RFC 8040 section 5.2, RFC 9110 section 15.5.16). */
+  'unsupported-media-type': 415,
   /** resource-denied: the client has too many requests or failed logins, with Retry-After (RFC 6585 section 4). */
   'too-many-requests': 429,
-  /** The request did not arrive whole within the server's request timeout (RFC 9110 section 15.5.9). */
-  'request-timeout': 408,
   /** too-big: the request's header fields are larger than the server reads (RFC 6585 section 5). */
   'header-too-large': 431,
-  /**
-   * The server or its NETCONF backend cannot answer now (connection lost, not started, logins
-   * queued), with Retry-After where a time is known (RFC 9110 section 15.6.4).
-   */
-  unavailable: 503,
   /** operation-failed: the NETCONF backend answered something unusable (RFC 9110 section 15.6.3). */
   'bad-gateway': 502,
+  /**
+   * operation-failed or resource-denied: the server or its NETCONF backend cannot answer now
+   * (connection lost, not started, logins queued), with Retry-After where a time is known (RFC 9110
+   * section 15.6.4).
+   */
+  unavailable: 503,
 } as const satisfies Readonly<Record<string, number>>;
 
 /** Why an error's status is not its error-tag's: a key of {@link STATUS_EXCEPTIONS}. */

@@ -24,7 +24,7 @@ export interface Refusal {
 /** How the gateway's own error answers are encoded: as the RESTCONF handler's. */
 export type RefusalEncoding = Pick<ErrorAnswerOptions, 'defaultEncoding' | 'strictHeaders'>;
 
-/** The encoding settings of the handler (`--default-encoding`, `--restconf-strict-headers`). */
+/** The encoding settings of the handler (`--restconf-default-encoding`, `--restconf-strict-headers`). */
 export function refusalEncoding(options: GatewayOptions): RefusalEncoding {
   return {
     ...(options.restconfDefaultEncoding === undefined

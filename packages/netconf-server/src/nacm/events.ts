@@ -25,7 +25,9 @@ export function readableEvent(
   for (const [notification, [change]] of tree.children) {
     if (notification.module !== NOTIFICATIONS_MODULE || notification.name !== 'netconf-config-change')
       continue;
-    for (const [editSchema, edits] of change?.children ?? []) {
+    const children = change?.children;
+    if (children === undefined) continue;
+    for (const [editSchema, edits] of children) {
       if (editSchema.name !== 'edit') continue;
       const kept = edits.filter((edit) => {
         const target = leafValue(edit, 'target');
@@ -36,7 +38,7 @@ export function readableEvent(
       if (kept.length === 0) return undefined;
       const copy: DataNode = { ...change!, children: undefined };
       copy.children = new Map(
-        [...change!.children!].map(([s, nodes]) => [
+        [...children].map(([s, nodes]) => [
           s,
           (s === editSchema ? kept : nodes).map((n) => cloneNode(n, copy)),
         ]),
