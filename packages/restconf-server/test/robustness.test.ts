@@ -95,3 +95,10 @@ test('netconfErrorPath keeps only the data path of an error inside the source of
   expect(forms.xml).toBe('/jbox:jukebox/jbox:player/jbox:gap');
   expect(forms.json).toBe('/example-jukebox:jukebox/player/gap');
 });
+
+test('netconfErrorPath writes module names for the prefixes of a path that names no schema node', async () => {
+  const schema = await exampleSchema();
+  const forms = netconfErrorPath("/jbox:jukebox/jbox:nothing[jbox:x='jbox:y']", schema);
+  expect(forms.json).toBe("/example-jukebox:jukebox/example-jukebox:nothing[example-jukebox:x='jbox:y']");
+  expect(forms.namespaces).toEqual({ jbox: 'http://example.com/ns/example-jukebox' });
+});
