@@ -91,6 +91,12 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
       // hello at once, and an idle one that was closed is replaced when next needed.
       ...(options.netconfHelloTimeout === undefined ? {} : { helloTimeout: options.netconfHelloTimeout }),
       ...(options.netconfIdleTimeout === undefined ? {} : { idleTimeout: options.netconfIdleTimeout }),
+      // The handler's bounds (RFC 8650) for the NETCONF clients too: those of --netconf-ssh-listen,
+      // and with NACM the sessions the gateway opens for each user.
+      ...(options.maxSubscriptionsPerUser === undefined
+        ? {}
+        : { maxSubscriptionsPerUser: options.maxSubscriptionsPerUser }),
+      ...(options.maxSubscriptions === undefined ? {} : { maxSubscriptions: options.maxSubscriptions }),
     });
   } catch (error) {
     throw new GatewayError('FILE', `cannot start the embedded NETCONF server: ${(error as Error).message}`, {

@@ -1,6 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { connectStream, NetconfRpcError } from '@yangkit/netconf-client';
+import { duplexPair } from '@yangkit/netconf-server';
 import { pino } from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type Gateway, type StartContext, startGateway } from '../src/gateway.js';
@@ -59,6 +61,19 @@ describe('subscription flags', () => {
     const g = await start({ maxSubscriptions: 1 });
     await idOf(await establish(g, { stream: 'NETCONF' }));
     expect((await establish(g, { stream: 'NETCONF' })).status).toBe(409);
+  });
+
+  test('the embedded server bounds its NETCONF clients by the same flags', async () => {
+    const g = await start({ maxSubscriptionsPerUser: 1 });
+    const [a, b] = duplexPair();
+    g.backend.netconf!.connect(a, { username: 'netconf-client' });
+    const session = await connectStream(b);
+    const rpc = `<establish-subscription xmlns="urn:ietf:params:xml:ns:yang:${SN}"><stream>NETCONF</stream></establish-subscription>`;
+    await session.rpc(rpc);
+    const refused = await session.rpc(rpc).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(NetconfRpcError);
+    expect((refused as NetconfRpcError).errors[0]?.errorTag).toBe('resource-denied');
+    await session.close();
   });
 
   test('--event-queue-bytes ends a subscription whose notifications outgrow it before the GET', async () => {

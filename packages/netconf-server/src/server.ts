@@ -104,6 +104,14 @@ export interface NetconfServerOptions {
    * holds a subscription or a pending confirmed commit is never closed for idleness.
    */
   readonly idleTimeout?: number;
+  /**
+   * RFC 8639 dynamic subscriptions the sessions of one user name may hold at once (default 8);
+   * past it establish-subscription is refused with resource-denied. Recovery sessions, which the
+   * application opens for itself and bounds itself, are not counted.
+   */
+  readonly maxSubscriptionsPerUser?: number;
+  /** RFC 8639 dynamic subscriptions of all users' sessions together (default 64). */
+  readonly maxSubscriptions?: number;
 }
 
 /** Options of {@link NetconfServer.connect}. */
@@ -155,6 +163,9 @@ export class NetconfServer implements SessionHost {
   readonly dynamic: DynamicSubscriptions = new DynamicSubscriptions(this);
   /** NACM enforcement (RFC 8341), when the `nacm` option enables it. */
   readonly nacm: AccessControl | undefined;
+  /** The bounds of dynamic subscriptions (see {@link NetconfServerOptions.maxSubscriptionsPerUser}). */
+  readonly subscriptionLimits: { readonly perUser: number; readonly total: number };
+  private readonly recoverySessions = new WeakSet<ServerSession>();
   private readonly validateHooks: ValidateHook[] = [];
   private readonly commitHooks: CommitHook[] = [];
   private readonly store: StartupStore | undefined;
@@ -177,7 +188,14 @@ export class NetconfServer implements SessionHost {
     this.events = new EventLog(options.replayLogSize ?? 1000);
     this.startupMode = options.startupMode ?? 'auto';
     this.fullValidation = options.validation === 'full';
-    this.nacm = options.nacm === true ? new AccessControl(options.schema, this.running) : undefined;
+    this.nacm =
+      options.nacm === true
+        ? new AccessControl(options.schema, this.running, (s) => this.isRecovery(s))
+        : undefined;
+    this.subscriptionLimits = {
+      perUser: options.maxSubscriptionsPerUser ?? 8,
+      total: options.maxSubscriptions ?? 64,
+    };
     this.features = {
       candidate: options.candidate ?? true,
       writableRunning: options.writableRunning ?? true,
@@ -239,7 +257,7 @@ export class NetconfServer implements SessionHost {
       sendMessage: (xml) => sendMessage(stream, xml),
     });
     this.sessions.set(session.id, session);
-    if (options.recovery === true) this.nacm?.addRecoverySession(session);
+    if (options.recovery === true) this.recoverySessions.add(session);
     stream.on('data', (chunk: Buffer) => session.feed(chunk));
     const gone = (): void => session.terminate('dropped');
     stream.on('end', gone);
@@ -247,6 +265,11 @@ export class NetconfServer implements SessionHost {
     stream.on('error', gone);
     session.start();
     return session;
+  }
+
+  /** Whether a session is a recovery session (see {@link ConnectOptions.recovery}). */
+  isRecovery(session: ServerSession): boolean {
+    return this.recoverySessions.has(session);
   }
 
   /** Registers the handler of an rpc, by `module:name`. */

@@ -60,6 +60,7 @@ export class DynamicSubscriptions {
 
   /** RFC 8639 2.4.2 establish-subscription; resolves with the reply content (`<id>`). */
   async establish(session: ServerSession, op: XmlElement): Promise<string> {
+    this.checkLimits(session);
     checkEncoding(op);
     const stop = stopTimeOf(op);
     const datastore = datastoreOf(op);
@@ -127,6 +128,32 @@ export class DynamicSubscriptions {
     }
     this.schedule(sub);
     return `<id xmlns="${SN_NS}">${sub.id}</id>`;
+  }
+
+  /**
+   * Refuses a subscription past the server's bounds (RFC 8639 section 2.4.2 leaves them to the
+   * publisher): per user name and in all. Recovery sessions are the application's, which bounds
+   * them itself; they are neither counted nor refused.
+   */
+  private checkLimits(session: ServerSession): void {
+    if (this.server.isRecovery(session)) return;
+    const { perUser, total } = this.server.subscriptionLimits;
+    const user = session.info.username;
+    let all = 0;
+    let own = 0;
+    for (const sub of this.subs.values()) {
+      if (this.server.isRecovery(sub.session)) continue;
+      all++;
+      if (sub.session.info.username === user) own++;
+    }
+    if (own < perUser && all < total) return;
+    throw rpcError(
+      'resource-denied',
+      own >= perUser
+        ? `the user ${user} holds ${own} subscriptions, the most one user may`
+        : `the server holds ${all} subscriptions, the most it keeps`,
+      { errorAppTag: 'ietf-subscribed-notifications:insufficient-resources' },
+    );
   }
 
   /**

@@ -34,25 +34,16 @@ const MAX_USERS = 1024;
  */
 export class AccessControl {
   readonly counters: NacmCounters = { deniedOperations: 0, deniedDataWrites: 0, deniedNotifications: 0 };
-  private readonly recovery = new WeakSet<ServerSession>();
   private readonly users = new Map<string, UserAccess>();
   private config: NacmConfig | undefined;
   private configRoot: InstanceTree | undefined;
 
+  /** `isRecovery` tells the sessions NACM never restricts (section 3.4 step 2). */
   constructor(
     private readonly schema: SchemaTree,
     private readonly running: Datastore,
+    private readonly isRecovery: (session: ServerSession) => boolean,
   ) {}
-
-  /** Marks a session as a recovery session: NACM never restricts it. */
-  addRecoverySession(session: ServerSession): void {
-    this.recovery.add(session);
-  }
-
-  /** Whether a session is a recovery session. */
-  isRecovery(session: ServerSession): boolean {
-    return this.recovery.has(session);
-  }
 
   /** Told about the changes committed to running: an edit of `/nacm` takes effect at once. */
   changed(changes: readonly Change[]): void {
@@ -78,7 +69,7 @@ export class AccessControl {
 
   /** The access of a session's user, or undefined when NACM does not restrict the session. */
   of(session: ServerSession | undefined): UserAccess | undefined {
-    if (session === undefined || this.recovery.has(session)) return undefined;
+    if (session === undefined || this.isRecovery(session)) return undefined;
     return this.ofUser(session.info.username);
   }
 
