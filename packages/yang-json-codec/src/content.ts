@@ -1,3 +1,4 @@
+import type { SchemaNode } from '@yangkit/yang-schema';
 import type { ChildHolder, InstanceTree } from './instance';
 
 /**
@@ -35,4 +36,19 @@ function prune(holder: ChildHolder, config: boolean): boolean {
     }
   }
   return kept;
+}
+
+const configOnly = new WeakMap<SchemaNode, boolean>();
+
+/**
+ * True when no state data can sit at or below `node` (RFC 7950 section 7.21.1 `config true` all
+ * the way down), so the configuration alone answers a read of it.
+ */
+export function holdsNoState(node: SchemaNode): boolean {
+  let known = configOnly.get(node);
+  if (known === undefined) {
+    known = node.config && node.dataChildren().every(holdsNoState);
+    configOnly.set(node, known);
+  }
+  return known;
 }

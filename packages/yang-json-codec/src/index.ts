@@ -27,7 +27,7 @@ export {
   removeChild,
   replaceChild,
 } from './child-index';
-export { applyContent } from './content';
+export { applyContent, holdsNoState } from './content';
 export { decodeJson } from './decode-json';
 export { decodeXml, NETCONF_NS, NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
 export type { DecodeOptions } from './decoder';
@@ -79,6 +79,7 @@ export {
 } from './path-step';
 export { pathOfSteps, xmlPathNamespaces } from './paths';
 export { type FilterElement, selectSubtree, selectXPath } from './select';
+export { selectPath } from './select-path';
 export {
   applyEdit,
   diff,

@@ -1,9 +1,9 @@
 import type { Capabilities, NetconfSession, RpcReply } from '@yangkit/netconf-client';
 import { toInstanceIdentifier } from '@yangkit/restconf-uri';
 import { childElement, childElements, escapeXmlAttribute } from '@yangkit/xml';
-import { decodeXml, type InstanceTree, type PathStep } from '@yangkit/yang-json-codec';
+import { decodeXml, holdsNoState, type InstanceTree, type PathStep } from '@yangkit/yang-json-codec';
 import { toResolved } from '@yangkit/yang-patch';
-import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import type { SchemaTree } from '@yangkit/yang-schema';
 import type { ExistsRequest, ReadRequest } from '../backend.js';
 import { filterContent, findInstances, prefixesOf } from '../instances.js';
 import { pathXml } from './path-xml.js';
@@ -12,18 +12,6 @@ const NC_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
 const WD_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults';
 const NMDA_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-nmda';
 const DATASTORES_NS = 'urn:ietf:params:xml:ns:yang:ietf-datastores';
-
-const configOnly = new WeakMap<SchemaNode, boolean>();
-
-/** True when no state data can sit at or below `node`, so `<get-config>` answers all there is. */
-function holdsNoState(node: SchemaNode): boolean {
-  let known = configOnly.get(node);
-  if (known === undefined) {
-    known = node.config && node.dataChildren().every(holdsNoState);
-    configOnly.set(node, known);
-  }
-  return known;
-}
 
 const filters = new WeakMap<readonly PathStep[], string>();
 

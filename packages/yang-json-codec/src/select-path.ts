@@ -1,0 +1,56 @@
+import { findChildren } from './child-index';
+import type { ChildHolder, DataNode, InstanceTree } from './instance';
+import { cloneNode } from './instance';
+import type { PathStep } from './path-step';
+
+/**
+ * The instances a data path names in `tree`, as a new document of `tree`'s kind that shares no node
+ * with it: each instance copied whole, inside copies of its ancestors that hold the path's node alone
+ * (a list entry with its keys), as an RFC 6241 section 6 subtree filter of the path selects. A keyed
+ * step costs O(1) (see `findChildren`); a step without keys goes through every entry. An empty path
+ * copies the whole tree; a path that names nothing gives an empty document.
+ */
+export function selectPath(tree: InstanceTree, steps: readonly PathStep[]): InstanceTree {
+  const children = new Map();
+  if (steps.length === 0) {
+    for (const [schema, nodes] of tree.children)
+      children.set(
+        schema,
+        nodes.map((n) => cloneNode(n, undefined)),
+      );
+  } else {
+    const selected = copiesAlong(tree, steps, 0, undefined);
+    if (selected.length > 0) children.set(steps[0]!.schema, selected);
+  }
+  return { ...tree, children };
+}
+
+/** Copies of the instances `steps[i]` names below `source` that lead to the path's last node. */
+function copiesAlong(
+  source: ChildHolder,
+  steps: readonly PathStep[],
+  i: number,
+  parent: DataNode | undefined,
+): DataNode[] {
+  const found = findChildren(source, steps[i]!);
+  if (i === steps.length - 1) return found.map((n) => cloneNode(n, parent));
+  const out: DataNode[] = [];
+  for (const n of found) {
+    const copy = ancestorCopy(n, parent);
+    const below = copiesAlong(n, steps, i + 1, copy);
+    if (below.length === 0) continue;
+    copy.children!.set(steps[i + 1]!.schema, below);
+    out.push(copy);
+  }
+  return out;
+}
+
+/** A copy of an inner node on the way to the selection: a list entry keeps its keys. */
+function ancestorCopy(node: DataNode, parent: DataNode | undefined): DataNode {
+  const copy: DataNode = { ...node, parent, children: new Map(), annotations: undefined };
+  for (const key of node.schema.keyNodes) {
+    const k = node.children?.get(key);
+    if (k !== undefined) copy.children!.set(key, [cloneNode(k[0]!, copy)]);
+  }
+  return copy;
+}
