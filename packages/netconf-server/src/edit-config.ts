@@ -281,13 +281,13 @@ export function applyEdits(
 }
 
 /**
- * RFC 6241 7.2 default-operation replace: the top-level nodes the config does not hold are removed (the
- * edits of the config replace the others).
+ * RFC 6241 7.2 default-operation replace: the top-level nodes of the datastore other than `kept` (the
+ * top-level nodes of the new content, which its edits replace) are removed.
  */
-export function replaceAllEdits(ds: Datastore, config: InstanceTree): TreeEdit[] {
+export function replaceAllEdits(ds: Datastore, kept: ReadonlySet<SchemaNode>): TreeEdit[] {
   const out: TreeEdit[] = [];
   for (const [schema, nodes] of ds.tree.children) {
-    if (config.children.has(schema)) continue;
+    if (kept.has(schema)) continue;
     for (const n of nodes) out.push({ operation: 'remove', target: [stepOf(n)] });
   }
   return out;

@@ -13,6 +13,12 @@ export {
   rpcError,
 } from './errors.js';
 export { type ExampleHandlerOptions, exampleHandlers } from './example-handlers.js';
+export {
+  type LocalCommitOptions,
+  type LocalReadOptions,
+  LocalSession,
+  type NmdaDatastoreName,
+} from './local-session.js';
 export { AccessControl, type NacmCounters } from './nacm/access-control.js';
 export { NACM_NS, type NacmConfig } from './nacm/config.js';
 export type { UserAccess } from './nacm/rules.js';

@@ -5,6 +5,7 @@ import {
   type ChildHolder,
   cloneTree,
   type InstanceTree,
+  type TreeEdit,
   type WithDefaultsMode,
 } from '@yangkit/yang-json-codec';
 import type { DatastoreName } from './datastore.js';
@@ -92,7 +93,7 @@ export async function getData(
  * RFC 8342 section 5.3.4 `with-origin`: the `or:origin` annotation where a node's origin differs from its
  * parent's (configuration comes from `intended`, state from the `system`).
  */
-function markOrigin(holder: ChildHolder, parentOrigin: string | undefined): void {
+export function markOrigin(holder: ChildHolder, parentOrigin: string | undefined): void {
   for (const nodes of holder.children?.values() ?? []) {
     for (const n of nodes) {
       const origin = n.schema.config ? 'ietf-origin:intended' : 'ietf-origin:system';
@@ -106,15 +107,6 @@ function markOrigin(holder: ChildHolder, parentOrigin: string | undefined): void
 /** RFC 8526 3.1.2 `<edit-data>`: edit-config semantics on running or candidate. */
 export function editData(server: NetconfServer, session: ServerSession, op: XmlElement): string {
   const name = datastoreOf(op);
-  if (name !== 'running' && name !== 'candidate') {
-    throw rpcError('invalid-value', `the ${name} datastore cannot be edited`, {
-      errorType: 'protocol',
-      errorInfo: { 'bad-element': 'datastore' },
-    });
-  }
-  const ds = server.datastore(name);
-  server.checkLock(name, session);
-  const access = server.nacm?.of(session);
   const dop = childElement(op, 'default-operation', NMDA_NS);
   const defaultOperation = (dop ? textOf(dop).trim() : 'merge') as EditOperation;
   const config = childElement(op, 'config', NMDA_NS);
@@ -124,6 +116,30 @@ export function editData(server: NetconfServer, session: ServerSession, op: XmlE
       errorInfo: { 'bad-element': 'config' },
     });
   const edits = configEdits(decodeConfig(server.schema, childElements(config)), defaultOperation);
+  editDatastore(server, session, name, edits);
+  return '<ok/>';
+}
+
+/**
+ * The edit of `<edit-data>` (RFC 8526 3.1.2) once its content is the codec's edits: all or none, on
+ * running as one transaction, NACM checked (RFC 8341 section 3.4.5). Both the NETCONF operation and
+ * the in-process tree API run it.
+ */
+export function editDatastore(
+  server: NetconfServer,
+  session: ServerSession,
+  name: string,
+  edits: readonly TreeEdit[],
+): void {
+  if (name !== 'running' && name !== 'candidate') {
+    throw rpcError('invalid-value', `the ${name} datastore cannot be edited`, {
+      errorType: 'protocol',
+      errorInfo: { 'bad-element': 'datastore' },
+    });
+  }
+  const ds = server.datastore(name);
+  server.checkLock(name, session);
+  const access = server.nacm?.of(session);
   server.nacm?.checkEditTargets(access, edits);
   const edit = (d: typeof ds): void => applyEdits(server.schema, d, edits, 'rollback-on-error');
   if (name === 'running') server.transact(session, edit, { access });
@@ -137,5 +153,4 @@ export function editData(server: NetconfServer, session: ServerSession, op: XmlE
       throw error;
     }
   }
-  return '<ok/>';
 }

@@ -1,16 +1,10 @@
 import { NETCONF_BASE_NS, NOTIFICATION_NS } from '@yangkit/netconf-client';
 import { childElement, childElements, escapeXmlText, textOf, type XmlElement } from '@yangkit/xml';
 import { diff, type InstanceTree } from '@yangkit/yang-json-codec';
+import { editConfigTree, type TestOption } from './config-edit.js';
 import { type DatastoreName, emptyConfig } from './datastore.js';
-import {
-  applyEdits,
-  configEdits,
-  decodeConfig,
-  type EditOperation,
-  type ErrorOption,
-  replaceAllEdits,
-} from './edit-config.js';
-import { RpcError, rpcError } from './errors.js';
+import { configEdits, decodeConfig, type EditOperation, type ErrorOption } from './edit-config.js';
+import { rpcError } from './errors.js';
 import { editData, getData, NMDA_NS } from './nmda.js';
 import type { EventFilter } from './notifications.js';
 import {
@@ -67,16 +61,6 @@ const handlers: Record<string, Handler> = {
   // RFC 6241 7.2
   [`${NETCONF_BASE_NS}|edit-config`](server, session, op) {
     const target = datastoreIn(op, 'target') as DatastoreName;
-    if (target === 'startup' || (target === 'running' && !server.features.writableRunning)) {
-      throw rpcError('operation-not-supported', `the ${target} datastore cannot be edited directly`, {
-        errorType: 'protocol',
-        errorPath: '/nc:rpc/nc:edit-config/nc:target',
-        errorPathNamespaces: new Map([['nc', NETCONF_BASE_NS]]),
-      });
-    }
-    const ds = server.datastore(target);
-    server.checkLock(target, session);
-    const access = server.nacm?.of(session);
     const defaultOperationEl = base(op, 'default-operation');
     const defaultOperation = (
       defaultOperationEl ? textOf(defaultOperationEl).trim() : 'merge'
@@ -97,7 +81,9 @@ const handlers: Record<string, Handler> = {
         errorInfo: { 'bad-element': 'error-option' },
       });
     }
-    const testOption = base(op, 'test-option') ? textOf(base(op, 'test-option')!).trim() : 'test-then-set';
+    const testOption = (
+      base(op, 'test-option') ? textOf(base(op, 'test-option')!).trim() : 'test-then-set'
+    ) as TestOption;
     if (!['test-then-set', 'set', 'test-only'].includes(testOption)) {
       throw rpcError('invalid-value', `test-option "${testOption}" is not known`, {
         errorType: 'protocol',
@@ -113,74 +99,12 @@ const handlers: Record<string, Handler> = {
       throw missing(op, 'config');
     }
     const content = decodeConfig(server.schema, childElements(config));
-    const edits = configEdits(content, defaultOperation);
-    server.nacm?.checkEditTargets(access, edits);
-    // RFC 6241 7.2 default-operation replace: the config replaces the whole target.
-    const edit = (d: typeof ds): void => {
-      const all = defaultOperation === 'replace' ? [...replaceAllEdits(d, content), ...edits] : edits;
-      applyEdits(server.schema, d, all, errorOption);
-    };
-    if (target === 'running') {
-      if (testOption === 'test-only') {
-        const mark = ds.mark();
-        try {
-          edit(ds);
-          server.nacm?.checkWrite(access, ds.since(mark));
-          server.validateChanges(ds.tree, ds.since(mark));
-        } finally {
-          ds.undoTo(mark);
-        }
-        return '<ok/>';
-      }
-      // stop-on-error and continue-on-error keep what was applied before the error (RFC 6241 7.2).
-      let editError: RpcError | undefined;
-      try {
-        server.transact(
-          session,
-          (d) => {
-            try {
-              edit(d);
-            } catch (error) {
-              if (errorOption === 'rollback-on-error' || !(error instanceof RpcError)) throw error;
-              editError = error;
-            }
-          },
-          { validate: testOption === 'set' ? 'none' : 'changes', access },
-        );
-      } catch (error) {
-        // The partial result did not validate either: nothing was applied; report the edit's errors first.
-        if (editError && error instanceof RpcError)
-          throw new RpcError(editError.fields, [...editError.errors.slice(1), ...error.errors]);
-        throw error;
-      }
-      if (editError) throw editError;
-      return '<ok/>';
-    }
-    const mark = ds.mark();
-    // RFC 8341 section 3.4.5: a denied change undoes the whole edit, whatever the error-option.
-    const permitted = (): void => {
-      try {
-        server.nacm?.checkWrite(access, ds.since(mark));
-      } catch (error) {
-        ds.undoTo(mark);
-        throw error;
-      }
-    };
-    try {
-      edit(ds);
-    } catch (error) {
-      if (errorOption === 'rollback-on-error') ds.undoTo(mark);
-      else permitted();
-      throw error;
-    }
-    permitted();
-    if (testOption === 'test-only') {
-      try {
-        server.validateChanges(ds.tree, ds.since(mark));
-      } finally {
-        ds.undoTo(mark);
-      }
-    }
+    editConfigTree(server, session, target, configEdits(content, defaultOperation), {
+      defaultOperation,
+      errorOption,
+      testOption,
+      tops: new Set(content.children.keys()),
+    });
     return '<ok/>';
   },
   // RFC 6241 7.3
@@ -287,8 +211,6 @@ const handlers: Record<string, Handler> = {
   },
   // RFC 6241 8.3.4.1, 8.4
   [`${NETCONF_BASE_NS}|commit`](server, session, op) {
-    server.datastore('candidate');
-    server.checkLock('running', session);
     const confirmed = base(op, 'confirmed') !== undefined;
     const timeoutEl = base(op, 'confirm-timeout');
     const timeout = timeoutEl ? Number(textOf(timeoutEl).trim()) : 600;

@@ -19,6 +19,7 @@ import { editSummary, sessionParams } from './change-events.js';
 import { type Change, createDatastore, type Datastore, type DatastoreName } from './datastore.js';
 import { NetconfServerError, RpcError, rpcError, rpcErrorOf } from './errors.js';
 import { EventSubscriptions } from './event-subscriptions.js';
+import { LocalSession } from './local-session.js';
 import { monitoringState, serverCapabilities } from './monitoring.js';
 import { AccessControl } from './nacm/access-control.js';
 import { NACM_NS } from './nacm/config.js';
@@ -272,6 +273,24 @@ export class NetconfServer implements SessionHost {
     return this.recoverySessions.has(session);
   }
 
+  /**
+   * A session of `username` for a caller in the same process that works with trees rather than NETCONF
+   * messages (see {@link LocalSession}): it shares the datastores, locks, NACM and confirmed commits
+   * with the NETCONF sessions, and is not listed among them.
+   */
+  localSession(username: string, options: ConnectOptions = {}): LocalSession {
+    if (this.closed) throw new NetconfServerError('CLOSED', 'the server is closed');
+    const session = new ServerSession(
+      this,
+      this.nextSessionId++,
+      { username },
+      // It never sends: replies are the tree API's return values, and it holds no subscription.
+      { write: () => true, end: () => undefined },
+    );
+    if (options.recovery === true) this.recoverySessions.add(session);
+    return new LocalSession(this, session);
+  }
+
   /** Registers the handler of an rpc, by `module:name`. */
   handleRpc(name: string, handler: RpcHandler): this {
     this.rpcHandlers.set(name, handler);
@@ -516,11 +535,16 @@ export class NetconfServer implements SessionHost {
     this.store?.replaceAll(this.startup.tree);
   }
 
-  /** Applies a confirmed-commit (RFC 6241 8.4) or confirms / extends a pending one. */
+  /**
+   * RFC 6241 8.3.4.1 commit: applies a confirmed-commit (RFC 6241 8.4) or confirms / extends a pending
+   * one, or commits the candidate; refused while another session locks running.
+   */
   confirmedCommit(
     session: ServerSession,
     params: { confirmed: boolean; timeout: number; persist?: string; persistId?: string },
   ): void {
+    this.datastore('candidate');
+    this.checkLock('running', session);
     const pending = this.pending;
     if (pending) {
       if (pending.persist !== undefined) {

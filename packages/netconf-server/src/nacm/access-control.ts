@@ -167,6 +167,12 @@ export class AccessControl {
     return access === undefined ? tree : readableTree(access, tree, share);
   }
 
+  /** RFC 8341 section 3.4.5 for a read: whether the session may read the node at `steps` (and so see it). */
+  readablePath(session: ServerSession | undefined, steps: readonly PathStep[]): boolean {
+    const access = this.of(session);
+    return access === undefined || readableAlong(access, steps);
+  }
+
   /** RFC 8341 section 3.4.6: whether an event goes to the session; counts the ones held back. */
   notificationPermitted(session: ServerSession, event: LoggedEvent): boolean {
     const access = this.of(session);

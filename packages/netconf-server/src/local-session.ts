@@ -1,0 +1,164 @@
+import {
+  applyContent,
+  type ChildHolder,
+  findChildren,
+  holdsNoState,
+  type InstanceTree,
+  type PathStep,
+  selectPath,
+  type TreeEdit,
+} from '@yangkit/yang-json-codec';
+import { editConfigTree } from './config-edit.js';
+import type { DatastoreName } from './datastore.js';
+import { rpcError } from './errors.js';
+import { editDatastore, markOrigin } from './nmda.js';
+import type { NetconfServer } from './server.js';
+import type { ServerSession } from './session.js';
+
+/** A datastore of RFC 8342 section 5 by its `ietf-datastores` identity name. */
+export type NmdaDatastoreName = DatastoreName | 'intended' | 'operational';
+
+/** What {@link LocalSession.read} reads. */
+export interface LocalReadOptions {
+  /**
+   * One NMDA datastore (RFC 8526 `<get-data>`); absent: running with the state of the providers (the
+   * `<get>` view), or running alone when only configuration can answer (`<get-config>`).
+   */
+  readonly datastore?: NmdaDatastoreName;
+  /** The data node to read, from the root; absent or empty: everything. */
+  readonly target?: readonly PathStep[];
+  /** Configuration only, state only (list keys stay), or both (the default); RFC 8526 `config-filter`. */
+  readonly content?: 'config' | 'nonconfig' | 'all';
+  /** RFC 8342 section 5.3.4 `or:origin` annotations (the operational datastore only). */
+  readonly withOrigin?: boolean;
+}
+
+/** The parameters of a commit (RFC 6241 sections 8.3.4.1 and 8.4.5.1). */
+export interface LocalCommitOptions {
+  /** A confirmed commit, rolled back unless confirmed within `timeout` seconds (default 600). */
+  readonly confirmed?: boolean;
+  readonly timeout?: number;
+  /** The token that confirms or cancels the commit from another session. */
+  readonly persist?: string;
+  /** Confirms the pending confirmed commit of this token. */
+  readonly persistId?: string;
+}
+
+/**
+ * A session of one user for a caller in the same process (a RESTCONF server embedding this one):
+ * the NETCONF operations on the datastores with the codec's trees and edits in and out, so no XML is
+ * written or read. Each runs the same code as its NETCONF operation: locks, NACM (RFC 8341) for the
+ * session's user, validation, transactions with the journal, commit hooks and config-change events.
+ * Every call finishes its change synchronously, so a sequence of calls made without awaiting in
+ * between (edit the candidate, commit, discard on failure) is one turn no other session interleaves
+ * with. Failures are {@link RpcError}s, as a NETCONF reply would report them. Get one from
+ * `NetconfServer.localSession`.
+ */
+export class LocalSession {
+  readonly #server: NetconfServer;
+  /** The session the server's checks see: its id and user, never connected to a transport. */
+  readonly #session: ServerSession;
+
+  /** @internal */
+  constructor(server: NetconfServer, session: ServerSession) {
+    this.#server = server;
+    this.#session = session;
+  }
+
+  /** The session-id (as in config-change events and hook contexts). */
+  get id(): number {
+    return this.#session.id;
+  }
+
+  /**
+   * The data at `target`: a new tree, sharing no node with the datastore, that the caller may change;
+   * the target's instances inside their ancestors (list entries with their keys), none when it does
+   * not exist or the user may not read it. Default values as stored (RFC 6243 `explicit`).
+   */
+  async read(options: LocalReadOptions = {}): Promise<InstanceTree> {
+    const target = options.target ?? [];
+    const content = options.content ?? 'all';
+    if (options.withOrigin === true && options.datastore !== 'operational') {
+      throw rpcError('invalid-value', 'with-origin applies to the operational datastore only', {
+        errorType: 'protocol',
+        errorInfo: { 'bad-element': 'with-origin' },
+      });
+    }
+    const last = target[target.length - 1];
+    // Running alone answers when no state is wanted or none can be there (`<get-config>`).
+    const configOnly =
+      options.datastore === undefined &&
+      (content === 'config' || (last !== undefined && holdsNoState(last.schema)));
+    const tree = await this.#tree(configOnly ? 'running' : (options.datastore ?? 'operational'), target);
+    const selection = selectPath(tree, target);
+    // RFC 8341 section 3.4.5: unreadable nodes are left out, silently.
+    const view = this.#server.nacm?.readable(this.#session, selection) ?? selection;
+    if (content !== 'all') applyContent(view, content);
+    if (options.withOrigin === true) markOrigin(view, undefined);
+    return view;
+  }
+
+  /** Whether the configuration node at `target` exists in the datastore (default running) and the user may read it. */
+  async exists(target: readonly PathStep[], datastore: NmdaDatastoreName = 'running'): Promise<boolean> {
+    if (target.length === 0 || !target.every((s) => s.schema.config)) return false;
+    let holders: readonly ChildHolder[] = [await this.#tree(datastore, target)];
+    for (const step of target) {
+      holders = holders.flatMap((h) => findChildren(h, step));
+      if (holders.length === 0) return false;
+    }
+    return this.#server.nacm?.readablePath(this.#session, target) ?? true;
+  }
+
+  /**
+   * `<edit-config>` of running or the candidate with the codec's edits (RFC 6241 section 7.2), all or
+   * none (`rollback-on-error`). With `replace`, the datastore's top-level nodes the edits do not name
+   * are removed.
+   */
+  editConfig(
+    target: 'running' | 'candidate',
+    edits: readonly TreeEdit[],
+    defaultOperation: 'merge' | 'replace' = 'merge',
+  ): void {
+    editConfigTree(this.#server, this.#session, target, edits, {
+      defaultOperation,
+      errorOption: 'rollback-on-error',
+      testOption: 'test-then-set',
+      tops: new Set(edits.map((e) => e.target[0]!.schema)),
+    });
+  }
+
+  /** `<edit-data>` of an NMDA datastore with the codec's edits (RFC 8526 section 3.2.1), all or none. */
+  editData(datastore: NmdaDatastoreName, edits: readonly TreeEdit[]): void {
+    editDatastore(this.#server, this.#session, datastore, edits);
+  }
+
+  /** `<commit>` of the candidate (RFC 6241 section 8.3.4.1), confirmed when asked (section 8.4). */
+  commit(options: LocalCommitOptions = {}): void {
+    this.#server.confirmedCommit(this.#session, {
+      confirmed: options.confirmed === true,
+      timeout: options.timeout ?? 600,
+      ...(options.persist === undefined ? {} : { persist: options.persist }),
+      ...(options.persistId === undefined ? {} : { persistId: options.persistId }),
+    });
+  }
+
+  /** `<discard-changes>` (RFC 6241 section 8.3.4.2): the candidate becomes running again. */
+  discardChanges(): void {
+    this.#server.datastore('candidate');
+    this.#server.checkLock('candidate', this.#session);
+    this.#server.discardChanges();
+  }
+
+  /** The tree of a datastore; operational: running with the state of the providers the target can need. */
+  #tree(datastore: NmdaDatastoreName, target: readonly PathStep[]): Promise<InstanceTree> | InstanceTree {
+    if (datastore === 'operational') {
+      const top = target[0]?.schema;
+      const wanted = top === undefined ? undefined : `${top.module}:${top.name}`;
+      return this.#server.operationalView(
+        this.#session,
+        wanted === undefined ? undefined : (q) => q === wanted,
+      );
+    }
+    return this.#server.datastore(datastore === 'intended' ? 'running' : datastore).tree;
+  }
+}
