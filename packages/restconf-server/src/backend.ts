@@ -105,6 +105,37 @@ export class EditError extends Error {
   }
 }
 
+/** One error as a NETCONF server reports it (RFC 6241 section 4.3 `<rpc-error>`, names from the RFC). */
+export interface RpcErrorFields {
+  readonly errorType: string;
+  readonly errorTag: string;
+  /** `error` (the default) or `warning`. */
+  readonly errorSeverity?: string | undefined;
+  readonly errorAppTag?: string | undefined;
+  /** An XML instance-identifier written with the modules' own prefixes. */
+  readonly errorPath?: string | undefined;
+  readonly errorMessage?: string | undefined;
+  /** The simple children of `<error-info>` (bad-element, session-id, ...) by local name. */
+  readonly errorInfo?: Readonly<Record<string, string>> | undefined;
+}
+
+/**
+ * A failure a backend reports in NETCONF's terms without a NETCONF reply (a server in the same
+ * process): each error becomes one RESTCONF error, as an `<rpc-error>` of a reply would.
+ */
+export class BackendRpcError extends Error {
+  override readonly name = 'BackendRpcError';
+  readonly errors: readonly RpcErrorFields[];
+
+  constructor(errors: readonly RpcErrorFields[], options?: { cause?: unknown }) {
+    super(
+      errors[0] === undefined ? 'rpc-error' : `${errors[0].errorTag}: ${errors[0].errorMessage ?? ''}`,
+      options,
+    );
+    this.errors = errors;
+  }
+}
+
 /** An operation invoked (RFC 8040 sections 3.6 and 4.4.2, RFC 7950 sections 7.14 and 7.15). */
 export interface InvokeRequest extends BackendRequest {
   /** The rpc or action. */

@@ -124,6 +124,16 @@ export function editRequest(
   defaultOperation?: 'merge' | 'replace',
 ): EditRequest {
   const { query } = ctx;
+  if (
+    (query.confirmed !== undefined || query.persistId !== undefined) &&
+    ('ds' in scope || !ctx.settings.backend.capabilities.confirmedCommit)
+  ) {
+    throw new RestconfError(
+      'OPERATION_NOT_SUPPORTED',
+      'a confirmed commit needs an edit of {+restconf}/data and a backend with :candidate and :confirmed-commit',
+      { errorTag: 'operation-not-supported' },
+    );
+  }
   const confirmed =
     query.confirmed === undefined
       ? undefined

@@ -11,7 +11,7 @@ import {
 } from '@yangkit/yang-json-codec';
 import { YangPatchError } from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
-import { EditError } from './backend.js';
+import { BackendRpcError, EditError, type RpcErrorFields } from './backend.js';
 import { type ErrorPathForms, type ErrorType, RestconfError } from './errors.js';
 import {
   bodyType,
@@ -73,26 +73,13 @@ export function toRestconfErrors(error: unknown, schema: SchemaTree): RestconfEr
     ];
   }
   if (error instanceof NetconfRpcError) {
-    return error.errors
-      .filter((e) => e.errorSeverity !== 'warning')
-      .map(
-        (e) =>
-          new RestconfError(
-            'BACKEND_FAILED',
-            e.errorMessage ?? `${e.errorTag} reported by the NETCONF server`,
-            {
-              errorType: (['transport', 'rpc', 'protocol', 'application'].includes(e.errorType)
-                ? e.errorType
-                : 'application') as ErrorType,
-              errorTag: e.errorTag,
-              errorAppTag: e.errorAppTag,
-              errorPath: e.errorPath === undefined ? undefined : netconfErrorPath(e.errorPath.trim(), schema),
-              errorInfo: e.errorInfo === undefined ? undefined : e.errorInfo.fields,
-              cause: error,
-            },
-          ),
-      );
+    return fromRpcErrors(
+      error.errors.map((e) => ({ ...e, errorInfo: e.errorInfo?.fields })),
+      schema,
+      error,
+    );
   }
+  if (error instanceof BackendRpcError) return fromRpcErrors(error.errors, schema, error);
   if (error instanceof NetconfError) {
     return [
       new RestconfError('BACKEND_FAILED', `NETCONF backend failed: ${error.message}`, {
@@ -110,6 +97,33 @@ export function toRestconfErrors(error: unknown, schema: SchemaTree): RestconfEr
       cause: error,
     }),
   ];
+}
+
+/** Each `<rpc-error>` of a backend as one RESTCONF error; its XML error-path also gets the RFC 7951 form. */
+function fromRpcErrors(
+  errors: readonly RpcErrorFields[],
+  schema: SchemaTree,
+  cause: unknown,
+): RestconfError[] {
+  return errors
+    .filter((e) => e.errorSeverity !== 'warning')
+    .map(
+      (e) =>
+        new RestconfError(
+          'BACKEND_FAILED',
+          e.errorMessage ?? `${e.errorTag} reported by the NETCONF server`,
+          {
+            errorType: (['transport', 'rpc', 'protocol', 'application'].includes(e.errorType)
+              ? e.errorType
+              : 'application') as ErrorType,
+            errorTag: e.errorTag,
+            errorAppTag: e.errorAppTag,
+            errorPath: e.errorPath === undefined ? undefined : netconfErrorPath(e.errorPath.trim(), schema),
+            errorInfo: e.errorInfo,
+            cause,
+          },
+        ),
+    );
 }
 
 /** True when a failure reports `errorTag` (with `errorAppTag`, when given), whatever the backend. */

@@ -115,16 +115,6 @@ export class EditRunner {
   }
 
   async edit(request: EditRequest, capabilities: BackendCapabilities): Promise<void> {
-    if (
-      (request.confirmed !== undefined || request.persistId !== undefined) &&
-      (request.datastore !== undefined || !capabilities.confirmedCommit)
-    ) {
-      throw new RestconfError(
-        'OPERATION_NOT_SUPPORTED',
-        'a confirmed commit needs an edit of {+restconf}/data and a backend with :candidate and :confirmed-commit',
-        { errorTag: 'operation-not-supported' },
-      );
-    }
     if (request.datastore !== undefined) return this.#editData(request, request.datastore);
     if (!capabilities.candidate) {
       const steps = stepsOf(this.#schema, request, false);
