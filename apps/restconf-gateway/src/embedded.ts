@@ -15,11 +15,11 @@ import {
   RESTCONF_MODULES,
   SUBSCRIPTION_FEATURES,
   subscriptionModules,
-  type WriteAccessRequest,
   YANGKIT_MODULE_TEXTS,
   YANGKIT_MODULES,
 } from '@yangkit/restconf-server';
 import type { SchemaTree } from '@yangkit/yang-schema';
+import { createEmbeddedBackend } from './embedded-backend.js';
 import { GatewayError } from './errors.js';
 import { initialConfig } from './initial-data.js';
 import {
@@ -59,7 +59,8 @@ const LOCAL_USER = 'restconf';
 
 /**
  * The embedded NETCONF server (@yangkit/netconf-server) with the modules of `--module`, its
- * startup datastore in `--startup-file`, sessions over in-process duplex pairs, and optionally
+ * startup datastore in `--startup-file`, reached through its tree API for data (no XML) and
+ * through sessions over in-process duplex pairs for operations and subscriptions, and optionally
  * an SSH listener so that NETCONF clients edit the same datastores.
  */
 export async function startEmbedded(options: GatewayOptions): Promise<BackendSetup> {
@@ -137,22 +138,24 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
   }
   // With NACM each request's sessions are its authenticated user's, so that the server judges each
   // request by its user. NACM is on only with a users file, and then every request that reaches
-  // the handler is authenticated: a session without a user is the backend's own (capabilities, the
-  // change watch), a recovery session.
+  // the handler is authenticated: a session without a user is the backend's own (capabilities),
+  // a recovery session, and so is one of the --nacm-admin user.
   const nacmAdmin = options.nacmAdmin;
-  const backend = createNetconfBackend({
-    schema,
-    openSession:
-      netconf.nacm === undefined
-        ? openSession
-        : (user) => (user === undefined ? openSession() : connect(user, user === nacmAdmin)),
-    // Sessions of no user and of the --nacm-admin user are recovery sessions, which NACM never restricts.
-    ...(netconf.nacm === undefined
-      ? {}
-      : {
-          deniesWrite: ({ user, target }: WriteAccessRequest) =>
-            user !== undefined && user !== nacmAdmin && netconf.nacm!.writeDeniedWithin(user, target),
-        }),
+  const backend = createEmbeddedBackend({
+    netconf,
+    sessionOf: (user) =>
+      netconf.nacm === undefined || user === undefined
+        ? netconf.localSession(LOCAL_USER, { recovery: true })
+        : netconf.localSession(user, { recovery: user === nacmAdmin }),
+    operations: createNetconfBackend({
+      schema,
+      // Changes of other clients come from the server's commit hook.
+      watchChanges: false,
+      openSession:
+        netconf.nacm === undefined
+          ? openSession
+          : (user) => (user === undefined ? openSession() : connect(user, user === nacmAdmin)),
+    }),
   });
   const persisted = options.startupFile === undefined ? 'in memory only' : `kept in ${options.startupFile}`;
   return {

@@ -181,9 +181,10 @@ describe('NACM through the gateway with a users file', () => {
       }
       return text;
     })();
-    // A config change bob may not see, then the session start of carol's first request, which he may.
+    // A config change bob may not see, then the session start of carol's first operation (invoked
+    // on a NETCONF session of hers; data requests need none), which he may.
     await as('alice', artistUrl('Pearl Jam'), { method: 'PUT', body: JSON.stringify(artist('Pearl Jam')) });
-    await as('carol', '/data/example-jukebox:jukebox/player');
+    await as('carol', '/operations/example-ops:get-reboot-info', { method: 'POST' });
     const event = await first;
     await reader.cancel();
     expect(event).toContain('netconf-session-start');

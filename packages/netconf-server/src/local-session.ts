@@ -110,6 +110,17 @@ export class LocalSession {
   }
 
   /**
+   * RFC 8341 section 3.4.5 ahead of an edit at `target` (empty: the whole datastore): true when the
+   * user may write nothing at or below it, so that the edit can be refused before its content is
+   * read (counted as a denied write). Always false without NACM and for a recovery session.
+   */
+  writeDenied(target: readonly PathStep[]): boolean {
+    const nacm = this.#server.nacm;
+    if (nacm === undefined || nacm.isRecovery(this.#session)) return false;
+    return nacm.writeDeniedWithin(this.#session.info.username, target);
+  }
+
+  /**
    * `<edit-config>` of running or the candidate with the codec's edits (RFC 6241 section 7.2), all or
    * none (`rollback-on-error`). With `replace`, the datastore's top-level nodes the edits do not name
    * are removed.

@@ -1,0 +1,169 @@
+import {
+  type LocalSession,
+  type NetconfServer,
+  NetconfServerError,
+  type RpcError,
+} from '@yangkit/netconf-server';
+import { type Backend, BackendRpcError, EditError, type EditRequest } from '@yangkit/restconf-server';
+
+/** Options of {@link createEmbeddedBackend}. */
+export interface EmbeddedBackendOptions {
+  /** The server in this process whose datastores the backend reads and edits. */
+  readonly netconf: NetconfServer;
+  /**
+   * The session the requests of `user` work in (undefined: the backend's own requests, or requests
+   * without authentication); asked once per user, so NACM (RFC 8341) judges each request by its user.
+   */
+  readonly sessionOf: (user: string | undefined) => LocalSession;
+  /**
+   * The backend of what the server's tree API does not cover: rpcs and actions (their handlers take
+   * and give XML), event streams and subscriptions, and the capabilities (a NETCONF backend over
+   * in-process sessions of the same server).
+   */
+  readonly operations: Backend;
+}
+
+/** Users whose sessions are kept; beyond, the oldest is forgotten (a new one is made on demand). */
+const MAX_SESSIONS = 1024;
+
+/** A failure of the server's tree API as the errors of its NETCONF reply; other failures as they are. */
+function reported(error: unknown): unknown {
+  if (!NetconfServerError.isInstance(error) || error.code !== 'RPC_ERROR') return error;
+  return new BackendRpcError((error as RpcError).errors, { cause: error });
+}
+
+/** Runs one step of an edit; a failure names the edit at `index` (undefined: the raw error). */
+function step(index: number | undefined, run: () => void): void {
+  try {
+    run();
+  } catch (error) {
+    throw index === undefined ? reported(error) : new EditError(index, reported(error));
+  }
+}
+
+/**
+ * The {@link Backend} of a NETCONF server in the same process (DESIGN.md "Backends", embedded):
+ * reads and edits go to the datastores directly through the server's tree API
+ * (`NetconfServer.localSession`), with no XML written or read: a read copies the selected subtree,
+ * an edit applies the codec's edits in one turn, a `{+restconf}/data` edit through the candidate
+ * and a commit (confirmed when asked) when the server has one. The server's own code does the
+ * checks of its NETCONF operations: locks, NACM, validation, journal, config-change events.
+ * Changes of running by other clients (NETCONF sessions, a confirmed commit's rollback) are
+ * reported through `onChange` from the server's commit hook.
+ */
+export function createEmbeddedBackend(options: EmbeddedBackendOptions): Backend {
+  const { netconf, operations } = options;
+  const listeners: ((datastore: string) => void)[] = [];
+  const changed = (datastore: string): void => {
+    for (const l of listeners) l(datastore);
+  };
+  const sessions = new Map<string | undefined, LocalSession>();
+  const own = new Set<number>();
+  let closed = false;
+
+  function sessionOf(user: string | undefined): LocalSession {
+    let session = sessions.get(user);
+    if (session === undefined) {
+      if (sessions.size >= MAX_SESSIONS) {
+        const [oldest, s] = sessions.entries().next().value!;
+        sessions.delete(oldest);
+        own.delete(s.id);
+      }
+      session = options.sessionOf(user);
+      sessions.set(user, session);
+      own.add(session.id);
+    }
+    return session;
+  }
+
+  netconf.onCommit((_running, _changes, context) => {
+    // This backend's own edits report their change themselves, while they hold their turn.
+    if (!closed && (context.session === undefined || !own.has(context.session.id))) changed('running');
+  });
+
+  /** A `{+restconf}/data` edit through the candidate: each edit alone (so a failure names it), then the commit. */
+  function editCandidate(session: LocalSession, request: EditRequest): void {
+    try {
+      // default-operation replace removes what the edits do not name: one step with all of them.
+      if (request.defaultOperation === 'replace') {
+        step(request.edits.length === 0 ? undefined : 0, () =>
+          session.editConfig('candidate', request.edits, 'replace'),
+        );
+      } else {
+        request.edits.forEach((edit, i) => {
+          step(i, () => session.editConfig('candidate', [edit]));
+        });
+      }
+      const confirmed = request.confirmed;
+      step(undefined, () =>
+        session.commit(
+          confirmed === undefined
+            ? {}
+            : {
+                confirmed: true,
+                ...(confirmed.confirmTimeout === undefined ? {} : { timeout: confirmed.confirmTimeout }),
+                ...(confirmed.persist === undefined ? {} : { persist: confirmed.persist }),
+              },
+        ),
+      );
+    } catch (error) {
+      try {
+        session.discardChanges();
+      } catch {
+        // Another session locks the candidate: what this edit left there is that session's to discard.
+      }
+      throw error;
+    }
+  }
+
+  return {
+    schema: operations.schema,
+    start: () => operations.start(),
+    get capabilities() {
+      return operations.capabilities;
+    },
+    async read(request) {
+      try {
+        return await sessionOf(request.user).read(request);
+      } catch (error) {
+        throw reported(error);
+      }
+    },
+    async exists(request) {
+      try {
+        return await sessionOf(request.user).exists(request.target, request.datastore);
+      } catch (error) {
+        throw reported(error);
+      }
+    },
+    deniesWrite: (request) => sessionOf(request.user).writeDenied(request.target),
+    async edit(request) {
+      const session = sessionOf(request.user);
+      const { datastore, edits } = request;
+      // Every step below is synchronous: from the check to the commit, no other request runs.
+      request.check?.();
+      // One step with every edit: the failure names the first, as one edit-config would.
+      const first = edits.length === 0 ? undefined : 0;
+      if (datastore !== undefined) {
+        step(first, () => session.editData(datastore, edits));
+        changed(datastore);
+      } else if (operations.capabilities.candidate) {
+        editCandidate(session, request);
+        changed('running');
+      } else {
+        step(first, () => session.editConfig('running', edits, request.defaultOperation));
+        changed('running');
+      }
+    },
+    invoke: (request) => operations.invoke(request),
+    subscribe: (request) => operations.subscribe(request),
+    onChange(listener) {
+      listeners.push(listener);
+    },
+    stats: () => operations.stats(),
+    async close() {
+      closed = true;
+      await operations.close();
+    },
+  };
+}
