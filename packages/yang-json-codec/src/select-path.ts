@@ -1,14 +1,15 @@
 import { findChildren } from './child-index';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { cloneNode } from './instance';
-import type { PathStep } from './path-step';
+import { type PathStep, stepKey } from './path-step';
 
 /**
  * The instances a data path names in `tree`, as a new document of `tree`'s kind that shares no node
  * with it: each instance copied whole, inside copies of its ancestors that hold the path's node alone
- * (a list entry with its keys), as an RFC 6241 section 6 subtree filter of the path selects. A keyed
- * step costs O(1) (see `findChildren`); a step without keys goes through every entry. An empty path
- * copies the whole tree; a path that names nothing gives an empty document.
+ * (a list entry with its keys), as the RFC 6241 section 6 subtree filter of the path selects: a list
+ * entry named by its keys is selected with them even when the rest of the path is missing (its keys
+ * are content match nodes, section 6.2.5). A keyed step costs O(1) (see `findChildren`); a step
+ * without keys goes through every entry. An empty path copies the whole tree.
  */
 export function selectPath(tree: InstanceTree, steps: readonly PathStep[]): InstanceTree {
   const children = new Map();
@@ -35,12 +36,14 @@ function copiesAlong(
   const found = findChildren(source, steps[i]!);
   if (i === steps.length - 1) return found.map((n) => cloneNode(n, parent));
   const out: DataNode[] = [];
+  // A list entry named by its keys is selected by them (its keys are content match nodes), whatever
+  // lies below it; a container or an entry of a whole list only when the rest of the path is there.
+  const named = stepKey(steps[i]!) !== undefined;
   for (const n of found) {
     const copy = ancestorCopy(n, parent);
     const below = copiesAlong(n, steps, i + 1, copy);
-    if (below.length === 0) continue;
-    copy.children!.set(steps[i + 1]!.schema, below);
-    out.push(copy);
+    if (below.length > 0) copy.children!.set(steps[i + 1]!.schema, below);
+    if (below.length > 0 || named) out.push(copy);
   }
   return out;
 }

@@ -1,0 +1,88 @@
+import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { encodeJson, findPath, holdsNoState, selectPath } from '../src/index';
+import { steps, topDoc, treeSchema } from './tree-fixtures';
+
+let schema: SchemaTree;
+beforeAll(async () => {
+  schema = await treeSchema();
+});
+
+const json = (tree: Parameters<typeof encodeJson>[0]) => JSON.parse(encodeJson(tree));
+
+const sample = () =>
+  topDoc(schema, {
+    item: [
+      { name: 'a', size: 1, tags: ['x'] },
+      { name: 'b', size: 2, part: [{ a: 'p', b: 1, note: 'n' }] },
+    ],
+    words: ['w1', 'w2'],
+  });
+
+describe('selectPath', () => {
+  test('a keyed path gives the entry whole inside its ancestors', () => {
+    const s = steps(schema);
+    expect(json(selectPath(sample(), [s.top, s.item('b')]))).toEqual({
+      'tree-test:top': { item: [{ name: 'b', size: 2, part: [{ a: 'p', b: 1, note: 'n' }] }] },
+    });
+  });
+
+  test('a leaf below an entry comes with the keys of the entry', () => {
+    const s = steps(schema);
+    expect(json(selectPath(sample(), [s.top, s.item('a'), s.size]))).toEqual({
+      'tree-test:top': { item: [{ name: 'a', size: 1 }] },
+    });
+  });
+
+  test('the selection shares no node with the source', () => {
+    const tree = sample();
+    const s = steps(schema);
+    const out = selectPath(tree, [s.top, s.item('a')]);
+    const copy = findPath(out, [s.top, s.item('a'), s.size])!;
+    expect(copy).not.toBe(findPath(tree, [s.top, s.item('a'), s.size]));
+    copy.value = '7';
+    expect(findPath(tree, [s.top, s.item('a'), s.size])!.value).toBe('1');
+  });
+
+  test('an entry named by its keys is selected with them when the rest of the path is missing', () => {
+    const s = steps(schema);
+    expect(json(selectPath(sample(), [s.top, s.item('b'), s.tag('x')]))).toEqual({
+      'tree-test:top': { item: [{ name: 'b' }] },
+    });
+  });
+
+  test('a path through a missing entry selects nothing', () => {
+    const s = steps(schema);
+    expect(selectPath(sample(), [s.top, s.item('zz'), s.size]).children.size).toBe(0);
+  });
+
+  test('a step without keys goes through the entries that lead to the node', () => {
+    const s = steps(schema);
+    expect(json(selectPath(sample(), [s.top, s.items, s.tag('x')]))).toEqual({
+      'tree-test:top': { item: [{ name: 'a', tags: ['x'] }] },
+    });
+  });
+
+  test('an empty path copies the whole tree', () => {
+    const tree = sample();
+    const out = selectPath(tree, []);
+    expect(json(out)).toEqual(json(tree));
+    expect(findPath(out, [steps(schema).top])).not.toBe(findPath(tree, [steps(schema).top]));
+  });
+});
+
+describe('holdsNoState', () => {
+  test('is true for configuration all the way down and false above state', async () => {
+    const mixed = await loadSchema({
+      texts: [
+        `module mixed { namespace "urn:mixed"; prefix m;
+          container box { container settings { leaf a { type string; } }
+            list l { key k; leaf k { type string; } leaf st { type uint8; config false; } } } }`,
+      ],
+      modules: ['mixed'],
+    });
+    expect(holdsNoState(mixed.find('/mixed:box/settings')!)).toBe(true);
+    expect(holdsNoState(mixed.find('/mixed:box/l')!)).toBe(false);
+    expect(holdsNoState(mixed.find('/mixed:box')!)).toBe(false);
+  });
+});
