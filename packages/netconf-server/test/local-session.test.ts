@@ -1,0 +1,196 @@
+import {
+  decodeJson,
+  encodeJson,
+  findPath,
+  type InstanceTree,
+  type PathStep,
+  stepOf,
+  type TreeEdit,
+} from '@yangkit/yang-json-codec';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { RpcError } from '../src/errors.js';
+import type { NetconfServer } from '../src/server.js';
+import { client, JB, testSchema, testServer } from './helpers.js';
+
+let schema: SchemaTree;
+let server: NetconfServer;
+beforeAll(async () => {
+  schema = await testSchema();
+});
+afterEach(() => server?.close());
+
+/** Merges of the top-level nodes of a JSON configuration. */
+function merges(json: object): TreeEdit[] {
+  const tree = decodeJson(schema, json, { kind: 'config' });
+  return [...tree.children.values()]
+    .flat()
+    .map((node) => ({ operation: 'merge', target: [stepOf(node)], node }));
+}
+
+const library = (...names: string[]) => ({
+  'example-jukebox:jukebox': { library: { artist: names.map((name) => ({ name })) } },
+});
+
+/** The data path of an artist of the library. */
+function artistPath(name: string): PathStep[] {
+  return [
+    { schema: schema.find('/example-jukebox:jukebox')! },
+    { schema: schema.find('/example-jukebox:jukebox/library')! },
+    {
+      schema: schema.find('/example-jukebox:jukebox/library/artist')!,
+      keys: [{ name: 'name', value: name }],
+    },
+  ];
+}
+
+const json = (tree: InstanceTree) => JSON.parse(encodeJson(tree) || '{}');
+
+/** The RpcError a call throws. */
+function thrown(fn: () => unknown): RpcError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof RpcError) return error;
+    throw error;
+  }
+  throw new Error('expected an RpcError');
+}
+
+describe('LocalSession', () => {
+  test('a read gives the target inside its ancestors as a copy the caller may change', async () => {
+    server = await testServer();
+    const local = server.localSession('alice');
+    local.editConfig('candidate', merges(library('Foo', 'Bar')));
+    local.commit();
+    const tree = await local.read({ target: artistPath('Bar') });
+    expect(json(tree)).toEqual({ 'example-jukebox:jukebox': { library: { artist: [{ name: 'Bar' }] } } });
+    tree.children.clear();
+    expect(json(await local.read({ target: artistPath('Bar') }))).not.toEqual({});
+  });
+
+  test('an edit of the candidate reaches running by the commit, with a config-change event and the commit hooks', async () => {
+    server = await testServer();
+    const local = server.localSession('alice');
+    const committedBy: (number | undefined)[] = [];
+    server.onCommit((_running, _changes, context) => committedBy.push(context.session?.id));
+    local.editConfig('candidate', merges(library('Foo')));
+    expect(await local.exists(artistPath('Foo'))).toBe(false);
+    local.commit();
+    expect(await local.exists(artistPath('Foo'))).toBe(true);
+    expect(committedBy).toEqual([local.id]);
+    const events = server.events.between(0, Number.POSITIVE_INFINITY).map((e) => encodeJson(e.tree));
+    expect(events.some((e) => e.includes('netconf-config-change') && e.includes('alice'))).toBe(true);
+  });
+
+  test('a failed edit changes nothing and reports the rpc-error of its NETCONF operation', async () => {
+    server = await testServer();
+    const local = server.localSession('alice');
+    local.editConfig('running', merges(library('Foo')));
+    const foo = findPath(decodeJson(schema, library('Foo'), { kind: 'config' }), artistPath('Foo'))!;
+    const create: TreeEdit = { operation: 'create', target: artistPath('Foo'), node: foo };
+    const error = thrown(() => local.editConfig('running', [...merges(library('Bar')), create]));
+    expect(error.errorTag).toBe('data-exists');
+    expect(await local.exists(artistPath('Bar'))).toBe(false);
+  });
+
+  test('a configuration that does not validate is refused and running is unchanged', async () => {
+    server = await testServer();
+    const local = server.localSession('alice');
+    // RFC 7950 section 7.6.5: the playlist song's id is mandatory.
+    const edits = merges({
+      'example-jukebox:jukebox': { playlist: [{ name: 'p', song: [{ index: 1 }] }] },
+    });
+    expect(thrown(() => local.editConfig('running', edits)).errorTag).toBe('missing-element');
+    expect(json(await local.read({ datastore: 'running' }))).toEqual({});
+  });
+
+  test('a datastore locked by a NETCONF session is refused with in-use', async () => {
+    server = await testServer();
+    const session = await client(server);
+    await session.lock({ target: 'candidate' });
+    const local = server.localSession('alice');
+    expect(thrown(() => local.editConfig('candidate', merges(library('Foo')))).errorTag).toBe('in-use');
+    await session.close();
+  });
+
+  test('NETCONF sessions and local sessions see the same datastores', async () => {
+    server = await testServer();
+    const session = await client(server);
+    await session.editConfig({
+      target: 'running',
+      config: `<jukebox xmlns="${JB}"><library><artist><name>Foo</name></artist></library></jukebox>`,
+    });
+    expect(await server.localSession('alice').exists(artistPath('Foo'))).toBe(true);
+    server.localSession('alice').editConfig('running', merges(library('Bar')));
+    expect(await session.getConfig({ source: 'running' })).toContain('<name>Bar</name>');
+    await session.close();
+  });
+
+  test('a confirmed commit with persist is pending until a commit gives its persist-id', async () => {
+    server = await testServer();
+    const local = server.localSession('alice');
+    local.editConfig('candidate', merges(library('Foo')));
+    local.commit({ confirmed: true, timeout: 60, persist: 'tok' });
+    expect(server.confirmedCommitPending).toBe(true);
+    expect(thrown(() => local.commit()).errorTag).toBe('invalid-value');
+    local.commit({ persistId: 'tok' });
+    expect(server.confirmedCommitPending).toBe(false);
+    expect(await local.exists(artistPath('Foo'))).toBe(true);
+  });
+
+  test('with-origin is refused outside the operational datastore', async () => {
+    server = await testServer();
+    const error = await rpcErrorOfLocal(
+      server.localSession('alice').read({ datastore: 'running', withOrigin: true }),
+    );
+    expect(error.errorTag).toBe('invalid-value');
+  });
+});
+
+describe('LocalSession with NACM', () => {
+  const RULES = {
+    'ietf-netconf-acm:nacm': {
+      groups: { group: [{ name: 'operators', 'user-name': ['bob'] }] },
+      'rule-list': [
+        {
+          name: 'operators',
+          group: ['operators'],
+          rule: [
+            {
+              name: 'hide-foo',
+              path: "/example-jukebox:jukebox/library/artist[name='Foo']",
+              'access-operations': 'read',
+              action: 'deny',
+            },
+          ],
+        },
+      ],
+    },
+  };
+
+  test("a user's read leaves out what the rules hide and a write the defaults deny is access-denied", async () => {
+    server = await testServer({ nacm: true });
+    const admin = server.localSession('admin', { recovery: true });
+    admin.editConfig('running', [...merges(RULES), ...merges(library('Foo', 'Bar'))]);
+    const bob = server.localSession('bob');
+    const names = json(await bob.read({ datastore: 'running' }))['example-jukebox:jukebox'].library.artist;
+    expect(names).toEqual([{ name: 'Bar' }]);
+    expect(await bob.exists(artistPath('Foo'))).toBe(false);
+    expect(await bob.exists(artistPath('Bar'))).toBe(true);
+    // RFC 8341 section 3.4.5: write-default is deny.
+    expect(thrown(() => bob.editConfig('running', merges(library('Baz')))).errorTag).toBe('access-denied');
+    expect(await admin.exists(artistPath('Baz'))).toBe(false);
+  });
+});
+
+/** The RpcError a promise rejects with. */
+async function rpcErrorOfLocal(p: Promise<unknown>): Promise<RpcError> {
+  try {
+    await p;
+  } catch (error) {
+    if (error instanceof RpcError) return error;
+    throw error;
+  }
+  throw new Error('expected an RpcError');
+}
