@@ -46,10 +46,10 @@ function artistPath(name: string): PathStep[] {
 
 const json = (tree: InstanceTree) => JSON.parse(encodeJson(tree) || '{}');
 
-/** The RpcError a call throws. */
-function thrown(fn: () => unknown): RpcError {
+/** The RpcError a call throws or its promise rejects with. */
+async function refusal(run: () => unknown): Promise<RpcError> {
   try {
-    fn();
+    await run();
   } catch (error) {
     if (error instanceof RpcError) return error;
     throw error;
@@ -89,7 +89,7 @@ describe('LocalSession', () => {
     local.editConfig('running', merges(library('Foo')));
     const foo = findPath(decodeJson(schema, library('Foo'), { kind: 'config' }), artistPath('Foo'))!;
     const create: TreeEdit = { operation: 'create', target: artistPath('Foo'), node: foo };
-    const error = thrown(() => local.editConfig('running', [...merges(library('Bar')), create]));
+    const error = await refusal(() => local.editConfig('running', [...merges(library('Bar')), create]));
     expect(error.errorTag).toBe('data-exists');
     expect(await local.exists(artistPath('Bar'))).toBe(false);
   });
@@ -101,7 +101,7 @@ describe('LocalSession', () => {
     const edits = merges({
       'example-jukebox:jukebox': { playlist: [{ name: 'p', song: [{ index: 1 }] }] },
     });
-    expect(thrown(() => local.editConfig('running', edits)).errorTag).toBe('missing-element');
+    expect((await refusal(() => local.editConfig('running', edits))).errorTag).toBe('missing-element');
     expect(json(await local.read({ datastore: 'running' }))).toEqual({});
   });
 
@@ -110,7 +110,9 @@ describe('LocalSession', () => {
     const session = await client(server);
     await session.lock({ target: 'candidate' });
     const local = server.localSession('alice');
-    expect(thrown(() => local.editConfig('candidate', merges(library('Foo')))).errorTag).toBe('in-use');
+    expect((await refusal(() => local.editConfig('candidate', merges(library('Foo'))))).errorTag).toBe(
+      'in-use',
+    );
     await session.close();
   });
 
@@ -133,7 +135,7 @@ describe('LocalSession', () => {
     local.editConfig('candidate', merges(library('Foo')));
     local.commit({ confirmed: true, timeout: 60, persist: 'tok' });
     expect(server.confirmedCommitPending).toBe(true);
-    expect(thrown(() => local.commit()).errorTag).toBe('invalid-value');
+    expect((await refusal(() => local.commit())).errorTag).toBe('invalid-value');
     local.commit({ persistId: 'tok' });
     expect(server.confirmedCommitPending).toBe(false);
     expect(await local.exists(artistPath('Foo'))).toBe(true);
@@ -179,18 +181,9 @@ describe('LocalSession with NACM', () => {
     expect(await bob.exists(artistPath('Foo'))).toBe(false);
     expect(await bob.exists(artistPath('Bar'))).toBe(true);
     // RFC 8341 section 3.4.5: write-default is deny.
-    expect(thrown(() => bob.editConfig('running', merges(library('Baz')))).errorTag).toBe('access-denied');
+    expect((await refusal(() => bob.editConfig('running', merges(library('Baz'))))).errorTag).toBe(
+      'access-denied',
+    );
     expect(await admin.exists(artistPath('Baz'))).toBe(false);
   });
 });
-
-/** The RpcError a promise rejects with. */
-async function rpcErrorOfLocal(p: Promise<unknown>): Promise<RpcError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof RpcError) return error;
-    throw error;
-  }
-  throw new Error('expected an RpcError');
-}

@@ -1,7 +1,7 @@
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { encodeJson, findPath, holdsNoState, selectPath } from '../src/index';
-import { steps, topDoc, treeSchema } from './tree-fixtures';
+import { sampleTop, steps, treeSchema } from './tree-fixtures';
 
 let schema: SchemaTree;
 beforeAll(async () => {
@@ -10,14 +10,7 @@ beforeAll(async () => {
 
 const json = (tree: Parameters<typeof encodeJson>[0]) => JSON.parse(encodeJson(tree));
 
-const sample = () =>
-  topDoc(schema, {
-    item: [
-      { name: 'a', size: 1, tags: ['x'] },
-      { name: 'b', size: 2, part: [{ a: 'p', b: 1, note: 'n' }] },
-    ],
-    words: ['w1', 'w2'],
-  });
+const sample = () => sampleTop(schema);
 
 describe('selectPath', () => {
   test('a keyed path gives the entry whole inside its ancestors', () => {

@@ -11,7 +11,7 @@ import {
   selectSubtree,
   selectXPath,
 } from '../src/index';
-import { steps, topDoc, treeSchema } from './tree-fixtures';
+import { sampleTop, steps, topDoc, treeSchema } from './tree-fixtures';
 
 let schema: SchemaTree;
 beforeAll(async () => {
@@ -31,14 +31,7 @@ const el = (
 });
 const json = (tree: Parameters<typeof encodeJson>[0]) => JSON.parse(encodeJson(tree));
 
-const sample = () =>
-  topDoc(schema, {
-    item: [
-      { name: 'a', size: 1, tags: ['x'] },
-      { name: 'b', size: 2, part: [{ a: 'p', b: 1, note: 'n' }] },
-    ],
-    words: ['w1', 'w2'],
-  });
+const sample = () => sampleTop(schema);
 
 describe('selectSubtree', () => {
   test('a selection node selects its whole subtree', () => {

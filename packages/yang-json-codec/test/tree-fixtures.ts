@@ -47,6 +47,17 @@ export function topDoc(schema: SchemaTree, top: Record<string, unknown>): Instan
   return decodeJson(schema, { 'tree-test:top': top });
 }
 
+/** A sample document: two items (one with parts), tags and words. */
+export function sampleTop(schema: SchemaTree): InstanceTree {
+  return topDoc(schema, {
+    item: [
+      { name: 'a', size: 1, tags: ['x'] },
+      { name: 'b', size: 2, part: [{ a: 'p', b: 1, note: 'n' }] },
+    ],
+    words: ['w1', 'w2'],
+  });
+}
+
 /** The schema node at `path` (`/tree-test:top/item`). */
 export function node(schema: SchemaTree, path: string): SchemaNode {
   const found = schema.find(path);
