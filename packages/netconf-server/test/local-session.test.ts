@@ -143,7 +143,7 @@ describe('LocalSession', () => {
 
   test('with-origin is refused outside the operational datastore', async () => {
     server = await testServer();
-    const error = await rpcErrorOfLocal(
+    const error = await refusal(() =>
       server.localSession('alice').read({ datastore: 'running', withOrigin: true }),
     );
     expect(error.errorTag).toBe('invalid-value');
@@ -180,7 +180,9 @@ describe('LocalSession with NACM', () => {
     expect(names).toEqual([{ name: 'Bar' }]);
     expect(await bob.exists(artistPath('Foo'))).toBe(false);
     expect(await bob.exists(artistPath('Bar'))).toBe(true);
-    // RFC 8341 section 3.4.5: write-default is deny.
+    // RFC 8341 section 3.4.5: write-default is deny, so bob may write nothing, known before an edit.
+    expect(bob.writeDenied(artistPath('Baz'))).toBe(true);
+    expect(admin.writeDenied(artistPath('Baz'))).toBe(false);
     expect((await refusal(() => bob.editConfig('running', merges(library('Baz'))))).errorTag).toBe(
       'access-denied',
     );
