@@ -1,51 +1,72 @@
-import { escapeXmlText, namespaceDeclarations } from '@yangkit/xml';
-import type { PathStep } from '@yangkit/yang-json-codec';
+import { escapeXmlText } from '@yangkit/xml';
+import { decodeJson, type InstanceTree, pathOfSteps } from '@yangkit/yang-json-codec';
+import type { SchemaTree } from '@yangkit/yang-schema';
 import type { Change } from './datastore.js';
 import type { ServerSession } from './session.js';
 
-/** At most this many `<edit>` entries in one netconf-config-change. */
+/** At most this many `edit` entries in one netconf-config-change. */
 const MAX_EDITS = 64;
 
+/** The module of the RFC 6470 events. */
+const NOTIFICATIONS_MODULE = 'ietf-netconf-notifications';
+
 /**
- * RFC 6470 netconf-config-change `<edit>` entries: one per changed subtree (changes inside a node
- * created or deleted in the same transaction are folded into it), `target` an instance-identifier.
+ * RFC 6470 netconf-config-change of `changes` to `datastore`, as the codec's notification tree
+ * (no XML on the way): who made them (a session's `common-session-parms`, else the server), and
+ * one `edit` per changed subtree (changes inside a node created or deleted in the same transaction
+ * are folded into it), `target` an instance-identifier.
  */
-export function editSummary(changes: readonly Change[]): string {
+export function configChangeEvent(
+  schema: SchemaTree,
+  session: ServerSession | undefined,
+  datastore: string,
+  changes: readonly Change[],
+  eventTime: string,
+): InstanceTree {
+  const event = {
+    'changed-by': session === undefined ? { server: [null] } : sessionMembers(session),
+    datastore,
+    edit: editEntries(schema, changes),
+  };
+  const tree = decodeJson(
+    schema,
+    { [`${NOTIFICATIONS_MODULE}:netconf-config-change`]: event },
+    {
+      kind: 'notification',
+    },
+  );
+  return { ...tree, eventTime };
+}
+
+/** The `edit` entries of `changes` (see {@link configChangeEvent}). */
+function editEntries(
+  schema: SchemaTree,
+  changes: readonly Change[],
+): { target: string; operation: string }[] {
   const covered = new Set<string>();
-  let out = '';
-  let count = 0;
+  const out: { target: string; operation: string }[] = [];
   for (const c of changes) {
-    const parts = c.path.map(stepText);
+    const parts = c.path.map((step) => pathOfSteps(schema, [step]).json);
     let folded = false;
-    for (let i = 1; i < parts.length && !folded; i++) folded = covered.has(parts.slice(0, i).join(''));
+    for (let i = 1; i < parts.length && !folded; i++) folded = covered.has(parts.slice(0, i).join('\u0000'));
     if (folded) continue;
-    const target = parts.join('');
-    if (c.op === 'create' || c.op === 'remove') covered.add(target);
-    if (++count > MAX_EDITS) break;
-    const ns = new Map<string, string>();
-    for (const st of c.path) {
-      ns.set(st.schema.prefix, st.schema.namespace);
-      for (const k of st.schema.keyNodes) ns.set(k.prefix, k.namespace);
-    }
-    let decl = '';
-    decl += namespaceDeclarations(ns);
+    if (c.op === 'create' || c.op === 'remove') covered.add(parts.join('\u0000'));
+    if (out.length === MAX_EDITS) break;
     const operation =
       c.op === 'create' ? 'create' : c.op === 'remove' ? 'delete' : c.op === 'set' ? 'replace' : 'merge';
-    out += `<edit><target${decl}>${escapeXmlText(target)}</target><operation>${operation}</operation></edit>`;
+    out.push({ target: pathOfSteps(schema, c.path).json, operation });
   }
   return out;
 }
 
-function stepText(step: PathStep): string {
-  const s = step.schema;
-  let text = `/${s.prefix}:${s.name}`;
-  for (const k of step.keys ?? []) text += `[${s.prefix}:${k.name}=${quoteLiteral(k.value)}]`;
-  if (step.value !== undefined) text += `[.=${quoteLiteral(step.value)}]`;
-  return text;
-}
-
-function quoteLiteral(v: string): string {
-  return v.includes("'") ? `"${v}"` : `'${v}'`;
+/** ietf-netconf-notifications `common-session-parms` as JSON members. */
+function sessionMembers(session: ServerSession): Record<string, string | number> {
+  const host = session.info.sourceHost;
+  return {
+    username: session.info.username,
+    'session-id': session.id,
+    ...(host === undefined ? {} : { 'source-host': host }),
+  };
 }
 
 /** ietf-netconf-notifications `common-session-parms`. */

@@ -15,7 +15,7 @@ import {
   validateChanges,
 } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
-import { editSummary, sessionParams } from './change-events.js';
+import { configChangeEvent, sessionParams } from './change-events.js';
 import { type Change, createDatastore, type Datastore, type DatastoreName } from './datastore.js';
 import { NetconfServerError, RpcError, rpcError, rpcErrorOf } from './errors.js';
 import { EventSubscriptions } from './event-subscriptions.js';
@@ -671,13 +671,15 @@ export class NetconfServer implements SessionHost {
     datastore: string,
     changes: readonly Change[],
   ): void {
-    if (!this.schema.moduleByName('ietf-netconf-notifications')?.implemented) return;
-    const by = session
-      ? `<changed-by>${sessionParams(session)}</changed-by>`
-      : '<changed-by><server/></changed-by>';
-    this.publishEvent(
-      `<netconf-config-change xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-notifications">${by}<datastore>${datastore}</datastore>${editSummary(changes)}</netconf-config-change>`,
-    );
+    // Once the server closes, every session is ending: nobody is left to tell.
+    if (this.closed || !this.schema.moduleByName('ietf-netconf-notifications')?.implemented) return;
+    const time = Date.now();
+    const eventTime = eventTimeOf(time);
+    this.log({
+      time,
+      eventTime,
+      tree: configChangeEvent(this.schema, session, datastore, changes, eventTime),
+    });
   }
 
   // ---------------------------------------------------------------- reads
@@ -723,7 +725,11 @@ export class NetconfServer implements SessionHost {
       `<notification xmlns="${NOTIFICATION_NS}"><eventTime>${eventTime}</eventTime>${xml}</notification>`,
       'notification',
     );
-    const event: LoggedEvent = { time, eventTime, tree };
+    this.log({ time, eventTime, tree });
+  }
+
+  /** Logs an event for replay and sends it to every subscription. */
+  private log(event: LoggedEvent): void {
     this.events.append(event);
     this.dynamic.event(event);
     this.eventSubscriptions.event(event);
