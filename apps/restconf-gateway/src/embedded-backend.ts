@@ -4,7 +4,13 @@ import {
   NetconfServerError,
   type RpcError,
 } from '@yangkit/netconf-server';
-import { type Backend, BackendRpcError, EditError, type EditRequest } from '@yangkit/restconf-server';
+import {
+  type Backend,
+  BackendRpcError,
+  DEFAULT_CONFIRM_TIMEOUT,
+  EditError,
+  type EditRequest,
+} from '@yangkit/restconf-server';
 
 /** Options of {@link createEmbeddedBackend}. */
 export interface EmbeddedBackendOptions {
@@ -94,17 +100,18 @@ export function createEmbeddedBackend(options: EmbeddedBackendOptions): Backend 
           step(i, () => session.editConfig('candidate', [edit]));
         });
       }
-      const confirmed = request.confirmed;
+      const { confirmed, persistId } = request;
       step(undefined, () =>
-        session.commit(
-          confirmed === undefined
+        session.commit({
+          ...(confirmed === undefined
             ? {}
             : {
                 confirmed: true,
-                ...(confirmed.confirmTimeout === undefined ? {} : { timeout: confirmed.confirmTimeout }),
+                timeout: confirmed.confirmTimeout ?? DEFAULT_CONFIRM_TIMEOUT,
                 ...(confirmed.persist === undefined ? {} : { persist: confirmed.persist }),
-              },
-        ),
+              }),
+          ...(persistId === undefined ? {} : { persistId }),
+        }),
       );
     } catch (error) {
       try {

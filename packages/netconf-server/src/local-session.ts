@@ -116,7 +116,7 @@ export class LocalSession {
    */
   writeDenied(target: readonly PathStep[]): boolean {
     const nacm = this.#server.nacm;
-    if (nacm === undefined || nacm.isRecovery(this.#session)) return false;
+    if (nacm === undefined || this.#server.isRecovery(this.#session)) return false;
     return nacm.writeDeniedWithin(this.#session.info.username, target);
   }
 
