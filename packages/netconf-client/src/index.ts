@@ -46,6 +46,7 @@ export {
   NAMESPACES,
   type WithDefaultsMode,
 } from './operations.js';
+export { replyData } from './reply.js';
 export { parseRpcErrors } from './rpc-error.js';
 export {
   NetconfSessionCore,

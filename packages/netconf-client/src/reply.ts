@@ -1,5 +1,6 @@
 import {
   childElement,
+  childElements,
   innerXml,
   namespaceDeclarations,
   streamXml,
@@ -154,6 +155,18 @@ export function lazyReply(
   };
   scannedReplies.set(reply, scanned);
   return reply;
+}
+
+/**
+ * The content of the first `<data>` of a reply as a decoder takes it, read once either way: the
+ * text of a large reply (a slice of the message, namespaces pushed down; never parsed into a
+ * tree), or the elements of a reply parsed on arrival; `undefined` without `<data>`.
+ */
+export function replyData(reply: RpcReply): string | XmlElement[] | undefined {
+  const scanned = scannedReplies.get(reply);
+  if (scanned !== undefined) return scanned.dataXml;
+  const data = childElement(reply.element, 'data');
+  return data === undefined ? undefined : childElements(data);
 }
 
 /** The content of the first `<data>` of a reply, namespaces pushed down; `undefined` without one. */

@@ -1,6 +1,6 @@
-import type { Capabilities, NetconfSession, RpcReply } from '@yangkit/netconf-client';
+import { type Capabilities, type NetconfSession, type RpcReply, replyData } from '@yangkit/netconf-client';
 import { toInstanceIdentifier } from '@yangkit/restconf-uri';
-import { childElement, childElements, escapeXmlAttribute } from '@yangkit/xml';
+import { escapeXmlAttribute } from '@yangkit/xml';
 import { decodeXml, holdsNoState, type InstanceTree, type PathStep } from '@yangkit/yang-json-codec';
 import { toResolved } from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
@@ -8,7 +8,6 @@ import type { ExistsRequest, ReadRequest } from '../backend.js';
 import { filterContent, findInstances, prefixesOf } from '../instances.js';
 import { pathXml } from './path-xml.js';
 
-const NC_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
 const WD_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults';
 const NMDA_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-nmda';
 const DATASTORES_NS = 'urn:ietf:params:xml:ns:yang:ietf-datastores';
@@ -56,12 +55,13 @@ function readRpc(caps: Capabilities, request: ReadRequest): string {
 }
 
 /**
- * Decodes the content of a reply's `<data>` (RFC 6241's, or RFC 8526's in the NMDA namespace)
- * from the elements the session read; elements of modules outside the schema are skipped.
+ * Decodes the content of a reply's `<data>` (RFC 6241's, or RFC 8526's in the NMDA namespace) as
+ * the session read it: a large reply from its text in one pass (a tree of elements first would
+ * cost a second pass and its garbage), a small one from its elements; elements of modules outside
+ * the schema are skipped.
  */
 function decodeData(schema: SchemaTree, reply: RpcReply): InstanceTree {
-  const data = childElement(reply.element, 'data', NC_NS) ?? childElement(reply.element, 'data', NMDA_NS);
-  return decodeXml(schema, data === undefined ? [] : childElements(data), { kind: 'data', strict: false });
+  return decodeXml(schema, replyData(reply) ?? [], { kind: 'data', strict: false });
 }
 
 /** A read (see `Backend.read`) on one session. */
