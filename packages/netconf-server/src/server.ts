@@ -548,10 +548,14 @@ export class NetconfServer implements SessionHost {
     const pending = this.pending;
     if (pending) {
       if (pending.persist !== undefined) {
-        if (params.persistId !== pending.persist) {
+        // RFC 6241 section 8.4.5.1 names the pending commit by persist-id. A follow-up confirmed
+        // commit that gives the pending token as its own persist shows the same knowledge of the
+        // token, so it joins too: RESTCONF edits grouped under one confirmed commit each carry it.
+        const named = params.persistId ?? (params.confirmed ? params.persist : undefined);
+        if (named !== pending.persist) {
           throw rpcError(
             'invalid-value',
-            params.persistId === undefined
+            named === undefined
               ? 'a confirmed commit with persist is pending; give its persist token as persist-id to extend or confirm it'
               : 'persist-id does not match the pending confirmed commit',
             {

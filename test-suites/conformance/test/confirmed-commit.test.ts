@@ -4,7 +4,8 @@ import { errorsOf, readStreamUntil, type Server, sendJson, startServer } from '.
 // The specification's confirmed-commit state table with RFC 6241 section 8.4: the default
 // confirm-timeout is 300 s, and while a confirmed commit with persist is pending an edit that
 // carries its token as persist-id joins it (a follow-up confirmed commit with confirmed, the
-// confirming commit without), so several edits are confirmed or cancelled as one.
+// confirming commit without), as does a confirmed edit that carries it as its persist, so several
+// edits are confirmed or cancelled as one.
 const PLAYER = '/restconf/data/example-jukebox:jukebox/player';
 const GAP = `${PLAYER}/gap`;
 const PLAYLIST = '/restconf/data/example-jukebox:jukebox/playlist=Grouped';
@@ -63,6 +64,24 @@ describe('confirmed commit', () => {
     expect(await playlistStatus()).toBe(200);
     // Nothing is pending any more: a plain edit goes through.
     expect((await s.fetch(PLAYLIST, { method: 'DELETE' })).status).toBe(204);
+  });
+
+  test('an edit that carries the pending persist token with confirmed joins it too, and is rolled back with it', async () => {
+    expect((await s.fetch(GAP, sendJson('PUT', { 'example-jukebox:gap': '0.5' }))).status).toBe(204);
+    for (const [url, body, status] of [
+      [GAP, { 'example-jukebox:gap': '1.4' }, 204],
+      [PLAYLIST, { 'example-jukebox:playlist': [{ name: 'Grouped' }] }, 201],
+    ] as const) {
+      const r = await s.fetch(`${url}?confirmed=1&persist=same-token`, sendJson('PUT', body));
+      expect(r.status).toBe(status);
+    }
+    const cancel = await s.fetch(
+      '/restconf/operations/ietf-netconf:cancel-commit',
+      withPersistId('same-token'),
+    );
+    expect(cancel.status).toBe(204);
+    expect(await gap()).toBe('0.5');
+    expect(await playlistStatus()).toBe(404);
   });
 
   test('an edit with persist-id and no confirmed is the confirming commit: both edits are kept', async () => {
