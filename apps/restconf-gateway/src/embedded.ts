@@ -106,10 +106,11 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
   }
   exampleHandlers(netconf);
   // The gateway's own sessions (initial data, capabilities, the change watcher) are recovery
-  // sessions (RFC 8341 section 3.4); so are those of the --nacm-admin user.
+  // sessions (RFC 8341 section 3.4); so are those of the --nacm-admin user. All serve RESTCONF
+  // requests, so none is announced to event subscribers as a NETCONF session.
   const connect = async (username: string, recovery: boolean) => {
     const [a, b] = duplexPair();
-    netconf.connect(a, { username }, { recovery });
+    netconf.connect(a, { username }, { recovery, silent: true });
     return connectStream(b);
   };
   const openSession = () => connect(LOCAL_USER, true);

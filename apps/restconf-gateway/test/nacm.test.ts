@@ -1,6 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { connectStream } from '@yangkit/netconf-client';
+import { duplexPair } from '@yangkit/netconf-server';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Gateway, startGateway } from '../src/gateway.js';
@@ -181,12 +183,15 @@ describe('NACM through the gateway with a users file', () => {
       }
       return text;
     })();
-    // A config change bob may not see, then the session start of carol's first operation (invoked
-    // on a NETCONF session of hers; data requests need none), which he may.
+    // A config change bob may not see, then the start of a NETCONF session of carol's (a client of
+    // the embedded server; the gateway's own sessions are not announced), which he may.
     await as('alice', artistUrl('Pearl Jam'), { method: 'PUT', body: JSON.stringify(artist('Pearl Jam')) });
-    await as('carol', '/operations/example-ops:get-reboot-info', { method: 'POST' });
+    const [a, b] = duplexPair();
+    gw.backend.netconf!.connect(a, { username: 'carol' });
+    const carol = await connectStream(b);
     const event = await first;
     await reader.cancel();
+    await carol.close();
     expect(event).toContain('netconf-session-start');
     expect(event).not.toContain('netconf-config-change');
     expect(await (await as('alice', artistUrl('Pearl Jam'))).text()).toContain('Pearl Jam');

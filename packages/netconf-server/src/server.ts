@@ -122,6 +122,14 @@ export interface ConnectOptions {
    * never a client's. NACM does not restrict it.
    */
   readonly recovery?: boolean;
+  /**
+   * A session the application opens to serve the requests of its own clients (a RESTCONF
+   * gateway's): its start and end publish no `netconf-session-start`/`-end` event. RFC 6470
+   * reports the server's NETCONF sessions; such a session is the application's plumbing, and
+   * publishing it would tell every event subscriber about other clients' requests, at the cost of
+   * the square of their number when many are open. It is still in the monitoring state.
+   */
+  readonly silent?: boolean;
 }
 
 interface PendingCommit {
@@ -167,6 +175,7 @@ export class NetconfServer implements SessionHost {
   /** The bounds of dynamic subscriptions (see {@link NetconfServerOptions.maxSubscriptionsPerUser}). */
   readonly subscriptionLimits: { readonly perUser: number; readonly total: number };
   private readonly recoverySessions = new WeakSet<ServerSession>();
+  private readonly silentSessions = new WeakSet<ServerSession>();
   private readonly validateHooks: ValidateHook[] = [];
   private readonly commitHooks: CommitHook[] = [];
   private readonly store: StartupStore | undefined;
@@ -259,6 +268,7 @@ export class NetconfServer implements SessionHost {
     });
     this.sessions.set(session.id, session);
     if (options.recovery === true) this.recoverySessions.add(session);
+    if (options.silent === true) this.silentSessions.add(session);
     stream.on('data', (chunk: Buffer) => session.feed(chunk));
     const gone = (): void => session.terminate('dropped');
     stream.on('end', gone);
@@ -328,6 +338,7 @@ export class NetconfServer implements SessionHost {
 
   sessionStarted(session: ServerSession): void {
     this.statistics.inSessions++;
+    if (this.silentSessions.has(session)) return;
     this.publishEvent(
       `<netconf-session-start xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-notifications">${sessionParams(session)}</netconf-session-start>`,
     );
@@ -355,6 +366,7 @@ export class NetconfServer implements SessionHost {
     if (this.pending && this.pending.session === session.id && this.pending.persist === undefined) {
       this.rollbackPending('cancel', session);
     }
+    if (this.silentSessions.has(session)) return;
     const killed = killedBy === undefined ? '' : `<killed-by>${killedBy}</killed-by>`;
     const termination =
       reason === 'killed'
