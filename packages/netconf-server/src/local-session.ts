@@ -12,7 +12,7 @@ import { editConfigTree } from './config-edit.js';
 import type { DatastoreName } from './datastore.js';
 import { rpcError } from './errors.js';
 import { editDatastore, markOrigin } from './nmda.js';
-import type { NetconfServer } from './server.js';
+import { DEFAULT_CONFIRM_TIMEOUT, type NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
 
 /** A datastore of RFC 8342 section 5 by its `ietf-datastores` identity name. */
@@ -147,7 +147,7 @@ export class LocalSession {
   commit(options: LocalCommitOptions = {}): void {
     this.#server.confirmedCommit(this.#session, {
       confirmed: options.confirmed === true,
-      timeout: options.timeout ?? 600,
+      timeout: options.timeout ?? DEFAULT_CONFIRM_TIMEOUT,
       ...(options.persist === undefined ? {} : { persist: options.persist }),
       ...(options.persistId === undefined ? {} : { persistId: options.persistId }),
     });
@@ -155,9 +155,7 @@ export class LocalSession {
 
   /** `<discard-changes>` (RFC 6241 section 8.3.4.2): the candidate becomes running again. */
   discardChanges(): void {
-    this.#server.datastore('candidate');
-    this.#server.checkLock('candidate', this.#session);
-    this.#server.discardChanges();
+    this.#server.discardChangesOf(this.#session);
   }
 
   /** The tree of a datastore; operational: running with the state of the providers the target can need. */

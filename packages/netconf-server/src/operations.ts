@@ -19,7 +19,7 @@ import {
   withDefaultsOf,
 } from './operation-args.js';
 import { action, checkInput } from './rpc-dispatch.js';
-import type { NetconfServer } from './server.js';
+import { DEFAULT_CONFIRM_TIMEOUT, type NetconfServer } from './server.js';
 import { CLOSE_AFTER_REPLY, type ServerSession } from './session.js';
 import { SN_NS } from './subscriptions.js';
 
@@ -213,7 +213,7 @@ const handlers: Record<string, Handler> = {
   [`${NETCONF_BASE_NS}|commit`](server, session, op) {
     const confirmed = base(op, 'confirmed') !== undefined;
     const timeoutEl = base(op, 'confirm-timeout');
-    const timeout = timeoutEl ? Number(textOf(timeoutEl).trim()) : 600;
+    const timeout = timeoutEl ? Number(textOf(timeoutEl).trim()) : DEFAULT_CONFIRM_TIMEOUT;
     if (!Number.isInteger(timeout) || timeout < 1 || timeout > 4294967295) {
       throw rpcError('invalid-value', 'confirm-timeout must be 1..4294967295 seconds', {
         errorType: 'protocol',
@@ -232,9 +232,7 @@ const handlers: Record<string, Handler> = {
   },
   // RFC 6241 8.3.4.2
   [`${NETCONF_BASE_NS}|discard-changes`](server, session) {
-    server.datastore('candidate');
-    server.checkLock('candidate', session);
-    server.discardChanges();
+    server.discardChangesOf(session);
     return '<ok/>';
   },
   // RFC 6241 8.4.4.1

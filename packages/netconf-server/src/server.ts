@@ -132,6 +132,9 @@ export interface ConnectOptions {
   readonly silent?: boolean;
 }
 
+/** RFC 6241 section 8.4.5.1 `confirm-timeout` when a confirmed commit gives none: 600 seconds. */
+export const DEFAULT_CONFIRM_TIMEOUT = 600;
+
 interface PendingCommit {
   readonly session: number;
   persist: string | undefined;
@@ -174,8 +177,8 @@ export class NetconfServer implements SessionHost {
   readonly nacm: AccessControl | undefined;
   /** The bounds of dynamic subscriptions (see {@link NetconfServerOptions.maxSubscriptionsPerUser}). */
   readonly subscriptionLimits: { readonly perUser: number; readonly total: number };
-  private readonly recoverySessions = new WeakSet<ServerSession>();
-  private readonly silentSessions = new WeakSet<ServerSession>();
+  /** How each session was connected (recovery, silent); sessions connected with none are absent. */
+  private readonly connectOptions = new WeakMap<ServerSession, ConnectOptions>();
   private readonly validateHooks: ValidateHook[] = [];
   private readonly commitHooks: CommitHook[] = [];
   private readonly store: StartupStore | undefined;
@@ -267,8 +270,7 @@ export class NetconfServer implements SessionHost {
       sendMessage: (xml) => sendMessage(stream, xml),
     });
     this.sessions.set(session.id, session);
-    if (options.recovery === true) this.recoverySessions.add(session);
-    if (options.silent === true) this.silentSessions.add(session);
+    this.connectOptions.set(session, options);
     stream.on('data', (chunk: Buffer) => session.feed(chunk));
     const gone = (): void => session.terminate('dropped');
     stream.on('end', gone);
@@ -280,7 +282,7 @@ export class NetconfServer implements SessionHost {
 
   /** Whether a session is a recovery session (see {@link ConnectOptions.recovery}). */
   isRecovery(session: ServerSession): boolean {
-    return this.recoverySessions.has(session);
+    return this.connectOptions.get(session)?.recovery === true;
   }
 
   /**
@@ -297,7 +299,7 @@ export class NetconfServer implements SessionHost {
       // It never sends: replies are the tree API's return values, and it holds no subscription.
       { write: () => true, end: () => undefined },
     );
-    if (options.recovery === true) this.recoverySessions.add(session);
+    this.connectOptions.set(session, options);
     return new LocalSession(this, session);
   }
 
@@ -338,7 +340,7 @@ export class NetconfServer implements SessionHost {
 
   sessionStarted(session: ServerSession): void {
     this.statistics.inSessions++;
-    if (this.silentSessions.has(session)) return;
+    if (this.connectOptions.get(session)?.silent === true) return;
     this.publishEvent(
       `<netconf-session-start xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-notifications">${sessionParams(session)}</netconf-session-start>`,
     );
@@ -366,7 +368,7 @@ export class NetconfServer implements SessionHost {
     if (this.pending && this.pending.session === session.id && this.pending.persist === undefined) {
       this.rollbackPending('cancel', session);
     }
-    if (this.silentSessions.has(session)) return;
+    if (this.connectOptions.get(session)?.silent === true) return;
     const killed = killedBy === undefined ? '' : `<killed-by>${killedBy}</killed-by>`;
     const termination =
       reason === 'killed'
@@ -492,6 +494,16 @@ export class NetconfServer implements SessionHost {
     }
     for (const c of changes) this.candidate.replay(c);
     this.candidate.take();
+  }
+
+  /**
+   * RFC 6241 8.3.4.2 `<discard-changes>` by `session`: refused when the server has no candidate or
+   * another session locks it; then the candidate becomes running again.
+   */
+  discardChangesOf(session: ServerSession): void {
+    this.datastore('candidate');
+    this.checkLock('candidate', session);
+    this.discardChanges();
   }
 
   /** RFC 6241 8.3.4.2 discard-changes: the candidate becomes running again. */
