@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { connectStream } from '../src/client.js';
 import { NetconfError, NetconfRpcError } from '../src/errors.js';
-import { scanReply } from '../src/reply.js';
+import { replyData, scanReply } from '../src/reply.js';
 import { BASE, fakeServer } from './helpers.js';
 
 function code(fn: () => unknown): string | undefined {
@@ -258,5 +258,31 @@ describe('a session reading replies above fullParseLimit', () => {
       `<!DOCTYPE r [<!ENTITY x "y">]><rpc-reply xmlns="${BASE}" message-id="1"><data>&x;</data></rpc-reply>`,
     );
     expect((await session.closed).error?.code).toBe('XML_FORBIDDEN');
+  });
+});
+
+describe('replyData', () => {
+  const handler = () => '<data xmlns:if="urn:if"><if:interfaces><if:interface/></if:interfaces></data>';
+
+  test('gives the text slice of a large reply, without parsing it into elements', async () => {
+    const { client } = fakeServer({ handler });
+    const session = await connectStream(client, { fullParseLimit: 0 });
+    const reply = await session.rpc('<get/>');
+    expect(replyData(reply)).toBe(
+      `<if:interfaces xmlns="${BASE}" xmlns:if="urn:if"><if:interface/></if:interfaces>`,
+    );
+  });
+
+  test('gives the elements of a reply parsed on arrival', async () => {
+    const { client } = fakeServer({ handler });
+    const session = await connectStream(client);
+    const data = replyData(await session.rpc('<get/>'));
+    expect(Array.isArray(data) && data.map((e) => [e.local, e.ns])).toEqual([['interfaces', 'urn:if']]);
+  });
+
+  test('is undefined for a reply without data', async () => {
+    const { client } = fakeServer({ handler: () => '<ok/>' });
+    const session = await connectStream(client);
+    expect(replyData(await session.rpc('<commit/>'))).toBeUndefined();
   });
 });
