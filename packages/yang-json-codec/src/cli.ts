@@ -5,8 +5,8 @@ import { decodeJson } from './decode-json';
 import { decodeXml } from './decode-xml';
 import type { DecodeOptions } from './decoder';
 import { operationOfJson, operationOfXml } from './document-operation';
-import { encodeJson } from './encode-json';
-import { encodeXml } from './encode-xml';
+import { encodeJsonChunks } from './encode-json';
+import { encodeXmlChunks } from './encode-xml';
 import { CodecError } from './errors';
 import type { DocumentKind } from './instance';
 import { validate } from './validate';
@@ -158,11 +158,13 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
     if (errors.length > 0) throw errors[0];
     if (values['with-defaults'] !== undefined)
       applyWithDefaults(tree, values['with-defaults'] as WithDefaultsMode);
-    const out =
+    // Written chunk by chunk: a large document never exists as one string beside its tree.
+    const chunks =
       to === 'json'
-        ? encodeJson(tree, { indent: 2, simpleNames: values['simple-json-names'] ?? false })
-        : encodeXml(tree, { indent: 2 });
-    io.stdout(`${out}\n`);
+        ? encodeJsonChunks(tree, { indent: 2, simpleNames: values['simple-json-names'] ?? false })
+        : encodeXmlChunks(tree, { indent: 2 });
+    for (const chunk of chunks) io.stdout(chunk);
+    io.stdout('\n');
     return 0;
   } catch (e) {
     if (!CodecError.isInstance(e)) throw e;
