@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
+import type { Client, ClientChannel, ConnectConfig } from 'ssh2';
 import { connectStream, type NetconfSession } from './client.js';
 import { NetconfError } from './errors.js';
 import { checkHostKey, fingerprintSha256, type HostKeyCheck } from './host-key.js';
@@ -73,6 +73,9 @@ export class SshConnection extends EventEmitter<SshConnectionEvents> {
   static async connect(options: SshOptions): Promise<SshConnection> {
     const port = options.port ?? 830;
     const check = await resolveHostKeyCheck(options.hostKey);
+    // Loaded on the first connection: ssh2's modules cost memory and start-up time that a process
+    // that never connects over SSH should not pay.
+    const { Client } = (await import('ssh2')).default;
     const client = new Client();
     let hostKeyError: NetconfError | undefined;
     const config: ConnectConfig = {

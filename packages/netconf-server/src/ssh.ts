@@ -1,13 +1,19 @@
 import { timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
-import ssh2, { type AuthContext, type Connection } from 'ssh2';
+import type { AuthContext, Connection } from 'ssh2';
 import { NetconfServerError } from './errors.js';
 import type { NetconfServer } from './server.js';
 
-// ssh2 is CommonJS and Node's ESM loader sees only some of its names (not Server or utils),
-// so they are taken from its default export.
-const { Server, utils } = ssh2;
+/**
+ * ssh2, loaded when a listener starts: its modules (and the 16 MB heap its poly1305 module
+ * reserves) cost memory and start-up time that a process serving no SSH should not pay. It is
+ * CommonJS and Node's ESM loader sees only some of its names (not Server or utils), so they are
+ * taken from its default export.
+ */
+async function loadSsh2(): Promise<typeof import('ssh2')> {
+  return (await import('ssh2')).default;
+}
 
 /** A user name and password accepted by the SSH server. */
 export interface SshUser {
@@ -42,7 +48,7 @@ export interface SshListener {
   close(): Promise<void>;
 }
 
-function loadHostKey(options: SshServerOptions): string | Buffer {
+function loadHostKey(options: SshServerOptions, utils: typeof import('ssh2').utils): string | Buffer {
   if (options.hostKey !== undefined) return options.hostKey;
   try {
     if (options.hostKeyFile !== undefined) {
@@ -71,13 +77,11 @@ function equal(a: string, b: string): boolean {
  * becomes one NETCONF session of the authenticated user. Several channels may share one SSH
  * connection.
  */
-export function startSshServer(engine: NetconfServer, options: SshServerOptions): Promise<SshListener> {
-  if (!options.users && !options.authenticate) {
-    return Promise.reject(
-      new NetconfServerError('INVALID_OPTION', 'startSshServer needs users or authenticate'),
-    );
-  }
-  const hostKey = loadHostKey(options);
+export async function startSshServer(engine: NetconfServer, options: SshServerOptions): Promise<SshListener> {
+  if (!options.users && !options.authenticate)
+    throw new NetconfServerError('INVALID_OPTION', 'startSshServer needs users or authenticate');
+  const { Server, utils } = await loadSsh2();
+  const hostKey = loadHostKey(options, utils);
   const check: SshAuthenticate =
     options.authenticate ??
     ((u, p) => (options.users ?? []).some((x) => equal(x.username, u) && equal(x.password, p)));
