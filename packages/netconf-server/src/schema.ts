@@ -4,7 +4,8 @@ import { type LoadOptions, loadSchema, mergeFeatures, type SchemaTree } from '@y
  * The modules the server itself implements (from yang-schema's standard modules): the NETCONF
  * protocol operations, monitoring and get-schema (RFC 6022), with-defaults (RFC 6243), the yang
  * library (RFC 8525, with the deprecated modules-state), base notifications (RFC 6470), RFC 5277
- * notifications, NMDA (RFC 8342, RFC 8526), access control (RFC 8341 NACM, enforced with the
+ * notifications, NMDA (RFC 8342, RFC 8526), RFC 8639/8641 subscriptions with the publisher ids of
+ * draft-ietf-netconf-distributed-notif, access control (RFC 8341 NACM, enforced with the
  * server's `nacm` option).
  */
 export const SERVER_MODULES: readonly string[] = [
@@ -20,6 +21,7 @@ export const SERVER_MODULES: readonly string[] = [
   'ietf-netconf-nmda',
   'ietf-subscribed-notifications',
   'ietf-yang-push',
+  'ietf-distributed-notif',
   'ietf-netconf-acm',
 ];
 

@@ -25,6 +25,8 @@ export const SN_NS = 'urn:ietf:params:xml:ns:yang:ietf-subscribed-notifications'
 export const YP_NS = 'urn:ietf:params:xml:ns:yang:ietf-yang-push';
 /** ietf-datastores namespace (RFC 8342). */
 export const DS_NS = 'urn:ietf:params:xml:ns:yang:ietf-datastores';
+/** The namespace of ietf-distributed-notif (draft-ietf-netconf-distributed-notif). */
+export const DN_NS = 'urn:ietf:params:xml:ns:yang:ietf-distributed-notif';
 
 /**
  * A content filter of a subscription: subtree (RFC 6241 section 6) or XPath 1.0; `ref` names the

@@ -2,6 +2,7 @@ import { NOTIFICATION_NS } from '@yangkit/netconf-client';
 import { eventTimeOf } from './notifications.js';
 import type { ServerSession } from './session.js';
 import {
+  DN_NS,
   DS_NS,
   dateTime,
   filterXml,
@@ -47,6 +48,28 @@ export function policyXml(sub: DynamicState): string {
 }
 
 /**
+ * The Message Publisher ID of this server (draft-ietf-netconf-distributed-notif section 2): the
+ * one process that publishes every message of every subscription, so a receiver that relates
+ * messages to their publisher (and their sequence) sees one stable publisher.
+ */
+export const MESSAGE_PUBLISHER_ID = 1;
+
+/**
+ * The `message-publisher-id` of ietf-distributed-notif: the leaf-list of the publishers of a
+ * subscription (its state, subscription-modified) or the leaf naming the publisher of a YANG Push
+ * update; with one publisher both are the one value.
+ */
+const PUBLISHER_XML = `<message-publisher-id xmlns="${DN_NS}">${MESSAGE_PUBLISHER_ID}</message-publisher-id>`;
+
+/**
+ * The `subscription-modified` notification of a subscription: its whole policy and its
+ * publishers (draft-ietf-netconf-distributed-notif section 6).
+ */
+export function subscriptionModified(sub: DynamicState): string {
+  return stateChange('subscription-modified', sub.id, policyXml(sub) + PUBLISHER_XML);
+}
+
+/**
  * The ietf-subscribed-notifications `subscriptions` container: each live dynamic subscription
  * with its policy and its one receiver, the session (RFC 8639 section 2.5 receivers).
  */
@@ -54,7 +77,7 @@ export function subscriptionsXml(subs: Iterable<DynamicState>): string {
   let s = '';
   for (const sub of subs) {
     const receiver = `<name>session-${sub.session.id}</name><sent-event-records>${sub.sent}</sent-event-records><excluded-event-records>${sub.excluded}</excluded-event-records><state>active</state>`;
-    s += `<subscription><id>${sub.id}</id>${policyXml(sub)}<receivers><receiver>${receiver}</receiver></receivers></subscription>`;
+    s += `<subscription><id>${sub.id}</id>${policyXml(sub)}<receivers><receiver>${receiver}</receiver></receivers>${PUBLISHER_XML}</subscription>`;
   }
   return s === '' ? '' : `<subscriptions xmlns="${SN_NS}">${s}</subscriptions>`;
 }
@@ -72,16 +95,16 @@ export function stateChange(
   return notification(`<${kind} xmlns="${SN_NS}"><id>${id}</id>${rest}</${kind}>`);
 }
 
-/** RFC 8641 3.7 push-update: the whole selected content. */
+/** RFC 8641 3.7 push-update: the whole selected content, and the publisher. */
 export function pushUpdateXml(id: number, content: string): string {
   return notification(
-    `<push-update xmlns="${YP_NS}"><id>${id}</id><datastore-contents>${content}</datastore-contents></push-update>`,
+    `<push-update xmlns="${YP_NS}"><id>${id}</id><datastore-contents>${content}</datastore-contents>${PUBLISHER_XML}</push-update>`,
   );
 }
 
 /**
  * RFC 8641 3.7 push-change-update: one yang-patch edit that replaces the subscribed content, or
- * deletes it when the selection became empty.
+ * deletes it when the selection became empty; and the publisher.
  */
 export function pushChangeUpdateXml(id: number, content: string): string {
   const edit =
@@ -89,6 +112,6 @@ export function pushChangeUpdateXml(id: number, content: string): string {
       ? '<operation>delete</operation><target>/</target>'
       : `<operation>replace</operation><target>/</target><value>${content}</value>`;
   return notification(
-    `<push-change-update xmlns="${YP_NS}"><id>${id}</id><datastore-changes><yang-patch><patch-id>s${id}-${Date.now()}</patch-id><edit><edit-id>1</edit-id>${edit}</edit></yang-patch></datastore-changes></push-change-update>`,
+    `<push-change-update xmlns="${YP_NS}"><id>${id}</id><datastore-changes><yang-patch><patch-id>s${id}-${Date.now()}</patch-id><edit><edit-id>1</edit-id>${edit}</edit></yang-patch></datastore-changes>${PUBLISHER_XML}</push-change-update>`,
   );
 }

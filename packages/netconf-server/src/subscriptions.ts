@@ -19,10 +19,10 @@ import {
 } from './subscription-policy.js';
 import {
   type DynamicState,
-  policyXml,
   pushChangeUpdateXml,
   pushUpdateXml,
   stateChange,
+  subscriptionModified,
   subscriptionsXml,
 } from './subscription-state.js';
 
@@ -199,7 +199,7 @@ export class DynamicSubscriptions {
       sub.filter = next.filter;
       sub.stopTime = next.stopTime;
       sub.trigger = next.trigger;
-      session.notify(stateChange('subscription-modified', id, policyXml(sub)));
+      session.notify(subscriptionModified(sub));
       this.schedule(sub);
       // An on-change receiver's copy follows the old selection: it is sent the new one, in full
       // (push-update) unless sync-on-start is false, else as a change.

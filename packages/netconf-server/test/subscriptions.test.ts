@@ -117,6 +117,29 @@ test('an active subscription is listed in the subscriptions state', async () => 
   expect(data).toContain(`<id>${id}</id>`);
 });
 
+describe('the Message Publisher ID (draft-ietf-netconf-distributed-notif)', () => {
+  const PUBLISHER =
+    '<message-publisher-id xmlns="urn:ietf:params:xml:ns:yang:ietf-distributed-notif">1</message-publisher-id>';
+
+  test('the subscriptions state names the server as the one publisher of a subscription', async () => {
+    server = await testServer();
+    const c = await client(server);
+    await c.rpc(`<establish-subscription xmlns="${SN}"><stream>NETCONF</stream></establish-subscription>`);
+    const data = await c.get({ filter: { subtree: `<subscriptions xmlns="${SN}"/>` } });
+    expect(data).toContain(PUBLISHER);
+  });
+
+  test('a push-update names the server as its publisher', async () => {
+    server = await testServer();
+    const c = await client(server);
+    const updates = collect(c, 1, (n) => n.xml.includes('<push-update'));
+    await c.rpc(
+      `<establish-subscription xmlns="${SN}" xmlns:yp="${YP}" xmlns:ds="${DS}"><yp:datastore>ds:running</yp:datastore><yp:periodic><yp:period>10</yp:period></yp:periodic></establish-subscription>`,
+    );
+    expect((await updates)[0]!.xml).toContain(PUBLISHER);
+  });
+});
+
 describe('a YANG Push receiver that reads nothing', () => {
   const big = iface('eth0', `<description>${'x'.repeat(100_000)}</description>`);
   const periodic = (period: number) =>

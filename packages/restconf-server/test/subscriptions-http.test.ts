@@ -95,7 +95,7 @@ describe('establish-subscription over RESTCONF', () => {
     }
   });
 
-  test('the output holds the id and the uri, and no message-publisher-id', async () => {
+  test('the output holds the id and the uri (ietf-distributed-notif augments no establish-subscription output)', async () => {
     const res = await post(gw, 'establish-subscription', { stream: 'NETCONF' });
     const output = ((await res.json()) as Record<string, Record<string, unknown>>)[
       'ietf-subscribed-notifications:output'
@@ -276,6 +276,7 @@ describe('modify, delete and kill', () => {
       stream: 'NETCONF',
       'stream-xpath-filter': "/example-mod:event[example-mod:event-class='after']",
       encoding: 'encode-json',
+      'ietf-distributed-notif:message-publisher-id': [1],
       'ietf-restconf-subscribed-notifications:uri': uri,
     });
     gw.netconf.publish(eventXml('before'));
@@ -474,7 +475,7 @@ describe('the subscriptions state', () => {
       headers: { accept: 'application/yang-data+xml' },
     });
     const text = await res.text();
-    expect(res.status).toBe(200);
+    expect(res.status, text).toBe(200);
     const entry = new RegExp(`<subscription><id>${id}</id>.*?</subscription>`).exec(text)![0];
     expect(entry).toContain(
       `<uri xmlns="urn:ietf:params:xml:ns:yang:ietf-restconf-subscribed-notifications">${uri}</uri>`,

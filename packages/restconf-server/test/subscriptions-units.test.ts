@@ -381,4 +381,22 @@ describe('subscriptionModules', () => {
       'ietf-yang-push',
     ]);
   });
+
+  test('adds ietf-distributed-notif only when the backend has it with ietf-yang-push', () => {
+    expect(
+      subscriptionModules([
+        'ietf-yang-push',
+        'ietf-subscribed-notifications',
+        'ietf-distributed-notif@2026-10-04',
+      ]),
+    ).toEqual([
+      'ietf-subscribed-notifications',
+      'ietf-restconf-subscribed-notifications',
+      'ietf-yang-push',
+      'ietf-distributed-notif',
+    ]);
+    expect(subscriptionModules(['ietf-subscribed-notifications', 'ietf-distributed-notif'])).not.toContain(
+      'ietf-distributed-notif',
+    );
+  });
 });

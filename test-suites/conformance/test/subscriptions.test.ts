@@ -66,10 +66,100 @@ describe('establish-subscription (RFC 8639, RFC 8650)', () => {
     expect(event).toMatch(/^data: \{"ietf-restconf:notification":\{"eventTime":/m);
   });
 
-  test('the output holds id and uri and no message-publisher-id', async () => {
+  test('the output holds id and uri: ietf-distributed-notif augments no establish-subscription output', async () => {
     const r = await establish({ stream: 'NETCONF' });
     const output = ((await r.json()) as Record<string, Output>)['ietf-subscribed-notifications:output']!;
     expect(Object.keys(output).sort()).toEqual(['id', 'ietf-restconf-subscribed-notifications:uri']);
+    await remove(output.id);
+  });
+});
+
+// draft-ietf-netconf-distributed-notif: the gateway's embedded server is one publisher, id 1.
+describe('message-publisher-id (ietf-distributed-notif)', () => {
+  const PUBLISHER = 'ietf-distributed-notif:message-publisher-id';
+  const onChange = {
+    'ietf-yang-push:datastore': 'ietf-datastores:running',
+    'ietf-yang-push:datastore-xpath-filter': '/example-jukebox:jukebox/player/gap',
+    'ietf-yang-push:on-change': { 'dampening-period': 0 },
+  };
+
+  /** The notification of one SSE event's `data:` lines. */
+  function notificationOf(event: string): Record<string, Record<string, unknown>> {
+    const n = JSON.parse(event.replace(/^data: /gm, '').trim()) as Record<string, unknown>;
+    return n['ietf-restconf:notification'] as Record<string, Record<string, unknown>>;
+  }
+
+  test('the YANG library lists ietf-distributed-notif as implemented', async () => {
+    const r = await s.fetch('/restconf/data/ietf-yang-library:modules-state', {
+      headers: { Accept: DATA_JSON },
+    });
+    const body = (await r.json()) as {
+      'ietf-yang-library:modules-state': { module: { name: string; 'conformance-type': string }[] };
+    };
+    const module = body['ietf-yang-library:modules-state'].module.find(
+      (m) => m.name === 'ietf-distributed-notif',
+    );
+    expect(module?.['conformance-type']).toBe('implement');
+  });
+
+  test('the subscription state names the publisher of a subscription', async () => {
+    const output = await outputOf(await establish({ stream: 'NETCONF' }));
+    const r = await s.fetch(
+      `/restconf/data/ietf-subscribed-notifications:subscriptions/subscription=${output.id}`,
+      {
+        headers: { Accept: DATA_JSON },
+      },
+    );
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as Record<string, Record<string, unknown>[]>;
+    expect(body['ietf-subscribed-notifications:subscription']![0]![PUBLISHER]).toEqual([1]);
+    await remove(output.id);
+  });
+
+  test('a push-update names its publisher', async () => {
+    const output = await outputOf(await establish(onChange));
+    const event = await firstEvent(
+      output['ietf-restconf-subscribed-notifications:uri'] as string,
+      async () => {},
+    );
+    expect(notificationOf(event)['ietf-yang-push:push-update']![PUBLISHER]).toBe(1);
+    await remove(output.id);
+  });
+
+  test('a push-change-update names its publisher', async () => {
+    const output = await outputOf(
+      await establish({ ...onChange, 'ietf-yang-push:on-change': { 'sync-on-start': false } }),
+    );
+    const event = await firstEvent(
+      output['ietf-restconf-subscribed-notifications:uri'] as string,
+      async () => {
+        await s.fetch(`${PLAYER}/gap`, sendJson('PUT', { 'example-jukebox:gap': '0.7' }));
+      },
+    );
+    expect(notificationOf(event)['ietf-yang-push:push-change-update']![PUBLISHER]).toBe(1);
+    await remove(output.id);
+  });
+
+  test('subscription-modified names the publishers of the subscription', async () => {
+    const output = await outputOf(await establish({ stream: 'NETCONF' }));
+    const event = await firstEvent(
+      output['ietf-restconf-subscribed-notifications:uri'] as string,
+      async () => {
+        const r = await s.fetch(
+          `${OPS}:modify-subscription`,
+          sendJson('POST', {
+            'ietf-subscribed-notifications:input': {
+              id: output.id,
+              'stream-xpath-filter': '/example-mod:event',
+            },
+          }),
+        );
+        expect(r.status).toBe(204);
+      },
+    );
+    expect(notificationOf(event)['ietf-subscribed-notifications:subscription-modified']![PUBLISHER]).toEqual([
+      1,
+    ]);
     await remove(output.id);
   });
 });

@@ -11,16 +11,28 @@ export const YANG_PUSH_MODULE = 'ietf-yang-push';
 export const YP_NS = 'urn:ietf:params:xml:ns:yang:ietf-yang-push';
 
 /**
+ * The module of draft-ietf-netconf-distributed-notif: the `message-publisher-id` of a
+ * subscription's state, of subscription-started/-modified and of YANG Push updates.
+ */
+export const DISTRIBUTED_NOTIF_MODULE = 'ietf-distributed-notif';
+
+/**
  * The modules the handler's schema needs to serve RFC 8650 subscriptions from a backend that
  * implements `backendModules`: none when the backend has no `ietf-subscribed-notifications`;
  * else that module and `ietf-restconf-subscribed-notifications` (whose `uri` leaf the
  * establish-subscription output and the subscriptions state carry, RFC 8650 section 3.3), and
- * `ietf-yang-push` when the backend has it.
+ * `ietf-yang-push` and `ietf-distributed-notif` when the backend has them (the publisher ids are
+ * the backend's to give: the handler passes them on).
  */
 export function subscriptionModules(backendModules: Iterable<string>): string[] {
   const names = new Set([...backendModules].map((m) => m.split('@')[0]!));
   if (!names.has(SN_MODULE)) return [];
-  return names.has(YANG_PUSH_MODULE) ? [SN_MODULE, RSN_MODULE, YANG_PUSH_MODULE] : [SN_MODULE, RSN_MODULE];
+  const modules = [SN_MODULE, RSN_MODULE];
+  if (names.has(YANG_PUSH_MODULE)) {
+    modules.push(YANG_PUSH_MODULE);
+    if (names.has(DISTRIBUTED_NOTIF_MODULE)) modules.push(DISTRIBUTED_NOTIF_MODULE);
+  }
+  return modules;
 }
 
 /**
