@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { createSseWriter, type SseWriter } from '@yangkit/sse-stream';
+import { createSseWriter, encodeEvent, type SseWriter } from '@yangkit/sse-stream';
 import { afterAll, bench, describe } from 'vitest';
 import { startGateway } from '../test/harness.js';
 import { eventXml } from '../test/streams-helpers.js';
@@ -12,24 +12,40 @@ import { eventXml } from '../test/streams-helpers.js';
 /**
  * Fan-out of one event stream to many SSE clients over loopback: CLIENTS (500) clients on
  * `/restconf/streams/json-NETCONF` of the handler over the embedded NETCONF server, and EVENTS
- * (10,000) notifications published at RATE (1,000) per second. The clients run in a Node process
- * of their own (bench/sse-clients.mjs) and count what they receive: events lost (published x
- * clients - delivered, a client dropped for reading too slowly loses the rest), events out of
- * order, and the delivery latency from publish to the client's read, p50, p99 and max. Baseline in
- * the same run: a bare node:http server writing the same JSON message with the same writer to the
- * same clients (no NETCONF, no encoding).
+ * (10,000) notifications published at RATE (1,000) per second. The clients run in WORKERS (4) Node
+ * processes of their own (bench/sse-clients.mjs, each with a share of the clients), so that the
+ * measurement is of the server, not of one client process; each worker counts what its clients
+ * receive and keeps a latency histogram, and the bench adds them up: events lost (published x
+ * clients - delivered; a client dropped for reading too slowly loses the rest), events out of
+ * order, and the delivery latency from publish to the client's read, p50, p99 and max. Floor in
+ * the same run, same load: a bare node:http server fanning the same JSON message out with the same
+ * writer the same way (encoded once, the writes of a turn coalesced), without NETCONF or RESTCONF.
  */
 
 const CLIENTS = Number(process.env.STREAMS_BENCH_CLIENTS ?? 500);
 const EVENTS = Number(process.env.STREAMS_BENCH_EVENTS ?? 10_000);
 const RATE = Number(process.env.STREAMS_BENCH_RATE ?? 1000);
+const WORKERS = Number(process.env.STREAMS_BENCH_WORKERS ?? 4);
 /** How often the publisher catches up with its rate. */
 const TICK_MS = 10;
 /** Delivery is over when no client has received anything for this long. */
 const QUIET_MS = 5000;
 const CLIENTS_SCRIPT = fileURLToPath(new URL('./sse-clients.mjs', import.meta.url));
 
-interface ClientReport {
+/** What one worker of sse-clients.mjs reports. */
+interface WorkerReport {
+  readonly delivered: number;
+  readonly outOfOrder: number;
+  readonly ended: number;
+  readonly comments: readonly (readonly [string, number])[];
+  /** Width of a latency bucket in ms. */
+  readonly bucketMs: number;
+  /** Non-empty latency buckets as [index, count]. */
+  readonly buckets: readonly (readonly [number, number])[];
+  readonly max: number;
+}
+
+interface FanOut {
   readonly delivered: number;
   readonly outOfOrder: number;
   readonly ended: number;
@@ -37,9 +53,6 @@ interface ClientReport {
   readonly p50: number;
   readonly p99: number;
   readonly max: number;
-}
-
-interface FanOut extends ClientReport {
   /** Seconds from the first publish to the last delivery. */
   readonly seconds: number;
   readonly peakRssMiB: number;
@@ -47,7 +60,7 @@ interface FanOut extends ClientReport {
 
 const results = new Map<string, FanOut>();
 
-/** The next IPC message of `type` from the clients' process. */
+/** The next IPC message of `type` from a worker. */
 async function reply<T>(child: ChildProcess, type: string): Promise<T> {
   for (;;) {
     const [message] = (await once(child, 'message')) as [{ type: string; message?: string } & T];
@@ -56,15 +69,62 @@ async function reply<T>(child: ChildProcess, type: string): Promise<T> {
   }
 }
 
+/** Asks every worker `type` and waits for all their answers. */
+function ask<T>(workers: readonly ChildProcess[], type: string): Promise<T[]> {
+  return Promise.all(
+    workers.map((w) => {
+      const answer = reply<T>(w, type);
+      w.send({ type });
+      return answer;
+    }),
+  );
+}
+
+/** The workers' reports added up, the latency quantiles read from the merged histogram. */
+function merge(reports: readonly WorkerReport[]): Omit<FanOut, 'seconds' | 'peakRssMiB'> {
+  const histogram = new Map<number, number>();
+  const comments = new Map<string, number>();
+  for (const r of reports) {
+    for (const [bucket, count] of r.buckets) histogram.set(bucket, (histogram.get(bucket) ?? 0) + count);
+    for (const [line, count] of r.comments) comments.set(line, (comments.get(line) ?? 0) + count);
+  }
+  const delivered = reports.reduce((sum, r) => sum + r.delivered, 0);
+  const bucketMs = reports[0]?.bucketMs ?? 0.1;
+  const sorted = [...histogram].sort((a, b) => a[0] - b[0]);
+  /** The upper edge of the bucket that holds the q-quantile. */
+  const at = (q: number): number => {
+    const rank = Math.max(1, Math.ceil(delivered * q));
+    let seen = 0;
+    for (const [bucket, count] of sorted) {
+      seen += count;
+      if (seen >= rank) return (bucket + 1) * bucketMs;
+    }
+    return Number.NaN;
+  };
+  return {
+    delivered,
+    outOfOrder: reports.reduce((sum, r) => sum + r.outOfOrder, 0),
+    ended: reports.reduce((sum, r) => sum + r.ended, 0),
+    comments: [...comments],
+    p50: at(0.5),
+    p99: at(0.99),
+    max: Math.max(...reports.map((r) => r.max)),
+  };
+}
+
 function sentAt(): number {
   return performance.timeOrigin + performance.now();
 }
 
 /** Connects the clients to `url`, publishes EVENTS events at RATE, and waits for their delivery. */
 async function measure(name: string, url: string, publish: (seq: number) => void): Promise<void> {
-  const child = fork(CLIENTS_SCRIPT, [JSON.stringify({ url, clients: CLIENTS, events: EVENTS })]);
+  const shares = Array.from(
+    { length: WORKERS },
+    (_, i) => Math.floor((CLIENTS * (i + 1)) / WORKERS) - Math.floor((CLIENTS * i) / WORKERS),
+  ).filter((n) => n > 0);
+  const workers = shares.map((clients) => fork(CLIENTS_SCRIPT, [JSON.stringify({ url, clients })]));
   try {
-    await reply(child, 'ready');
+    await Promise.all(workers.map((w) => reply(w, 'ready')));
     let peakRss = 0;
     const started = performance.now();
     for (let sent = 0; sent < EVENTS; ) {
@@ -77,8 +137,10 @@ async function measure(name: string, url: string, publish: (seq: number) => void
     let lastChange = performance.now();
     let lastDelivery = lastChange;
     while (delivered < CLIENTS * EVENTS && performance.now() - lastChange < QUIET_MS) {
-      child.send({ type: 'progress' });
-      const now = (await reply<{ delivered: number }>(child, 'progress')).delivered;
+      const now = (await ask<{ delivered: number }>(workers, 'progress')).reduce(
+        (sum, c) => sum + c.delivered,
+        0,
+      );
       if (now !== delivered) {
         delivered = now;
         lastChange = lastDelivery = performance.now();
@@ -86,15 +148,13 @@ async function measure(name: string, url: string, publish: (seq: number) => void
       peakRss = Math.max(peakRss, process.memoryUsage.rss());
       await sleep(50);
     }
-    child.send({ type: 'report' });
-    const report = await reply<ClientReport>(child, 'report');
     results.set(name, {
-      ...report,
+      ...merge(await ask<WorkerReport>(workers, 'report')),
       seconds: (lastDelivery - started) / 1000,
       peakRssMiB: peakRss / 2 ** 20,
     });
   } finally {
-    child.kill();
+    for (const w of workers) w.kill();
   }
 }
 
@@ -107,11 +167,11 @@ const once1 = { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 };
 
 describe(`SSE fan-out: ${CLIENTS} clients x ${EVENTS} notifications at ${RATE}/s`, () => {
   bench(
-    'baseline: bare node:http SSE server, same writer and message',
+    'floor: bare node:http SSE server, same writer, message and fan-out',
     async () => {
       const writers = new Set<SseWriter>();
       const server: Server = createServer((_req, res) => {
-        const writer = createSseWriter(res, { onClose: () => writers.delete(writer) });
+        const writer = createSseWriter(res, { coalesceWrites: true, onClose: () => writers.delete(writer) });
         writers.add(writer);
       });
       server.listen(0, '127.0.0.1');
@@ -128,7 +188,8 @@ describe(`SSE fan-out: ${CLIENTS} clients x ${EVENTS} notifications at ${RATE}/s
             },
           },
         });
-        for (const w of writers) w.send({ data });
+        const event = encodeEvent({ data });
+        for (const w of writers) w.sendEncoded(event);
       });
       server.closeAllConnections();
       server.close();
@@ -159,16 +220,17 @@ afterAll(() => {
     r === undefined
       ? `| ${name} | not measured | | | | | | |`
       : `| ${name} | ${(total - r.delivered).toLocaleString('en-US')} | ${r.outOfOrder} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.seconds.toFixed(1)} | ${r.peakRssMiB.toFixed(0)} |`;
-  const closing = [...results].flatMap(([name, r]) =>
-    r.comments.map(([comment, clients]) => `${name}: ${clients} clients ended with "${comment}"`),
-  );
+  const closing = [...results].flatMap(([name, r]) => [
+    `${name}: ${r.ended} of ${CLIENTS} responses ended before the last event`,
+    ...r.comments.map(([comment, clients]) => `${name}: ${clients} clients got "${comment}"`),
+  ]);
   console.log(
     [
       '',
-      `SSE fan-out, ${CLIENTS} clients x ${EVENTS.toLocaleString('en-US')} notifications published at ${RATE}/s`,
+      `SSE fan-out, ${CLIENTS} clients in ${WORKERS} processes x ${EVENTS.toLocaleString('en-US')} notifications published at ${RATE}/s`,
       '| server | events lost | out of order | p50 ms | p99 ms | max ms | seconds | peak RSS MiB |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-      row('bare SSE (baseline)', results.get('baseline')),
+      row('node:http floor', results.get('baseline')),
       row('restconf-server', results.get('gateway')),
       ...closing,
       '',

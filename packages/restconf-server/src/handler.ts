@@ -109,8 +109,12 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
   const stats = new RequestStats();
   const metrics =
     options.metrics === true || (typeof options.metrics === 'object' && options.metrics !== null)
-      ? new Metrics(options.metrics === true ? undefined : options.metrics, s.backend, stats, () =>
-          subscriptionStats(s),
+      ? new Metrics(
+          options.metrics === true ? undefined : options.metrics,
+          s.backend,
+          stats,
+          () => subscriptionStats(s),
+          () => s.events.stats(),
         )
       : undefined;
   const ready = s.backend.start().then(() => {

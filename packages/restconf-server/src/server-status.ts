@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Backend } from './backend.js';
+import type { EventStreamStats } from './streams/index.js';
 import type { SubscriptionStats } from './subscriptions/index.js';
 
 /** Request counters kept for `/server-status` and the metrics. */
@@ -53,6 +54,7 @@ export class Metrics {
     backend: Backend,
     stats: RequestStats,
     subscriptions: () => SubscriptionStats,
+    events: () => EventStreamStats,
   ) {
     const own = registry === undefined;
     this.registry = registry ?? new Registry();
@@ -92,6 +94,15 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.set(subscriptions().queuedBytes);
+      },
+    });
+    new Counter({
+      name: 'restconf_event_stream_overflows_total',
+      help: 'Event stream clients disconnected because they read too slowly (their queue reached its bound)',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(events().overflowed);
       },
     });
     new Gauge({

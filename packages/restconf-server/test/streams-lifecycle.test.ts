@@ -139,7 +139,9 @@ describe('bounded queues', () => {
   test('a client that stops reading is cut off while another receives everything', {
     timeout: 30_000,
   }, async () => {
-    const r = await rig({ streams: { maxQueuedEvents: 100 } });
+    const warnings: string[] = [];
+    const logger = { info() {}, warn: (m: string) => warnings.push(m), error() {} };
+    const r = await rig({ streams: { maxQueuedEvents: 100 }, metrics: true, logger });
     const slow = await new Promise<IncomingMessage>((resolve) => {
       const req = get(
         `${r.url}/restconf/streams/json-NETCONF`,
@@ -171,6 +173,11 @@ describe('bounded queues', () => {
     const slowEvents = text.split('\n\n').filter((e) => e.includes('xxxx')).length;
     expect(received).toBe(total);
     expect(slowEvents).toBeLessThan(total);
+    // It is told why the stream ended, and the server counts and logs it.
+    expect(text).toMatch(/\n:SSE overflow: [^\n]*\n$/);
+    const metrics = await (await fetch(`${r.url}/metrics`)).text();
+    expect(metrics).toMatch(/^restconf_event_stream_overflows_total 1$/m);
+    expect(warnings.some((w) => w.includes('read too slowly'))).toBe(true);
   });
 
   test('live clients of one stream share one NETCONF session', async () => {

@@ -9,12 +9,27 @@ export type QueueOutcome =
   /** Not queued: a bound was reached and the policy is `close`. */
   | 'overflow';
 
+/** One chunk of an event stream: text, or the UTF-8 bytes of an event encoded once for many streams. */
+export type SseChunk = string | Uint8Array;
+
+/** The UTF-8 size of a chunk. */
+export function chunkBytes(chunk: SseChunk): number {
+  return typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+}
+
+/** Chunks as one piece for one write: a string when they all are, else one buffer. */
+export function joinChunks(chunks: readonly SseChunk[]): SseChunk {
+  if (chunks.length === 1) return chunks[0]!;
+  if (chunks.every((c) => typeof c === 'string')) return chunks.join('');
+  return Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
+}
+
 /**
  * The chunks an event stream holds while its response waits for `drain`, bounded both in UTF-8
  * bytes and in count, with the writer's overflow policy applied at the bounds.
  */
 export class BoundedQueue {
-  #chunks: string[] = [];
+  #chunks: SseChunk[] = [];
   #sizes: number[] = [];
   #bytes = 0;
   #dropped = 0;
@@ -44,8 +59,8 @@ export class BoundedQueue {
   }
 
   /** Offers one chunk (an event or a comment). */
-  push(chunk: string): QueueOutcome {
-    const size = Buffer.byteLength(chunk);
+  push(chunk: SseChunk): QueueOutcome {
+    const size = chunkBytes(chunk);
     if (!this.#fits(size)) {
       if (this.#policy === 'close') return 'overflow';
       if (size > this.#maxBytes) {
@@ -64,9 +79,9 @@ export class BoundedQueue {
     return 'queued';
   }
 
-  /** Empties the queue, returning its chunks joined in order and how many there were. */
-  take(): { text: string; count: number } {
-    const taken = { text: this.#chunks.join(''), count: this.#chunks.length };
+  /** Empties the queue, returning its chunks in order. */
+  take(): SseChunk[] {
+    const taken = this.#chunks;
     this.clear();
     return taken;
   }

@@ -4,6 +4,13 @@ import type { SseEvent } from './types.js';
 /** The keepalive comment text; on the wire it is the single line `:SSE keepalive`. */
 export const KEEPALIVE_COMMENT = 'SSE keepalive';
 
+/**
+ * The comment that ends a stream closed by the `close` overflow policy: on the wire
+ * `:SSE overflow: ...`, after what the response already held, then the response ends.
+ */
+export const OVERFLOW_COMMENT =
+  'SSE overflow: the client read too slowly, its queue reached the bound; the stream ends';
+
 // A line break in the event stream format (WHATWG HTML, "Parsing an event stream"): CRLF, LF or CR.
 const LINE_BREAK = /\r\n|\r|\n/;
 
@@ -59,6 +66,16 @@ export function formatEvent(event: SseEvent): string {
     body += field('data', line);
   }
   return `${head}${body}\n`;
+}
+
+/**
+ * Formats one event ({@link formatEvent}) and encodes it as UTF-8 once, for
+ * `SseWriter.sendEncoded` on many streams.
+ *
+ * @throws {SseFormatError} as {@link formatEvent}.
+ */
+export function encodeEvent(event: SseEvent): Uint8Array {
+  return Buffer.from(formatEvent(event));
 }
 
 /**

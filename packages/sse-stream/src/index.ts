@@ -1,3 +1,4 @@
+export type { SseChunk } from './bounded-queue.js';
 export {
   SseAbortError,
   SseError,
@@ -6,7 +7,13 @@ export {
   SseOptionError,
   SseReadError,
 } from './errors.js';
-export { formatComment, formatEvent, KEEPALIVE_COMMENT } from './format-event.js';
+export {
+  encodeEvent,
+  formatComment,
+  formatEvent,
+  KEEPALIVE_COMMENT,
+  OVERFLOW_COMMENT,
+} from './format-event.js';
 export { type ReadSseOptions, readSse, type SseSource } from './read-sse.js';
 export {
   createSseParser,

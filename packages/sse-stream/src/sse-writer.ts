@@ -1,5 +1,12 @@
-import { BoundedQueue } from './bounded-queue.js';
-import { formatComment, formatEvent, formatRetry, KEEPALIVE_COMMENT } from './format-event.js';
+import { BoundedQueue, joinChunks, type SseChunk } from './bounded-queue.js';
+import { atEndOfTurn } from './end-of-turn.js';
+import {
+  formatComment,
+  formatEvent,
+  formatRetry,
+  KEEPALIVE_COMMENT,
+  OVERFLOW_COMMENT,
+} from './format-event.js';
 import type { SseEvent } from './types.js';
 import { isUnsentResponse, writeSseHead } from './write-sse-head.js';
 import {
@@ -14,7 +21,7 @@ import {
  * means "wait for `drain`"; `close` before `end()` means the client went away.
  */
 export interface SseSink {
-  write(chunk: string): boolean;
+  write(chunk: SseChunk): boolean;
   end(): unknown;
   on(event: 'drain' | 'finish' | 'close' | 'error', listener: (...args: never[]) => void): unknown;
   removeListener(
@@ -47,6 +54,12 @@ export interface SseWriter {
    *   NUL or a bad `retry`; nothing is written then.
    */
   send(event: SseEvent): boolean;
+  /**
+   * Writes one event already encoded by {@link encodeEvent}: an event sent to many streams is
+   * formatted and encoded once, and every writer shares its bytes (which must not change after).
+   * Same return value as {@link SseWriter.send}.
+   */
+  sendEncoded(event: Uint8Array): boolean;
   /** Writes a comment (each line prefixed by `:`); same return value as {@link SseWriter.send}. */
   comment(text: string): boolean;
   /**
@@ -66,6 +79,7 @@ export interface SseWriter {
 }
 
 const KEEPALIVE_LINE = formatComment(KEEPALIVE_COMMENT);
+const OVERFLOW_LINE = formatComment(OVERFLOW_COMMENT);
 
 /**
  * Creates an event stream writer on a Node `Writable` or `http.ServerResponse`. When given a
@@ -135,6 +149,11 @@ class EventStreamWriter implements SseWriter {
     return this.#push(formatEvent(event));
   }
 
+  sendEncoded(event: Uint8Array): boolean {
+    if (this.#closeInfo) return false;
+    return this.#push(event);
+  }
+
   comment(text: string): boolean {
     if (this.#closeInfo) return false;
     return this.#push(formatComment(text));
@@ -142,36 +161,48 @@ class EventStreamWriter implements SseWriter {
 
   close(): Promise<SseCloseInfo> {
     if (this.#closeInfo) return this.closed;
-    const rest = this.#queue.take().text;
+    const rest = this.#queue.take();
     this.#finish({ reason: 'end' });
     // The queue is bounded, so handing it over in one piece ahead of end() stays bounded too.
-    if (rest !== '') this.#sink.write(rest);
+    if (rest.length > 0) this.#sink.write(joinChunks(rest));
     this.#sink.end();
     return this.closed;
   }
 
   drained(): Promise<void> {
-    if (this.#closeInfo || !this.#needDrain) return Promise.resolve();
+    if (this.#closeInfo || (!this.#needDrain && this.#queue.length === 0)) return Promise.resolve();
     return new Promise((resolve) => this.#drainWaiters.push(resolve));
   }
 
-  #push(text: string): boolean {
+  #push(text: SseChunk): boolean {
     if (this.#sink.writableEnded === true) {
       // Ended behind the writer's back; 'finish' may still be pending.
       this.#finish({ reason: 'end' });
       return false;
     }
-    if (!this.#needDrain) {
+    if (!this.#needDrain && !this.#options.coalesceWrites) {
       this.#write(text, 1);
       return true;
     }
+    // Held while the response waits for drain, or until the end of the turn (coalesceWrites).
     const outcome = this.#queue.push(text);
     if (outcome === 'overflow') this.#overflowClose();
+    else if (!this.#needDrain) atEndOfTurn(this.#flush);
     return outcome === 'queued';
   }
 
+  /** Hands what is queued to the response in one write, unless it waits for drain. */
+  #flush = (): void => {
+    if (this.#closeInfo || this.#needDrain) return;
+    if (this.#queue.length > 0) {
+      const count = this.#queue.length;
+      this.#write(joinChunks(this.#queue.take()), count);
+    }
+    if (!this.#needDrain) this.#releaseDrainWaiters();
+  };
+
   /** Hands `text` to the response; `count` is how many events and comments it carries. */
-  #write(text: string, count: number): void {
+  #write(text: SseChunk, count: number): void {
     this.#sent += count;
     if (!this.#sink.write(text)) this.#needDrain = true;
     // Any write counts as activity: the keepalive interval starts again.
@@ -181,11 +212,7 @@ class EventStreamWriter implements SseWriter {
   #onDrain = (): void => {
     if (this.#closeInfo) return;
     this.#needDrain = false;
-    if (this.#queue.length > 0) {
-      const { text, count } = this.#queue.take();
-      this.#write(text, count);
-    }
-    if (!this.#needDrain) this.#releaseDrainWaiters();
+    this.#flush();
   };
 
   #onKeepalive = (): void => {
@@ -215,7 +242,9 @@ class EventStreamWriter implements SseWriter {
 
   #overflowClose(): void {
     this.#finish({ reason: 'overflow' });
-    // What the response already holds is still delivered; the queue behind it is discarded.
+    // What the response already holds is still delivered, then a comment that says why the
+    // stream ends; the queue behind it is discarded.
+    this.#sink.write(OVERFLOW_LINE);
     this.#sink.end();
   }
 

@@ -42,6 +42,14 @@ export interface SseWriterOptions {
   /** When set, a `retry:` field with this reconnection time (ms) is written first. */
   retryMs?: number;
   /**
+   * Hand the events of one turn of the event loop to the response in one write (default false):
+   * they are queued (within the same bounds) and written together at the end of the turn, so a
+   * burst of events costs one write (one HTTP chunk, one syscall) instead of one each. For a
+   * server fanning events out to many clients; the events then reach the response at the end of
+   * the turn, not at `send()`.
+   */
+  coalesceWrites?: boolean;
+  /**
    * Called once, synchronously, as soon as the stream closes for any reason: release the upstream
    * (for example end the NETCONF subscription) here. It must not throw.
    */
@@ -55,6 +63,7 @@ export interface ResolvedWriterOptions {
   maxQueuedEvents: number;
   overflow: SseOverflowPolicy;
   retryMs: number | undefined;
+  coalesceWrites: boolean;
   onClose: ((info: SseCloseInfo) => void) | undefined;
 }
 
@@ -94,6 +103,7 @@ export function resolveWriterOptions(options: SseWriterOptions): ResolvedWriterO
     maxQueuedEvents,
     overflow,
     retryMs,
+    coalesceWrites: options.coalesceWrites === true,
     onClose: options.onClose,
   };
 }

@@ -8,18 +8,24 @@ describe('BoundedQueue', () => {
     expect({ bytes: queue.bytes, length: queue.length }).toEqual({ bytes: 6, length: 1 });
   });
 
-  test('returns its chunks joined in order and empties itself', () => {
+  test('measures encoded chunks by their length', () => {
+    const queue = new BoundedQueue(100, 10, 'close');
+    queue.push(Buffer.from('é😀'));
+    expect(queue.bytes).toBe(6);
+  });
+
+  test('returns its chunks in order and empties itself', () => {
     const queue = new BoundedQueue(100, 10, 'close');
     queue.push('a');
     queue.push('b');
-    expect(queue.take()).toEqual({ text: 'ab', count: 2 });
+    expect(queue.take()).toEqual(['a', 'b']);
     expect({ bytes: queue.bytes, length: queue.length }).toEqual({ bytes: 0, length: 0 });
   });
 
   test('reports overflow at the count bound under the close policy and keeps what it has', () => {
     const queue = new BoundedQueue(100, 2, 'close');
     expect([queue.push('a'), queue.push('b'), queue.push('c')]).toEqual(['queued', 'queued', 'overflow']);
-    expect(queue.take().text).toBe('ab');
+    expect(queue.take().join('')).toBe('ab');
   });
 
   test('reports overflow at the byte bound under the close policy', () => {
@@ -32,13 +38,13 @@ describe('BoundedQueue', () => {
     queue.push('a');
     queue.push('bb');
     expect(queue.push('ccc')).toBe('queued');
-    expect({ text: queue.take().text, dropped: queue.dropped }).toEqual({ text: 'ccc', dropped: 2 });
+    expect({ text: queue.take().join(''), dropped: queue.dropped }).toEqual({ text: 'ccc', dropped: 2 });
   });
 
   test('drops a chunk larger than the byte bound itself under drop-oldest', () => {
     const queue = new BoundedQueue(4, 10, 'drop-oldest');
     queue.push('a');
     expect(queue.push('eeeee')).toBe('dropped');
-    expect({ text: queue.take().text, dropped: queue.dropped }).toEqual({ text: 'a', dropped: 1 });
+    expect({ text: queue.take().join(''), dropped: queue.dropped }).toEqual({ text: 'a', dropped: 1 });
   });
 });

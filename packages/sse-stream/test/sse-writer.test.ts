@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, test, vi } from 'vitest';
 import { SseFormatError, SseOptionError } from '../src/errors.js';
-import { formatEvent } from '../src/format-event.js';
+import { encodeEvent, formatComment, formatEvent, OVERFLOW_COMMENT } from '../src/format-event.js';
 import { createSseWriter } from '../src/sse-writer.js';
 import type { SseCloseInfo } from '../src/writer-options.js';
 import { parseChunks } from './helpers.js';
@@ -43,6 +43,79 @@ describe('writing', () => {
     writer.send({ data: 'x' });
     writer.comment('c');
     expect(writer.stats).toEqual({ queuedBytes: 0, queuedEvents: 0, droppedEvents: 0, sentEvents: 2 });
+  });
+});
+
+describe('shared and coalesced writes', () => {
+  /** A Writable that records each batch it is handed (one per write, or per writev when corked). */
+  function batchingSink(): { sink: Writable; batches: string[] } {
+    const batches: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        batches.push(chunk.toString());
+        callback();
+      },
+    });
+    return { sink, batches };
+  }
+
+  test('sendEncoded writes the bytes of encodeEvent as send writes the event', () => {
+    const { sink, text } = recordingSink();
+    const writer = createSseWriter(sink);
+    writer.sendEncoded(encodeEvent({ data: 'é\nx', id: '7' }));
+    expect(text()).toBe(formatEvent({ data: 'é\nx', id: '7' }));
+  });
+
+  test('one encoded event can be sent to many writers', () => {
+    const bytes = encodeEvent({ data: 'shared' });
+    const sinks = [recordingSink(), recordingSink()];
+    for (const { sink } of sinks) createSseWriter(sink).sendEncoded(bytes);
+    expect(sinks.map(({ text }) => text())).toEqual([
+      formatEvent({ data: 'shared' }),
+      formatEvent({ data: 'shared' }),
+    ]);
+  });
+
+  test('coalesceWrites hands the events of one turn to the response in one write', async () => {
+    const { sink, batches } = batchingSink();
+    const writer = createSseWriter(sink, { coalesceWrites: true });
+    for (const data of ['a', 'b', 'c']) writer.send({ data });
+    expect(batches).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([
+      formatEvent({ data: 'a' }) + formatEvent({ data: 'b' }) + formatEvent({ data: 'c' }),
+    ]);
+  });
+
+  test('coalesceWrites joins encoded events and text into one write', async () => {
+    const { sink, batches } = batchingSink();
+    const writer = createSseWriter(sink, { coalesceWrites: true });
+    writer.sendEncoded(encodeEvent({ data: 'é' }));
+    writer.comment('c');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([formatEvent({ data: 'é' }) + formatComment('c')]);
+  });
+
+  test('coalesceWrites keeps the queue bounds within one turn', async () => {
+    const { sink } = batchingSink();
+    const writer = createSseWriter(sink, { coalesceWrites: true, maxQueuedEvents: 2 });
+    expect([1, 2, 3].map((i) => writer.send({ data: String(i) }))).toEqual([true, true, false]);
+    await expect(writer.closed).resolves.toEqual({ reason: 'overflow' });
+  });
+
+  test('with coalesceWrites drained() resolves once the events of the turn are written', async () => {
+    const { sink, batches } = batchingSink();
+    const writer = createSseWriter(sink, { coalesceWrites: true });
+    writer.send({ data: 'a' });
+    await writer.drained();
+    expect(batches).toEqual([formatEvent({ data: 'a' })]);
+  });
+
+  test('without coalesceWrites each event reaches the response at send()', () => {
+    const { sink, batches } = batchingSink();
+    const writer = createSseWriter(sink);
+    for (const data of ['a', 'b']) writer.send({ data });
+    expect(batches).toEqual([formatEvent({ data: 'a' }), formatEvent({ data: 'b' })]);
   });
 });
 
@@ -132,6 +205,16 @@ describe('a slow consumer', () => {
     expect(writer.send({ data: 'late' })).toBe(false);
     await release();
     await expect(writer.closed).resolves.toEqual({ reason: 'overflow' });
+  });
+
+  test('ends an overflowing stream with the overflow comment after what the response held', async () => {
+    const { sink, text, release } = slowSink();
+    const writer = createSseWriter(sink, { maxQueuedEvents: 2, overflow: 'close' });
+    for (let i = 0; i < 10; i++) writer.send({ data: String(i) });
+    await release();
+    const events = text().slice(0, -formatComment(OVERFLOW_COMMENT).length);
+    expect(text()).toBe(events + formatComment(OVERFLOW_COMMENT));
+    expect(events).toMatch(/^(data: \d\n\n)+$/);
   });
 
   test('drained() resolves once the queue has been handed over', async () => {

@@ -99,26 +99,33 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
         maxQueuedEvents: settings.maxQueuedEvents,
         maxQueuedBytes: settings.maxQueuedBytes,
         overflow: 'close' as const,
+        // One write per client per turn, whatever the burst of events.
+        coalesceWrites: true,
         ...(settings.retryMs === undefined ? {} : { retryMs: settings.retryMs }),
       };
       const atBackend = settings.backendFilter && filter !== undefined && s.backend.capabilities.xpath;
       /** Filters, encodes and sends one notification. */
       const forward = (writer: SseWriter, n: BackendNotification): void => {
-        if (n.control === undefined && filter !== undefined && !atBackend && !filter.matches(n.tree)) return;
-        let data: string;
+        if (n.control === undefined && filter !== undefined && !atBackend && !messages.matches(n, filter))
+          return;
+        let event: Uint8Array;
         try {
-          data = messages.message(s.schema, n, encoding, s.messageIndent);
+          event = messages.event(s.schema, n, encoding, s.messageIndent);
         } catch (error) {
           s.logger?.warn(`notification not encoded: ${(error as Error).message}`);
           return;
         }
-        if (writer.send({ data })) sent++;
+        if (writer.sendEncoded(event)) sent++;
       };
       const track = (writer: SseWriter): void => {
         open.add(writer);
         void writer.closed.then((info) => {
           open.delete(writer);
-          if (info.reason === 'overflow') overflowed++;
+          if (info.reason !== 'overflow') return;
+          overflowed++;
+          s.logger?.warn(
+            `event stream ${name}: a client read too slowly and was disconnected (its queue reached ${settings.maxQueuedBytes} bytes or ${settings.maxQueuedEvents} events)`,
+          );
         });
       };
 

@@ -1,8 +1,10 @@
+import { encodeEvent } from '@yangkit/sse-stream';
 import { escapeXmlText } from '@yangkit/xml';
 import { encodeJson, encodeXml } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { BackendNotification } from '../backend.js';
 import type { Encoding } from '../media.js';
+import type { EventFilter } from './event-filter.js';
 import { NCEVENT_NS } from './stream-list.js';
 
 const NOTIFICATION_NS = 'urn:ietf:params:xml:ns:netconf:notification:1.0';
@@ -31,21 +33,46 @@ export function notificationMessage(
 }
 
 /**
- * The encoded messages of the last few notifications, so that an event delivered to many clients
- * (of a shared feed) is encoded once per encoding, not once per client.
+ * What the clients of one notification share: its SSE event per encoding, formatted and encoded
+ * to bytes once, and whether each filter expression selects it.
+ */
+interface Shared {
+  readonly events: Map<Encoding, Uint8Array>;
+  readonly matches: Map<string, boolean>;
+}
+
+/**
+ * The encoded SSE events of the notifications being delivered, so that an event delivered to many
+ * clients is filtered once per filter expression and encoded once per encoding, not once per
+ * client: every client's writer sends the same bytes. A notification object belongs to one feed,
+ * that is one user (see `LiveFeeds`), so only clients with the same view of the events share it.
+ * Entries go with their notification (a WeakMap).
  */
 export class MessageCache {
-  readonly #entries = new WeakMap<BackendNotification, Map<Encoding, string>>();
+  readonly #entries = new WeakMap<BackendNotification, Shared>();
 
-  /** The message of `n` in `encoding`, from the cache or freshly encoded. */
-  message(schema: SchemaTree, n: BackendNotification, encoding: Encoding, indent: number): string {
-    let messages = this.#entries.get(n);
-    if (messages === undefined) this.#entries.set(n, (messages = new Map()));
-    let text = messages.get(encoding);
-    if (text === undefined) {
-      text = notificationMessage(schema, n, encoding, indent);
-      messages.set(encoding, text);
+  #shared(n: BackendNotification): Shared {
+    let shared = this.#entries.get(n);
+    if (shared === undefined) this.#entries.set(n, (shared = { events: new Map(), matches: new Map() }));
+    return shared;
+  }
+
+  /** Whether `filter` selects `n`, evaluated once per expression. */
+  matches(n: BackendNotification, filter: EventFilter): boolean {
+    const { matches } = this.#shared(n);
+    let selected = matches.get(filter.expression);
+    if (selected === undefined) matches.set(filter.expression, (selected = filter.matches(n.tree)));
+    return selected;
+  }
+
+  /** The SSE event of `n` in `encoding` (UTF-8 bytes for `SseWriter.sendEncoded`), encoded once. */
+  event(schema: SchemaTree, n: BackendNotification, encoding: Encoding, indent: number): Uint8Array {
+    const { events } = this.#shared(n);
+    let bytes = events.get(encoding);
+    if (bytes === undefined) {
+      bytes = encodeEvent({ data: notificationMessage(schema, n, encoding, indent) });
+      events.set(encoding, bytes);
     }
-    return text;
+    return bytes;
   }
 }
