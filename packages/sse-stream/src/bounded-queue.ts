@@ -17,11 +17,24 @@ export function chunkBytes(chunk: SseChunk): number {
   return typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
 }
 
-/** Chunks as one piece for one write: a string when they all are, else one buffer. */
+/** The last chunks joined and their join: see {@link joinChunks}. */
+let lastChunks: readonly SseChunk[] = [];
+let lastJoined: SseChunk = '';
+
+/**
+ * Chunks as one piece for one write: a string when they all are, else one buffer. The writers of
+ * one feed flush the same events one after another at the end of a turn, so a join of the very
+ * chunks joined last is the same piece again (chunks never change once queued): one copy per turn,
+ * not one per client.
+ */
 export function joinChunks(chunks: readonly SseChunk[]): SseChunk {
   if (chunks.length === 1) return chunks[0]!;
-  if (chunks.every((c) => typeof c === 'string')) return chunks.join('');
-  return Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
+  if (chunks.length === lastChunks.length && chunks.every((c, i) => c === lastChunks[i])) return lastJoined;
+  lastJoined = chunks.every((c) => typeof c === 'string')
+    ? chunks.join('')
+    : Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
+  lastChunks = chunks;
+  return lastJoined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { BoundedQueue } from '../src/bounded-queue.js';
+import { BoundedQueue, joinChunks } from '../src/bounded-queue.js';
 
 describe('BoundedQueue', () => {
   test('measures chunks in UTF-8 bytes', () => {
@@ -46,5 +46,18 @@ describe('BoundedQueue', () => {
     queue.push('a');
     expect(queue.push('eeeee')).toBe('dropped');
     expect({ text: queue.take().join(''), dropped: queue.dropped }).toEqual({ text: 'a', dropped: 1 });
+  });
+});
+
+describe('joinChunks', () => {
+  test('joins text and bytes into one buffer of their UTF-8', () => {
+    expect(Buffer.from(joinChunks(['a', Buffer.from('é')])).toString()).toBe('aé');
+  });
+
+  test('gives the same piece again for the very chunks it joined last, without copying them again', () => {
+    const chunks = [Buffer.from('x'), Buffer.from('y')];
+    const first = joinChunks(chunks);
+    expect(joinChunks([...chunks])).toBe(first);
+    expect(joinChunks([chunks[1]!, chunks[0]!])).not.toBe(first);
   });
 });
