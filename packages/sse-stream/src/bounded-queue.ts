@@ -106,6 +106,11 @@ export class BoundedQueue {
     this.#bytes = 0;
   }
 
+  /** Whether `chunk` can be queued without passing a bound. */
+  fits(chunk: SseChunk): boolean {
+    return this.#fits(chunkBytes(chunk));
+  }
+
   #fits(size: number): boolean {
     return this.#chunks.length < this.#maxChunks && this.#bytes + size <= this.#maxBytes;
   }

@@ -180,9 +180,13 @@ class EventStreamWriter implements SseWriter {
       this.#finish({ reason: 'end' });
       return false;
     }
-    if (!this.#needDrain && !this.#options.coalesceWrites) {
-      this.#write(text, 1);
-      return true;
+    if (!this.#needDrain) {
+      if (!this.#options.coalesceWrites) {
+        this.#write(text, 1);
+        return true;
+      }
+      // A burst past the bounds within one turn goes out now: the client is not behind.
+      if (!this.#queue.fits(text)) this.#flush();
     }
     // Held while the response waits for drain, or until the end of the turn (coalesceWrites).
     const outcome = this.#queue.push(text);

@@ -43,8 +43,9 @@ export interface SseWriterOptions {
   retryMs?: number;
   /**
    * Hand the events of one turn of the event loop to the response in one write (default false):
-   * they are queued (within the same bounds) and written together at the end of the turn, so a
-   * burst of events costs one write (one HTTP chunk, one syscall) instead of one each. For a
+   * they are queued and written together at the end of the turn (or at once when they would pass
+   * a bound of the queue), so a burst of events costs one write (one HTTP chunk, one syscall)
+   * instead of one each. For a
    * server fanning events out to many clients; the events then reach the response at the end of
    * the turn, not at `send()`.
    */

@@ -96,11 +96,28 @@ describe('shared and coalesced writes', () => {
     expect(batches).toEqual([formatEvent({ data: 'é' }) + formatComment('c')]);
   });
 
-  test('coalesceWrites keeps the queue bounds within one turn', async () => {
-    const { sink } = batchingSink();
+  test('coalesceWrites writes a burst past the queue bounds within one turn instead of dropping it', async () => {
+    const { sink, batches } = batchingSink();
     const writer = createSseWriter(sink, { coalesceWrites: true, maxQueuedEvents: 2 });
-    expect([1, 2, 3].map((i) => writer.send({ data: String(i) }))).toEqual([true, true, false]);
+    expect([1, 2, 3].map((i) => writer.send({ data: String(i) }))).toEqual([true, true, true]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([
+      formatEvent({ data: '1' }) + formatEvent({ data: '2' }),
+      formatEvent({ data: '3' }),
+    ]);
+    expect(writer.isClosed).toBe(false);
+  });
+
+  test('coalesceWrites still closes a client that stays behind past the bounds', async () => {
+    const { sink, text, release } = slowSink();
+    const writer = createSseWriter(sink, { coalesceWrites: true, maxQueuedEvents: 3 });
+    for (let i = 0; i < 100; i++) {
+      writer.send({ data: String(i) });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     await expect(writer.closed).resolves.toEqual({ reason: 'overflow' });
+    await release();
+    expect(text().endsWith(formatComment(OVERFLOW_COMMENT))).toBe(true);
   });
 
   test('with coalesceWrites drained() resolves once the events of the turn are written', async () => {
