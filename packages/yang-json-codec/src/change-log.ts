@@ -1,7 +1,7 @@
 import type { SchemaNode, YangType } from '@yangkit/yang-schema';
 import { findChild, findPath, insertChild, moveChild, positionOf, removeChild } from './child-index';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
-import { cloneNode } from './instance';
+import { shallowCopy } from './instance';
 import { type PathStep, pathOf, stepOf } from './path-step';
 
 /** A leaf's value and the union member it matched. */
@@ -73,26 +73,6 @@ function positionAfter(holder: ChildHolder, after: PathStep | null | undefined):
   if (after === null) return 0;
   const anchor = findChild(holder, after);
   return anchor === undefined ? undefined : positionOf(holder, anchor) + 1;
-}
-
-/** A detached copy of a node without its children (a list entry keeps its keys). */
-function shallowCopy(node: DataNode): DataNode {
-  const copy: DataNode = { ...node, parent: undefined, children: undefined };
-  if (node.children === undefined) return copy;
-  copy.children = new Map();
-  if (node.schema.kind === 'anydata' || node.schema.kind === 'anyxml') {
-    for (const [s, nodes] of node.children)
-      copy.children.set(
-        s,
-        nodes.map((n) => cloneNode(n, undefined)),
-      );
-  } else if (node.schema.kind === 'list') {
-    for (const k of node.schema.keyNodes) {
-      const key = node.children.get(k)?.[0];
-      if (key !== undefined) copy.children.set(k, [{ ...key, parent: copy }]);
-    }
-  }
-  return copy;
 }
 
 /**
@@ -216,12 +196,12 @@ export class ChangeLog {
         const node = shallowCopy(change.node);
         const at = positionAfter(holder, change.after);
         insertChild(holder, node, at);
-        this.#changes.push({
-          op: 'create',
-          path: pathOf(node),
-          node: shallowCopy(node),
-          ...(isEntry(node.schema) ? { after: previousOf(holder, node) ?? null } : {}),
-        });
+        // The change's node is a detached copy no tree holds, and its path names the new node: both
+        // are logged as they are. Only an entry whose anchor is gone lands elsewhere (last).
+        const moved = isEntry(node.schema) && at === undefined;
+        this.#changes.push(
+          moved ? { op: 'create', path: change.path, node: change.node, after: previousOf(holder, node) ?? null } : change,
+        );
         return true;
       }
       case 'set':

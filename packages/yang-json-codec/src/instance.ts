@@ -126,6 +126,45 @@ export function cloneNode(node: DataNode, parent: DataNode | undefined): DataNod
   return copy;
 }
 
+/**
+ * A detached copy of `node` without its children, except a list entry's keys and anydata/anyxml
+ * content (the node a create adds to a tree, or logs). Annotations are shared: a tree replaces them
+ * whole, never changes them in place.
+ */
+export function shallowCopy(node: DataNode): DataNode {
+  // One object literal in createNode's shape: every node keeps one hidden class.
+  const copy: DataNode = {
+    schema: node.schema,
+    parent: undefined,
+    value: node.value,
+    member: node.member,
+    any: node.any,
+    children: undefined,
+    annotations: node.annotations,
+  };
+  const children = node.children;
+  if (children === undefined) return copy;
+  const copied: ChildMap = new Map();
+  copy.children = copied;
+  const kind = node.schema.kind;
+  if (kind === 'anydata' || kind === 'anyxml') {
+    for (const [s, nodes] of children)
+      copied.set(
+        s,
+        nodes.map((n) => cloneNode(n, copy)),
+      );
+  } else if (kind === 'list') {
+    for (const k of node.schema.keyNodes) {
+      const key = children.get(k)?.[0];
+      if (key === undefined) continue;
+      const leaf = shallowCopy(key);
+      leaf.parent = copy;
+      copied.set(k, [leaf]);
+    }
+  }
+  return copy;
+}
+
 /** A deep copy of a document (see {@link cloneNode}); the original is left untouched. */
 export function cloneTree(tree: InstanceTree): InstanceTree {
   const children: ChildMap = new Map();

@@ -3,7 +3,7 @@ import { ChangeLog, type Placement, type TreeChange } from './change-log';
 import { findChild, findChildren, findPath, positionOf } from './child-index';
 import { CodecError } from './errors';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
-import { cloneNode, cloneTree, createNode } from './instance';
+import { cloneTree, createNode, shallowCopy } from './instance';
 import { isWholeStep, type PathStep, stepOf } from './path-step';
 import { pathOfSteps } from './paths';
 import { dataParent } from './schema-view';
@@ -159,30 +159,6 @@ function createAncestor(log: ChangeLog, parent: DataNode | undefined, step: Path
   return log.create(parent, node);
 }
 
-/** A detached copy of `source` without children, except a list entry's keys (the node a create logs). */
-function shallowOf(source: DataNode): DataNode {
-  const node = createNode(source.schema, undefined);
-  node.value = source.value;
-  node.member = source.member;
-  node.any = source.any;
-  if (source.annotations !== undefined) node.annotations = [...source.annotations];
-  const kind = source.schema.kind;
-  if ((kind === 'anydata' || kind === 'anyxml') && source.children !== undefined) {
-    node.children = new Map();
-    for (const [s, nodes] of source.children)
-      node.children.set(
-        s,
-        nodes.map((n) => cloneNode(n, undefined)),
-      );
-  } else if (kind === 'list') {
-    for (const k of source.schema.keyNodes) {
-      const key = source.children?.get(k)?.[0];
-      if (key !== undefined) node.children!.set(k, [{ ...key, parent: node, annotations: undefined }]);
-    }
-  }
-  return node;
-}
-
 function isLeafy(schema: SchemaNode): boolean {
   const kind = schema.kind;
   return kind === 'leaf' || kind === 'leaf-list' || kind === 'anydata' || kind === 'anyxml';
@@ -191,7 +167,7 @@ function isLeafy(schema: SchemaNode): boolean {
 /** Adds a copy of `source` and its subtree under `parent`, node by node, each node logged. */
 function graft(log: ChangeLog, parent: DataNode | undefined, source: DataNode, at?: Placement): DataNode {
   dropOtherCases(log, parent, source.schema);
-  const node = log.create(parent, shallowOf(source), at);
+  const node = log.create(parent, shallowCopy(source), at);
   if (isLeafy(source.schema) || source.children === undefined) return node;
   for (const [schema, nodes] of source.children) {
     if (schema.isKey && source.schema.kind === 'list') continue;
