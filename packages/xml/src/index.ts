@@ -12,7 +12,9 @@ export { childElement, childElements, textOf } from './navigate.js';
 export {
   readXml,
   readXmlDocument,
+  readXmlSteps,
   streamXml,
+  streamXmlSteps,
   type XmlSink,
   type XmlSinkDecision,
 } from './reader.js';

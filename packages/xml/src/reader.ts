@@ -47,7 +47,7 @@ export interface XmlSink {
  * @throws {XmlError} for anything refused, with its line and column; never anything else.
  */
 export function readXml(text: string, limits: XmlLimits = {}): XmlElement[] {
-  return new Reader(text, limits, undefined, false).run();
+  return finish(new Reader(text, limits, undefined, false).steps());
 }
 
 /**
@@ -57,7 +57,7 @@ export function readXml(text: string, limits: XmlLimits = {}): XmlElement[] {
  * @throws {XmlError} `XML_MALFORMED` when there is no element or more than one, else as {@link readXml}
  */
 export function readXmlDocument(text: string, limits: XmlLimits = {}): XmlElement {
-  return new Reader(text, limits, undefined, true).run()[0]!;
+  return finish(new Reader(text, limits, undefined, true).steps())[0]!;
 }
 
 /**
@@ -65,7 +65,36 @@ export function readXmlDocument(text: string, limits: XmlLimits = {}): XmlElemen
  * included), keeping only what the sink asks to collect.
  */
 export function streamXml(text: string, sink: XmlSink, limits: XmlLimits = {}): void {
-  new Reader(text, limits, sink, false).run();
+  finish(new Reader(text, limits, sink, false).steps());
+}
+
+/**
+ * {@link readXml} in steps: the generator reads the text a slice at a time, yielding after every
+ * few hundred pieces of markup (tags, comments, CDATA sections), and returns the elements. Run it to its end at once (as
+ * `readXml` does) or give the event loop back between steps, so that a big document does not hold
+ * a server's other requests for the whole read.
+ */
+export function readXmlSteps(text: string, limits: XmlLimits = {}): Generator<void, XmlElement[], void> {
+  return new Reader(text, limits, undefined, false).steps();
+}
+
+/** {@link streamXml} in steps (see {@link readXmlSteps}). */
+export function streamXmlSteps(
+  text: string,
+  sink: XmlSink,
+  limits: XmlLimits = {},
+): Generator<void, XmlElement[], void> {
+  return new Reader(text, limits, sink, false).steps();
+}
+
+/** Pieces of markup (tags, comments, CDATA sections, with their text) read between two yields. */
+const XML_STEP = 512;
+
+/** Runs a reader's steps to their end. */
+function finish(steps: Generator<void, XmlElement[], void>): XmlElement[] {
+  let next = steps.next();
+  while (next.done !== true) next = steps.next();
+  return next.value;
 }
 
 /** How an open element's content is handled (see {@link XmlSinkDecision}). */
@@ -247,7 +276,8 @@ class Reader {
     return new XmlError(code, reason, limit === undefined ? { position } : { position, limit });
   }
 
-  run(): XmlElement[] {
+  /** Reads the whole text, yielding after every {@link XML_STEP} pieces of markup; returns the top elements. */
+  *steps(): Generator<void, XmlElement[], void> {
     const text = this.text;
     const len = text.length;
     let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -260,6 +290,7 @@ class Reader {
       i = XML_DECLARATION.lastIndex;
     }
     this.i = i;
+    let step = 0;
     while (this.i < len) {
       const lt = text.indexOf('<', this.i);
       const textEnd = lt < 0 ? len : lt;
@@ -267,6 +298,10 @@ class Reader {
       if (lt < 0) break;
       this.i = lt;
       this.markup();
+      if (++step === XML_STEP) {
+        step = 0;
+        yield;
+      }
     }
     const open = this.stack.length;
     if (open > 0)

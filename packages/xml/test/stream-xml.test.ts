@@ -2,8 +2,10 @@ import { describe, expect, test } from 'vitest';
 import {
   readXml,
   readXmlDocument,
+  readXmlSteps,
   streamXml,
   streamXmlElements,
+  streamXmlSteps,
   type XmlElement,
   type XmlSink,
   type XmlSinkDecision,
@@ -121,5 +123,43 @@ describe('streamXmlElements', () => {
     const { sink, events } = recorder(() => 'collect');
     streamXmlElements(readXml('<a><b/>x</a>'), sink);
     expect(events).toEqual(['open a 0 -1--1', 'close a -1 children=2']);
+  });
+});
+
+describe('reading in steps', () => {
+  const entries = (n: number) =>
+    `<list>${Array.from({ length: n }, (_, i) => `<entry a="${i}"><name>e${i}</name><!-- c --></entry>`).join('\n')}</list>`;
+
+  test('readXmlSteps yields while it reads a long document and returns what readXml returns', () => {
+    const text = entries(3_000);
+    const steps = readXmlSteps(text);
+    let yields = 0;
+    let next = steps.next();
+    while (next.done !== true) {
+      yields++;
+      next = steps.next();
+    }
+    expect(yields).toBeGreaterThan(10);
+    expect(next.value).toEqual(readXml(text));
+  });
+
+  test('streamXmlSteps hands the sink what streamXml hands it', () => {
+    const text = entries(1_500);
+    const a = recorder(() => 'stream');
+    const b = recorder(() => 'stream');
+    streamXml(text, a.sink);
+    for (const _ of streamXmlSteps(text, b.sink)) {
+      // every step is taken
+    }
+    expect(b.events).toEqual(a.events);
+  });
+
+  test('a malformed document fails at the step that reaches the fault', () => {
+    const steps = readXmlSteps(`${entries(2_000).slice(0, -7)}</entry>`);
+    expect(() => {
+      while (steps.next().done !== true) {
+        // read on
+      }
+    }).toThrow('expected </list>, found </entry> (line 2000');
   });
 });

@@ -200,7 +200,9 @@ export class ChangeLog {
         // are logged as they are. Only an entry whose anchor is gone lands elsewhere (last).
         const moved = isEntry(node.schema) && at === undefined;
         this.#changes.push(
-          moved ? { op: 'create', path: change.path, node: change.node, after: previousOf(holder, node) ?? null } : change,
+          moved
+            ? { op: 'create', path: change.path, node: change.node, after: previousOf(holder, node) ?? null }
+            : change,
         );
         return true;
       }

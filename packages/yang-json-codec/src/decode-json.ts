@@ -5,8 +5,9 @@ import { operationOfJson } from './document-operation';
 import { CodecError } from './errors';
 import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
 import { jsonDepth } from './json-depth';
-import { parseJsonText } from './json-text';
+import { parseJsonTextSteps } from './json-text';
 import { type NodeInfo, nodeInfo, splitName, structureInfo, topLevelInfo } from './schema-view';
+import { finishSteps, type Steps } from './steps';
 import { valueFromJson } from './values';
 
 type JsonObject = Record<string, unknown>;
@@ -31,6 +32,19 @@ export function decodeJson(
   json: string | unknown,
   options: DecodeOptions = {},
 ): InstanceTree {
+  return finishSteps(decodeJsonSteps(schema, json, options));
+}
+
+/**
+ * {@link decodeJson} in steps (see {@link Steps}): the same decode, yielding every few hundred data
+ * nodes (and every slice of the text while it is parsed), so that a server can give the event loop
+ * back while a big body decodes.
+ */
+export function* decodeJsonSteps(
+  schema: SchemaTree,
+  json: string | unknown,
+  options: DecodeOptions = {},
+): Steps<InstanceTree> {
   const ctx = new DecodeContext(schema, options);
   const maxSize = options.maxSize ?? 256 * 1024 * 1024;
   let value = json;
@@ -46,10 +60,10 @@ export function decodeJson(
     }
     // Each data level is at most two JSON levels (a list's array and entry object): a bound that
     // refuses before JSON.parse what the decoder would refuse after it.
-    value = parseJsonText(json, 2 * ctx.maxDepth + 2);
+    value = yield* parseJsonTextSteps(json, 2 * ctx.maxDepth + 2);
   }
   const target = resolveDocument(schema, options);
-  return new JsonDecoder(ctx, options.simpleNames ?? false).document(value, target);
+  return yield* new JsonDecoder(ctx, options.simpleNames ?? false).document(value, target);
 }
 
 class JsonDecoder {
@@ -67,7 +81,7 @@ class JsonDecoder {
     return this.ctx.error('BAD_ELEMENT', 'bad-element', message, { json: '/', xml: '/' });
   }
 
-  document(value: unknown, target: DocumentTarget): InstanceTree {
+  *document(value: unknown, target: DocumentTarget): Steps<InstanceTree> {
     if (!isObject(value)) throw this.structure('a YANG JSON document is a JSON object');
     const children: ChildMap = new Map();
     const doc: InstanceTree = {
@@ -89,31 +103,31 @@ class JsonDecoder {
           if (!isObject(inner)) throw this.structure('"ietf-restconf:data" must be a JSON object');
           content = inner;
         }
-        this.members(content, undefined, topLevelInfo(this.tree), undefined, children, 0, true);
+        yield* this.members(content, undefined, topLevelInfo(this.tree), undefined, children, 0, true);
         if (isObject(content['@']))
           doc.annotations = this.annotationObject(content['@'], undefined, undefined);
         break;
       }
       case 'resource': {
         const info = target.parent === undefined ? topLevelInfo(this.tree) : nodeInfo(target.parent);
-        this.members(value, target.parent, info, undefined, children, 0, target.parent === undefined);
+        yield* this.members(value, target.parent, info, undefined, children, 0, target.parent === undefined);
         break;
       }
       case 'yang-data': {
         const info = structureInfo(target.structure ?? []);
-        this.members(value, undefined, info, undefined, children, 0, true);
+        yield* this.members(value, undefined, info, undefined, children, 0, true);
         break;
       }
       case 'notification':
-        this.notification(value, doc);
+        yield* this.notification(value, doc);
         break;
       default:
-        this.operation(value, target, children);
+        yield* this.operation(value, target, children);
     }
     return doc;
   }
 
-  private notification(value: JsonObject, doc: InstanceTree): void {
+  private *notification(value: JsonObject, doc: InstanceTree): Steps<void> {
     const keys = Object.keys(value);
     if (keys.length !== 1) {
       throw this.structure(
@@ -144,15 +158,15 @@ class JsonDecoder {
         attach(doc.children, node);
         const v = rest[k];
         if (!isObject(v)) throw this.structure(`notification "${name}" must be a JSON object`);
-        this.members(v, n, nodeInfo(n), node, node.children!, 1, false);
+        yield* this.members(v, n, nodeInfo(n), node, node.children!, 1, false);
         delete rest[k];
       }
     }
     if (Object.keys(rest).length > 0)
-      this.members(rest, undefined, info, undefined, doc.children, 0, true, true);
+      yield* this.members(rest, undefined, info, undefined, doc.children, 0, true, true);
   }
 
-  private operation(value: JsonObject, target: DocumentTarget, children: ChildMap): void {
+  private *operation(value: JsonObject, target: DocumentTarget, children: ChildMap): Steps<void> {
     const part = target.part!;
     const op = target.operation!;
     const keys = Object.keys(value);
@@ -174,7 +188,7 @@ class JsonDecoder {
       body = named.content;
     }
     if (!isObject(body)) throw this.structure(`the ${op.kind} ${part.kind} must be a JSON object`);
-    this.members(body, part, nodeInfo(part), node, node.children!, 1, false);
+    yield* this.members(body, part, nodeInfo(part), node, node.children!, 1, false);
   }
 
   /** Resolves a member name: `module:name`, or a bare name in the parent's module (RFC 7951 section 4). */
@@ -244,7 +258,7 @@ class JsonDecoder {
   }
 
   /** Decodes the members of a JSON object under `parent`. */
-  private members(
+  private *members(
     obj: JsonObject,
     schemaParent: SchemaNode | undefined,
     info: NodeInfo,
@@ -253,8 +267,9 @@ class JsonDecoder {
     depth: number,
     topLevel: boolean,
     notifications?: boolean,
-  ): void {
+  ): Steps<void> {
     if (depth > this.ctx.maxDepth) throw this.structure(`nesting deeper than ${this.ctx.maxDepth}`);
+    if (this.ctx.stepDue()) yield;
     let metaMembers: string[] | undefined;
     let seen: Map<SchemaNode, Set<string>> | undefined;
     for (const key in obj) {
@@ -284,7 +299,7 @@ class JsonDecoder {
             if (!isObject(item)) throw this.shape(parent, schema, 'JSON objects as entries');
             const entry = this.ctx.node(schema, parent);
             entries.push(entry);
-            this.members(
+            yield* this.members(
               item,
               schema,
               nodeInfo(schema),
@@ -308,6 +323,7 @@ class JsonDecoder {
             const n = this.leaf(schema, parent, item);
             entries.push(n);
             this.ctx.checkLeafListValue(n, (seen ??= new Map()));
+            if (this.ctx.stepDue()) yield;
           }
           break;
         }
@@ -317,7 +333,7 @@ class JsonDecoder {
         case 'anydata':
         case 'anyxml': {
           const n = this.ctx.node(schema, parent);
-          const data = this.anyAsData(value, n, depth + 1);
+          const data = yield* this.anyAsData(value, n, depth + 1);
           if (data !== undefined) n.children = data;
           else n.any = this.anyValue(value, schema.module, depth + 1, parent, schema);
           into.set(schema, [n]);
@@ -327,7 +343,16 @@ class JsonDecoder {
           if (!isObject(value)) throw this.shape(parent, schema, 'a JSON object');
           const n = this.ctx.node(schema, parent);
           into.set(schema, [n]);
-          this.members(value, schema, nodeInfo(schema), n, n.children!, depth + 1, false, notifications);
+          yield* this.members(
+            value,
+            schema,
+            nodeInfo(schema),
+            n,
+            n.children!,
+            depth + 1,
+            false,
+            notifications,
+          );
           if (isObject(value['@'])) n.annotations = this.annotationObject(value['@'], n, undefined);
         }
       }
@@ -461,7 +486,7 @@ class JsonDecoder {
    * anydata/anyxml content whose members all name top-level data nodes (`"module:name"`) is decoded as
    * data (a datastore's content); anything else stays schema-less (undefined here).
    */
-  private anyAsData(value: unknown, owner: DataNode, depth: number): ChildMap | undefined {
+  private *anyAsData(value: unknown, owner: DataNode, depth: number): Steps<ChildMap | undefined> {
     if (!isObject(value)) return undefined;
     const top = topLevelInfo(this.tree);
     let any = false;
@@ -473,7 +498,7 @@ class JsonDecoder {
     if (!any) return undefined;
     const children: ChildMap = new Map();
     try {
-      this.members(value, undefined, top, owner, children, depth, true);
+      yield* this.members(value, undefined, top, owner, children, depth, true);
     } catch (error) {
       if (CodecError.isInstance(error)) return undefined;
       throw error;

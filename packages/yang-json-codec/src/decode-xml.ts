@@ -1,7 +1,7 @@
 import {
   childElements,
-  streamXml,
   streamXmlElements,
+  streamXmlSteps,
   textOf,
   type XmlElement,
   XmlError,
@@ -16,6 +16,7 @@ import { isFilterAttribute } from './filter-attributes';
 import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
 import { knownXmlAnnotation, NETCONF_MODULE } from './known-annotations';
 import { type NodeInfo, nodeInfo, structureInfo, topLevelInfo } from './schema-view';
+import { finishSteps, type Steps } from './steps';
 import { valueFromXml } from './values';
 import { mapXPathPrefixes } from './xpath-value';
 
@@ -46,6 +47,18 @@ export function decodeXml(
   xml: string | XmlElement | readonly XmlElement[],
   options: DecodeOptions = {},
 ): InstanceTree {
+  return finishSteps(decodeXmlSteps(schema, xml, options));
+}
+
+/**
+ * {@link decodeXml} in steps (see {@link Steps}): the same decode, yielding every few hundred
+ * elements of the text, so that a server can give the event loop back while a big body decodes.
+ */
+export function* decodeXmlSteps(
+  schema: SchemaTree,
+  xml: string | XmlElement | readonly XmlElement[],
+  options: DecodeOptions = {},
+): Steps<InstanceTree> {
   const ctx = new DecodeContext(schema, options);
   const target = resolveDocument(schema, options);
   const decoder = new XmlDecoder(ctx, target);
@@ -54,7 +67,7 @@ export function decodeXml(
     // Streamed: containers and list entries become instances as their end tags are read, so the document
     // never exists as a whole element tree beside the instance tree.
     try {
-      streamXml(xml, decoder, xmlLimits(options));
+      yield* streamXmlSteps(xml, decoder, xmlLimits(options));
     } catch (error) {
       throw XmlError.isInstance(error) ? readError(error) : error;
     }

@@ -50,6 +50,9 @@ export interface DecodeOptions {
   readonly editAttributes?: boolean;
 }
 
+/** Data nodes decoded between two yields of a decoder in steps. */
+const DECODE_STEP = 256;
+
 /** State of one decode run shared by the XML and JSON readers: limits, error builders, key indexes. */
 export class DecodeContext {
   readonly tree: SchemaTree;
@@ -65,6 +68,7 @@ export class DecodeContext {
   /** Where the document's top nodes sit (a resource body below its parent). */
   readonly #base: PathBase | undefined;
   #nodes = 0;
+  #nextStep = DECODE_STEP;
 
   constructor(tree: SchemaTree, options: DecodeOptions) {
     this.tree = tree;
@@ -89,6 +93,13 @@ export class DecodeContext {
       });
     }
     return createNode(schema, parent);
+  }
+
+  /** True once per {@link DECODE_STEP} nodes decoded: where a decoder in steps yields. */
+  stepDue(): boolean {
+    if (this.#nodes < this.#nextStep) return false;
+    this.#nextStep = this.#nodes + DECODE_STEP;
+    return true;
   }
 
   /** Builds the error for a node that already exists (or its parent). */

@@ -28,8 +28,8 @@ export {
   replaceChild,
 } from './child-index';
 export { applyContent, holdsNoState } from './content';
-export { decodeJson } from './decode-json';
-export { decodeXml, NETCONF_NS, NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
+export { decodeJson, decodeJsonSteps } from './decode-json';
+export { decodeXml, decodeXmlSteps, NETCONF_NS, NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
 export type { DecodeOptions } from './decoder';
 export { applyDepth } from './depth';
 export type { EncodeJsonOptions } from './encode-json';
@@ -62,7 +62,7 @@ export {
 export { instanceIdFromXml, instanceIdSteps } from './instance-identifier';
 export type { JsonSchema, JsonSchemaOptions } from './json-schema';
 export { membersJsonSchema, nodeJsonSchema, toJsonSchema } from './json-schema';
-export { parseJsonText } from './json-text';
+export { parseJsonText, parseJsonTextSteps } from './json-text';
 export type { JsonCheck } from './json-validator';
 export { compileJsonValidator } from './json-validator';
 export { overlayTree } from './overlay';
@@ -80,6 +80,7 @@ export {
 export { pathOfSteps, xmlPathNamespaces } from './paths';
 export { type FilterElement, selectSubtree, selectXPath } from './select';
 export { selectPath } from './select-path';
+export { finishInSlices, finishSteps, type SliceOptions, type Steps } from './steps';
 export {
   applyEdit,
   diff,

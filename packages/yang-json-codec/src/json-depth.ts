@@ -15,26 +15,3 @@ export function jsonDepth(value: unknown, max: number): number {
   }
   return deepest;
 }
-
-/**
- * Nesting depth of JSON text, counted as {@link jsonDepth} counts the value it parses to (for text
- * that is JSON), by one linear scan that stops past `max`. Run before `JSON.parse`: parsing
- * millions of nested brackets blocks the event loop for seconds before any limit could apply.
- */
-export function jsonTextDepth(text: string, max: number): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c /* \ */) i++;
-      else if (c === 0x22 /* " */) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (++depth > deepest) deepest = depth;
-      if (deepest > max) return deepest;
-    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
-  }
-  return deepest;
-}

@@ -1,5 +1,5 @@
 import { CodecError } from './errors';
-import { jsonTextDepth } from './json-depth';
+import { finishSteps, type Steps } from './steps';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -9,11 +9,28 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
 
-/** Offset of the quote that closes the JSON string opening at `start` (the text is valid JSON). */
+/**
+ * Text given to one `JSON.parse` call at most (plus one value): a container longer than this is
+ * built member by member from pieces of about this size, so that no single call holds the event
+ * loop for long (`JSON.parse` of 15 MB takes a second on a busy machine).
+ */
+const PIECE = 32 * 1024;
+/** Characters scanned between two yields. */
+const SCAN_STEP = 64 * 1024;
+
+function malformed(message: string, cause?: unknown): CodecError {
+  return new CodecError('JSON_MALFORMED', `malformed JSON: ${message}`, {
+    errorTag: 'malformed-message',
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/** Offset of the quote that closes the JSON string opening at `start`, or -1 when none does. */
 function stringEnd(text: string, start: number): number {
   let end = start;
   for (;;) {
     end = text.indexOf('"', end + 1);
+    if (end < 0) return -1;
     let backslashes = 0;
     for (let j = end - 1; text.charCodeAt(j) === BACKSLASH; j--) backslashes++;
     if (backslashes % 2 === 0) return end;
@@ -35,25 +52,46 @@ function addName(names: string[] | Set<string>, name: string): boolean {
   return true;
 }
 
+/** `JSON.parse` with its failure as the codec's error. */
+function parse(text: string, where: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw malformed(`${(cause as Error).message} (in the text from offset ${where})`, cause);
+  }
+}
+
 /**
- * The first member name that appears twice in one object of `text` (valid JSON), and its offset:
- * one pass that jumps over strings, keeping the names of each open object (most objects are
- * small: a list searched in turn, a Set past {@link SMALL_OBJECT}). Escaped names are compared
- * decoded (`"a"` and `"\u0061"` are one name).
+ * One pass over the text, yielding every {@link SCAN_STEP} characters: refuses nesting deeper than
+ * `maxDepth` (objects and arrays alike), brackets that do not pair, an unterminated string and an
+ * object that names one member twice; returns the containers longer than {@link PIECE}, by the
+ * offset of their opening bracket, with the offset of their closing one. Jumps over strings and
+ * keeps the names of each open object (most objects are small: a list searched in turn, a Set past
+ * {@link SMALL_OBJECT}). Escaped names are compared decoded (`"a"` and `"\u0061"` are one name).
  */
-function duplicateMember(text: string): { name: string; offset: number } | undefined {
-  // One entry per open object (its names so far) or array (undefined).
+function* scan(text: string, maxDepth: number, piece: number): Steps<Map<number, number>> {
+  const big = new Map<number, number>();
+  // The offsets of the open containers, and the names of each open object (undefined: an array).
+  const opens: number[] = [];
   const open: (string[] | Set<string> | undefined)[] = [];
   let names: string[] | Set<string> | undefined;
   let nameNext = false;
+  let nextYield = SCAN_STEP;
   for (let i = 0; i < text.length; i++) {
+    if (i >= nextYield) {
+      nextYield = i + SCAN_STEP;
+      yield;
+    }
     switch (text.charCodeAt(i)) {
       case QUOTE: {
         const end = stringEnd(text, i);
+        if (end < 0) throw malformed(`unterminated string at offset ${i}`);
         if (nameNext && names !== undefined) {
           const raw = text.slice(i + 1, end);
-          const name = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
-          if (!addName(names, name)) return { name, offset: i };
+          const name = raw.includes('\\') ? (parse(text.slice(i, end + 1), i) as string) : raw;
+          if (!addName(names, name)) {
+            throw malformed(`member "${name}" appears twice in one object (offset ${i})`);
+          }
           if (Array.isArray(names) && names.length > SMALL_OBJECT) names = new Set(names);
           nameNext = false;
         }
@@ -61,20 +99,28 @@ function duplicateMember(text: string): { name: string; offset: number } | undef
         break;
       }
       case OPEN_OBJECT:
+      case OPEN_ARRAY: {
+        if (opens.length >= maxDepth) {
+          throw new CodecError('LIMIT_EXCEEDED', `JSON input nests deeper than ${maxDepth} levels`, {
+            errorTag: 'malformed-message',
+          });
+        }
+        opens.push(i);
         open.push(names);
-        names = [];
-        nameNext = true;
+        const object = text.charCodeAt(i) === OPEN_OBJECT;
+        names = object ? [] : undefined;
+        nameNext = object;
         break;
-      case OPEN_ARRAY:
-        open.push(names);
-        names = undefined;
-        nameNext = false;
-        break;
+      }
       case CLOSE_OBJECT:
-      case CLOSE_ARRAY:
+      case CLOSE_ARRAY: {
+        const start = opens.pop();
+        if (start === undefined) throw malformed(`unexpected "${text[i]}" at offset ${i}`);
+        if (i - start > piece) big.set(start, i);
         names = open.pop();
         nameNext = false;
         break;
+      }
       case COMMA:
         nameNext = names !== undefined;
         break;
@@ -82,7 +128,101 @@ function duplicateMember(text: string): { name: string; offset: number } | undef
         break;
     }
   }
-  return undefined;
+  if (opens.length > 0) throw malformed(`unexpected end of input: ${opens.length} unclosed brackets`);
+  return big;
+}
+
+/** JSON whitespace (RFC 8259 section 2). */
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+function skipSpace(text: string, i: number): number {
+  while (isSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** `"name"` and the colon before a member's value, as the text from `from` to `to` holds them. */
+const MEMBER_NAME = /^[ \t\n\r]*("(?:[^"\\]|\\.)*")[ \t\n\r]*:[ \t\n\r]*$/s;
+
+/** Sets a member as `JSON.parse` does: `__proto__` is an own property like any other name. */
+function setMember(target: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Builds the container from `start` to `end` (a pair of brackets {@link scan} found longer than
+ * {@link PIECE}): its members are parsed by `JSON.parse` in runs of about that length, cut at its
+ * commas, and a member that is itself such a container is built the same way. Yields after each run.
+ */
+function* build(
+  text: string,
+  start: number,
+  end: number,
+  big: Map<number, number>,
+  piece: number,
+): Steps<unknown> {
+  const object = text.charCodeAt(start) === OPEN_OBJECT;
+  if (text.charCodeAt(end) !== (object ? CLOSE_OBJECT : CLOSE_ARRAY)) {
+    throw malformed(`"${text[start]}" at offset ${start} is closed by "${text[end]}"`);
+  }
+  const out: unknown[] | Record<string, unknown> = object ? {} : [];
+  /** Parses the members from `from` to `to` (commas between them) and adds them to `out`. */
+  const add = (from: number, to: number): void => {
+    // Only the whole content of an empty container may be blank: elsewhere a comma lacks a member.
+    if (skipSpace(text, from) >= to && (from !== start + 1 || to !== end)) {
+      throw malformed(`a "," at offset ${from - 1} is not followed by a value`);
+    }
+    const members = parse(object ? `{${text.slice(from, to)}}` : `[${text.slice(from, to)}]`, from);
+    if (Array.isArray(out)) for (const v of members as unknown[]) out.push(v);
+    else for (const [k, v] of Object.entries(members as Record<string, unknown>)) setMember(out, k, v);
+  };
+  let pieceStart = start + 1;
+  let itemStart = pieceStart;
+  /** Whether `pieceStart` follows a comma, so that a member must come. */
+  let afterComma = false;
+  let depth = 0;
+  for (let i = start + 1; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) i = stringEnd(text, i);
+    else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
+    else if (c === COMMA && depth === 0) {
+      itemStart = i + 1;
+      if (i - pieceStart >= piece) {
+        add(pieceStart, i);
+        pieceStart = itemStart;
+        afterComma = true;
+        yield;
+      }
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      const close = depth === 0 ? big.get(i) : undefined;
+      if (close === undefined) {
+        depth++;
+        continue;
+      }
+      // A member too long for one piece: the members before it, then it on its own.
+      if (itemStart > pieceStart) add(pieceStart, itemStart - 1);
+      const head = text.slice(itemStart, i);
+      const name = object ? MEMBER_NAME.exec(head)?.[1] : undefined;
+      if (object ? name === undefined : skipSpace(head, 0) !== head.length) {
+        throw malformed(`unexpected text before the value at offset ${i}`);
+      }
+      const value = yield* build(text, i, close, big, piece);
+      if (Array.isArray(out)) out.push(value);
+      else setMember(out, parse(name!, itemStart) as string, value);
+      i = skipSpace(text, close + 1);
+      if (i === end) {
+        pieceStart = itemStart = end;
+        afterComma = false;
+        break;
+      }
+      if (text.charCodeAt(i) !== COMMA) throw malformed(`expected "," or the end at offset ${i}`);
+      pieceStart = itemStart = i + 1;
+      afterComma = true;
+    }
+  }
+  if (pieceStart < end || afterComma) add(pieceStart, end);
+  return out;
 }
 
 /**
@@ -90,8 +230,8 @@ function duplicateMember(text: string): { name: string; offset: number } | undef
  * section 4 leaves the meaning of such an object open (`JSON.parse` keeps the last one), while
  * RFC 7951 data names each node once, so the earlier value would be dropped unseen.
  *
- * `maxDepth` bounds the nesting of objects and arrays, checked by a linear scan before
- * `JSON.parse`: parsing millions of nested brackets blocks the event loop for seconds before any
+ * `maxDepth` bounds the nesting of objects and arrays, checked by a linear scan before anything
+ * is parsed: parsing millions of nested brackets blocks the event loop for seconds before any
  * limit applied to the parsed value could.
  *
  * @throws {CodecError} `LIMIT_EXCEEDED` (malformed-message) for text nested deeper than `maxDepth`;
@@ -99,27 +239,23 @@ function duplicateMember(text: string): { name: string; offset: number } | undef
  *   in one object
  */
 export function parseJsonText(text: string, maxDepth?: number): unknown {
-  if (maxDepth !== undefined && jsonTextDepth(text, maxDepth) > maxDepth) {
-    throw new CodecError('LIMIT_EXCEEDED', `JSON input nests deeper than ${maxDepth} levels`, {
-      errorTag: 'malformed-message',
-    });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (cause) {
-    throw new CodecError('JSON_MALFORMED', `malformed JSON: ${(cause as Error).message}`, {
-      errorTag: 'malformed-message',
-      cause,
-    });
-  }
-  const duplicate = duplicateMember(text);
-  if (duplicate !== undefined) {
-    throw new CodecError(
-      'JSON_MALFORMED',
-      `malformed JSON: member "${duplicate.name}" appears twice in one object (offset ${duplicate.offset})`,
-      { errorTag: 'malformed-message' },
-    );
-  }
-  return value;
+  return finishSteps(parseJsonTextSteps(text, maxDepth));
+}
+
+/**
+ * {@link parseJsonText} in steps (see {@link Steps}): the text is scanned in slices, and a long
+ * container is parsed in pieces, so that no step takes long however big the text.
+ */
+export function parseJsonTextSteps(text: string, maxDepth = Number.POSITIVE_INFINITY): Steps<unknown> {
+  return parseInPieces(text, maxDepth, PIECE);
+}
+
+/** {@link parseJsonTextSteps} with pieces of `piece` characters (small ones in tests). */
+export function* parseInPieces(text: string, maxDepth: number, piece: number): Steps<unknown> {
+  const big = yield* scan(text, maxDepth, piece);
+  const start = skipSpace(text, 0);
+  const end = big.get(start);
+  if (end === undefined) return parse(text, 0);
+  if (skipSpace(text, end + 1) !== text.length) throw malformed(`unexpected text after offset ${end}`);
+  return yield* build(text, start, end, big, piece);
 }

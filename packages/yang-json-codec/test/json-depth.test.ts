@@ -1,22 +1,27 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { jsonDepth, jsonTextDepth } from '../src/json-depth';
+import { jsonDepth } from '../src/json-depth';
+import { parseJsonText } from '../src/json-text';
+import { codecError } from './helpers';
 
 describe('JSON nesting depth', () => {
-  test('counts the same depth in JSON text as in the value it parses to', () => {
+  test('refuses JSON text exactly when the value it parses to nests deeper than the limit', () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 8 }), (value) => {
-        expect(jsonTextDepth(JSON.stringify(value), 100)).toBe(jsonDepth(value, 100));
+      fc.property(fc.jsonValue({ maxDepth: 8 }), fc.nat(9), (value, limit) => {
+        const text = JSON.stringify(value);
+        if (jsonDepth(value, 100) > limit)
+          expect(codecError(() => parseJsonText(text, limit)).code).toBe('LIMIT_EXCEEDED');
+        else expect(parseJsonText(text, limit)).toEqual(JSON.parse(text));
       }),
     );
   });
 
   test('ignores brackets inside strings, escaped quotes included', () => {
-    expect(jsonTextDepth('{"a\\"[[":"]]\\\\","b":[1]}', 100)).toBe(2);
+    expect(parseJsonText('{"a\\"[[":"]]\\\\","b":[1]}', 2)).toEqual({ 'a"[[': ']]\\', b: [1] });
   });
 
   test('stops counting once past the limit', () => {
-    expect(jsonTextDepth('['.repeat(1000), 10)).toBe(11);
+    expect(codecError(() => parseJsonText('['.repeat(1000), 10)).code).toBe('LIMIT_EXCEEDED');
     let deep: unknown = 1;
     for (let i = 0; i < 1000; i++) deep = [deep];
     expect(jsonDepth(deep, 10)).toBe(11);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { CodecError, decodeJson, parseJsonText } from '../src/index';
+import { CodecError, decodeJson, finishSteps, parseJsonText, parseJsonTextSteps } from '../src/index';
+import { parseInPieces } from '../src/json-text';
 import { codecError, testSchema } from './helpers';
 
 describe('parseJsonText', () => {
@@ -71,5 +72,81 @@ describe('decodeJson of text with a duplicate member', () => {
       'JSON_MALFORMED',
       'malformed JSON: member "name" appears twice in one object (offset 61)',
     ]);
+  });
+});
+
+describe('parseJsonText of a long text, in pieces', () => {
+  const layouts = fc.constantFrom(undefined, 1, '\t');
+  const json = (value: unknown, space: string | number | undefined) => JSON.stringify(value, null, space);
+
+  test('gives what JSON.parse gives, whatever the piece length', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 4 }),
+        layouts,
+        fc.integer({ min: 1, max: 64 }),
+        (value, space, piece) => {
+          const text = json(value, space);
+          expect(finishSteps(parseInPieces(text, 100, piece))).toEqual(JSON.parse(text));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  test('refuses what JSON.parse refuses, whatever the piece length, with CodecError only', () => {
+    const edit = fc.tuple(
+      fc.nat(),
+      fc.constantFrom('', ',', ':', '[', ']', '{', '}', '"', ' ', 'x', '1', '\\'),
+    );
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 4 }),
+        layouts,
+        fc.integer({ min: 1, max: 64 }),
+        edit,
+        (value, space, piece, [at, insert]) => {
+          const valid = json(value, space);
+          const i = at % (valid.length + 1);
+          // Replace one character (or insert one at the end).
+          const text = valid.slice(0, i) + insert + valid.slice(i + 1);
+          let expected: unknown;
+          try {
+            expected = JSON.parse(text);
+          } catch {
+            expect(() => finishSteps(parseInPieces(text, 100, piece))).toThrow(CodecError);
+            return;
+          }
+          try {
+            expect(finishSteps(parseInPieces(text, 100, piece))).toEqual(expected);
+          } catch (error) {
+            // The edit may have made two member names equal.
+            expect((error as Error).message).toContain('appears twice');
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('keeps a "__proto__" member as an own member, in pieces as at once', () => {
+    const text = `{"__proto__":{"polluted":1},"a":[${'1,'.repeat(100)}1]}`;
+    const value = finishSteps(parseInPieces(text, 100, 8)) as Record<string, unknown>;
+    expect(Object.keys(value)).toEqual(['__proto__', 'a']);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  test('yields between the pieces of a long text', () => {
+    const text = JSON.stringify({ a: Array.from({ length: 50_000 }, (_, i) => ({ n: `x${i}` })) });
+    const steps = parseJsonTextSteps(text);
+    let yields = 0;
+    let next = steps.next();
+    while (next.done !== true) {
+      yields++;
+      next = steps.next();
+    }
+    expect(yields).toBeGreaterThan(10);
+    expect(next.value).toEqual(JSON.parse(text));
   });
 });

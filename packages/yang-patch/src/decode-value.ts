@@ -1,4 +1,11 @@
-import { CodecError, type DataNode, decodeJson, decodeXml, walk } from '@yangkit/yang-json-codec';
+import {
+  CodecError,
+  type DataNode,
+  decodeJsonSteps,
+  decodeXmlSteps,
+  type Steps,
+  walk,
+} from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { RawValue } from './envelope.js';
 import { type PatchErrorPath, YangPatchError } from './errors.js';
@@ -21,13 +28,13 @@ export interface DecodeLimits {
  *
  * @throws {YangPatchError} `VALUE_INVALID` (with the codec's error-tag) or `VALUE_MISMATCH`
  */
-export function decodeValue(
+export function* decodeValue(
   schema: SchemaTree,
   raw: RawValue,
   target: readonly PathStep[],
   editId: string,
   limits: DecodeLimits,
-): DataNode[] {
+): Steps<DataNode[]> {
   const last = target[target.length - 1];
   const parent = last === undefined ? undefined : dataParent(last.schema);
   // Computed only when an error needs it: most values are fine.
@@ -59,11 +66,11 @@ export function decodeValue(
           v,
         ]),
       );
-      const doc = decodeJson(schema, members, options);
+      const doc = yield* decodeJsonSteps(schema, members, options);
       nodes = [...doc.children.values()].flat();
     } else {
       // The elements read with the envelope are decoded as they are, not written back to text.
-      const doc = decodeXml(schema, raw.elements, options);
+      const doc = yield* decodeXmlSteps(schema, raw.elements, options);
       nodes = [...doc.children.values()].flat();
     }
   } catch (cause) {

@@ -1,4 +1,4 @@
-import { type CodecError, parseJsonText } from '@yangkit/yang-json-codec';
+import { type CodecError, parseJsonTextSteps, type Steps } from '@yangkit/yang-json-codec';
 import {
   checkEditCount,
   DEFAULT_PATCH_LIMITS,
@@ -33,7 +33,7 @@ function localName(member: string): string {
  *   "edit": [ { "edit-id": "e1", "operation": "create", "target": "/x=1", "value": { "mod:x": [ ... ] } } ] } }
  * ```
  */
-export function readJsonEnvelope(body: string, limits: PatchLimits = {}): RawPatch {
+export function* readJsonEnvelope(body: string, limits: PatchLimits = {}): Steps<RawPatch> {
   const maxSize = limits.maxSize ?? DEFAULT_PATCH_LIMITS.maxSize;
   const maxDepth = limits.maxDepth ?? DEFAULT_PATCH_LIMITS.maxDepth;
   const maxEdits = limits.maxEdits ?? DEFAULT_PATCH_LIMITS.maxEdits;
@@ -45,7 +45,7 @@ export function readJsonEnvelope(body: string, limits: PatchLimits = {}): RawPat
   }
   let doc: unknown;
   try {
-    doc = parseJsonText(body, maxDepth);
+    doc = yield* parseJsonTextSteps(body, maxDepth);
   } catch (cause) {
     if ((cause as CodecError).code === 'LIMIT_EXCEEDED') {
       throw new YangPatchError('LIMIT_EXCEEDED', `the body nests deeper than ${maxDepth} levels`, { cause });

@@ -1,4 +1,5 @@
-import { readXml, type XmlElement, XmlError } from '@yangkit/xml';
+import { readXmlSteps, type XmlElement, XmlError } from '@yangkit/xml';
+import type { Steps } from '@yangkit/yang-json-codec';
 import {
   checkEditCount,
   DEFAULT_PATCH_LIMITS,
@@ -68,13 +69,13 @@ function unknown(e: XmlElement, where: string, editId: string | undefined): Yang
  * </yang-patch>
  * ```
  */
-export function readXmlEnvelope(body: string, limits: PatchLimits = {}): RawPatch {
+export function* readXmlEnvelope(body: string, limits: PatchLimits = {}): Steps<RawPatch> {
   const maxSize = limits.maxSize ?? DEFAULT_PATCH_LIMITS.maxSize;
   const maxDepth = limits.maxDepth ?? DEFAULT_PATCH_LIMITS.maxDepth;
   const maxEdits = limits.maxEdits ?? DEFAULT_PATCH_LIMITS.maxEdits;
   let roots: XmlElement[];
   try {
-    roots = readXml(body, { maxSize, maxDepth });
+    roots = yield* readXmlSteps(body, { maxSize, maxDepth });
   } catch (cause) {
     if (XmlError.isInstance(cause)) {
       const code = cause.code === 'XML_LIMIT_EXCEEDED' ? 'LIMIT_EXCEEDED' : 'BODY_MALFORMED';

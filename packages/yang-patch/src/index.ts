@@ -14,7 +14,7 @@ export {
   type YangPatchErrorCode,
   type YangPatchErrorInit,
 } from './errors.js';
-export { type ParseYangPatchOptions, parseYangPatch } from './parse-patch.js';
+export { type ParseYangPatchOptions, parseYangPatch, parseYangPatchSteps } from './parse-patch.js';
 export { fromResolved, pathSchemaOf, toResolved } from './paths.js';
 export {
   type DatastoreEdit,

@@ -1,5 +1,5 @@
 import { findLongKey } from '@yangkit/restconf-uri';
-import { type DataNode, samePath, walk } from '@yangkit/yang-json-codec';
+import { type DataNode, finishSteps, type Steps, samePath, walk } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { type DecodeLimits, decodeValue } from './decode-value.js';
 import { DEFAULT_PATCH_LIMITS, type PatchLimits, type RawEdit, type RawPatch } from './envelope.js';
@@ -44,6 +44,18 @@ const NEEDS_VALUE = new Set<EditOperation>(['create', 'merge', 'replace', 'inser
  * @throws {YangPatchError} the first problem; `editId` names the edit it belongs to, `patchId` the patch
  */
 export function parseYangPatch(schema: SchemaTree, body: string, options: ParseYangPatchOptions): YangPatch {
+  return finishSteps(parseYangPatchSteps(schema, body, options));
+}
+
+/**
+ * {@link parseYangPatch} in steps (see the codec's `Steps`): the same parse, yielding while the body is
+ * read and its edit values decoded, so that a server can give the event loop back meanwhile.
+ */
+export function* parseYangPatchSteps(
+  schema: SchemaTree,
+  body: string,
+  options: ParseYangPatchOptions,
+): Steps<YangPatch> {
   const limits: Required<PatchLimits> = {
     maxSize: options.maxSize ?? DEFAULT_PATCH_LIMITS.maxSize,
     maxEdits: options.maxEdits ?? DEFAULT_PATCH_LIMITS.maxEdits,
@@ -52,7 +64,7 @@ export function parseYangPatch(schema: SchemaTree, body: string, options: ParseY
   if (typeof body !== 'string') throw new YangPatchError('BODY_MALFORMED', 'the body must be a string');
   checkTemplate(schema);
   const raw: RawPatch =
-    options.encoding === 'xml' ? readXmlEnvelope(body, limits) : readJsonEnvelope(body, limits);
+    options.encoding === 'xml' ? yield* readXmlEnvelope(body, limits) : yield* readJsonEnvelope(body, limits);
   const patchId = raw.patchId;
   try {
     if (patchId === undefined) {
@@ -71,7 +83,8 @@ export function parseYangPatch(schema: SchemaTree, body: string, options: ParseY
     };
     const seen = new Set<string>();
     let nodesLeft = options.maxNodes ?? Number.POSITIVE_INFINITY;
-    const edits = raw.edits.map((edit) => {
+    const edits: PatchEdit[] = [];
+    for (const edit of raw.edits) {
       if (edit.editId === undefined) {
         throw new YangPatchError(
           'EDIT_ID_MISSING',
@@ -92,13 +105,13 @@ export function parseYangPatch(schema: SchemaTree, body: string, options: ParseY
         );
       }
       seen.add(edit.editId);
-      const checked = checkEdit(schema, edit, edit.editId, requestTarget, {
+      const checked = yield* checkEdit(schema, edit, edit.editId, requestTarget, {
         ...editLimits,
         maxNodes: nodesLeft,
       });
       nodesLeft -= nodeCount(checked.value);
-      return checked;
-    });
+      edits.push(checked);
+    }
     return {
       patchId,
       ...(raw.comment === undefined ? {} : { comment: raw.comment }),
@@ -111,13 +124,13 @@ export function parseYangPatch(schema: SchemaTree, body: string, options: ParseY
   }
 }
 
-function checkEdit(
+function* checkEdit(
   schema: SchemaTree,
   raw: RawEdit,
   editId: string,
   requestTarget: readonly PathStep[],
   limits: DecodeLimits,
-): PatchEdit {
+): Steps<PatchEdit> {
   const fail = (code: ConstructorParameters<typeof YangPatchError>[0], message: string, bad?: string) =>
     new YangPatchError(code, `edit "${editId}": ${message}`, {
       editId,
@@ -208,7 +221,7 @@ function checkEdit(
   let value: DataNode[] | undefined;
   if (NEEDS_VALUE.has(operation)) {
     if (raw.value === undefined) throw fail('VALUE_MISSING', `${operation} needs a "value"`, 'value');
-    value = decodeValue(schema, raw.value, target, editId, limits);
+    value = yield* decodeValue(schema, raw.value, target, editId, limits);
   } else if (raw.value !== undefined) {
     throw fail('VALUE_NOT_ALLOWED', `${operation} takes no "value"`, 'value');
   }
