@@ -1,5 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import { decodeJson, decodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
+import {
+  type DecodeOptions,
+  decodeJsonSteps,
+  decodeXmlSteps,
+  finishInSlices,
+  type InstanceTree,
+} from '@yangkit/yang-json-codec';
 import type { SchemaNode } from '@yangkit/yang-schema';
 import type { RequestContext } from './context.js';
 import type { Body } from './edit.js';
@@ -69,12 +75,29 @@ export function hasBody(req: IncomingMessage): boolean {
   return req.httpVersionMajor === 2 && stream?.endAfterHeaders === false;
 }
 
+/**
+ * Decodes a request body (the text of `body`, or `text` in its place) in slices that give the
+ * event loop back every few milliseconds, so that a big body does not hold the server's other
+ * requests while it decodes; the value and the errors are those of the codec's decode at once.
+ */
+export function decodeBody(
+  ctx: RequestContext,
+  body: Body,
+  options: DecodeOptions,
+  text: string = body.text,
+): Promise<InstanceTree> {
+  const { schema } = ctx.settings;
+  return finishInSlices(
+    body.encoding === 'json' ? decodeJsonSteps(schema, text, options) : decodeXmlSteps(schema, text, options),
+  );
+}
+
 /** Decodes the input of an operation (RFC 8040 section 4.4.2); undefined without a body. */
-export function decodeInput(
+export async function decodeInput(
   ctx: RequestContext,
   body: Body | undefined,
   op: SchemaNode,
-): InstanceTree | undefined {
+): Promise<InstanceTree | undefined> {
   if (body === undefined || body.text.trim() === '') return undefined;
   const kind = op.kind === 'action' ? ('action-input' as const) : ('rpc-input' as const);
   const options = {
@@ -83,7 +106,5 @@ export function decodeInput(
     simpleNames: ctx.settings.simpleJsonNames,
     ...valueLimits(ctx.settings),
   };
-  return body.encoding === 'json'
-    ? decodeJson(ctx.settings.schema, body.text, options)
-    : decodeXml(ctx.settings.schema, body.text, options);
+  return decodeBody(ctx, body, options);
 }

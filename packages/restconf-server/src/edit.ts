@@ -8,8 +8,6 @@ import {
 } from '@yangkit/restconf-uri';
 import {
   type DataNode,
-  decodeJson,
-  decodeXml,
   type PathStep,
   pathOfSteps,
   sameStep,
@@ -20,6 +18,7 @@ import {
 import { pathSchemaOf } from '@yangkit/yang-patch';
 import type { SchemaNode } from '@yangkit/yang-schema';
 import type { EditRequest } from './backend.js';
+import { decodeBody } from './body.js';
 import type { RequestContext } from './context.js';
 import { reportsErrorTag } from './error-body.js';
 import { RestconfError } from './errors.js';
@@ -63,11 +62,11 @@ function errorPathOf(
  * Decodes a data resource body (RFC 8040 section 4.4.1: one node below the instance `parent`, the
  * datastore root when undefined); errors in it name their whole data-resource path.
  */
-export function decodeResource(
+export async function decodeResource(
   ctx: RequestContext,
   body: Body,
   parent: ResolvedApiPath | undefined,
-): DataNode {
+): Promise<DataNode> {
   if (body.text.trim() === '') throw mismatch('the request needs a body');
   const last = parent?.steps[parent.steps.length - 1];
   const parentPath = parent === undefined ? undefined : errorPathOf(ctx, parent);
@@ -78,10 +77,7 @@ export function decodeResource(
     simpleNames: ctx.settings.simpleJsonNames,
     ...valueLimits(ctx.settings),
   };
-  const tree =
-    body.encoding === 'json'
-      ? decodeJson(ctx.settings.schema, body.text, options)
-      : decodeXml(ctx.settings.schema, body.text, options);
+  const tree = await decodeBody(ctx, body, options);
   const nodes = [...tree.children.values()].flat();
   if (nodes.length !== 1) throw mismatch(`the body must hold exactly one data node, not ${nodes.length}`);
   return nodes[0]!;
@@ -184,7 +180,7 @@ async function createResource(
   body: Body,
 ): Promise<void> {
   const base = resolved === undefined ? [] : toPathSteps(resolved);
-  const node = decodeResource(ctx, body, resolved);
+  const node = await decodeResource(ctx, body, resolved);
   const target = [...base, stepOf(node)];
   const insert = insertOf(ctx, node.schema);
   try {
@@ -210,10 +206,10 @@ async function createResource(
 }
 
 /** The target of a PUT or PATCH and the body's node, which must be that node (keys included). */
-function targetNode(ctx: RequestContext, resolved: ResolvedApiPath, body: Body) {
+async function targetNode(ctx: RequestContext, resolved: ResolvedApiPath, body: Body) {
   const target = toPathSteps(resolved);
   const last = target[target.length - 1]!;
-  const node = decodeResource(ctx, body, parentOf(resolved));
+  const node = await decodeResource(ctx, body, parentOf(resolved));
   if (node.schema !== last.schema)
     throw mismatch(`the body holds ${node.schema.name}, not ${last.schema.name}`);
   if (!sameStep(last, stepOf(node))) {
@@ -232,7 +228,7 @@ async function replaceResource(
   resolved: ResolvedApiPath,
   body: Body,
 ): Promise<void> {
-  const { target, node } = targetNode(ctx, resolved, body);
+  const { target, node } = await targetNode(ctx, resolved, body);
   const insert = insertOf(ctx, node.schema);
   const edit = { target, node, ...(insert ? { insert } : {}) };
   try {
@@ -253,7 +249,7 @@ async function mergeResource(
   resolved: ResolvedApiPath,
   body: Body,
 ): Promise<void> {
-  const { target, node } = targetNode(ctx, resolved, body);
+  const { target, node } = await targetNode(ctx, resolved, body);
   // The target must exist: PATCH never creates it (RFC 8040 section 4.6.1).
   const datastore = 'ds' in scope ? { datastore: scope.ds.name } : {};
   if (!(await ctx.settings.backend.exists({ ...datastore, target, user: ctx.user }))) throw notFound();
@@ -305,10 +301,7 @@ async function writeDatastore(
     simpleNames: ctx.settings.simpleJsonNames,
     ...valueLimits(ctx.settings),
   };
-  const tree =
-    body.encoding === 'json'
-      ? decodeJson(ctx.settings.schema, text, options)
-      : decodeXml(ctx.settings.schema, text, options);
+  const tree = await decodeBody(ctx, body, options, text);
   const edits = [...tree.children.values()]
     .flat()
     .map((node): TreeEdit => ({ operation: mode, target: [stepOf(node)], node }));

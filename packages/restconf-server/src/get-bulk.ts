@@ -25,8 +25,12 @@ function invalid(message: string): RestconfError {
   });
 }
 
-function inputOf(ctx: RequestContext, op: SchemaNode, body: Body | undefined): DataNode | undefined {
-  const input = decodeInput(ctx, body, op);
+async function inputOf(
+  ctx: RequestContext,
+  op: SchemaNode,
+  body: Body | undefined,
+): Promise<DataNode | undefined> {
+  const input = await decodeInput(ctx, body, op);
   return input === undefined ? undefined : [...input.children.values()].flat()[0];
 }
 
@@ -58,7 +62,7 @@ function lastKeys(any: readonly AnyElement[] | undefined, list: SchemaNode): Map
  * the backend (NETCONF has no paging), so its cost grows with the list, not with the page.
  */
 export async function getBulk(ctx: RequestContext, op: SchemaNode, body: Body | undefined): Promise<void> {
-  const input = inputOf(ctx, op, body);
+  const input = await inputOf(ctx, op, body);
   const targetText = member(input, 'list-target')?.value;
   if (targetText === undefined) throw invalid('get-bulk needs list-target');
   const resolved = resolveApiPath(parseApiPath(targetText), pathSchemaOf(ctx.settings.schema));

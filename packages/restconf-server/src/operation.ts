@@ -19,7 +19,7 @@ async function invoke(
   body: Body | undefined,
   path?: readonly PathStep[],
 ): Promise<void> {
-  const input = decodeInput(ctx, body, op);
+  const input = await decodeInput(ctx, body, op);
   const output = await ctx.settings.backend.invoke({
     operation: op,
     ...(path === undefined ? {} : { path }),

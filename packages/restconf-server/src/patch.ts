@@ -1,8 +1,9 @@
 import type { ResolvedApiPath } from '@yangkit/restconf-uri';
+import { finishInSlices } from '@yangkit/yang-json-codec';
 import {
   encodeStatusJson,
   encodeStatusXml,
-  parseYangPatch,
+  parseYangPatchSteps,
   patchStatus,
   planPatch,
   type YangPatchStatus,
@@ -34,11 +35,13 @@ export async function yangPatch(
   body: Body,
   check: () => void,
 ): Promise<void> {
-  const patch = parseYangPatch(ctx.settings.schema, body.text, {
-    encoding: body.encoding,
-    ...valueLimits(ctx.settings),
-    ...(resolved === undefined ? {} : { target: toPathSteps(resolved) }),
-  });
+  const patch = await finishInSlices(
+    parseYangPatchSteps(ctx.settings.schema, body.text, {
+      encoding: body.encoding,
+      ...valueLimits(ctx.settings),
+      ...(resolved === undefined ? {} : { target: toPathSteps(resolved) }),
+    }),
+  );
   notePatchId(ctx.out.req, patch.patchId);
   const plan = planPatch(patch);
   try {

@@ -53,7 +53,7 @@ export async function subscriptionOperation(
   op: SchemaNode,
   body: Body | undefined,
 ): Promise<void> {
-  const input = decodeInput(ctx, body, op);
+  const input = await decodeInput(ctx, body, op);
   if (op.name === 'establish-subscription') return establish(ctx, op, input, body);
   const id = Number(leafOf(input, 'id')?.value);
   const s = ctx.settings;
