@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import { CodecError } from '../src/errors';
+import type { Steps } from '../src/steps';
 
 /** The repository's YANG modules: the RFC 8040 examples and the module corpus. */
 export const SHARED_YANG = path.resolve(__dirname, '../../../yang');
@@ -45,4 +46,15 @@ export function codecError(fn: () => unknown): CodecError {
     throw e;
   }
   throw new Error('expected a CodecError');
+}
+
+/** Runs `steps` to its end; its result and how many times it yielded on the way. */
+export function drain<T>(steps: Steps<T>): { value: T; yields: number } {
+  let yields = 0;
+  let next = steps.next();
+  while (next.done !== true) {
+    yields++;
+    next = steps.next();
+  }
+  return { value: next.value, yields };
 }

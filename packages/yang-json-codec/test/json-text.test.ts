@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { CodecError, decodeJson, finishSteps, parseJsonText, parseJsonTextSteps } from '../src/index';
 import { parseInPieces } from '../src/json-text';
-import { codecError, testSchema } from './helpers';
+import { codecError, drain, testSchema } from './helpers';
 
 describe('parseJsonText', () => {
   test('refuses text nested deeper than maxDepth before parsing it', () => {
@@ -139,14 +139,8 @@ describe('parseJsonText of a long text, in pieces', () => {
 
   test('yields between the pieces of a long text', () => {
     const text = JSON.stringify({ a: Array.from({ length: 50_000 }, (_, i) => ({ n: `x${i}` })) });
-    const steps = parseJsonTextSteps(text);
-    let yields = 0;
-    let next = steps.next();
-    while (next.done !== true) {
-      yields++;
-      next = steps.next();
-    }
+    const { value, yields } = drain(parseJsonTextSteps(text));
     expect(yields).toBeGreaterThan(10);
-    expect(next.value).toEqual(JSON.parse(text));
+    expect(value).toEqual(JSON.parse(text));
   });
 });

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { basic, type Credentials, makeCredentials } from './credentials.js';
 import { updateFigures, writeFigures } from './figures.js';
-import { DATA_JSON, DATA_XML, errorsBody, PATCH_JSON, type Server, startServer } from './harness.js';
+import {
+  DATA_JSON,
+  DATA_XML,
+  errorsBody,
+  JUKEBOX_EDITORS,
+  PATCH_JSON,
+  playlists,
+  type Server,
+  startServer,
+} from './harness.js';
 
 // A big body costs time and memory in proportion to its data nodes while it is decoded and
 // applied. A user whom NACM lets write nothing at or below the target is refused before the body
@@ -20,18 +29,7 @@ const RULES = {
       ],
     },
     'rule-list': [
-      {
-        name: 'editors',
-        group: ['editors'],
-        rule: [
-          {
-            name: 'edit-jukebox',
-            'module-name': 'example-jukebox',
-            'access-operations': 'create update delete',
-            action: 'permit',
-          },
-        ],
-      },
+      JUKEBOX_EDITORS,
       {
         name: 'curators',
         group: ['curators'],
@@ -99,12 +97,6 @@ async function measureStall(s: Server, auth: string, edit: () => Promise<Respons
   done = true;
   await probe;
   return { status: r.status, ms, worstGapMs: worst, leafGets: gets };
-}
-
-/** A JSON body of `count` playlists (two data nodes each: the entry and its key). */
-function playlists(count: number): string {
-  const entries = Array.from({ length: count }, (_, i) => `{"name":"p${i}"}`);
-  return `{"example-jukebox:jukebox":{"playlist":[${entries.join(',')}]}}`;
 }
 
 /** The same playlists in XML. */

@@ -78,3 +78,23 @@ export function fetchAs<User extends string>(
       headers: { Accept: DATA_JSON, Authorization: basic(user, passwords[user]), ...init.headers },
     });
 }
+
+/** An NACM rule-list (RFC 8341) letting the users of group `editors` create, update and delete anything of example-jukebox. */
+export const JUKEBOX_EDITORS = {
+  name: 'editors',
+  group: ['editors'],
+  rule: [
+    {
+      name: 'edit-jukebox',
+      'module-name': 'example-jukebox',
+      'access-operations': 'create update delete',
+      action: 'permit',
+    },
+  ],
+};
+
+/** A JSON body of the jukebox with `count` playlists (two data nodes each: the entry and its key). */
+export function playlists(count: number): string {
+  const entries = Array.from({ length: count }, (_, i) => `{"name":"p${i}"}`);
+  return `{"example-jukebox:jukebox":{"playlist":[${entries.join(',')}]}}`;
+}

@@ -3,7 +3,7 @@ import { connect } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { basic, type Credentials, makeCredentials, metricValue } from './credentials.js';
 import { updateFigures, writeFigures } from './figures.js';
-import { DATA_JSON } from './harness.js';
+import { DATA_JSON, JUKEBOX_EDITORS, playlists } from './harness.js';
 import { type GatewayProcess, spawnGateway } from './process.js';
 
 // The resident memory of a gateway process before an attack of big bodies and half-open HTTP/2
@@ -15,20 +15,7 @@ const JUKEBOX = '/restconf/data/example-jukebox:jukebox';
 const RULES = {
   'ietf-netconf-acm:nacm': {
     groups: { group: [{ name: 'editors', 'user-name': ['alice'] }] },
-    'rule-list': [
-      {
-        name: 'editors',
-        group: ['editors'],
-        rule: [
-          {
-            name: 'edit-jukebox',
-            'module-name': 'example-jukebox',
-            'access-operations': 'create update delete',
-            action: 'permit',
-          },
-        ],
-      },
-    ],
+    'rule-list': [JUKEBOX_EDITORS],
   },
 };
 const SETTLE_MS = 30_000;
@@ -38,11 +25,6 @@ function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]);
   return Math.round(kb / 1024);
-}
-
-function playlists(count: number): string {
-  const entries = Array.from({ length: count }, (_, i) => `{"name":"p${i}"}`);
-  return `{"example-jukebox:jukebox":{"playlist":[${entries.join(',')}]}}`;
 }
 
 describe.runIf(updateFigures && existsSync('/proc/self/status'))('memory after an attack', () => {
