@@ -19,20 +19,19 @@ export interface EncodeJsonOptions extends EncodeOptions {
   readonly simpleNames?: boolean;
 }
 
-/** Inner nodes this shallow are written by the generator; deeper subtrees in one plain call. */
-const GENERATOR_DEPTH = 3;
-
 /**
  * RFC 7951 JSON of an instance tree, as string chunks of about 64 KiB so that a server can stream a large
  * document. Member names carry their module at the top level and where the module changes (RFC 7951
  * section 4); int64/uint64/decimal64 are strings, other numbers numbers (6.1); empty is `[null]` (6.9);
  * identityref values qualified only outside the leaf's module (6.8); lists and leaf-lists are arrays;
- * metadata as `@` and `@name` members (RFC 7952 section 5.2).
+ * metadata as `@` and `@name` members (RFC 7952 section 5.2). A node that holds a large group (a long
+ * list), at any depth, is walked by the generator, so no chunk grows much beyond 64 KiB; the rest is
+ * written by plain calls.
  */
 export function* encodeJsonChunks(tree: InstanceTree, options: EncodeJsonOptions = {}): Generator<string> {
   const w = new JsonWriter(tree.schema, options);
   yield* w.document(tree);
-  if (w.parts.length > 0) yield w.take();
+  if (w.out.length > 0) yield w.take();
 }
 
 /** RFC 7951 JSON of an instance tree as one string (see {@link encodeJsonChunks}). */
@@ -43,8 +42,8 @@ export function encodeJson(tree: InstanceTree, options: EncodeJsonOptions = {}):
 }
 
 class JsonWriter {
-  parts: string[] = [];
-  private size = 0;
+  /** The text written since the last chunk (appended to: V8 joins the pieces once, when it is read). */
+  out = '';
   private readonly ind: Indenter;
   private readonly colon: string;
   private readonly simple: boolean;
@@ -53,6 +52,9 @@ class JsonWriter {
   private readonly metadata: boolean;
   private readonly wrapper: boolean;
   private readonly annotationTypes: SchemaTree['annotations'];
+  /** Member names with their colon, made once per schema node: module-qualified, and not. */
+  private readonly qualifiedNames = new Map<SchemaNode, string>();
+  private readonly localNames = new Map<SchemaNode, string>();
 
   constructor(schema: SchemaTree, options: EncodeJsonOptions) {
     this.ind = new Indenter(options.indent);
@@ -66,21 +68,33 @@ class JsonWriter {
   }
 
   take(): string {
-    const s = this.parts.join('');
-    this.parts = [];
-    this.size = 0;
+    const s = this.out;
+    this.out = '';
     return s;
   }
 
-  private w(s: string): void {
-    this.parts.push(s);
-    this.size += s.length;
+  /** `"name":` or `"module:name":`, as the member of a node whose parent is in `parentModule`. */
+  private name(schema: SchemaNode, parentModule: string | undefined): string {
+    const local = this.simple || schema.module === parentModule;
+    const names = local ? this.localNames : this.qualifiedNames;
+    let name = names.get(schema);
+    if (name === undefined) {
+      name = local ? `"${schema.name}"${this.colon}` : `"${schema.module}:${schema.name}"${this.colon}`;
+      names.set(schema, name);
+    }
+    return name;
   }
 
-  private name(schema: SchemaNode, parentModule: string | undefined): string {
-    return this.simple || schema.module === parentModule
-      ? `"${schema.name}"`
-      : `"${schema.module}:${schema.name}"`;
+  /** Writes the `@` member of a node's own metadata, when it has any; false when it was written. */
+  private ownMetadata(anns: readonly Annotation[] | undefined, depth: number): boolean {
+    if (anns === undefined) return true;
+    this.out += `${this.ind.at(depth)}"@"${this.colon}${this.annotationObject(anns, depth)}`;
+    return false;
+  }
+
+  /** Closes an object opened with `{`: `}` alone when nothing was written in it (`first`). */
+  private close(first: boolean, depth: number): void {
+    this.out += first ? '}' : `${this.ind.at(depth)}}`;
   }
 
   *document(tree: InstanceTree): Generator<string> {
@@ -88,11 +102,9 @@ class JsonWriter {
     const kind = tree.kind;
     // A notification read without its envelope has no eventTime: it is written the same way (libyang's form).
     if (kind === 'notification' && tree.eventTime !== undefined) {
-      this.w(
-        `{${ind.at(1)}"ietf-restconf:notification"${this.colon}{${ind.at(2)}"eventTime"${this.colon}${JSON.stringify(tree.eventTime)}`,
-      );
+      this.out += `{${ind.at(1)}"ietf-restconf:notification"${this.colon}{${ind.at(2)}"eventTime"${this.colon}${JSON.stringify(tree.eventTime)}`;
       yield* this.members(tree, undefined, undefined, 2, false);
-      this.w(`${ind.at(1)}}${ind.at(0)}}`);
+      this.out += `${ind.at(1)}}${ind.at(0)}}`;
       return;
     }
     if (kind.endsWith('input') || kind.endsWith('output')) {
@@ -100,101 +112,72 @@ class JsonWriter {
       const op = tree.operation!;
       const name = this.simple ? part?.kind : `${op.module}:${part?.kind}`;
       const node = nodes?.[0];
-      if (node === undefined || node.children === undefined || node.children.size === 0) {
-        this.w(`{${ind.at(1)}"${name}"${this.colon}{}${ind.at(0)}}`);
-        return;
-      }
-      this.w(`{${ind.at(1)}"${name}"${this.colon}{`);
-      yield* this.members(node, part, op.module, 2, true);
-      this.w(`${ind.at(1)}}${ind.at(0)}}`);
+      this.out += `{${ind.at(1)}"${name}"${this.colon}{`;
+      const first = node === undefined ? true : yield* this.members(node, part, op.module, 2, true);
+      this.close(first, 1);
+      this.out += `${ind.at(0)}}`;
       return;
     }
     if ((kind === 'data' || kind === 'config') && this.wrapper) {
-      const anns = this.metadata ? tree.annotations : undefined;
-      const empty = groupsToWrite(tree, undefined, this.keepEmptyNp).length === 0 && anns === undefined;
-      if (empty) {
-        this.w(`{${ind.at(1)}"ietf-restconf:data"${this.colon}{}${ind.at(0)}}`);
-        return;
-      }
-      this.w(`{${ind.at(1)}"ietf-restconf:data"${this.colon}{`);
-      let first = true;
-      if (anns !== undefined) {
-        this.w(`${ind.at(2)}"@"${this.colon}${this.annotationObject(anns, 2)}`);
-        first = false;
-      }
-      yield* this.members(tree, tree.parent, undefined, 2, first);
-      this.w(`${ind.at(1)}}${ind.at(0)}}`);
+      this.out += `{${ind.at(1)}"ietf-restconf:data"${this.colon}{`;
+      const first = this.ownMetadata(this.metadata ? tree.annotations : undefined, 2);
+      this.close(yield* this.members(tree, tree.parent, undefined, 2, first), 1);
+      this.out += `${ind.at(0)}}`;
       return;
     }
-    if (groupsToWrite(tree, tree.parent, this.keepEmptyNp).length === 0) {
-      this.w('{}');
-      return;
-    }
-    this.w('{');
+    this.out += '{';
     // A resource's member is module-qualified like a top-level node (RFC 8040 section 3.5.3).
-    yield* this.members(tree, tree.parent, undefined, 1, true);
-    this.w(`${ind.at(0)}}`);
+    this.close(yield* this.members(tree, tree.parent, undefined, 1, true), 0);
   }
 
-  /** Writes the members of an object after the opening brace (and after `@` when `first` is false). */
+  /**
+   * Writes the members of an object after the opening brace (and after `@` when `first` is false);
+   * returns whether the object is still without members.
+   */
   private *members(
     holder: ChildHolder,
     schemaParent: SchemaNode | undefined,
     parentModule: string | undefined,
     depth: number,
     first: boolean,
-  ): Generator<string> {
-    const groups = groupsToWrite(holder, schemaParent, this.keepEmptyNp);
-    for (const [schema, nodes] of groups) {
+  ): Generator<string, boolean> {
+    for (const [schema, nodes] of groupsToWrite(holder, schemaParent, this.keepEmptyNp)) {
       const entries = entriesInOrder(schema, nodes, this.sort);
-      if (!first) this.w(',');
+      if (!first) this.out += ',';
       first = false;
-      this.w(`${this.ind.at(depth)}${this.name(schema, parentModule)}${this.colon}`);
-      if (schema.kind === 'list' && depth < GENERATOR_DEPTH) {
-        this.w('[');
+      this.out += this.ind.at(depth) + this.name(schema, parentModule);
+      if (schema.kind === 'list') {
+        this.out += '[';
         yield* this.listEntries(entries, depth);
-      } else if (schema.kind === 'container' && depth < GENERATOR_DEPTH && isLarge(entries[0]!)) {
+      } else if (schema.kind === 'container' && isLarge(entries[0]!)) {
         yield* this.inner(entries[0]!, depth);
       } else {
         this.group(schema, entries, depth);
       }
       this.metaSibling(schema, entries, parentModule, depth);
-      if (this.size >= CHUNK_SIZE) yield this.take();
+      if (this.out.length >= CHUNK_SIZE) yield this.take();
     }
+    return first;
   }
 
   private *listEntries(entries: DataNode[], depth: number): Generator<string> {
+    const ind = this.ind.at(depth + 1);
     for (let i = 0; i < entries.length; i++) {
-      if (i > 0) this.w(',');
-      this.w(this.ind.at(depth + 1));
+      if (i > 0) this.out += ',';
+      this.out += ind;
       const entry = entries[i]!;
       if (isLarge(entry)) yield* this.inner(entry, depth + 1);
       else this.object(entry, depth + 1);
-      if (this.size >= CHUNK_SIZE) yield this.take();
+      if (this.out.length >= CHUNK_SIZE) yield this.take();
     }
-    this.w(`${this.ind.at(depth)}]`);
+    this.out += `${this.ind.at(depth)}]`;
   }
 
-  /** An object for a container or list entry, at generator depth. */
+  /** An object for a container or list entry holding a large group, written by the generator. */
   private *inner(node: DataNode, depth: number): Generator<string> {
-    if (depth >= GENERATOR_DEPTH) {
-      this.object(node, depth);
-      return;
-    }
-    const anns = this.metadata ? node.annotations : undefined;
-    const groups = groupsToWrite(node, node.schema, this.keepEmptyNp);
-    if (groups.length === 0 && anns === undefined) {
-      this.w('{}');
-      return;
-    }
-    this.w('{');
-    let first = true;
-    if (anns !== undefined) {
-      this.w(`${this.ind.at(depth + 1)}"@"${this.colon}${this.annotationObject(anns, depth + 1)}`);
-      first = false;
-    }
-    yield* this.members(node, node.schema, node.schema.module, depth + 1, first);
-    this.w(`${this.ind.at(depth)}}`);
+    this.out += '{';
+    const first = this.ownMetadata(this.metadata ? node.annotations : undefined, depth + 1);
+    this.close(yield* this.members(node, node.schema, node.schema.module, depth + 1, first), depth);
   }
 
   /** Plain (non-generator) writer of one member's value. */
@@ -202,27 +185,29 @@ class JsonWriter {
     switch (schema.kind) {
       case 'leaf': {
         const n = entries[0]!;
-        this.w(valueToJson(schema.type!, n.member, n.value ?? '', schema.module));
+        this.out += valueToJson(schema.type!, n.member, n.value ?? '', schema.module);
         return;
       }
       case 'leaf-list': {
-        this.w('[');
+        const ind = this.ind.at(depth + 1);
+        this.out += '[';
         for (let i = 0; i < entries.length; i++) {
           const n = entries[i]!;
-          this.w(
-            `${i > 0 ? ',' : ''}${this.ind.at(depth + 1)}${valueToJson(schema.type!, n.member, n.value ?? '', schema.module)}`,
-          );
+          if (i > 0) this.out += ',';
+          this.out += ind + valueToJson(schema.type!, n.member, n.value ?? '', schema.module);
         }
-        this.w(`${this.ind.at(depth)}]`);
+        this.out += `${this.ind.at(depth)}]`;
         return;
       }
       case 'list': {
-        this.w('[');
+        const ind = this.ind.at(depth + 1);
+        this.out += '[';
         for (let i = 0; i < entries.length; i++) {
-          this.w(`${i > 0 ? ',' : ''}${this.ind.at(depth + 1)}`);
+          if (i > 0) this.out += ',';
+          this.out += ind;
           this.object(entries[i]!, depth + 1);
         }
-        this.w(`${this.ind.at(depth)}]`);
+        this.out += `${this.ind.at(depth)}]`;
         return;
       }
       case 'anydata':
@@ -240,27 +225,18 @@ class JsonWriter {
 
   /** A container or list entry object, written without yielding. */
   private object(node: DataNode, depth: number, ownMetadata = true): void {
-    const anns = this.metadata && ownMetadata ? node.annotations : undefined;
-    const groups = groupsToWrite(node, node.schema, this.keepEmptyNp);
-    if (groups.length === 0 && anns === undefined) {
-      this.w('{}');
-      return;
-    }
-    this.w('{');
-    let first = true;
-    if (anns !== undefined) {
-      this.w(`${this.ind.at(depth + 1)}"@"${this.colon}${this.annotationObject(anns, depth + 1)}`);
-      first = false;
-    }
+    this.out += '{';
+    let first = this.ownMetadata(this.metadata && ownMetadata ? node.annotations : undefined, depth + 1);
     const module = node.schema.module;
-    for (const [schema, nodes] of groups) {
-      if (!first) this.w(',');
+    const ind = this.ind.at(depth + 1);
+    for (const [schema, nodes] of groupsToWrite(node, node.schema, this.keepEmptyNp)) {
+      if (!first) this.out += ',';
       first = false;
-      this.w(`${this.ind.at(depth + 1)}${this.name(schema, module)}${this.colon}`);
+      this.out += ind + this.name(schema, module);
       this.group(schema, entriesInOrder(schema, nodes, this.sort), depth + 1);
       this.metaSibling(schema, nodes, module, depth + 1);
     }
-    this.w(`${this.ind.at(depth)}}`);
+    this.close(first, depth);
   }
 
   /** `@name` metadata of a leaf, leaf-list (aligned array) or anydata (RFC 7952 5.2.2-5.2.3). */
@@ -273,16 +249,16 @@ class JsonWriter {
     if (!this.metadata) return;
     const k = schema.kind;
     if (k !== 'leaf' && k !== 'leaf-list' && k !== 'anydata' && k !== 'anyxml') return;
-    if (!entries.some((e) => e.annotations !== undefined)) return;
+    if (!hasAnnotations(entries)) return;
     const name =
       this.simple || schema.module === parentModule ? schema.name : `${schema.module}:${schema.name}`;
-    this.w(`,${this.ind.at(depth)}"@${name}"${this.colon}`);
+    this.out += `,${this.ind.at(depth)}"@${name}"${this.colon}`;
     if (k === 'leaf-list') {
       const items = entries.map((e) =>
         e.annotations === undefined ? 'null' : this.annotationObject(e.annotations, depth + 1),
       );
-      this.w(`[${items.map((s) => `${this.ind.at(depth + 1)}${s}`).join(',')}${this.ind.at(depth)}]`);
-    } else this.w(this.annotationObject(entries[0]!.annotations!, depth));
+      this.out += `[${items.map((s) => `${this.ind.at(depth + 1)}${s}`).join(',')}${this.ind.at(depth)}]`;
+    } else this.out += this.annotationObject(entries[0]!.annotations!, depth);
   }
 
   private annotationObject(anns: readonly Annotation[], depth: number): string {
@@ -303,7 +279,7 @@ class JsonWriter {
   private anyContent(items: readonly AnyElement[], module: string | undefined, depth: number): void {
     const only = items[0];
     if (items.length === 1 && only !== undefined && only.name === '') {
-      this.w(anyScalar(only));
+      this.out += anyScalar(only);
       return;
     }
     const groups = new Map<string, AnyElement[]>();
@@ -314,33 +290,38 @@ class JsonWriter {
       else g.push(it);
     }
     if (groups.size === 0) {
-      this.w('{}');
+      this.out += '{}';
       return;
     }
-    this.w('{');
+    this.out += '{';
     let first = true;
     for (const g of groups.values()) {
       const it = g[0]!;
       const name =
         this.simple || it.module === module || it.module === undefined ? it.name : `${it.module}:${it.name}`;
-      this.w(`${first ? '' : ','}${this.ind.at(depth + 1)}"${name}"${this.colon}`);
+      this.out += `${first ? '' : ','}${this.ind.at(depth + 1)}"${name}"${this.colon}`;
       first = false;
       if (g.length > 1) {
-        this.w('[');
+        this.out += '[';
         g.forEach((e, i) => {
-          this.w(`${i > 0 ? ',' : ''}${this.ind.at(depth + 2)}`);
+          this.out += `${i > 0 ? ',' : ''}${this.ind.at(depth + 2)}`;
           this.anyItem(e, depth + 2);
         });
-        this.w(`${this.ind.at(depth + 1)}]`);
+        this.out += `${this.ind.at(depth + 1)}]`;
       } else this.anyItem(it, depth + 1);
     }
-    this.w(`${this.ind.at(depth)}}`);
+    this.out += `${this.ind.at(depth)}}`;
   }
 
   private anyItem(e: AnyElement, depth: number): void {
     if (e.children !== undefined) this.anyContent(e.children, e.module, depth);
-    else this.w(anyScalar(e));
+    else this.out += anyScalar(e);
   }
+}
+
+function hasAnnotations(entries: readonly DataNode[]): boolean {
+  for (const e of entries) if (e.annotations !== undefined) return true;
+  return false;
 }
 
 function anyScalar(e: AnyElement): string {

@@ -1,7 +1,7 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
 import { isTruncatedByDepth } from './depth';
 import type { ChildHolder, DataNode } from './instance';
-import { orderedChildren } from './instance';
+import { inSchemaOrder, orderedChildren } from './instance';
 import { resolveLeafref } from './values';
 
 /** Options both encoders share. */
@@ -120,16 +120,38 @@ export function entriesInOrder(schema: SchemaNode, nodes: DataNode[], sort: Syst
   });
 }
 
-/** Child groups to write: schema order, empty NP containers dropped unless asked for. */
+/** Whether a group is written: not empty, and not only empty non-presence containers unless asked for. */
+function written(schema: SchemaNode, nodes: readonly DataNode[], keepEmptyNp: boolean): boolean {
+  if (nodes.length === 0) return false;
+  if (keepEmptyNp || schema.kind !== 'container') return true;
+  for (const n of nodes) if (!isEmptyNp(n)) return true;
+  return false;
+}
+
+const NO_GROUPS: readonly [SchemaNode, DataNode[]][] = [];
+
+/**
+ * Child groups to write: schema order, empty groups and (unless asked for) empty NP containers left
+ * out. In the usual case, where nothing is to be sorted or left out, the children map itself, so
+ * writing a node allocates nothing for its children.
+ */
 export function groupsToWrite(
   holder: ChildHolder,
   schemaParent: SchemaNode | undefined,
   keepEmptyNp: boolean,
-): [SchemaNode, DataNode[]][] {
-  const groups = orderedChildren(holder, schemaParent);
-  if (keepEmptyNp)
-    return groups.some((g) => g[1].length === 0) ? groups.filter((g) => g[1].length > 0) : groups;
-  return groups.filter(
-    ([s, nodes]) => nodes.length > 0 && (s.kind !== 'container' || !nodes.every(isEmptyNp)),
-  );
+): Iterable<[SchemaNode, DataNode[]]> {
+  const children = holder.children;
+  if (children === undefined || children.size === 0) return NO_GROUPS;
+  const groups = inSchemaOrder(children, schemaParent) ? children : orderedChildren(holder, schemaParent);
+  for (const [s, nodes] of groups) {
+    if (!written(s, nodes, keepEmptyNp))
+      return [...groups].filter(([schema, group]) => written(schema, group, keepEmptyNp));
+  }
+  return groups;
+}
+
+/** True when {@link groupsToWrite} gives no group. */
+export function nothingToWrite(holder: ChildHolder, keepEmptyNp: boolean): boolean {
+  for (const [s, nodes] of holder.children ?? NO_GROUPS) if (written(s, nodes, keepEmptyNp)) return false;
+  return true;
 }

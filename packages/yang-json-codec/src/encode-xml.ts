@@ -8,6 +8,7 @@ import {
   groupsToWrite,
   Indenter,
   isLarge,
+  nothingToWrite,
   type SystemSort,
 } from './encode-options';
 import { isFilterAttribute } from './filter-attributes';
@@ -25,8 +26,6 @@ export interface EncodeXmlOptions extends EncodeOptions {
   readonly operationElement?: boolean;
 }
 
-const GENERATOR_DEPTH = 3;
-
 /**
  * NETCONF XML (RFC 7950 section 7 encoding) of an instance tree as chunks of about 64 KiB: a default
  * namespace on each top element and wherever the namespace changes, list keys first, identityref and
@@ -36,7 +35,7 @@ const GENERATOR_DEPTH = 3;
 export function* encodeXmlChunks(tree: InstanceTree, options: EncodeXmlOptions = {}): Generator<string> {
   const w = new XmlWriter(tree.schema, options);
   yield* w.document(tree);
-  if (w.parts.length > 0) yield w.take();
+  if (w.out.length > 0) yield w.take();
 }
 
 /** NETCONF XML of an instance tree as one string (see {@link encodeXmlChunks}). */
@@ -47,8 +46,8 @@ export function encodeXml(tree: InstanceTree, options: EncodeXmlOptions = {}): s
 }
 
 class XmlWriter {
-  parts: string[] = [];
-  private size = 0;
+  /** The text written since the last chunk (appended to: V8 joins the pieces once, when it is read). */
+  out = '';
   private readonly schema: SchemaTree;
   private readonly ind: Indenter;
   private readonly keepEmptyNp: boolean;
@@ -71,15 +70,9 @@ class XmlWriter {
   }
 
   take(): string {
-    const s = this.parts.join('');
-    this.parts = [];
-    this.size = 0;
+    const s = this.out;
+    this.out = '';
     return s;
-  }
-
-  private w(s: string): void {
-    this.parts.push(s);
-    this.size += s.length;
   }
 
   /** Newline and indentation before an element, none before the very first. */
@@ -95,10 +88,10 @@ class XmlWriter {
     const kind = tree.kind;
     // A notification read without its envelope has no eventTime: it is written the same way (libyang's form).
     if (kind === 'notification' && tree.eventTime !== undefined) {
-      this.w(`${this.nl(0)}<notification xmlns="${NOTIFICATION_NS}">`);
-      this.w(`${this.nl(1)}<eventTime>${escapeXmlText(tree.eventTime)}</eventTime>`);
+      this.out += `${this.nl(0)}<notification xmlns="${NOTIFICATION_NS}">`;
+      this.out += `${this.nl(1)}<eventTime>${escapeXmlText(tree.eventTime)}</eventTime>`;
       yield* this.groups(tree, undefined, NOTIFICATION_NS, 1);
-      this.w(`${this.nl(0)}</notification>`);
+      this.out += `${this.nl(0)}</notification>`;
       return;
     }
     if (kind.endsWith('input') || kind.endsWith('output')) {
@@ -107,25 +100,24 @@ class XmlWriter {
       const name = this.operationElement ? op.name : (part?.kind ?? 'input');
       const node = nodes?.[0];
       if (node === undefined || node.children === undefined || node.children.size === 0) {
-        this.w(`${this.nl(0)}<${name} xmlns="${op.namespace}"/>`);
+        this.out += `${this.nl(0)}<${name} xmlns="${op.namespace}"/>`;
         return;
       }
-      this.w(`${this.nl(0)}<${name} xmlns="${op.namespace}">`);
+      this.out += `${this.nl(0)}<${name} xmlns="${op.namespace}">`;
       yield* this.groups(node, part, op.namespace, 1);
-      this.w(`${this.nl(0)}</${name}>`);
+      this.out += `${this.nl(0)}</${name}>`;
       return;
     }
     if ((kind === 'data' || kind === 'config' || kind === 'resource') && this.wrapper) {
       const attrs =
         this.metadata && tree.annotations ? this.attributes(tree.annotations, undefined, new Map()) : '';
-      const groups = groupsToWrite(tree, tree.parent, this.keepEmptyNp);
-      if (groups.length === 0) {
-        this.w(`${this.nl(0)}<data xmlns="${RESTCONF_NS}"${attrs}/>`);
+      if (nothingToWrite(tree, this.keepEmptyNp)) {
+        this.out += `${this.nl(0)}<data xmlns="${RESTCONF_NS}"${attrs}/>`;
         return;
       }
-      this.w(`${this.nl(0)}<data xmlns="${RESTCONF_NS}"${attrs}>`);
+      this.out += `${this.nl(0)}<data xmlns="${RESTCONF_NS}"${attrs}>`;
       yield* this.groups(tree, tree.parent, RESTCONF_NS, 1);
-      this.w(`${this.nl(0)}</data>`);
+      this.out += `${this.nl(0)}</data>`;
       return;
     }
     yield* this.groups(tree, tree.parent, '', 0);
@@ -140,9 +132,9 @@ class XmlWriter {
     for (const [schema, nodes] of groupsToWrite(holder, schemaParent, this.keepEmptyNp)) {
       const entries = entriesInOrder(schema, nodes, this.sort);
       for (const n of entries) {
-        if (depth < GENERATOR_DEPTH && isLarge(n)) yield* this.innerGen(n, parentNs, depth);
+        if (isLarge(n)) yield* this.innerGen(n, parentNs, depth);
         else this.node(n, parentNs, depth);
-        if (this.size >= CHUNK_SIZE) yield this.take();
+        if (this.out.length >= CHUNK_SIZE) yield this.take();
       }
     }
   }
@@ -156,14 +148,13 @@ class XmlWriter {
 
   private *innerGen(n: DataNode, parentNs: string, depth: number): Generator<string> {
     const head = this.open(n, parentNs, '');
-    const groups = groupsToWrite(n, n.schema, this.keepEmptyNp);
-    if (groups.length === 0) {
-      this.w(`${this.nl(depth)}${head}/>`);
+    if (nothingToWrite(n, this.keepEmptyNp)) {
+      this.out += `${this.nl(depth)}${head}/>`;
       return;
     }
-    this.w(`${this.nl(depth)}${head}>`);
+    this.out += `${this.nl(depth)}${head}>`;
     yield* this.groups(n, n.schema, n.schema.namespace, depth + 1);
-    this.w(`${this.nl(depth)}</${n.schema.name}>`);
+    this.out += `${this.nl(depth)}</${n.schema.name}>`;
   }
 
   /** One instance, written without yielding. */
@@ -178,11 +169,11 @@ class XmlWriter {
         const nl = this.nl(depth);
         if (n.annotations === undefined && extra === '' && s.namespace === parentNs) {
           // The common case: no namespace, prefix or metadata to write.
-          this.w(text === '' ? `${nl}<${s.name}/>` : `${nl}<${s.name}>${escapeXmlText(text)}</${s.name}>`);
+          this.out += text === '' ? `${nl}<${s.name}/>` : `${nl}<${s.name}>${escapeXmlText(text)}</${s.name}>`;
           return;
         }
         const head = this.open(n, parentNs, extra);
-        this.w(text === '' ? `${nl}${head}/>` : `${nl}${head}>${escapeXmlText(text)}</${s.name}>`);
+        this.out += text === '' ? `${nl}${head}/>` : `${nl}${head}>${escapeXmlText(text)}</${s.name}>`;
         return;
       }
       case 'anydata':
@@ -195,17 +186,17 @@ class XmlWriter {
         }
         const items = n.any ?? [];
         if (items.length === 0) {
-          this.w(`${this.nl(depth)}${head}/>`);
+          this.out += `${this.nl(depth)}${head}/>`;
           return;
         }
         const only = items[0]!;
         if (items.length === 1 && only.name === '') {
-          this.w(`${this.nl(depth)}${head}>${escapeXmlText(only.text ?? '')}</${s.name}>`);
+          this.out += `${this.nl(depth)}${head}>${escapeXmlText(only.text ?? '')}</${s.name}>`;
           return;
         }
-        this.w(`${this.nl(depth)}${head}>`);
+        this.out += `${this.nl(depth)}${head}>`;
         for (const it of items) this.anyElement(it, s.namespace, depth + 1);
-        this.w(`${this.nl(depth)}</${s.name}>`);
+        this.out += `${this.nl(depth)}</${s.name}>`;
         return;
       }
       default:
@@ -215,16 +206,15 @@ class XmlWriter {
 
   /** An element holding its child instances (in the order of `schemaParent`'s children), written in one go. */
   private element(n: DataNode, head: string, schemaParent: SchemaNode | undefined, depth: number): void {
-    const groups = groupsToWrite(n, schemaParent, this.keepEmptyNp);
-    if (groups.length === 0) {
-      this.w(`${this.nl(depth)}${head}/>`);
+    if (nothingToWrite(n, this.keepEmptyNp)) {
+      this.out += `${this.nl(depth)}${head}/>`;
       return;
     }
-    this.w(`${this.nl(depth)}${head}>`);
-    for (const [cs, nodes] of groups) {
+    this.out += `${this.nl(depth)}${head}>`;
+    for (const [cs, nodes] of groupsToWrite(n, schemaParent, this.keepEmptyNp)) {
       for (const c of entriesInOrder(cs, nodes, this.sort)) this.node(c, n.schema.namespace, depth + 1);
     }
-    this.w(`${this.nl(depth)}</${n.schema.name}>`);
+    this.out += `${this.nl(depth)}</${n.schema.name}>`;
   }
 
   /** Written forms of identityref, instance-identifier and xpath values: a list repeats the same ones. */
@@ -252,18 +242,17 @@ class XmlWriter {
     const head = `<${e.name}${xmlns}${attrs}`;
     if (e.children === undefined) {
       const t = e.text ?? '';
-      this.w(
-        t === '' ? `${this.nl(depth)}${head}/>` : `${this.nl(depth)}${head}>${escapeXmlText(t)}</${e.name}>`,
-      );
+      this.out +=
+        t === '' ? `${this.nl(depth)}${head}/>` : `${this.nl(depth)}${head}>${escapeXmlText(t)}</${e.name}>`;
       return;
     }
     if (e.children.length === 0) {
-      this.w(`${this.nl(depth)}${head}/>`);
+      this.out += `${this.nl(depth)}${head}/>`;
       return;
     }
-    this.w(`${this.nl(depth)}${head}>`);
+    this.out += `${this.nl(depth)}${head}>`;
     for (const c of e.children) this.anyElement(c, e.ns === '' ? parentNs : e.ns, depth + 1);
-    this.w(`${this.nl(depth)}</${e.name}>`);
+    this.out += `${this.nl(depth)}</${e.name}>`;
   }
 
   /** RFC 7952 5.1: each annotation an attribute in its module's namespace, the prefix declared alongside. */

@@ -213,6 +213,19 @@ export function leafValue(
   return child(node, module, name)?.value;
 }
 
+/** True when the groups of `children` are in the order of `schemaParent`'s children (as they usually are). */
+export function inSchemaOrder(children: ChildMap, schemaParent: SchemaNode | undefined): boolean {
+  if (children.size < 2 || schemaParent === undefined) return true;
+  const index = nodeInfo(schemaParent).index;
+  let last = -1;
+  for (const s of children.keys()) {
+    const i = index.get(s) ?? Number.MAX_SAFE_INTEGER;
+    if (i < last) return false;
+    last = i;
+  }
+  return true;
+}
+
 /** Child groups of `holder` in schema order (the order both encoders write). */
 export function orderedChildren(
   holder: ChildHolder,
@@ -221,19 +234,8 @@ export function orderedChildren(
   const children = holder.children;
   if (children === undefined || children.size === 0) return [];
   const groups = [...children];
-  if (groups.length === 1 || schemaParent === undefined) return groups;
-  const index = nodeInfo(schemaParent).index;
-  let sorted = true;
-  let last = -1;
-  for (const [s] of groups) {
-    const i = index.get(s) ?? Number.MAX_SAFE_INTEGER;
-    if (i < last) {
-      sorted = false;
-      break;
-    }
-    last = i;
-  }
-  if (!sorted) {
+  if (!inSchemaOrder(children, schemaParent)) {
+    const index = nodeInfo(schemaParent!).index;
     groups.sort(
       (a, b) => (index.get(a[0]) ?? Number.MAX_SAFE_INTEGER) - (index.get(b[0]) ?? Number.MAX_SAFE_INTEGER),
     );
