@@ -83,6 +83,8 @@ function positionAfter(holder: ChildHolder, after: PathStep | null | undefined):
 export class ChangeLog {
   #tree: InstanceTree;
   #changes: TreeChange[] = [];
+  /** Readers that share nodes with the tree, each asked to stop before the tree changes in place. */
+  readonly #readers = new Set<() => void>();
 
   constructor(tree: InstanceTree) {
     this.#tree = tree;
@@ -91,6 +93,32 @@ export class ChangeLog {
   /** The tree this log changes. */
   get tree(): InstanceTree {
     return this.#tree;
+  }
+
+  /**
+   * Registers a reader that shares nodes with the tree instead of copying them (a response written while
+   * other requests run): `detach` is called once, synchronously, just before the next change of the tree
+   * in place, so that the reader copies what it still needs and goes on from the copy; then the reader is
+   * forgotten. The function returned unregisters it (the reader is done).
+   */
+  hold(detach: () => void): () => void {
+    this.#readers.add(detach);
+    return () => {
+      this.#readers.delete(detach);
+    };
+  }
+
+  /** How many readers {@link ChangeLog.hold} keeps. */
+  get readers(): number {
+    return this.#readers.size;
+  }
+
+  /** Lets every reader detach before the tree changes (a reader detaching never changes the tree). */
+  #beforeChange(): void {
+    if (this.#readers.size === 0) return;
+    const readers = [...this.#readers];
+    this.#readers.clear();
+    for (const detach of readers) detach();
   }
 
   /** A position in the log, for {@link ChangeLog.undoTo} and {@link ChangeLog.since}. */
@@ -112,6 +140,7 @@ export class ChangeLog {
 
   /** Undoes every change after `mark`, newest first, and drops them from the log. */
   undoTo(mark: number): void {
+    if (this.#changes.length > mark) this.#beforeChange();
     while (this.#changes.length > mark) undo(this.#tree, this.#changes.pop()!);
   }
 
@@ -133,6 +162,7 @@ export class ChangeLog {
    */
   create(parent: DataNode | undefined, node: DataNode, placement?: Placement): DataNode {
     const holder = this.holder(parent);
+    this.#beforeChange();
     insertChild(holder, node, placementIndex(holder, placement));
     this.#changes.push({
       op: 'create',
@@ -146,6 +176,7 @@ export class ChangeLog {
   /** Sets a leaf's value (a key or leaf-list value is the entry's identity: never set it). */
   set(node: DataNode, value: string | undefined, member: YangType | undefined): void {
     if (node.value === value && node.member === member) return;
+    this.#beforeChange();
     this.#changes.push({
       op: 'set',
       path: pathOf(node),
@@ -161,6 +192,7 @@ export class ChangeLog {
     const holder = this.holder(node.parent);
     const path = pathOf(node);
     const after = previousOf(holder, node);
+    this.#beforeChange();
     if (removeChild(holder, node) < 0) return;
     this.#changes.push({ op: 'remove', path, node, ...(after === undefined ? {} : { after }) });
     node.parent = undefined;
@@ -174,6 +206,7 @@ export class ChangeLog {
     let to = placementIndex(holder, placement) ?? holder.children!.get(node.schema)!.length;
     if (to > at) to--;
     if (to === at) return;
+    this.#beforeChange();
     moveChild(holder, node, to);
     this.#changes.push({ op: 'move', path: pathOf(node), after: previousOf(holder, node) ?? null, from });
   }
@@ -193,6 +226,7 @@ export class ChangeLog {
     switch (change.op) {
       case 'create': {
         if (existing !== undefined) this.remove(existing);
+        this.#beforeChange();
         const node = shallowCopy(change.node);
         const at = positionAfter(holder, change.after);
         insertChild(holder, node, at);

@@ -37,6 +37,15 @@ describe('selectPath', () => {
     expect(findPath(tree, [s.top, s.item('a'), s.size])!.value).toBe('1');
   });
 
+  test('a shared selection holds the instances of the source inside copies of their ancestors', () => {
+    const tree = sample();
+    const s = steps(schema);
+    const out = selectPath(tree, [s.top, s.item('a')], true);
+    expect(findPath(out, [s.top, s.item('a')])).toBe(findPath(tree, [s.top, s.item('a')]));
+    expect(findPath(out, [s.top])).not.toBe(findPath(tree, [s.top]));
+    expect(json(out)).toEqual(json(selectPath(tree, [s.top, s.item('a')])));
+  });
+
   test('an entry named by its keys is selected with them when the rest of the path is missing', () => {
     const s = steps(schema);
     expect(json(selectPath(sample(), [s.top, s.item('b'), s.tag('x')]))).toEqual({
