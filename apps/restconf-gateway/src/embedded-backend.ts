@@ -50,8 +50,9 @@ function step(index: number | undefined, run: () => void): void {
 /**
  * The {@link Backend} of a NETCONF server in the same process (DESIGN.md "Backends", embedded):
  * reads and edits go to the datastores directly through the server's tree API
- * (`NetconfServer.localSession`), with no XML written or read: a read copies the selected subtree,
- * an edit applies the codec's edits in one turn, a `{+restconf}/data` edit through the candidate
+ * (`NetconfServer.localSession`), with no XML written or read: a read copies the selected subtree
+ * (a shared read does not: the response is written from the datastore's own nodes, and detaches
+ * before the datastore changes), an edit applies the codec's edits in one turn, a `{+restconf}/data` edit through the candidate
  * and a commit (confirmed when asked) when the server has one. The server's own code does the
  * checks of its NETCONF operations: locks, NACM, validation, journal, config-change events.
  * Changes of running by other clients (NETCONF sessions, a confirmed commit's rollback) are
@@ -132,6 +133,13 @@ export function createEmbeddedBackend(options: EmbeddedBackendOptions): Backend 
     async read(request) {
       try {
         return await sessionOf(request.user).read(request);
+      } catch (error) {
+        throw reported(error);
+      }
+    },
+    async readShared(request) {
+      try {
+        return await sessionOf(request.user).readShared(request);
       } catch (error) {
         throw reported(error);
       }

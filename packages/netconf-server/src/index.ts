@@ -16,6 +16,7 @@ export { type ExampleHandlerOptions, exampleHandlers } from './example-handlers.
 export {
   type LocalCommitOptions,
   type LocalReadOptions,
+  type SharedRead,
   LocalSession,
   type NmdaDatastoreName,
 } from './local-session.js';

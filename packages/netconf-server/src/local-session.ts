@@ -1,6 +1,7 @@
 import {
   applyContent,
   type ChildHolder,
+  cloneNode,
   findChildren,
   holdsNoState,
   type InstanceTree,
@@ -31,6 +32,24 @@ export interface LocalReadOptions {
   readonly content?: 'config' | 'nonconfig' | 'all';
   /** RFC 8342 section 5.3.4 `or:origin` annotations (the operational datastore only). */
   readonly withOrigin?: boolean;
+}
+
+/**
+ * A read that shares nodes with the datastore instead of copying them (see
+ * {@link LocalSession.readShared}). Until {@link SharedRead.release}, the datastore lets the reader
+ * detach before it changes in place.
+ */
+export interface SharedRead {
+  /** The data read; the caller must not change it. */
+  readonly tree: InstanceTree;
+  /**
+   * What to do, synchronously, when the datastore is about to change while the read is held: copy what
+   * is still to be used. By default, `tree` is made a copy of itself in place (its top-level groups
+   * replaced by deep copies), which suits a caller that has not started to walk it.
+   */
+  onDetach(detach: () => void): void;
+  /** The caller is done with `tree` (or stops using it): the datastore forgets the reader. */
+  release(): void;
 }
 
 /** The parameters of a commit (RFC 6241 sections 8.3.4.1 and 8.4.5.1). */
@@ -76,6 +95,22 @@ export class LocalSession {
    * not exist or the user may not read it. Default values as stored (RFC 6243 `explicit`).
    */
   async read(options: LocalReadOptions = {}): Promise<InstanceTree> {
+    return (await this.#read(options, false)).tree;
+  }
+
+  /**
+   * The data at `target`, as {@link LocalSession.read}, without copying it: the target's instances are
+   * the datastore's own (inside copies of their ancestors), so reading a large subtree costs the path,
+   * not the subtree. The parts NACM restricts are copied as `read` does; `content` other than `all` and
+   * `withOrigin` change the selection in place, so those reads are copies (`release` then does nothing).
+   * The datastore holds the reader until `release`: before any change in place it calls the reader's
+   * detach (see {@link SharedRead.onDetach}), so the answer stays one snapshot.
+   */
+  async readShared(options: LocalReadOptions = {}): Promise<SharedRead> {
+    return this.#read(options, (options.content ?? 'all') === 'all' && options.withOrigin !== true);
+  }
+
+  async #read(options: LocalReadOptions, share: boolean): Promise<SharedRead> {
     const target = options.target ?? [];
     const content = options.content ?? 'all';
     if (options.withOrigin === true && options.datastore !== 'operational') {
@@ -89,13 +124,33 @@ export class LocalSession {
     const configOnly =
       options.datastore === undefined &&
       (content === 'config' || (last !== undefined && holdsNoState(last.schema)));
-    const tree = await this.#tree(configOnly ? 'running' : (options.datastore ?? 'operational'), target);
-    const selection = selectPath(tree, target);
+    const datastore = configOnly ? 'running' : (options.datastore ?? 'operational');
+    const tree = await this.#tree(datastore, target);
+    const selection = selectPath(tree, target, share);
     // RFC 8341 section 3.4.5: unreadable nodes are left out, silently.
     const view = this.#server.nacm?.readable(this.#session, selection) ?? selection;
-    if (content !== 'all') applyContent(view, content);
-    if (options.withOrigin === true) markOrigin(view, undefined);
-    return view;
+    if (!share) {
+      if (content !== 'all') applyContent(view, content);
+      if (options.withOrigin === true) markOrigin(view, undefined);
+      return { tree: view, onDetach: () => {}, release: () => {} };
+    }
+    // Operational and intended read running's nodes (state comes from the providers, decoded anew).
+    const log = this.#server.datastore(datastore === 'operational' || datastore === 'intended' ? 'running' : datastore);
+    let detach = (): void => {
+      for (const [schema, nodes] of view.children)
+        view.children.set(
+          schema,
+          nodes.map((n) => cloneNode(n, undefined)),
+        );
+    };
+    const release = log.hold(() => detach());
+    return {
+      tree: view,
+      onDetach: (d) => {
+        detach = d;
+      },
+      release,
+    };
   }
 
   /** Whether the configuration node at `target` exists in the datastore (default running) and the user may read it. */

@@ -236,6 +236,20 @@ export interface BackendStats {
 }
 
 /**
+ * A read whose tree shares nodes with the backend's datastore instead of copying them (see
+ * {@link Backend.readShared}): the tree stays one snapshot because the backend calls the reader's
+ * detach, synchronously, before the datastore next changes in place, until `release`.
+ */
+export interface SharedRead {
+  /** The data read; never changed by the caller. */
+  readonly tree: InstanceTree;
+  /** Sets what to do when the datastore is about to change: copy (or write out) what is still to be used. */
+  onDetach(detach: () => void): void;
+  /** The caller is done with `tree` (written, failed, or the client went away). */
+  release(): void;
+}
+
+/**
  * The handler's only way to the data: trees in, trees out, never XML text (DESIGN.md "Backends").
  * Every tree is of the backend's {@link Backend.schema}.
  */
@@ -252,6 +266,11 @@ export interface Backend {
    * them (RFC 6243 `explicit`); the with-defaults mode is the caller's.
    */
   read(request: ReadRequest): Promise<InstanceTree>;
+  /**
+   * A {@link Backend.read} without the copy of the selection, for a caller that only writes the tree
+   * out (a backend whose datastore is in the same process); absent: the handler reads a copy.
+   */
+  readShared?(request: ReadRequest): Promise<SharedRead>;
   /** True when the configuration node exists. */
   exists(request: ExistsRequest): Promise<boolean>;
   /**

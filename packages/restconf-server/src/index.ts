@@ -18,6 +18,7 @@ export {
   type InvokeRequest,
   type ReadRequest,
   type RpcErrorFields,
+  type SharedRead,
   type StreamSubscribeRequest,
   type WriteAccessRequest,
   type XPathFilter,

@@ -83,7 +83,6 @@ export function hasChildren(tree: InstanceTree | undefined): tree is InstanceTre
 /** A 'resource' document holding `nodes` (RFC 8040 section 3.5: the target resource and its descendants). */
 export function resourceTree(tree: InstanceTree, nodes: DataNode[]): InstanceTree {
   const schema = nodes[0]!.schema;
-  for (const n of nodes) n.parent = undefined;
   return {
     schema: tree.schema,
     kind: 'resource',

@@ -10,6 +10,7 @@ import {
   walk,
 } from '@yangkit/yang-json-codec';
 import { encodeOptions, type RequestContext } from './context.js';
+import type { SharedRead } from './backend.js';
 import { RestconfError } from './errors.js';
 import { findInstances, resourceTree, toPathSteps } from './instances.js';
 import { dataMediaType } from './media.js';
@@ -19,6 +20,7 @@ import { keepInheritedOrigin, markDefaultOrigin, markSystemOrigin } from './nmda
 import { addSchemaLocations } from './schema-locations.js';
 import { addSubscriptionState } from './subscriptions/index.js';
 import { annotateValidators } from './validator-metadata.js';
+import { snapshotChunks } from './snapshot-chunks.js';
 import { selectsSeveral } from './wildcard.js';
 
 /** The with-defaults mode (RFC 8040 section 4.8.9); with `with-origin`, the values it adds have origin `default`. */
@@ -42,21 +44,60 @@ function hasDefault(target: readonly PathStep[], content: 'config' | 'nonconfig'
   return content === 'all' || (content === 'config') === schema.config;
 }
 
-/** The instance tree of a read: the datastore, or the target resource and its descendants. */
+/**
+ * True when the read can be written from the backend's own nodes (a {@link SharedRead}): nothing
+ * below changes the selection in place. with-defaults other than `explicit`, fields, depth and
+ * with-origin edit the tree they are given (one implementation each, in the codec and in
+ * `nmda/origin.ts`), so those reads take a copy.
+ */
+function sharable(ctx: RequestContext): boolean {
+  const q = ctx.query;
+  return (
+    ctx.settings.backend.readShared !== undefined &&
+    (q.withDefaults ?? ctx.settings.defaultStyle) === 'explicit' &&
+    q.fields === undefined &&
+    q.depth === undefined &&
+    q.withOrigin !== true
+  );
+}
+
+/**
+ * The instance tree of a read: the datastore, or the target resource and its descendants; with
+ * `shared`, the backend's read that holds its nodes (to release once written).
+ */
 async function readTree(
   ctx: RequestContext,
   target: readonly PathStep[] | undefined,
   ds: NmdaDatastore | undefined,
-): Promise<InstanceTree> {
+): Promise<{ tree: InstanceTree; shared?: SharedRead }> {
   const s = ctx.settings;
   const content = ctx.query.content ?? 'all';
-  const tree = await s.backend.read({
+  const request = {
     ...(ds === undefined ? {} : { datastore: ds.name }),
     ...(target === undefined ? {} : { target }),
     content,
     ...(ctx.query.withOrigin ? { withOrigin: true } : {}),
     user: ctx.user,
-  });
+  };
+  const shared = sharable(ctx) ? await s.backend.readShared!(request) : undefined;
+  try {
+    const tree = selectTarget(ctx, target, ds, shared?.tree ?? (await s.backend.read(request)));
+    return shared === undefined ? { tree } : { tree, shared };
+  } catch (error) {
+    shared?.release();
+    throw error;
+  }
+}
+
+/** The read's tree with the handler's own state added, narrowed to the target resource. */
+function selectTarget(
+  ctx: RequestContext,
+  target: readonly PathStep[] | undefined,
+  ds: NmdaDatastore | undefined,
+  tree: InstanceTree,
+): InstanceTree {
+  const s = ctx.settings;
+  const content = ctx.query.content ?? 'all';
   // restconf-state is the handler's own state data, in the `{+restconf}/data` view and in
   // operational, which holds all state data (RFC 8342 section 5.3).
   if ((ds === undefined || ds.name === 'operational') && content !== 'config') {
@@ -71,6 +112,7 @@ async function readTree(
   // the `{+restconf}/data` view and in operational (RFC 8342 section 5.3); a conventional
   // datastore holds what was written to it.
   if (nodes.length === 0 && (ds === undefined || ds.name === 'operational') && hasDefault(target, content)) {
+    // The tree holds no datastore node then (only copies of the target's ancestors): adding to it is safe.
     nodes = findInstances(applyWithDefaults(tree, 'report-all'), target);
   }
   if (nodes.length === 0) {
@@ -93,8 +135,23 @@ export async function readData(
   resolved: ResolvedApiPath | undefined,
   ds?: NmdaDatastore,
 ): Promise<void> {
+  const { tree, shared } = await readTree(ctx, resolved === undefined ? undefined : toPathSteps(resolved), ds);
+  try {
+    await writeTree(ctx, resolved, ds, tree, shared);
+  } finally {
+    shared?.release();
+  }
+}
+
+/** Writes the tree read, after with-defaults, fields and depth, as the response. */
+async function writeTree(
+  ctx: RequestContext,
+  resolved: ResolvedApiPath | undefined,
+  ds: NmdaDatastore | undefined,
+  tree: InstanceTree,
+  shared: SharedRead | undefined,
+): Promise<void> {
   const s = ctx.settings;
-  const tree = await readTree(ctx, resolved === undefined ? undefined : toPathSteps(resolved), ds);
   withDefaults(ctx, tree);
   if (ctx.query.fields !== undefined) applyFields(tree, ctx.query.fields);
   if (ctx.query.depth !== undefined) applyDepth(tree, ctx.query.depth);
@@ -112,5 +169,5 @@ export async function readData(
     ctx.encoding === 'json'
       ? encodeJsonChunks(tree, { ...opts, wrapper })
       : encodeXmlChunks(tree, { ...opts, wrapper });
-  await ctx.out.stream(200, dataMediaType(ctx.encoding), chunks);
+  await ctx.out.stream(200, dataMediaType(ctx.encoding), shared === undefined ? chunks : snapshotChunks(chunks, shared));
 }

@@ -33,8 +33,12 @@ export function annotateValidators(ctx: RequestContext, tree: InstanceTree, tagg
       ? [{ module: METADATA_MODULE, name: 'last-modified', value: dateAndTime(s.clock.lastModified()) }]
       : []),
   ];
-  for (const nodes of tree.children.values()) {
-    for (const n of nodes) n.annotations = [...(n.annotations ?? []), ...added];
+  // Each top node is replaced by a shallow copy: the tree may share its nodes with the datastore.
+  for (const [schema, nodes] of tree.children) {
+    tree.children.set(
+      schema,
+      nodes.map((n) => ({ ...n, annotations: [...(n.annotations ?? []), ...added] })),
+    );
   }
   return true;
 }

@@ -1,0 +1,94 @@
+import { type IncomingMessage, request as httpRequest } from 'node:http';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type Gateway, startGateway } from '../src/gateway.js';
+
+const JSON_DATA = 'application/yang-data+json';
+const JUKEBOX = '/restconf/data/example-jukebox:jukebox';
+const COUNT = 100_000;
+
+let gw: Gateway;
+beforeAll(async () => {
+  gw = await startGateway(
+    { port: 0, initialData: '', maxBodyBytes: 64 * 1024 * 1024, maxBodyNodes: 1_000_000 },
+    { logger: pino({ level: 'silent' }) },
+  );
+  const artist = Array.from({ length: COUNT }, (_, i) => ({
+    name: `artist-${i}`,
+    album: [{ name: `album-${i}`, year: 2000 + (i % 20) }],
+  }));
+  const r = await fetch(gw.url + JUKEBOX, {
+    method: 'PUT',
+    headers: { 'Content-Type': JSON_DATA },
+    body: JSON.stringify({ 'example-jukebox:jukebox': { library: { artist } } }),
+  });
+  expect(r.status).toBe(201);
+}, 120_000);
+afterAll(() => gw.close());
+
+const readers = () => gw.backend.netconf!.running.readers;
+
+/** A GET of the whole jukebox whose body is not read: the server stops at a full socket. */
+function pausedGet(): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(gw.url + JUKEBOX);
+    const req = httpRequest(url, { headers: { Accept: JSON_DATA } }, (res) => {
+      res.pause();
+      resolve(res);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function bodyOf(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    res.on('end', () => resolve(text));
+    res.on('error', reject);
+    res.resume();
+  });
+}
+
+const addArtist = (name: string) =>
+  fetch(`${gw.url}${JUKEBOX}/library`, {
+    method: 'POST',
+    headers: { 'Content-Type': JSON_DATA },
+    body: JSON.stringify({ 'example-jukebox:artist': [{ name }] }),
+  });
+
+type Library = { 'example-jukebox:jukebox': { library: { artist: { name: string }[] } } };
+const names = (text: string) => (JSON.parse(text) as Library)['example-jukebox:jukebox'].library.artist;
+
+describe('reads written from the datastore without a copy', () => {
+  test('a GET held by a slow reader keeps the datastore holding it as a reader', async () => {
+    const res = await pausedGet();
+    await expect.poll(readers, { timeout: 20_000 }).toBe(1);
+    await bodyOf(res);
+    await expect.poll(readers, { timeout: 20_000 }).toBe(0);
+  });
+
+  test('an edit committed in the middle of a large GET leaves that GET entirely the old state', async () => {
+    const res = await pausedGet();
+    await expect.poll(readers, { timeout: 20_000 }).toBe(1);
+    const etag = res.headers.etag;
+    expect((await addArtist('during-the-get')).status).toBe(201);
+    const body = names(await bodyOf(res));
+    expect(body).toHaveLength(COUNT);
+    expect(body.some((a) => a.name === 'during-the-get')).toBe(false);
+    const after = await fetch(gw.url + JUKEBOX, { headers: { Accept: JSON_DATA } });
+    expect(after.headers.get('etag')).not.toBe(etag);
+    expect(names(await after.text()).some((a) => a.name === 'during-the-get')).toBe(true);
+  }, 60_000);
+
+  test('a client that disconnects in the middle of an answer leaves no reader registered', async () => {
+    const res = await pausedGet();
+    await expect.poll(readers, { timeout: 20_000 }).toBe(1);
+    res.destroy();
+    await expect.poll(readers, { timeout: 20_000 }).toBe(0);
+  });
+});
