@@ -1,5 +1,5 @@
 import { childElement, escapeXmlText, textOf, type XmlElement } from '@yangkit/xml';
-import { findEntryByKey, leafValue } from '@yangkit/yang-json-codec';
+import { findEntryByKey, type InstanceTree, leafValue } from '@yangkit/yang-json-codec';
 import { NetconfServerError, rpcError } from './errors.js';
 import type { NetconfServer } from './server.js';
 
@@ -88,9 +88,15 @@ export function exampleHandlers(server: NetconfServer, options: ExampleHandlerOp
         'example-jukebox in the schema lacks the RFC 8040 library',
       );
     }
+    // The counts walk the whole library: made once per change of running, not once per read.
+    let counted: { readonly running: InstanceTree; readonly xml: string } | undefined;
+    server.onCommit(() => {
+      counted = undefined;
+    });
     server.provideState({
       provides: ['example-jukebox:jukebox'],
       get(running) {
+        if (counted?.running === running) return counted.xml;
         const box = running.children.get(jb)?.[0];
         if (!box) return '';
         const lib = box.children?.get(library)?.[0];
@@ -104,7 +110,9 @@ export function exampleHandlers(server: NetconfServer, options: ExampleHandlerOp
             songs += al.children?.get(song)?.length ?? 0;
           }
         }
-        return `<jukebox xmlns="${JB_NS}"><library><artist-count>${artists}</artist-count><album-count>${albums}</album-count><song-count>${songs}</song-count></library></jukebox>`;
+        const xml = `<jukebox xmlns="${JB_NS}"><library><artist-count>${artists}</artist-count><album-count>${albums}</album-count><song-count>${songs}</song-count></library></jukebox>`;
+        counted = { running, xml };
+        return xml;
       },
     });
     server.handleRpc('example-jukebox:play', (input) => {

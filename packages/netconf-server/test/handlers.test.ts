@@ -102,6 +102,20 @@ test('the jukebox library counts are computed from the configured artists', asyn
   );
 });
 
+test('the jukebox library counts follow each change of running after a read', async () => {
+  const c = await setup();
+  const counts = { subtree: `<jukebox xmlns="${JB}"><library><artist-count/></library></jukebox>` };
+  const artist = (name: string) =>
+    c.editConfig({
+      target: 'running',
+      config: `<jukebox xmlns="${JB}"><library><artist><name>${name}</name></artist></library></jukebox>`,
+    });
+  await artist('A');
+  expect(await c.get({ filter: counts })).toContain('<artist-count>1</artist-count>');
+  await artist('B');
+  expect(await c.get({ filter: counts })).toContain('<artist-count>2</artist-count>');
+});
+
 test('an rpc of the schema without a handler fails with operation-not-supported', async () => {
   server = await testServer();
   const c = await client(server);
