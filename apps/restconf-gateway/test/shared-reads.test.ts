@@ -1,4 +1,4 @@
-import { type IncomingMessage, request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Gateway, startGateway } from '../src/gateway.js';

@@ -16,9 +16,9 @@ export { type ExampleHandlerOptions, exampleHandlers } from './example-handlers.
 export {
   type LocalCommitOptions,
   type LocalReadOptions,
-  type SharedRead,
   LocalSession,
   type NmdaDatastoreName,
+  type SharedRead,
 } from './local-session.js';
 export { AccessControl, type NacmCounters } from './nacm/access-control.js';
 export { NACM_NS, type NacmConfig } from './nacm/config.js';

@@ -135,7 +135,9 @@ export class LocalSession {
       return { tree: view, onDetach: () => {}, release: () => {} };
     }
     // Operational and intended read running's nodes (state comes from the providers, decoded anew).
-    const log = this.#server.datastore(datastore === 'operational' || datastore === 'intended' ? 'running' : datastore);
+    const log = this.#server.datastore(
+      datastore === 'operational' || datastore === 'intended' ? 'running' : datastore,
+    );
     let detach = (): void => {
       for (const [schema, nodes] of view.children)
         view.children.set(

@@ -1,4 +1,11 @@
-import { decodeJson, encodeJson, findPath, type PathStep, stepOf, type TreeEdit } from '@yangkit/yang-json-codec';
+import {
+  decodeJson,
+  encodeJson,
+  findPath,
+  type PathStep,
+  stepOf,
+  type TreeEdit,
+} from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { NetconfServer } from '../src/server.js';

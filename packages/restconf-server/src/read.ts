@@ -9,8 +9,8 @@ import {
   type PathStep,
   walk,
 } from '@yangkit/yang-json-codec';
-import { encodeOptions, type RequestContext } from './context.js';
 import type { SharedRead } from './backend.js';
+import { encodeOptions, type RequestContext } from './context.js';
 import { RestconfError } from './errors.js';
 import { findInstances, resourceTree, toPathSteps } from './instances.js';
 import { dataMediaType } from './media.js';
@@ -18,9 +18,9 @@ import { addRestconfState } from './monitoring.js';
 import { followsRunning, type NmdaDatastore } from './nmda/datastores.js';
 import { keepInheritedOrigin, markDefaultOrigin, markSystemOrigin } from './nmda/origin.js';
 import { addSchemaLocations } from './schema-locations.js';
+import { snapshotChunks } from './snapshot-chunks.js';
 import { addSubscriptionState } from './subscriptions/index.js';
 import { annotateValidators } from './validator-metadata.js';
-import { snapshotChunks } from './snapshot-chunks.js';
 import { selectsSeveral } from './wildcard.js';
 
 /** The with-defaults mode (RFC 8040 section 4.8.9); with `with-origin`, the values it adds have origin `default`. */
@@ -135,7 +135,11 @@ export async function readData(
   resolved: ResolvedApiPath | undefined,
   ds?: NmdaDatastore,
 ): Promise<void> {
-  const { tree, shared } = await readTree(ctx, resolved === undefined ? undefined : toPathSteps(resolved), ds);
+  const { tree, shared } = await readTree(
+    ctx,
+    resolved === undefined ? undefined : toPathSteps(resolved),
+    ds,
+  );
   try {
     await writeTree(ctx, resolved, ds, tree, shared);
   } finally {
@@ -169,5 +173,9 @@ async function writeTree(
     ctx.encoding === 'json'
       ? encodeJsonChunks(tree, { ...opts, wrapper })
       : encodeXmlChunks(tree, { ...opts, wrapper });
-  await ctx.out.stream(200, dataMediaType(ctx.encoding), shared === undefined ? chunks : snapshotChunks(chunks, shared));
+  await ctx.out.stream(
+    200,
+    dataMediaType(ctx.encoding),
+    shared === undefined ? chunks : snapshotChunks(chunks, shared),
+  );
 }

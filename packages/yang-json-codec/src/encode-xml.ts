@@ -169,7 +169,8 @@ class XmlWriter {
         const nl = this.nl(depth);
         if (n.annotations === undefined && extra === '' && s.namespace === parentNs) {
           // The common case: no namespace, prefix or metadata to write.
-          this.out += text === '' ? `${nl}<${s.name}/>` : `${nl}<${s.name}>${escapeXmlText(text)}</${s.name}>`;
+          this.out +=
+            text === '' ? `${nl}<${s.name}/>` : `${nl}<${s.name}>${escapeXmlText(text)}</${s.name}>`;
           return;
         }
         const head = this.open(n, parentNs, extra);
