@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, bench, describe } from 'vitest';
 import { type Clixon, clixonPrefix, startClixon } from './clixon.js';
+import { JSON_DATA, JUKEBOX, jukebox } from './jukebox.js';
 import { capture, residentKb, type Started, startFloor, startNode, stopProcess } from './processes.js';
 import { updateFigures, writeReadmeFigures } from './readme-figures.js';
 import { runWrk, type WrkRequest, type WrkResult, wrkAvailable } from './wrk.js';
@@ -47,8 +48,6 @@ const CONNECTIONS = 10;
 const WARMUP_SECONDS = 2;
 /** Longest run: a slow request gets runs long enough for 30 answers, up to this. */
 const MAX_SECONDS = 120;
-const JSON_DATA = 'application/yang-data+json';
-const JUKEBOX = '/restconf/data/example-jukebox:jukebox';
 const LEAF = `${JUKEBOX}/player/gap`;
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const JUKEBOX_YANG = fileURLToPath(
@@ -94,13 +93,6 @@ const rows: Row[] = [];
 const memory: Memory[] = [];
 let convert: ConvertCosts | undefined;
 const loadAtStart = loadavg();
-
-function jukebox(artists: number): string {
-  const artist = [];
-  for (let i = 0; i < artists; i++)
-    artist.push({ name: `artist-${i}`, album: [{ name: `album-${i}`, year: 2000 + (i % 20) }] });
-  return JSON.stringify({ 'example-jukebox:jukebox': { library: { artist }, player: { gap: '0.5' } } });
-}
 
 /** Loads the jukebox into a server with one PUT of the jukebox container, as a client would. */
 async function load(url: string, body: string): Promise<void> {
