@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Credentials, makeCredentials } from './credentials.js';
-import { DATA_JSON, errorsBody, fetchAs, PATCH_JSON, type Server, startServer } from './harness.js';
+import {
+  DATA_JSON,
+  errorsBody,
+  fetchAs,
+  JUKEBOX_EDITORS,
+  PATCH_JSON,
+  type Server,
+  startServer,
+} from './harness.js';
 
 // RFC 8341 section 3.4.5: data a user may not read is left out of every answer to that user. A
 // write answer must not tell either whether such data exists: DELETE (204 or 404), POST (201 or
@@ -33,18 +41,7 @@ const RULES = {
           },
         ],
       },
-      {
-        name: 'editors',
-        group: ['editors'],
-        rule: [
-          {
-            name: 'edit-jukebox',
-            'module-name': 'example-jukebox',
-            'access-operations': 'create update delete',
-            action: 'permit',
-          },
-        ],
-      },
+      JUKEBOX_EDITORS,
     ],
   },
 };
