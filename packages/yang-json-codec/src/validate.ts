@@ -163,8 +163,8 @@ class Validator {
   private children(holder: ChildHolder, parent: DataNode | undefined): void {
     const schemaChildren =
       parent === undefined
-        ? this.tree.schema.children.filter((c) => isDataKind(c.kind))
-        : parent.schema.children;
+        ? this.tree.schema.children.filter((c) => isDataKind(c.kind) && isConstrained(c, this.config))
+        : constrainedChildren(parent.schema, this.config);
     this.schemaChildren(holder, schemaChildren, parent);
   }
 
@@ -181,7 +181,11 @@ class Validator {
           const [chosen, other] = cs.children.filter((c) => hasAny(holder, c));
           if (chosen !== undefined && other !== undefined) this.twoCases(holder, cs, chosen, other);
           if (chosen !== undefined) {
-            this.schemaChildren(holder, chosen.kind === 'case' ? chosen.children : [chosen], parent);
+            this.schemaChildren(
+              holder,
+              chosen.kind === 'case' ? constrainedChildren(chosen, this.config) : [chosen],
+              parent,
+            );
           } else if (cs.mandatory && cs.when.length === 0) {
             const path = pathOfChild(this.tree.schema, parent, cs);
             this.errors.push(
@@ -203,7 +207,7 @@ class Validator {
           // RFC 7950 7.6.5: the mandatory nodes of an absent non-presence container still count.
           if (holder.children?.get(cs) === undefined && cs.presence === undefined && cs.when.length === 0) {
             const implied = createNode(cs, parent);
-            this.schemaChildren(implied, cs.children, implied);
+            this.schemaChildren(implied, constrainedChildren(cs, this.config), implied);
           }
           break;
         case 'leaf':
@@ -303,6 +307,47 @@ class Validator {
         return;
       }
     }
+  }
+}
+
+/** {@link constrainedChildren} per schema node: as configuration, and as any data. */
+const constrainedCache = new WeakMap<SchemaNode, { config?: readonly SchemaNode[]; all?: readonly SchemaNode[] }>();
+
+/**
+ * The children of `schema` whose presence or count `schemaChildren` checks (most have nothing to check:
+ * an optional leaf, a list without min/max-elements or unique, a container with none of those below it),
+ * so that the check of each instance walks only those and builds no empty container to look inside.
+ */
+function constrainedChildren(schema: SchemaNode, config: boolean): readonly SchemaNode[] {
+  let cached = constrainedCache.get(schema);
+  if (cached === undefined) constrainedCache.set(schema, (cached = {}));
+  const which = config ? 'config' : 'all';
+  return (cached[which] ??= schema.children.filter((c) => isConstrained(c, config)));
+}
+
+/** Whether `schemaChildren` can find an error at the schema child `cs` (the cases it does not skip). */
+function isConstrained(cs: SchemaNode, config: boolean): boolean {
+  if (config && !cs.config && !cs.isOperation) return false;
+  switch (cs.kind) {
+    case 'choice':
+      return true;
+    case 'container':
+      return (
+        cs.presence === undefined && cs.when.length === 0 && constrainedChildren(cs, config).length > 0
+      );
+    case 'leaf':
+    case 'anydata':
+    case 'anyxml':
+      return cs.mandatory && cs.when.length === 0;
+    case 'list':
+    case 'leaf-list':
+      return (
+        (cs.minElements > 0 && cs.when.length === 0) ||
+        cs.maxElements !== Number.POSITIVE_INFINITY ||
+        (cs.kind === 'list' && cs.unique.length > 0)
+      );
+    default:
+      return false;
   }
 }
 
