@@ -401,7 +401,7 @@ class JsonDecoder {
       throw this.ctx.badValue(parent, schema, r, shown);
     }
     node.value = r.value;
-    node.member = r.member;
+    if (r.member !== undefined) node.member = r.member;
     return node;
   }
 

@@ -486,7 +486,7 @@ class XmlDecoder implements XmlSink {
     const r = valueFromXml(this.tree, schema.type!, value, el.scope);
     if (!r.ok) throw this.ctx.badValue(parent, schema, r, value);
     node.value = r.value;
-    node.member = r.member;
+    if (r.member !== undefined) node.member = r.member;
     return node;
   }
 
