@@ -5,7 +5,7 @@ import { operationOfJson } from './document-operation';
 import { CodecError } from './errors';
 import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
 import { jsonDepth } from './json-depth';
-import { parseJsonTextSteps } from './json-text';
+import { LazyJsonArray, parseJsonTextLazySteps } from './json-text';
 import { type NodeInfo, nodeInfo, splitName, structureInfo, topLevelInfo } from './schema-view';
 import { finishSteps, type Steps } from './steps';
 import { valueFromJson } from './values';
@@ -13,7 +13,7 @@ import { valueFromJson } from './values';
 type JsonObject = Record<string, unknown>;
 
 function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof LazyJsonArray);
 }
 
 /**
@@ -60,7 +60,9 @@ export function* decodeJsonSteps(
     }
     // Each data level is at most two JSON levels (a list's array and entry object): a bound that
     // refuses before JSON.parse what the decoder would refuse after it.
-    value = yield* parseJsonTextSteps(json, 2 * ctx.maxDepth + 2);
+    // Long arrays stay unparsed until read: a list's entries are parsed a piece at a time as they
+    // are decoded, so the parsed text never exists whole beside the instance tree.
+    value = yield* parseJsonTextLazySteps(json, 2 * ctx.maxDepth + 2);
   }
   const target = resolveDocument(schema, options);
   return yield* new JsonDecoder(ctx, options.simpleNames ?? false).document(value, target);
@@ -274,6 +276,8 @@ class JsonDecoder {
     let seen: Map<SchemaNode, Set<string>> | undefined;
     for (const key in obj) {
       if (key.charCodeAt(0) === 0x40 /* @ */) {
+        const meta = obj[key];
+        if (meta instanceof LazyJsonArray) obj[key] = yield* meta.toArray();
         (metaMembers ??= []).push(key);
         continue;
       }
@@ -288,30 +292,29 @@ class JsonDecoder {
       if (schema === undefined) continue;
       this.ctx.checkConfig(parent, schema);
       if (into.has(schema)) throw this.ctx.duplicate(parent, schema);
-      const value = obj[key];
+      let value = obj[key];
+      if (value instanceof LazyJsonArray) {
+        if (schema.kind === 'list') {
+          const entries: DataNode[] = [];
+          into.set(schema, entries);
+          const list = schema;
+          const keys = (seen ??= new Map());
+          yield* value.eachItem((item) =>
+            this.listEntry(item, list, parent, entries, keys, depth, notifications),
+          );
+          if (entries.length === 0) into.delete(schema); // a long run of blanks: no entries
+          continue;
+        }
+        value = yield* value.toArray();
+      }
       switch (schema.kind) {
         case 'list': {
           if (!Array.isArray(value)) throw this.shape(parent, schema, 'a JSON array of entries');
           if (value.length === 0) break; // no entries: RFC 7951 5.4 arrays only carry instances
           const entries: DataNode[] = [];
           into.set(schema, entries);
-          for (const item of value) {
-            if (!isObject(item)) throw this.shape(parent, schema, 'JSON objects as entries');
-            const entry = this.ctx.node(schema, parent);
-            entries.push(entry);
-            yield* this.members(
-              item,
-              schema,
-              nodeInfo(schema),
-              entry,
-              entry.children!,
-              depth + 1,
-              false,
-              notifications,
-            );
-            if (isObject(item['@'])) entry.annotations = this.annotationObject(item['@'], entry, undefined);
-            this.ctx.checkListEntry(entry, (seen ??= new Map()));
-          }
+          const keys = (seen ??= new Map());
+          for (const item of value) yield* this.listEntry(item, schema, parent, entries, keys, depth, notifications);
           break;
         }
         case 'leaf-list': {
@@ -360,6 +363,24 @@ class JsonDecoder {
     }
     if (metaMembers !== undefined)
       this.siblingMetadata(obj, metaMembers, info, schemaParent, parent, into, topLevel);
+  }
+
+  /** One entry of a list, decoded into `entries`, with its keys checked against the others' (`keys`). */
+  private *listEntry(
+    item: unknown,
+    schema: SchemaNode,
+    parent: DataNode | undefined,
+    entries: DataNode[],
+    keys: Map<SchemaNode, Set<string>>,
+    depth: number,
+    notifications: boolean | undefined,
+  ): Steps<void> {
+    if (!isObject(item)) throw this.shape(parent, schema, 'JSON objects as entries');
+    const entry = this.ctx.node(schema, parent);
+    entries.push(entry);
+    yield* this.members(item, schema, nodeInfo(schema), entry, entry.children!, depth + 1, false, notifications);
+    if (isObject(item['@'])) entry.annotations = this.annotationObject(item['@'], entry, undefined);
+    this.ctx.checkListEntry(entry, keys);
   }
 
   private resolveMaybeNotification(

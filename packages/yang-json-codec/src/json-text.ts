@@ -151,9 +151,36 @@ function setMember(target: Record<string, unknown>, name: string, value: unknown
 }
 
 /**
+ * An array longer than {@link PIECE} left unparsed by {@link parseJsonTextLazySteps}: its items are
+ * parsed a piece at a time while they are read ({@link eachItem}), so that the items already read
+ * can be dropped before the next piece is parsed; {@link toArray} parses them all.
+ */
+export class LazyJsonArray {
+  constructor(
+    private readonly text: string,
+    private readonly start: number,
+    private readonly end: number,
+    private readonly big: Map<number, number>,
+    private readonly piece: number,
+  ) {}
+
+  /** Hands the items in order to `use`, parsing them a piece at a time; nested long arrays are lazy too. */
+  *eachItem(use: (item: unknown) => Steps<void>): Steps<void> {
+    yield* build(this.text, this.start, this.end, this.big, this.piece, true, use);
+  }
+
+  /** The whole array, every item parsed (nothing nested left lazy). */
+  *toArray(): Steps<unknown[]> {
+    return (yield* build(this.text, this.start, this.end, this.big, this.piece, false)) as unknown[];
+  }
+}
+
+/**
  * Builds the container from `start` to `end` (a pair of brackets {@link scan} found longer than
  * {@link PIECE}): its members are parsed by `JSON.parse` in runs of about that length, cut at its
- * commas, and a member that is itself such a container is built the same way. Yields after each run.
+ * commas, and a member that is itself such a container is built the same way, or with `lazy` left
+ * as a {@link LazyJsonArray} when it is an array. Yields after each run. With `use`, the items of
+ * an array go to it as they are parsed rather than into the returned array.
  */
 function* build(
   text: string,
@@ -161,20 +188,27 @@ function* build(
   end: number,
   big: Map<number, number>,
   piece: number,
+  lazy: boolean,
+  use?: (item: unknown) => Steps<void>,
 ): Steps<unknown> {
   const object = text.charCodeAt(start) === OPEN_OBJECT;
   if (text.charCodeAt(end) !== (object ? CLOSE_OBJECT : CLOSE_ARRAY)) {
     throw malformed(`"${text[start]}" at offset ${start} is closed by "${text[end]}"`);
   }
   const out: unknown[] | Record<string, unknown> = object ? {} : [];
+  /** Takes one item of an array: to `use`, or into `out`. */
+  const item = function* (value: unknown): Steps<void> {
+    if (use !== undefined) yield* use(value);
+    else (out as unknown[]).push(value);
+  };
   /** Parses the members from `from` to `to` (commas between them) and adds them to `out`. */
-  const add = (from: number, to: number): void => {
+  const add = function* (from: number, to: number): Steps<void> {
     // Only the whole content of an empty container may be blank: elsewhere a comma lacks a member.
     if (skipSpace(text, from) >= to && (from !== start + 1 || to !== end)) {
       throw malformed(`a "," at offset ${from - 1} is not followed by a value`);
     }
     const members = parse(object ? `{${text.slice(from, to)}}` : `[${text.slice(from, to)}]`, from);
-    if (Array.isArray(out)) for (const v of members as unknown[]) out.push(v);
+    if (Array.isArray(out)) for (const v of members as unknown[]) yield* item(v);
     else for (const [k, v] of Object.entries(members as Record<string, unknown>)) setMember(out, k, v);
   };
   let pieceStart = start + 1;
@@ -189,7 +223,7 @@ function* build(
     else if (c === COMMA && depth === 0) {
       itemStart = i + 1;
       if (i - pieceStart >= piece) {
-        add(pieceStart, i);
+        yield* add(pieceStart, i);
         pieceStart = itemStart;
         afterComma = true;
         yield;
@@ -201,14 +235,17 @@ function* build(
         continue;
       }
       // A member too long for one piece: the members before it, then it on its own.
-      if (itemStart > pieceStart) add(pieceStart, itemStart - 1);
+      if (itemStart > pieceStart) yield* add(pieceStart, itemStart - 1);
       const head = text.slice(itemStart, i);
       const name = object ? MEMBER_NAME.exec(head)?.[1] : undefined;
       if (object ? name === undefined : skipSpace(head, 0) !== head.length) {
         throw malformed(`unexpected text before the value at offset ${i}`);
       }
-      const value = yield* build(text, i, close, big, piece);
-      if (Array.isArray(out)) out.push(value);
+      const value =
+        lazy && c === OPEN_ARRAY
+          ? new LazyJsonArray(text, i, close, big, piece)
+          : yield* build(text, i, close, big, piece, lazy);
+      if (Array.isArray(out)) yield* item(value);
       else setMember(out, parse(name!, itemStart) as string, value);
       i = skipSpace(text, close + 1);
       if (i === end) {
@@ -221,7 +258,7 @@ function* build(
       afterComma = true;
     }
   }
-  if (pieceStart < end || afterComma) add(pieceStart, end);
+  if (pieceStart < end || afterComma) yield* add(pieceStart, end);
   return out;
 }
 
@@ -250,12 +287,21 @@ export function parseJsonTextSteps(text: string, maxDepth = Number.POSITIVE_INFI
   return parseInPieces(text, maxDepth, PIECE);
 }
 
+/**
+ * {@link parseJsonTextSteps} that leaves every array longer than a piece (below the top) as a
+ * {@link LazyJsonArray}, to be parsed while it is read: a decoder that takes the items one by one
+ * never holds the parsed value of the whole text beside what it makes of it.
+ */
+export function parseJsonTextLazySteps(text: string, maxDepth = Number.POSITIVE_INFINITY): Steps<unknown> {
+  return parseInPieces(text, maxDepth, PIECE, true);
+}
+
 /** {@link parseJsonTextSteps} with pieces of `piece` characters (small ones in tests). */
-export function* parseInPieces(text: string, maxDepth: number, piece: number): Steps<unknown> {
+export function* parseInPieces(text: string, maxDepth: number, piece: number, lazy = false): Steps<unknown> {
   const big = yield* scan(text, maxDepth, piece);
   const start = skipSpace(text, 0);
   const end = big.get(start);
   if (end === undefined) return parse(text, 0);
   if (skipSpace(text, end + 1) !== text.length) throw malformed(`unexpected text after offset ${end}`);
-  return yield* build(text, start, end, big, piece);
+  return yield* build(text, start, end, big, piece, lazy);
 }

@@ -95,3 +95,30 @@ describe('decoding in steps', () => {
     }
   });
 });
+
+describe('decoding a long JSON list', () => {
+  test('gives the tree of the same document given already parsed', () => {
+    const text = playlists(2_000); // far longer than one piece of the text
+    expect(encodeJson(decodeJson(schema, text))).toBe(encodeJson(decodeJson(schema, JSON.parse(text))));
+  });
+
+  test('reads a long array of blanks as no entries', () => {
+    const text = `{"example-jukebox:jukebox":{"playlist":[${' '.repeat(100_000)}],"library":{}}}`;
+    const jukebox = [...decodeJson(schema, text).children.values()][0]![0]!;
+    expect([...jukebox.children!.keys()].map((s) => s.name)).toEqual(['library']);
+  });
+
+  test('refuses a duplicate key in an entry read late in the list', () => {
+    const entries = Array.from({ length: 2_000 }, (_, i) => `{"name":"p${i}"}`);
+    entries.push('{"name":"p7"}');
+    const text = `{"example-jukebox:jukebox":{"playlist":[${entries.join(',')}]}}`;
+    const error = (() => {
+      try {
+        decodeJson(schema, text);
+      } catch (e) {
+        return e as CodecError;
+      }
+    })();
+    expect(error?.code).toBe('DATA_EXISTS');
+  });
+});

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { CodecError, decodeJson, finishSteps, parseJsonText, parseJsonTextSteps } from '../src/index';
-import { parseInPieces } from '../src/json-text';
+import { LazyJsonArray, parseInPieces } from '../src/json-text';
 import { codecError, drain, testSchema } from './helpers';
 
 describe('parseJsonText', () => {
@@ -135,6 +135,43 @@ describe('parseJsonText of a long text, in pieces', () => {
     expect(Object.keys(value)).toEqual(['__proto__', 'a']);
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  test('leaves long arrays lazy on request, and they parse to what JSON.parse gives', () => {
+    const resolved = (v: unknown): unknown => {
+      if (v instanceof LazyJsonArray) return finishSteps(v.toArray());
+      if (Array.isArray(v)) return v.map(resolved);
+      if (typeof v === 'object' && v !== null) {
+        return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolved(x)]));
+      }
+      return v;
+    };
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 4 }),
+        layouts,
+        fc.integer({ min: 1, max: 64 }),
+        (value, space, piece) => {
+          const text = json(value, space);
+          expect(resolved(finishSteps(parseInPieces(text, 100, piece, true)))).toEqual(JSON.parse(text));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  test('hands the items of a lazy array in order, one piece parsed at a time', () => {
+    const items = Array.from({ length: 200 }, (_, i) => ({ n: i, name: `x${i}` }));
+    const value = finishSteps(parseInPieces(JSON.stringify({ a: items }), 100, 64, true)) as { a: unknown };
+    expect(value.a).toBeInstanceOf(LazyJsonArray);
+    const seen: unknown[] = [];
+    const { yields } = drain(
+      (value.a as LazyJsonArray).eachItem(function* (item) {
+        seen.push(item);
+      }),
+    );
+    expect(seen).toEqual(items);
+    expect(yields).toBeGreaterThan(10);
   });
 
   test('yields between the pieces of a long text', () => {
