@@ -40,16 +40,53 @@ function stringEnd(text: string, start: number): number {
 /** Names of an object kept in a list up to this many; a larger object gets a Set. */
 const SMALL_OBJECT = 16;
 
-/** Adds `name` to an object's names; false when it was there already. */
-function addName(names: string[] | Set<string>, name: string): boolean {
-  if (Array.isArray(names)) {
-    if (names.includes(name)) return false;
-    names.push(name);
-    return true;
-  }
-  if (names.has(name)) return false;
-  names.add(name);
+/**
+ * The names of one open object: up to {@link SMALL_OBJECT} names without escapes as the offsets of
+ * their text (start and end of each, no string made), else a Set of the decoded names.
+ */
+type Names = number[] | Set<string>;
+
+/** Whether the text from `start` to `end` holds a backslash. */
+function hasEscape(text: string, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) if (text.charCodeAt(k) === BACKSLASH) return true;
+  return false;
+}
+
+/** Whether the text from `a` and from `b` is the same for `length` characters. */
+function sameText(text: string, a: number, b: number, length: number): boolean {
+  for (let k = 0; k < length; k++) if (text.charCodeAt(a + k) !== text.charCodeAt(b + k)) return false;
   return true;
+}
+
+/** The decoded name of the string that opens at `quote` and closes at `end`. */
+function nameAt(text: string, quote: number, end: number): string {
+  const raw = text.slice(quote + 1, end);
+  return raw.includes('\\') ? (parse(text.slice(quote, end + 1), quote) as string) : raw;
+}
+
+/**
+ * Adds the name whose string opens at `quote` and closes at `end` to an object's names; returns the
+ * names (a Set once they are many or one is escaped), or undefined when the name was there already.
+ */
+function addName(text: string, names: Names, quote: number, end: number): Names | undefined {
+  const start = quote + 1;
+  if (Array.isArray(names) && names.length < 2 * SMALL_OBJECT && !hasEscape(text, start, end)) {
+    const length = end - start;
+    for (let k = 0; k < names.length; k += 2) {
+      if (names[k + 1]! - names[k]! === length && sameText(text, names[k]!, start, length)) return undefined;
+    }
+    names.push(start, end);
+    return names;
+  }
+  let set: Set<string>;
+  if (Array.isArray(names)) {
+    set = new Set();
+    for (let k = 0; k < names.length; k += 2) set.add(text.slice(names[k]!, names[k + 1]!));
+  } else set = names;
+  const name = nameAt(text, quote, end);
+  if (set.has(name)) return undefined;
+  set.add(name);
+  return set;
 }
 
 /** `JSON.parse` with its failure as the codec's error. */
@@ -73,8 +110,8 @@ function* scan(text: string, maxDepth: number, piece: number): Steps<Map<number,
   const big = new Map<number, number>();
   // The offsets of the open containers, and the names of each open object (undefined: an array).
   const opens: number[] = [];
-  const open: (string[] | Set<string> | undefined)[] = [];
-  let names: string[] | Set<string> | undefined;
+  const open: (Names | undefined)[] = [];
+  let names: Names | undefined;
   let nameNext = false;
   let nextYield = SCAN_STEP;
   for (let i = 0; i < text.length; i++) {
@@ -87,12 +124,11 @@ function* scan(text: string, maxDepth: number, piece: number): Steps<Map<number,
         const end = stringEnd(text, i);
         if (end < 0) throw malformed(`unterminated string at offset ${i}`);
         if (nameNext && names !== undefined) {
-          const raw = text.slice(i + 1, end);
-          const name = raw.includes('\\') ? (parse(text.slice(i, end + 1), i) as string) : raw;
-          if (!addName(names, name)) {
-            throw malformed(`member "${name}" appears twice in one object (offset ${i})`);
+          const added = addName(text, names, i, end);
+          if (added === undefined) {
+            throw malformed(`member "${nameAt(text, i, end)}" appears twice in one object (offset ${i})`);
           }
-          if (Array.isArray(names) && names.length > SMALL_OBJECT) names = new Set(names);
+          names = added;
           nameNext = false;
         }
         i = end;
