@@ -314,7 +314,8 @@ class JsonDecoder {
           const entries: DataNode[] = [];
           into.set(schema, entries);
           const keys = (seen ??= new Map());
-          for (const item of value) yield* this.listEntry(item, schema, parent, entries, keys, depth, notifications);
+          for (const item of value)
+            yield* this.listEntry(item, schema, parent, entries, keys, depth, notifications);
           break;
         }
         case 'leaf-list': {
@@ -378,7 +379,16 @@ class JsonDecoder {
     if (!isObject(item)) throw this.shape(parent, schema, 'JSON objects as entries');
     const entry = this.ctx.node(schema, parent);
     entries.push(entry);
-    yield* this.members(item, schema, nodeInfo(schema), entry, entry.children!, depth + 1, false, notifications);
+    yield* this.members(
+      item,
+      schema,
+      nodeInfo(schema),
+      entry,
+      entry.children!,
+      depth + 1,
+      false,
+      notifications,
+    );
     if (isObject(item['@'])) entry.annotations = this.annotationObject(item['@'], entry, undefined);
     this.ctx.checkListEntry(entry, keys);
   }

@@ -311,7 +311,10 @@ class Validator {
 }
 
 /** {@link constrainedChildren} per schema node: as configuration, and as any data. */
-const constrainedCache = new WeakMap<SchemaNode, { config?: readonly SchemaNode[]; all?: readonly SchemaNode[] }>();
+const constrainedCache = new WeakMap<
+  SchemaNode,
+  { config?: readonly SchemaNode[]; all?: readonly SchemaNode[] }
+>();
 
 /**
  * The children of `schema` whose presence or count `schemaChildren` checks (most have nothing to check:
@@ -332,9 +335,7 @@ function isConstrained(cs: SchemaNode, config: boolean): boolean {
     case 'choice':
       return true;
     case 'container':
-      return (
-        cs.presence === undefined && cs.when.length === 0 && constrainedChildren(cs, config).length > 0
-      );
+      return cs.presence === undefined && cs.when.length === 0 && constrainedChildren(cs, config).length > 0;
     case 'leaf':
     case 'anydata':
     case 'anyxml':

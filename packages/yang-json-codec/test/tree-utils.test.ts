@@ -1,7 +1,16 @@
 import { parseFields } from '@yangkit/restconf-uri';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { applyDepth, applyFields, applyWithDefaults, decodeJson, encodeJson, encodeXml } from '../src/index';
+import {
+  applyDepth,
+  applyFields,
+  applyWithDefaults,
+  cloneNode,
+  createNode,
+  decodeJson,
+  encodeJson,
+  encodeXml,
+} from '../src/index';
 import { codecError, testSchema } from './helpers';
 
 let schema: SchemaTree;
@@ -150,5 +159,25 @@ describe('applyWithDefaults', () => {
 
   test('explicit leaves the tree as it is', () => {
     expect(json(applyWithDefaults(settings(), 'explicit'))).toEqual(json(settings()));
+  });
+});
+
+describe('createNode and cloneNode', () => {
+  test('a node reads member, any and annotations as undefined until set, and a copy keeps what was set', () => {
+    const leaf = schema.find('/example-jukebox:jukebox/player/gap')!;
+    const node = createNode(leaf, undefined);
+    expect([node.value, node.member, node.any, node.annotations, node.children]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    node.value = '0.5';
+    node.annotations = [{ module: 'ietf-origin', name: 'origin', value: 'or:intended' }];
+    const copy = cloneNode(node, undefined);
+    expect([copy.value, copy.member, copy.annotations]).toEqual(['0.5', undefined, node.annotations]);
+    expect(copy.annotations).not.toBe(node.annotations);
+    expect(createNode(leaf, undefined).annotations).toBeUndefined();
   });
 });
