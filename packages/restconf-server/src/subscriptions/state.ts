@@ -1,4 +1,4 @@
-import type { DataNode, InstanceTree } from '@yangkit/yang-json-codec';
+import { createNode, type DataNode, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaNode } from '@yangkit/yang-schema';
 import type { RequestContext } from '../context.js';
 import { RSN_MODULE, SN_MODULE } from './names.js';
@@ -7,15 +7,9 @@ import { establishedSubscription, subscriptionUri } from './service.js';
 
 /** A leaf instance of `schema` below `parent`. */
 export function leafNode(schema: SchemaNode, parent: DataNode, value: string): DataNode {
-  return {
-    schema,
-    parent,
-    value,
-    member: undefined,
-    any: undefined,
-    children: undefined,
-    annotations: undefined,
-  };
+  const node = createNode(schema, parent);
+  node.value = value;
+  return node;
 }
 
 /**
