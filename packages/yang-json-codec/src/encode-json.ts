@@ -3,6 +3,7 @@ import {
   CHUNK_SIZE,
   type EncodeOptions,
   entriesInOrder,
+  flatText,
   groupsToWrite,
   Indenter,
   isEmptyNp,
@@ -67,8 +68,9 @@ class JsonWriter {
     this.annotationTypes = schema.annotations;
   }
 
+  /** The text written since the last chunk, made flat (see {@link flatText}). */
   take(): string {
-    const s = this.out;
+    const s = flatText(this.out);
     this.out = '';
     return s;
   }

@@ -33,6 +33,19 @@ export type SystemSort = boolean | 'ascending' | 'descending';
 /** Largest piece a chunked encoder buffers before it yields. */
 export const CHUNK_SIZE = 64 * 1024;
 
+/**
+ * `text` with its pieces joined. A writer appends small pieces to its buffer, which V8 keeps as a
+ * tree of pieces until the string is read; a chunk is read once here as it is handed out, so the
+ * pieces die young. Kept as pieces, every chunk of a document held until its end (a whole NETCONF
+ * reply) survived the young-generation collections that ran meanwhile and was copied by each, which
+ * cost more than writing the text.
+ */
+export function flatText(text: string): string {
+  // Reading a character of a string made of pieces makes V8 join them in place; the result is used
+  // (only an empty string has none), so an optimizing compiler keeps the read.
+  return Number.isNaN(text.charCodeAt(0)) ? '' : text;
+}
+
 /** A group longer than this makes its holder worth writing as a generator (it may fill chunks). */
 const LARGE_GROUP = 32;
 

@@ -5,6 +5,7 @@ import {
   CHUNK_SIZE,
   type EncodeOptions,
   entriesInOrder,
+  flatText,
   groupsToWrite,
   Indenter,
   isLarge,
@@ -69,8 +70,9 @@ class XmlWriter {
     this.annotationTypes = schema.annotations;
   }
 
+  /** The text written since the last chunk, made flat (see {@link flatText}). */
   take(): string {
-    const s = this.out;
+    const s = flatText(this.out);
     this.out = '';
     return s;
   }
