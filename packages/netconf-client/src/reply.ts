@@ -17,7 +17,8 @@ import type { RpcReply } from './session.js';
 
 /**
  * What a large `<rpc-reply>` (RFC 6241 section 4.2) is made of when only its envelope was
- * read: enough to correlate and answer it, with the content kept as slices of the message.
+ * read: enough to correlate and answer it, with the content kept as slices of the message, each
+ * written on first access (a read wants `<data>` only, not a second copy of the whole content).
  */
 export interface ScannedReply {
   readonly messageId: string | undefined;
@@ -122,11 +123,19 @@ export function scanReply(text: string, limits: XmlLimits = {}): ScannedReply | 
     if (local === 'ok' && ns === NETCONF_BASE_NS) ok = true;
     if (local === 'data' && data === undefined) data = child;
   }
+  let xml: string | undefined;
+  let dataXml: string | undefined;
   return {
     messageId: root.element.attributes.find((a) => a.name === 'message-id')?.value,
     ok,
-    xml: contentWithScope(text, root, root.element.scope.bindings()),
-    dataXml: data === undefined ? undefined : contentWithScope(text, data, data.element.scope.bindings()),
+    get xml() {
+      xml ??= contentWithScope(text, root, root.element.scope.bindings());
+      return xml;
+    },
+    get dataXml() {
+      if (data !== undefined) dataXml ??= contentWithScope(text, data, data.element.scope.bindings());
+      return dataXml;
+    },
   };
 }
 
@@ -146,7 +155,9 @@ export function lazyReply(
   const reply: RpcReply = {
     messageId,
     ok: scanned.ok,
-    xml: scanned.xml,
+    get xml(): string {
+      return scanned.xml;
+    },
     get element(): XmlElement {
       element ??= readMessage(text, limits);
       return element;
