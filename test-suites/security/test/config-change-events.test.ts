@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { basic, type Credentials, makeCredentials } from './credentials.js';
-import { DATA_JSON, fetchAs, type Server, startServer } from './harness.js';
+import { DATA_JSON, fetchAs, PLAYLISTS_HIDDEN, type Server, startServer } from './harness.js';
 
 // RFC 8341 section 3.4.5 and RFC 6470: a netconf-config-change names the targets of an edit. A
 // subscriber who may not read a subtree must not learn from the NETCONF stream what was edited in it.
@@ -10,21 +10,7 @@ const PASSWORDS = { root: 'administrator', alice: 'wonderland' };
 const RULES = {
   'ietf-netconf-acm:nacm': {
     groups: { group: [{ name: 'users', 'user-name': ['alice'] }] },
-    'rule-list': [
-      {
-        name: 'users',
-        group: ['users'],
-        rule: [
-          {
-            name: 'hide-playlists',
-            'module-name': 'example-jukebox',
-            path: '/example-jukebox:jukebox/playlist',
-            'access-operations': 'read',
-            action: 'deny',
-          },
-        ],
-      },
-    ],
+    'rule-list': [PLAYLISTS_HIDDEN],
   },
 };
 

@@ -79,6 +79,21 @@ export function fetchAs<User extends string>(
     });
 }
 
+/** An NACM rule-list (RFC 8341) hiding the jukebox's playlists from the users of group `users`. */
+export const PLAYLISTS_HIDDEN = {
+  name: 'users',
+  group: ['users'],
+  rule: [
+    {
+      name: 'hide-playlists',
+      'module-name': 'example-jukebox',
+      path: '/example-jukebox:jukebox/playlist',
+      'access-operations': 'read',
+      action: 'deny',
+    },
+  ],
+};
+
 /** An NACM rule-list (RFC 8341) letting the users of group `editors` create, update and delete anything of example-jukebox. */
 export const JUKEBOX_EDITORS = {
   name: 'editors',

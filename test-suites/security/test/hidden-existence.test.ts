@@ -6,6 +6,7 @@ import {
   fetchAs,
   JUKEBOX_EDITORS,
   PATCH_JSON,
+  PLAYLISTS_HIDDEN,
   type Server,
   startServer,
 } from './harness.js';
@@ -27,22 +28,7 @@ const RULES = {
         { name: 'editors', 'user-name': ['alice'] },
       ],
     },
-    'rule-list': [
-      {
-        name: 'users',
-        group: ['users'],
-        rule: [
-          {
-            name: 'hide-playlists',
-            'module-name': 'example-jukebox',
-            path: '/example-jukebox:jukebox/playlist',
-            'access-operations': 'read',
-            action: 'deny',
-          },
-        ],
-      },
-      JUKEBOX_EDITORS,
-    ],
+    'rule-list': [PLAYLISTS_HIDDEN, JUKEBOX_EDITORS],
   },
 };
 
