@@ -7,4 +7,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // import.meta.url (json-validator's lazy require of ajv) also works in the CommonJS build.
+  shims: true,
 });

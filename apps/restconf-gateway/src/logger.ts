@@ -1,7 +1,8 @@
 import { closeSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Logger as HandlerLogger } from '@yangkit/restconf-server';
 import { type Logger, pino } from 'pino';
-import { PinoPretty } from 'pino-pretty';
+import type * as PinoPrettyModule from 'pino-pretty';
 import { GatewayError } from './errors.js';
 
 /** How log lines look: JSON lines (pino) for programs, or text lines for people. */
@@ -19,7 +20,7 @@ export function createLogger(
     format === 'json'
       ? pino.destination(2)
       : // "[12:00:01] INFO: message", then the other fields (of an audit line, say) as JSON.
-        PinoPretty({
+        loadPinoPretty().PinoPretty({
           destination: 2,
           sync: true,
           translateTime: 'SYS:HH:MM:ss',
@@ -27,6 +28,14 @@ export function createLogger(
           singleLine: true,
         });
   return pino({ name: 'restconf-gateway', level }, destination);
+}
+
+/**
+ * pino-pretty, required only for text lines: its modules cost some megabytes of memory that a
+ * gateway logging JSON lines (a service, stderr not a terminal) never needs.
+ */
+function loadPinoPretty(): typeof PinoPrettyModule {
+  return createRequire(import.meta.url)('pino-pretty') as typeof PinoPrettyModule;
 }
 
 /** Adapts pino to the handler's `Logger` (errors keep their stack under `err`). */
