@@ -1,6 +1,6 @@
 import { escapeXmlText } from '@yangkit/xml';
-import { decodeJson, type InstanceTree, pathOfSteps } from '@yangkit/yang-json-codec';
-import type { SchemaTree } from '@yangkit/yang-schema';
+import { decodeJson, type InstanceTree, type PathStep, pathOfSteps, stepKey } from '@yangkit/yang-json-codec';
+import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import type { Change } from './datastore.js';
 import type { ServerSession } from './session.js';
 
@@ -43,20 +43,57 @@ function editEntries(
   schema: SchemaTree,
   changes: readonly Change[],
 ): { target: string; operation: string }[] {
-  const covered = new Set<string>();
+  const created = new CoveredPaths();
   const out: { target: string; operation: string }[] = [];
   for (const c of changes) {
-    const parts = c.path.map((step) => pathOfSteps(schema, [step]).json);
-    let folded = false;
-    for (let i = 1; i < parts.length && !folded; i++) folded = covered.has(parts.slice(0, i).join('\u0000'));
-    if (folded) continue;
-    if (c.op === 'create' || c.op === 'remove') covered.add(parts.join('\u0000'));
+    if (created.coversBelow(c.path)) continue;
+    if (c.op === 'create' || c.op === 'remove') created.add(c.path);
     if (out.length === MAX_EDITS) break;
     const operation =
       c.op === 'create' ? 'create' : c.op === 'remove' ? 'delete' : c.op === 'set' ? 'replace' : 'merge';
     out.push({ target: pathOfSteps(schema, c.path).json, operation });
   }
   return out;
+}
+
+/** One step of {@link CoveredPaths}: whether the path up to it is covered, and the steps below. */
+interface PathTrie {
+  covered: boolean;
+  readonly below: Map<SchemaNode, Map<string | undefined, PathTrie>>;
+}
+
+/**
+ * Paths of created or deleted subtrees, as a trie of steps (schema node, then entry key), so that
+ * asking whether a change lies inside one costs O(depth) lookups and no text: a transaction of a
+ * million nodes made in one subtree folds into one `edit`.
+ */
+class CoveredPaths {
+  readonly #root: PathTrie = { covered: false, below: new Map() };
+
+  add(path: readonly PathStep[]): void {
+    let at = this.#root;
+    for (const step of path) {
+      let keys = at.below.get(step.schema);
+      if (keys === undefined) at.below.set(step.schema, (keys = new Map()));
+      const key = stepKey(step);
+      let next = keys.get(key);
+      if (next === undefined) keys.set(key, (next = { covered: false, below: new Map() }));
+      at = next;
+    }
+    at.covered = true;
+  }
+
+  /** True when a proper prefix of `path` was added. */
+  coversBelow(path: readonly PathStep[]): boolean {
+    let at: PathTrie | undefined = this.#root;
+    for (let i = 0; i < path.length - 1; i++) {
+      const step = path[i]!;
+      at = at.below.get(step.schema)?.get(stepKey(step));
+      if (at === undefined) return false;
+      if (at.covered) return true;
+    }
+    return false;
+  }
 }
 
 /** ietf-netconf-notifications `common-session-parms` as JSON members. */

@@ -256,7 +256,8 @@ function sameKeys(a: PathStep, b: PathStep): boolean {
 /**
  * Applies edits to a datastore through its change log with the RFC 6241 7.2 error-option: stop at the
  * first error (what came before stays), continue past every error, or undo everything on an error. Throws
- * one {@link RpcError} holding every error.
+ * one {@link RpcError} holding every error. The datastore takes the edits' nodes as its own (see the
+ * codec's `applyEdit` option `adopt`): they are used once.
  */
 export function applyEdits(
   schema: SchemaTree,
@@ -268,7 +269,7 @@ export function applyEdits(
   const errors: RpcErrorFields[] = [];
   for (const edit of edits) {
     try {
-      applyEdit(ds, edit);
+      applyEdit(ds, edit, { adopt: true });
     } catch (error) {
       if (!CodecError.isInstance(error)) throw error;
       errors.push(codecErrorFields(schema, error));

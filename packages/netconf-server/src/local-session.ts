@@ -180,7 +180,8 @@ export class LocalSession {
   /**
    * `<edit-config>` of running or the candidate with the codec's edits (RFC 6241 section 7.2), all or
    * none (`rollback-on-error`). With `replace`, the datastore's top-level nodes the edits do not name
-   * are removed.
+   * are removed. The datastore takes the edits' nodes as its own rather than copying them: do not use
+   * them afterwards.
    */
   editConfig(
     target: 'running' | 'candidate',
@@ -195,7 +196,10 @@ export class LocalSession {
     });
   }
 
-  /** `<edit-data>` of an NMDA datastore with the codec's edits (RFC 8526 section 3.2.1), all or none. */
+  /**
+   * `<edit-data>` of an NMDA datastore with the codec's edits (RFC 8526 section 3.2.1), all or none;
+   * the edits' nodes are taken as {@link LocalSession.editConfig} takes them.
+   */
   editData(datastore: NmdaDatastoreName, edits: readonly TreeEdit[]): void {
     editDatastore(this.#server, this.#session, datastore, edits);
   }

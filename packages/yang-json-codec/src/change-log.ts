@@ -2,6 +2,7 @@ import type { SchemaNode, YangType } from '@yangkit/yang-schema';
 import { findChild, findPath, insertChild, moveChild, positionOf, removeChild } from './child-index';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { shallowCopy } from './instance';
+import { PathCursor } from './path-cursor';
 import { type PathStep, pathOf, stepOf } from './path-step';
 
 /** A leaf's value and the union member it matched. */
@@ -85,6 +86,8 @@ export class ChangeLog {
   #changes: TreeChange[] = [];
   /** Readers that share nodes with the tree, each asked to stop before the tree changes in place. */
   readonly #readers = new Set<() => void>();
+  /** The node last created or set: the changes of one edit are made near each other. */
+  readonly #cursor = new PathCursor();
 
   constructor(tree: InstanceTree) {
     this.#tree = tree;
@@ -111,6 +114,12 @@ export class ChangeLog {
   /** How many readers {@link ChangeLog.hold} keeps. */
   get readers(): number {
     return this.#readers.size;
+  }
+
+  /** The step of the entry before `node` among its siblings, null when it is first (entries only). */
+  #stepBefore(holder: ChildHolder, node: DataNode): PathStep | null {
+    const at = positionOf(holder, node);
+    return at > 0 ? this.#cursor.stepOf(holder.children!.get(node.schema)![at - 1]!) : null;
   }
 
   /** Lets every reader detach before the tree changes (a reader detaching never changes the tree). */
@@ -141,6 +150,7 @@ export class ChangeLog {
   /** Undoes every change after `mark`, newest first, and drops them from the log. */
   undoTo(mark: number): void {
     if (this.#changes.length > mark) this.#beforeChange();
+    this.#cursor.forget();
     while (this.#changes.length > mark) undo(this.#tree, this.#changes.pop()!);
   }
 
@@ -148,6 +158,7 @@ export class ChangeLog {
   reset(tree: InstanceTree): void {
     this.#tree = tree;
     this.#changes = [];
+    this.#cursor.forget();
   }
 
   /** The holder of `parent`'s children: the instance, or the tree at the top. */
@@ -164,12 +175,14 @@ export class ChangeLog {
     const holder = this.holder(parent);
     this.#beforeChange();
     insertChild(holder, node, placementIndex(holder, placement));
+    const path = this.#cursor.pathOf(node);
     this.#changes.push({
       op: 'create',
-      path: pathOf(node),
+      path,
       node: shallowCopy(node),
-      ...(isEntry(node.schema) ? { after: previousOf(holder, node) ?? null } : {}),
+      ...(isEntry(node.schema) ? { after: this.#stepBefore(holder, node) } : {}),
     });
+    this.#cursor.at(node, path);
     return node;
   }
 
@@ -177,12 +190,14 @@ export class ChangeLog {
   set(node: DataNode, value: string | undefined, member: YangType | undefined): void {
     if (node.value === value && node.member === member) return;
     this.#beforeChange();
+    const path = this.#cursor.pathOf(node);
     this.#changes.push({
       op: 'set',
-      path: pathOf(node),
+      path,
       before: { value: node.value, member: node.member },
       after: { value, member },
     });
+    this.#cursor.at(node, path);
     node.value = value;
     node.member = member;
   }
@@ -193,6 +208,7 @@ export class ChangeLog {
     const path = pathOf(node);
     const after = previousOf(holder, node);
     this.#beforeChange();
+    this.#cursor.forget();
     if (removeChild(holder, node) < 0) return;
     this.#changes.push({ op: 'remove', path, node, ...(after === undefined ? {} : { after }) });
     node.parent = undefined;
@@ -217,10 +233,8 @@ export class ChangeLog {
    */
   replay(change: TreeChange): boolean {
     const path = change.path;
-    const parentSteps = path.slice(0, -1);
-    const parent = parentSteps.length === 0 ? undefined : findPath(this.#tree, parentSteps);
-    if (parentSteps.length > 0 && parent === undefined) return false;
-    const holder = this.holder(parent);
+    const holder = this.#cursor.find(this.#tree, path, path.length - 1);
+    if (holder === undefined) return false;
     const last = path[path.length - 1]!;
     const existing = findChild(holder, last);
     switch (change.op) {
@@ -235,9 +249,10 @@ export class ChangeLog {
         const moved = isEntry(node.schema) && at === undefined;
         this.#changes.push(
           moved
-            ? { op: 'create', path: change.path, node: change.node, after: previousOf(holder, node) ?? null }
+            ? { op: 'create', path: change.path, node: change.node, after: this.#stepBefore(holder, node) }
             : change,
         );
+        this.#cursor.at(node, path);
         return true;
       }
       case 'set':

@@ -82,6 +82,7 @@ export { type FilterElement, selectSubtree, selectXPath } from './select';
 export { selectPath } from './select-path';
 export { finishInSlices, finishSteps, type SliceOptions, type Steps } from './steps';
 export {
+  type ApplyEditOptions,
   applyEdit,
   diff,
   type InsertPosition,

@@ -33,6 +33,16 @@ export interface TreeEdit {
   readonly insert?: InsertPosition;
 }
 
+/** Options of {@link applyEdit}. */
+export interface ApplyEditOptions {
+  /**
+   * The tree takes the edit's node and the instances below it as its own instead of copying them (a
+   * decoded request body, used once): the caller must not use them afterwards, whether the edit
+   * succeeds or not. Default false: the edit is left as it was.
+   */
+  readonly adopt?: boolean;
+}
+
 /**
  * Applies one edit through `log` (RFC 6241 section 7.2 with RFC 7950 sections 7.8.6 and 7.9):
  * - create fails with data-exists when the node exists; delete and move fail with data-missing when it
@@ -47,7 +57,8 @@ export interface TreeEdit {
  * Errors are {@link CodecError}s naming the target; what the edit changed before the error stays in the
  * log (undo to a mark taken before the edit to drop it).
  */
-export function applyEdit(log: ChangeLog, edit: TreeEdit): void {
+export function applyEdit(log: ChangeLog, edit: TreeEdit, options: ApplyEditOptions = {}): void {
+  const adopt = options.adopt === true;
   const { target, operation } = edit;
   const last = target[target.length - 1];
   if (last === undefined) {
@@ -88,18 +99,18 @@ export function applyEdit(log: ChangeLog, edit: TreeEdit): void {
           errorPath: path,
         });
       }
-      graft(log, parent, edit.node!, placement(log, edit));
+      graft(log, parent, edit.node!, adopt, placement(log, edit));
       return;
     }
     case 'merge':
     case 'replace': {
       const existing = findChild(holder, last);
       if (existing === undefined) {
-        graft(log, parent, edit.node!, placement(log, edit));
+        graft(log, parent, edit.node!, adopt, placement(log, edit));
         return;
       }
-      if (operation === 'merge') mergeInto(log, existing, edit.node!);
-      else syncInto(log, existing, edit.node!);
+      if (operation === 'merge') mergeInto(log, existing, edit.node!, adopt);
+      else syncInto(log, existing, edit.node!, adopt);
       if (edit.insert !== undefined) moveTo(log, existing, placement(log, edit));
       return;
     }
@@ -164,16 +175,40 @@ function isLeafy(schema: SchemaNode): boolean {
   return kind === 'leaf' || kind === 'leaf-list' || kind === 'anydata' || kind === 'anyxml';
 }
 
-/** Adds a copy of `source` and its subtree under `parent`, node by node, each node logged. */
-function graft(log: ChangeLog, parent: DataNode | undefined, source: DataNode, at?: Placement): DataNode {
+/**
+ * Adds `source` and its subtree under `parent`, node by node, each node logged: copies, or with
+ * `adopt` the instances themselves (each enters the tree with only its keys, then its children follow).
+ */
+function graft(
+  log: ChangeLog,
+  parent: DataNode | undefined,
+  source: DataNode,
+  adopt: boolean,
+  at?: Placement,
+): DataNode {
   dropOtherCases(log, parent, source.schema);
-  const node = log.create(parent, shallowCopy(source), at);
-  if (isLeafy(source.schema) || source.children === undefined) return node;
-  for (const [schema, nodes] of source.children) {
-    if (schema.isKey && source.schema.kind === 'list') continue;
-    for (const c of nodes) graft(log, node, c);
+  const children = source.children;
+  if (isLeafy(source.schema) || children === undefined) {
+    return log.create(parent, adopt ? source : shallowCopy(source), at);
   }
-  return node;
+  const list = source.schema.kind === 'list';
+  if (!adopt) {
+    const node = log.create(parent, shallowCopy(source), at);
+    for (const [schema, nodes] of children) {
+      if (schema.isKey && list) continue;
+      for (const c of nodes) graft(log, node, c, false);
+    }
+    return node;
+  }
+  const below: DataNode[][] = [];
+  for (const [schema, nodes] of children) {
+    if (schema.isKey && list) continue;
+    children.delete(schema);
+    below.push(nodes);
+  }
+  log.create(parent, source, at);
+  for (const nodes of below) for (const c of nodes) graft(log, source, c, true);
+  return source;
 }
 
 /** RFC 7950 7.9: a node of one case exists only when the nodes of the choice's other cases do not. */
@@ -200,32 +235,32 @@ function sameContent(a: DataNode, b: DataNode): boolean {
 }
 
 /** anydata/anyxml content is a value: a different one replaces the node. */
-function replaceAny(log: ChangeLog, existing: DataNode, incoming: DataNode): void {
+function replaceAny(log: ChangeLog, existing: DataNode, incoming: DataNode, adopt: boolean): void {
   if (sameContent(existing, incoming)) return;
   const parent = existing.parent;
   log.remove(existing);
-  graft(log, parent, incoming);
+  graft(log, parent, incoming, adopt);
 }
 
 /** Writes the value of a leaf or the content of anydata; false for other nodes (their children merge). */
-function writeValue(log: ChangeLog, existing: DataNode, incoming: DataNode): boolean {
+function writeValue(log: ChangeLog, existing: DataNode, incoming: DataNode, adopt: boolean): boolean {
   const kind = existing.schema.kind;
   if (kind === 'leaf') log.set(existing, incoming.value, incoming.member);
-  else if (kind === 'anydata' || kind === 'anyxml') replaceAny(log, existing, incoming);
+  else if (kind === 'anydata' || kind === 'anyxml') replaceAny(log, existing, incoming, adopt);
   else return kind === 'leaf-list';
   return true;
 }
 
 /** NETCONF merge (RFC 6241 section 7.2) of `incoming` into `existing` (same schema node and keys). */
-function mergeInto(log: ChangeLog, existing: DataNode, incoming: DataNode): void {
-  if (writeValue(log, existing, incoming) || incoming.children === undefined) return;
+function mergeInto(log: ChangeLog, existing: DataNode, incoming: DataNode, adopt: boolean): void {
+  if (writeValue(log, existing, incoming, adopt) || incoming.children === undefined) return;
   const kind = existing.schema.kind;
   for (const [schema, nodes] of incoming.children) {
     if (schema.isKey && kind === 'list') continue;
     for (const n of nodes) {
       const found = findChild(existing, stepOf(n));
-      if (found === undefined) graft(log, existing, n);
-      else mergeInto(log, found, n);
+      if (found === undefined) graft(log, existing, n, adopt);
+      else mergeInto(log, found, n, adopt);
     }
   }
 }
@@ -235,9 +270,9 @@ function mergeInto(log: ChangeLog, existing: DataNode, incoming: DataNode): void
  * lacks is removed, what it adds is created, leaves that differ are set, and entries of user-ordered lists
  * are moved into its order.
  */
-function syncInto(log: ChangeLog, existing: DataNode, incoming: DataNode): void {
-  if (writeValue(log, existing, incoming)) return;
-  syncChildren(log, existing, incoming, existing.schema.kind === 'list' ? existing.schema : undefined);
+function syncInto(log: ChangeLog, existing: DataNode, incoming: DataNode, adopt: boolean): void {
+  if (writeValue(log, existing, incoming, adopt)) return;
+  syncChildren(log, existing, incoming, existing.schema.kind === 'list' ? existing.schema : undefined, adopt);
 }
 
 /** Makes the children of `parent` (the tree's top when undefined) those of `incoming`. */
@@ -246,6 +281,7 @@ function syncChildren(
   parent: DataNode | undefined,
   incoming: ChildHolder,
   list: SchemaNode | undefined,
+  adopt: boolean,
 ): void {
   const holder = log.holder(parent);
   const wanted = incoming.children ?? new Map<SchemaNode, DataNode[]>();
@@ -268,9 +304,9 @@ function syncChildren(
             ? { where: 'first' }
             : { where: 'after', anchor: prev }
           : undefined;
-        found = graft(log, parent, c, at);
+        found = graft(log, parent, c, adopt, at);
       } else {
-        syncInto(log, found, c);
+        syncInto(log, found, c, adopt);
         if (ordered && !follows(holder, found, prev)) {
           log.move(found, prev === undefined ? { where: 'first' } : { where: 'after', anchor: prev });
         }
@@ -291,7 +327,7 @@ function follows(holder: ChildHolder, node: DataNode, prev: DataNode | undefined
  * replace at the top), logging only the nodes that differ.
  */
 export function replaceTree(log: ChangeLog, source: InstanceTree): void {
-  syncChildren(log, undefined, source, undefined);
+  syncChildren(log, undefined, source, undefined, false);
 }
 
 /**

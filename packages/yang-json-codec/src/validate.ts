@@ -1,9 +1,10 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
 import type { TreeChange } from './change-log';
-import { findPath } from './child-index';
+import { findChild } from './child-index';
 import { CodecError } from './errors';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { createNode } from './instance';
+import { PathCursor } from './path-cursor';
 import { pathOfChild, pathOfNode } from './paths';
 import { isDataKind } from './schema-view';
 import { checkReference, checkReferencesInto, isReferenced, requiresInstance } from './validate-references';
@@ -96,15 +97,20 @@ class Validator {
     const subtrees = new Set<DataNode>();
     const parents = new Set<DataNode | undefined>();
     const removed = new Set<SchemaNode>();
+    // The changes of an edit come near each other: each path is followed from the one before.
+    const cursor = new PathCursor();
     for (const c of changes) {
-      const parentSteps = c.path.slice(0, -1);
-      const parent = parentSteps.length === 0 ? undefined : findPath(tree, parentSteps);
-      if (parentSteps.length === 0 || parent !== undefined) parents.add(parent);
+      const path = c.path;
+      const holder = cursor.find(tree, path, path.length - 1);
+      if (holder !== undefined) parents.add(path.length === 1 ? undefined : (holder as DataNode));
       if (c.op === 'remove') {
         if (isReferenced(tree.schema, c.node.schema)) removed.add(c.node.schema);
-      } else if (c.op !== 'move') {
-        const node = findPath(tree, c.path);
-        if (node !== undefined) subtrees.add(node);
+      } else if (c.op !== 'move' && holder !== undefined) {
+        const node = findChild(holder, path[path.length - 1]!);
+        if (node !== undefined) {
+          subtrees.add(node);
+          cursor.at(node, path);
+        }
       }
     }
     const covered = (n: DataNode): boolean => {
