@@ -83,6 +83,24 @@ describe('LocalSession', () => {
     expect(events.some((e) => e.includes('netconf-config-change') && e.includes('alice'))).toBe(true);
   });
 
+  test('a config-change event names each created subtree once, not the nodes inside it', async () => {
+    server = await testServer();
+    const local = server.localSession('alice');
+    local.editConfig('candidate', merges(library('Foo')));
+    local.commit();
+    const artists = ['A', 'B'].map((name) => ({ name, album: [{ name: `${name}1` }, { name: `${name}2` }] }));
+    local.editConfig('candidate', merges({ 'example-jukebox:jukebox': { library: { artist: artists } } }));
+    local.commit();
+    const last = server.events.between(0, Number.POSITIVE_INFINITY).at(-1)!;
+    const event = json(last.tree)['ietf-restconf:notification'][
+      'ietf-netconf-notifications:netconf-config-change'
+    ];
+    expect(event.edit).toEqual([
+      { target: "/example-jukebox:jukebox/library/artist[name='A']", operation: 'create' },
+      { target: "/example-jukebox:jukebox/library/artist[name='B']", operation: 'create' },
+    ]);
+  });
+
   test('a failed edit changes nothing and reports the rpc-error of its NETCONF operation', async () => {
     server = await testServer();
     const local = server.localSession('alice');

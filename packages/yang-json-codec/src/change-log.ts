@@ -176,12 +176,12 @@ export class ChangeLog {
     this.#beforeChange();
     insertChild(holder, node, placementIndex(holder, placement));
     const path = this.#cursor.pathOf(node);
-    this.#changes.push({
-      op: 'create',
-      path,
-      node: shallowCopy(node),
-      ...(isEntry(node.schema) ? { after: this.#stepBefore(holder, node) } : {}),
-    });
+    const record = shallowCopy(node);
+    this.#changes.push(
+      isEntry(node.schema)
+        ? { op: 'create', path, node: record, after: this.#stepBefore(holder, node) }
+        : { op: 'create', path, node: record },
+    );
     this.#cursor.at(node, path);
     return node;
   }

@@ -1,10 +1,10 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
 import { ChangeLog, type Placement, type TreeChange } from './change-log';
-import { findChild, findChildren, findPath, positionOf } from './child-index';
+import { findChild, findChildren, findEntryByKey, findPath, positionOf } from './child-index';
 import { CodecError } from './errors';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { cloneTree, createNode, shallowCopy } from './instance';
-import { isWholeStep, type PathStep, stepOf } from './path-step';
+import { entryKey, isWholeStep, type PathStep } from './path-step';
 import { pathOfSteps } from './paths';
 import { dataParent } from './schema-view';
 
@@ -230,6 +230,20 @@ function dropOtherCases(log: ChangeLog, parent: DataNode | undefined, schema: Sc
   }
 }
 
+/**
+ * The instance under `holder` that `node` (of another tree) stands for: the entry with the same keys
+ * (or leaf-list value), else the instance of the same schema node (as `findChild` with `node`'s step,
+ * without making the step).
+ */
+function counterpart(holder: ChildHolder, node: DataNode): DataNode | undefined {
+  const s = node.schema;
+  if ((s.kind === 'list' && s.keyNodes.length > 0) || (s.kind === 'leaf-list' && node.value !== undefined)) {
+    const key = entryKey(node);
+    return key === undefined ? undefined : findEntryByKey(holder, s, key);
+  }
+  return holder.children?.get(s)?.[0];
+}
+
 function sameContent(a: DataNode, b: DataNode): boolean {
   return a.any === b.any && a.children === b.children && a.value === b.value;
 }
@@ -258,7 +272,7 @@ function mergeInto(log: ChangeLog, existing: DataNode, incoming: DataNode, adopt
   for (const [schema, nodes] of incoming.children) {
     if (schema.isKey && kind === 'list') continue;
     for (const n of nodes) {
-      const found = findChild(existing, stepOf(n));
+      const found = counterpart(existing, n);
       if (found === undefined) graft(log, existing, n, adopt);
       else mergeInto(log, found, n, adopt);
     }
@@ -289,7 +303,7 @@ function syncChildren(
     if (list !== undefined && schema.isKey) continue;
     const kept = wanted.get(schema);
     for (const n of [...nodes]) {
-      if (kept === undefined || findChild(incoming, stepOf(n)) === undefined) log.remove(n);
+      if (kept === undefined || counterpart(incoming, n) === undefined) log.remove(n);
     }
   }
   for (const [schema, nodes] of wanted) {
@@ -297,7 +311,7 @@ function syncChildren(
     const ordered = schema.orderedBy === 'user';
     let prev: DataNode | undefined;
     for (const c of nodes) {
-      let found = findChild(holder, stepOf(c));
+      let found = counterpart(holder, c);
       if (found === undefined) {
         const at: Placement | undefined = ordered
           ? prev === undefined

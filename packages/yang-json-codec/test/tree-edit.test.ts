@@ -149,7 +149,73 @@ describe('applyEdit', () => {
   });
 });
 
+describe('applyEdit with adopt', () => {
+  test("the tree takes the edit's instances themselves, each logged with only its keys", () => {
+    const log = logOf({});
+    const node = item({ name: 'a', size: 3, tags: ['x'] });
+    const size = findChild(node, s.size)!;
+    applyEdit(log, { operation: 'merge', target: [s.top, s.item('a')], node }, { adopt: true });
+    const entry = findPath(log.tree, [s.top, s.item('a')]);
+    expect(entry).toBe(node);
+    expect(findChild(entry!, s.size)).toBe(size);
+    expect(json(log)).toEqual({ 'tree-test:top': { item: [{ name: 'a', size: 3, tags: ['x'] }] } });
+    const created = log
+      .since()
+      .find((c) => c.op === 'create' && c.path.at(-1)!.schema === s.item('a').schema);
+    expect(created?.op === 'create' && created.node !== node && [...created.node.children!.keys()]).toEqual([
+      s.item('a').schema.keyNodes[0],
+    ]);
+  });
+
+  test('without adopt the edit is left as it was and the tree holds copies', () => {
+    const log = logOf({});
+    const node = item({ name: 'a', size: 3, tags: ['x'] });
+    const before = encodeJson({ ...emptyTree(schema), children: new Map([[node.schema, [node]]]) });
+    applyEdit(log, { operation: 'merge', target: [s.top, s.item('a')], node });
+    expect(findPath(log.tree, [s.top, s.item('a')])).not.toBe(node);
+    expect(encodeJson({ ...emptyTree(schema), children: new Map([[node.schema, [node]]]) })).toBe(before);
+  });
+
+  test('an adopted edit undone leaves the tree as it was', () => {
+    const log = logOf({ item: [{ name: 'a', size: 1 }] });
+    const before = encodeJson(log.tree);
+    const mark = log.mark();
+    applyEdit(
+      log,
+      { operation: 'merge', target: [s.top, s.item('b')], node: item({ name: 'b', size: 2, tags: ['y'] }) },
+      { adopt: true },
+    );
+    log.undoTo(mark);
+    expect(encodeJson(log.tree)).toBe(before);
+  });
+});
+
 describe('ChangeLog', () => {
+  test('the paths of nodes created one below or beside the other share their steps', () => {
+    const log = new ChangeLog(emptyTree(schema));
+    applyEdit(log, {
+      operation: 'merge',
+      target: [s.top, s.item('a')],
+      node: item({ name: 'a', tags: ['x', 'y'] }),
+    });
+    const [top, entry, x, y] = log.since().map((c) => c.path);
+    expect(entry![0]).toBe(top![0]);
+    expect(x![1]).toBe(entry![1]);
+    expect(y![1]).toBe(entry![1]);
+    expect(y!.map((p) => p.value ?? p.schema.name)).toEqual(['top', 'item', 'y']);
+  });
+
+  test('a replay follows each path from the one before and rebuilds the same tree', () => {
+    const log = new ChangeLog(emptyTree(schema));
+    const items = Array.from({ length: 20 }, (_, i) => ({ name: `n${i}`, size: i, tags: [`t${i}`] }));
+    const top = findPath(topDoc(schema, { item: items }), [s.top])!;
+    applyEdit(log, { operation: 'merge', target: [s.top], node: top });
+    applyEdit(log, { operation: 'delete', target: [s.top, s.item('n3')] });
+    const copy = new ChangeLog(emptyTree(schema));
+    for (const c of log.since()) expect(copy.replay(c)).toBe(true);
+    expect(encodeJson(copy.tree)).toBe(encodeJson(log.tree));
+  });
+
   test('undoTo a mark restores the tree exactly, entry order included', () => {
     const log = logOf({ item: [{ name: 'a' }, { name: 'b' }, { name: 'c' }], queue: [{ id: 1 }, { id: 2 }] });
     const before = encodeJson(log.tree);

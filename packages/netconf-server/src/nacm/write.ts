@@ -53,8 +53,19 @@ function deniedBelow(
  * removes. Deleting a subtree needs delete access on each of its nodes.
  */
 export function deniedWrite(access: UserAccess, changes: readonly Change[]): DeniedWrite | undefined {
+  // The paths of one edit share their leading steps (the same objects): the match states along the
+  // previous path are kept per depth, and only the steps that differ are matched again.
+  let previous: readonly PathStep[] = [];
+  const along: MatchState[] = [access.rootStates()];
   for (const change of changes) {
-    const states = statesAlong(access, change.path);
+    const path = change.path;
+    let shared = 0;
+    while (shared < path.length && shared < previous.length && path[shared] === previous[shared]) shared++;
+    for (let i = shared; i < path.length; i++) {
+      along[i + 1] = access.childStates(along[i]!, path[i]!.schema, stepKey(path[i]!) ?? '');
+    }
+    previous = path;
+    const states = along[path.length]!;
     const schema = change.path[change.path.length - 1]!.schema;
     const kind = change.op === 'create' ? 'create' : change.op === 'remove' ? 'delete' : 'update';
     if (!access.permitted(schema, states, Access[kind])) return { access: kind, path: pathText(change.path) };
