@@ -75,14 +75,18 @@ export function stepKey(step: PathStep): string | undefined {
   let out = '';
   for (let i = 0; i < keyNodes.length; i++) {
     // Keys usually come in key order; look the name up when they do not.
-    const k =
-      step.keys[i]!.name === keyNodes[i]!.name
-        ? step.keys[i]
-        : step.keys.find((x) => x.name === keyNodes[i]!.name);
+    const name = keyNodes[i]!.name;
+    const k = step.keys[i]!.name === name ? step.keys[i] : keyNamed(step.keys, name);
     if (k === undefined) return undefined;
     out = i === 0 ? k.value : `${out}\u0000${k.value}`;
   }
   return out;
+}
+
+/** The key of `keys` named `name` (a loop, not a closure: a lookup on every step allocates nothing). */
+function keyNamed(keys: readonly PathKey[], name: string): PathKey | undefined {
+  for (const k of keys) if (k.name === name) return k;
+  return undefined;
 }
 
 /** True when the step names every entry of a list or leaf-list rather than one. */

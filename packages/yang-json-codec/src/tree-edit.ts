@@ -200,14 +200,14 @@ function graft(
     }
     return node;
   }
-  const below: DataNode[][] = [];
+  let below: DataNode[][] | undefined;
   for (const [schema, nodes] of children) {
     if (schema.isKey && list) continue;
     children.delete(schema);
-    below.push(nodes);
+    (below ??= []).push(nodes);
   }
   log.create(parent, source, at);
-  for (const nodes of below) for (const c of nodes) graft(log, source, c, true);
+  if (below !== undefined) for (const nodes of below) for (const c of nodes) graft(log, source, c, true);
   return source;
 }
 

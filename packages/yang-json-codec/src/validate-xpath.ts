@@ -62,7 +62,9 @@ function holds(
 
 /** RFC 7950 section 8.3.2: a node whose `when` is false may not exist. */
 export function checkWhen(tree: InstanceTree, node: DataNode, errors: CodecError[]): void {
-  for (const w of node.schema.when) {
+  const when = node.schema.when;
+  if (when.length === 0) return;
+  for (const w of when) {
     if (holds(tree, node, w, whenContext(tree, node, w), errors)) continue;
     const path = pathOfNode(tree.schema, node);
     errors.push(
@@ -77,7 +79,9 @@ export function checkWhen(tree: InstanceTree, node: DataNode, errors: CodecError
 
 /** RFC 7950 section 7.5.3: every `must` of the node holds, with the node as context. */
 export function checkMust(tree: InstanceTree, node: DataNode, errors: CodecError[]): void {
-  for (const m of node.schema.must) {
+  const must = node.schema.must;
+  if (must.length === 0) return;
+  for (const m of must) {
     if (holds(tree, node, m, node, errors)) continue;
     const path = pathOfNode(tree.schema, node);
     errors.push(

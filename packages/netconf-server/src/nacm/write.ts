@@ -34,7 +34,8 @@ function deniedBelow(
   states: MatchState,
   operation: number,
 ): DataNode | undefined {
-  for (const nodes of node.children?.values() ?? []) {
+  if (node.children === undefined) return undefined;
+  for (const nodes of node.children.values()) {
     for (const c of nodes) {
       const s = access.childStates(states, c.schema, entryKey(c) ?? '');
       if (!access.permitted(c.schema, s, operation)) return c;
