@@ -1,5 +1,13 @@
 import type { SchemaNode, YangType } from '@yangkit/yang-schema';
-import { findChild, findPath, insertChild, moveChild, positionOf, removeChild } from './child-index';
+import {
+  findChild,
+  findPath,
+  insertChild,
+  isDocument,
+  moveChild,
+  positionOf,
+  removeChild,
+} from './child-index';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { shallowCopy } from './instance';
 import { PathCursor } from './path-cursor';
@@ -68,6 +76,11 @@ function previousOf(holder: ChildHolder, node: DataNode): PathStep | null | unde
   return at > 0 ? stepOf(holder.children!.get(node.schema)![at - 1]!) : null;
 }
 
+/** The instance whose children `holder` is (undefined for a document). */
+function parentOf(holder: ChildHolder): DataNode | undefined {
+  return isDocument(holder) ? undefined : (holder as DataNode);
+}
+
 /** The position `after` names under `holder` (the end when its entry is gone). */
 function positionAfter(holder: ChildHolder, after: PathStep | null | undefined): number | undefined {
   if (after === undefined) return undefined;
@@ -114,6 +127,16 @@ export class ChangeLog {
   /** How many readers {@link ChangeLog.hold} keeps. */
   get readers(): number {
     return this.#readers.size;
+  }
+
+  /**
+   * {@link positionAfter}, without a lookup when the anchor is the entry replayed just before (as
+   * when entries are created one after the other).
+   */
+  #positionAfter(holder: ChildHolder, after: PathStep | null | undefined): number | undefined {
+    const last = after == null ? undefined : this.#cursor.nodeOf(after);
+    if (last === undefined || last.parent !== parentOf(holder)) return positionAfter(holder, after);
+    return positionOf(holder, last) + 1;
   }
 
   /** The step of the entry before `node` among its siblings, null when it is first (entries only). */
@@ -242,7 +265,7 @@ export class ChangeLog {
         if (existing !== undefined) this.remove(existing);
         this.#beforeChange();
         const node = shallowCopy(change.node);
-        const at = positionAfter(holder, change.after);
+        const at = this.#positionAfter(holder, change.after);
         insertChild(holder, node, at);
         // The change's node is a detached copy no tree holds, and its path names the new node: both
         // are logged as they are. Only an entry whose anchor is gone lands elsewhere (last).

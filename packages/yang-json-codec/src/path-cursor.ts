@@ -60,6 +60,11 @@ export class PathCursor {
     return pathOf(node);
   }
 
+  /** The remembered instance when `step` is the last step of its path (the same object), else undefined. */
+  nodeOf(step: PathStep): DataNode | undefined {
+    return this.#depth > 0 && this.#path[this.#depth - 1] === step ? this.#node : undefined;
+  }
+
   /** The step the remembered instance's path ends with when `node` is that instance. */
   stepOf(node: DataNode): PathStep {
     return node === this.#node && this.#depth > 0 ? this.#path[this.#depth - 1]! : stepOf(node);

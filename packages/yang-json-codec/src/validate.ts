@@ -99,10 +99,21 @@ class Validator {
     const removed = new Set<SchemaNode>();
     // The changes of an edit come near each other: each path is followed from the one before.
     const cursor = new PathCursor();
+    /** True when `n` or an ancestor of it is a subtree validated whole. */
+    const within = (n: DataNode | undefined): boolean => {
+      for (let p = n; p !== undefined; p = p.parent) if (subtrees.has(p)) return true;
+      return false;
+    };
     for (const c of changes) {
       const path = c.path;
       const holder = cursor.find(tree, path, path.length - 1);
-      if (holder !== undefined) parents.add(path.length === 1 ? undefined : (holder as DataNode));
+      const parent = holder === undefined || path.length === 1 ? undefined : (holder as DataNode);
+      if (c.op !== 'remove' && within(parent)) {
+        // Inside a subtree validated whole (a node created with its parent, say): nothing to add.
+        cursor.at(parent!, path, path.length - 1);
+        continue;
+      }
+      if (holder !== undefined) parents.add(parent);
       if (c.op === 'remove') {
         if (isReferenced(tree.schema, c.node.schema)) removed.add(c.node.schema);
       } else if (c.op !== 'move' && holder !== undefined) {
@@ -113,10 +124,7 @@ class Validator {
         }
       }
     }
-    const covered = (n: DataNode): boolean => {
-      for (let p = n.parent; p !== undefined; p = p.parent) if (subtrees.has(p)) return true;
-      return false;
-    };
+    const covered = (n: DataNode): boolean => within(n.parent);
     const ancestorsDone = new Set<DataNode>();
     for (const n of subtrees) {
       if (covered(n)) continue;
