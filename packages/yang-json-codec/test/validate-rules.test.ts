@@ -112,6 +112,18 @@ describe('validateChanges', () => {
     expect([e?.code, e?.errorPath?.json]).toEqual(['DATA_MISSING', '/rules:top/primary']);
   });
 
+  test('a constraint broken deep inside a subtree created whole is reported once', () => {
+    const s = steps();
+    const log = new ChangeLog(decodeJson(schema, {}, { kind: 'config' }));
+    const top = doc({ limits: { min: 5, max: 2 }, level: 1, extra: 'x', server: [{ name: 'a', port: 1 }] });
+    applyEdit(log, { operation: 'merge', target: [s.top], node: [...top.children.values()][0]![0]! });
+    const errors = validateChanges(log.tree, log.since(), { config: true });
+    expect(errors.map((e) => [e.code, e.errorPath?.json])).toEqual([
+      ['MUST_VIOLATION', '/rules:top/limits'],
+      ['WHEN_VIOLATION', '/rules:top/extra'],
+    ]);
+  });
+
   test('checks what the change can affect and leaves constraints elsewhere to validate', () => {
     const tree = doc({ limits: { min: 5, max: 2 }, level: 1 });
     const log = new ChangeLog(tree);
