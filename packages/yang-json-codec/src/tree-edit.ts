@@ -200,14 +200,12 @@ function graft(
     }
     return node;
   }
-  let below: DataNode[][] | undefined;
-  for (const [schema, nodes] of children) {
-    if (schema.isKey && list) continue;
-    children.delete(schema);
-    (below ??= []).push(nodes);
-  }
+  // The node enters the tree with its keys alone; the groups below follow it node by node.
+  let below: [SchemaNode, DataNode[]][] | undefined;
+  for (const [schema, nodes] of children) if (!schema.isKey || !list) (below ??= []).push([schema, nodes]);
+  if (below !== undefined) for (const [schema] of below) children.delete(schema);
   log.create(parent, source, at);
-  if (below !== undefined) for (const nodes of below) for (const c of nodes) graft(log, source, c, true);
+  if (below !== undefined) for (const [, nodes] of below) for (const c of nodes) graft(log, source, c, true);
   return source;
 }
 
