@@ -1,4 +1,5 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import { CompactChildMap } from './child-map';
 import { attach, DecodeContext, type DecodeOptions } from './decoder';
 import { type DocumentTarget, resolveDocument } from './document';
 import { operationOfJson } from './document-operation';
@@ -85,7 +86,7 @@ class JsonDecoder {
 
   *document(value: unknown, target: DocumentTarget): Steps<InstanceTree> {
     if (!isObject(value)) throw this.structure('a YANG JSON document is a JSON object');
-    const children: ChildMap = new Map();
+    const children: ChildMap = new CompactChildMap();
     const doc: InstanceTree = {
       schema: this.tree,
       kind: target.kind,
@@ -527,7 +528,7 @@ class JsonDecoder {
       any = true;
     }
     if (!any) return undefined;
-    const children: ChildMap = new Map();
+    const children: ChildMap = new CompactChildMap();
     try {
       yield* this.members(value, undefined, top, owner, children, depth, true);
     } catch (error) {

@@ -9,6 +9,7 @@ import {
   type XmlSink,
 } from '@yangkit/xml';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import { CompactChildMap } from './child-map';
 import { attach, DecodeContext, type DecodeOptions } from './decoder';
 import { type DocumentTarget, resolveDocument } from './document';
 import { CodecError } from './errors';
@@ -157,7 +158,7 @@ class XmlDecoder implements XmlSink {
       parent: target.parent,
       operation: target.operation,
       eventTime: undefined,
-      children: new Map(),
+      children: new CompactChildMap(),
       annotations: undefined,
     };
     this.root = this.rootFrame();

@@ -1,4 +1,5 @@
 import type { SchemaNode, SchemaTree, YangType } from '@yangkit/yang-schema';
+import { CompactChildMap } from './child-map';
 import { nodeInfo } from './schema-view';
 
 /**
@@ -124,7 +125,7 @@ export function createNode(schema: SchemaNode, parent: DataNode | undefined): Da
     schema.kind !== 'leaf-list' &&
     schema.kind !== 'anydata' &&
     schema.kind !== 'anyxml';
-  return new Instance(schema, parent, undefined, inner ? new Map() : undefined);
+  return new Instance(schema, parent, undefined, inner ? new CompactChildMap() : undefined);
 }
 
 /**
@@ -134,7 +135,7 @@ export function createNode(schema: SchemaNode, parent: DataNode | undefined): Da
 export function cloneNode(node: DataNode, parent: DataNode | undefined): DataNode {
   const copy = copyOf(node, parent, node.annotations === undefined ? undefined : [...node.annotations]);
   if (node.children !== undefined) {
-    const children: ChildMap = new Map();
+    const children: ChildMap = new CompactChildMap();
     for (const [schema, nodes] of node.children) {
       const group: DataNode[] = new Array(nodes.length);
       for (let i = 0; i < nodes.length; i++) group[i] = cloneNode(nodes[i]!, copy);
@@ -154,7 +155,7 @@ export function shallowCopy(node: DataNode): DataNode {
   const copy = copyOf(node, undefined, node.annotations);
   const children = node.children;
   if (children === undefined) return copy;
-  const copied: ChildMap = new Map();
+  const copied: ChildMap = new CompactChildMap();
   copy.children = copied;
   const kind = node.schema.kind;
   if (kind === 'anydata' || kind === 'anyxml') {
@@ -177,7 +178,7 @@ export function shallowCopy(node: DataNode): DataNode {
 
 /** A deep copy of a document (see {@link cloneNode}); the original is left untouched. */
 export function cloneTree(tree: InstanceTree): InstanceTree {
-  const children: ChildMap = new Map();
+  const children: ChildMap = new CompactChildMap();
   for (const [schema, nodes] of tree.children)
     children.set(
       schema,
@@ -194,7 +195,7 @@ export function emptyTree(schema: SchemaTree, kind: DocumentKind = 'data'): Inst
     parent: undefined,
     operation: undefined,
     eventTime: undefined,
-    children: new Map(),
+    children: new CompactChildMap(),
     annotations: undefined,
   };
 }

@@ -1,3 +1,4 @@
+import { CompactChildMap } from './child-map';
 import { findChild } from './child-index';
 import type { ChildHolder, ChildMap, DataNode, InstanceTree } from './instance';
 import { stepOf } from './path-step';
@@ -13,7 +14,7 @@ export function overlayTree(base: InstanceTree, extra: InstanceTree): InstanceTr
 }
 
 function overlayChildren(base: ChildHolder, extra: ChildHolder, parent: DataNode | undefined): ChildMap {
-  const out: ChildMap = new Map(base.children);
+  const out: ChildMap = new CompactChildMap(base.children);
   for (const [schema, nodes] of extra.children ?? []) {
     const group = [...(out.get(schema) ?? [])];
     for (const n of nodes) {

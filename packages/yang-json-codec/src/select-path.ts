@@ -1,3 +1,4 @@
+import { CompactChildMap } from './child-map';
 import { findChildren } from './child-index';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { cloneNode } from './instance';
@@ -17,7 +18,7 @@ import { type PathStep, stepKey } from './path-step';
  * of `tree` (see `ChangeLog.hold`).
  */
 export function selectPath(tree: InstanceTree, steps: readonly PathStep[], share = false): InstanceTree {
-  const children = new Map();
+  const children = new CompactChildMap();
   const take = share ? (n: DataNode) => n : (n: DataNode, parent?: DataNode) => cloneNode(n, parent);
   if (steps.length === 0) {
     for (const [schema, nodes] of tree.children)
@@ -57,7 +58,7 @@ function copiesAlong(
 
 /** A copy of an inner node on the way to the selection: a list entry keeps its keys. */
 function ancestorCopy(node: DataNode, parent: DataNode | undefined): DataNode {
-  const copy: DataNode = { ...node, parent, children: new Map(), annotations: undefined };
+  const copy: DataNode = { ...node, parent, children: new CompactChildMap(), annotations: undefined };
   for (const key of node.schema.keyNodes) {
     const k = node.children?.get(key);
     if (k !== undefined) copy.children!.set(key, [cloneNode(k[0]!, copy)]);

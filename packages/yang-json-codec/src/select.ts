@@ -1,5 +1,6 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import type { CompiledXPath } from '@yangkit/yang-xpath';
+import { CompactChildMap } from './child-map';
 import { findChild, findEntryByKey, isDocument } from './child-index';
 import { CodecError } from './errors';
 import type { ChildHolder, ChildMap, DataNode, InstanceTree } from './instance';
@@ -193,7 +194,7 @@ function selectedChildren(
   selected: Map<DataNode, Selected>,
   parent: DataNode | undefined,
 ): ChildMap {
-  const out: ChildMap = new Map();
+  const out: ChildMap = new CompactChildMap();
   if (holder.children === undefined || selected.size === 0) return out;
   const keys = parent?.schema.kind === 'list' ? parent.schema.keyNodes : undefined;
   for (const [schema, nodes] of holder.children) {

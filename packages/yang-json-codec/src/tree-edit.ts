@@ -1,4 +1,5 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
+import { CompactChildMap } from './child-map';
 import { ChangeLog, type Placement, type TreeChange } from './change-log';
 import { findChild, findChildren, findEntryByKey, findPath, positionOf } from './child-index';
 import { CodecError } from './errors';
@@ -296,7 +297,7 @@ function syncChildren(
   adopt: boolean,
 ): void {
   const holder = log.holder(parent);
-  const wanted = incoming.children ?? new Map<SchemaNode, DataNode[]>();
+  const wanted = incoming.children ?? new CompactChildMap();
   for (const [schema, nodes] of [...(holder.children ?? [])]) {
     if (list !== undefined && schema.isKey) continue;
     const kept = wanted.get(schema);

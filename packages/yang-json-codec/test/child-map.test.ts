@@ -1,0 +1,108 @@
+import type { SchemaNode } from '@yangkit/yang-schema';
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { CompactChildMap, type DataNode } from '../src/index';
+
+/** Stand-ins for schema nodes: the map only compares them by identity. More than it scans (8). */
+const KEYS = Array.from({ length: 12 }, (_, i) => ({ name: `k${i}` }) as unknown as SchemaNode);
+let groups = 0;
+/** A group told apart from every other by its one element. */
+const group = (): DataNode[] => [{ id: groups++ } as unknown as DataNode];
+
+type Command =
+  | { op: 'set'; key: number }
+  | { op: 'delete'; key: number }
+  | { op: 'get'; key: number }
+  | { op: 'has'; key: number }
+  | { op: 'clear' }
+  | { op: 'iterate'; cursor: number; kind: 'keys' | 'values' | 'entries' }
+  | { op: 'step'; cursor: number };
+
+const key = fc.integer({ min: 0, max: KEYS.length - 1 });
+const cursor = fc.integer({ min: 0, max: 2 });
+const command: fc.Arbitrary<Command> = fc.oneof(
+  { arbitrary: fc.record({ op: fc.constant('set' as const), key }), weight: 6 },
+  { arbitrary: fc.record({ op: fc.constant('delete' as const), key }), weight: 4 },
+  fc.record({ op: fc.constant('get' as const), key }),
+  fc.record({ op: fc.constant('has' as const), key }),
+  { arbitrary: fc.constant({ op: 'clear' as const }), weight: 1 },
+  fc.record({ op: fc.constant('iterate' as const), cursor, kind: fc.constantFrom('keys', 'values', 'entries') }),
+  { arbitrary: fc.record({ op: fc.constant('step' as const), cursor }), weight: 4 },
+);
+
+/** Runs `commands` on a Map and on a CompactChildMap side by side; every answer must be the same. */
+function runBoth(commands: readonly Command[]): void {
+  const real = new Map<SchemaNode, DataNode[]>();
+  const compact = new CompactChildMap();
+  const cursors: [Iterator<unknown>, Iterator<unknown>][] = [];
+  for (const c of commands) {
+    switch (c.op) {
+      case 'set': {
+        const g = group();
+        expect(compact.set(KEYS[c.key]!, g)).toBe(compact);
+        real.set(KEYS[c.key]!, g);
+        break;
+      }
+      case 'delete':
+        expect(compact.delete(KEYS[c.key]!)).toBe(real.delete(KEYS[c.key]!));
+        break;
+      case 'get':
+        expect(compact.get(KEYS[c.key]!)).toBe(real.get(KEYS[c.key]!));
+        break;
+      case 'has':
+        expect(compact.has(KEYS[c.key]!)).toBe(real.has(KEYS[c.key]!));
+        break;
+      case 'clear':
+        compact.clear();
+        real.clear();
+        break;
+      case 'iterate':
+        cursors[c.cursor] = [compact[c.kind]() as Iterator<unknown>, real[c.kind]() as Iterator<unknown>];
+        break;
+      case 'step': {
+        const pair = cursors[c.cursor];
+        if (pair !== undefined) expect(pair[0].next()).toEqual(pair[1].next());
+        break;
+      }
+    }
+    expect(compact.size).toBe(real.size);
+    expect([...compact]).toEqual([...real]);
+  }
+  for (const [ours, theirs] of cursors.filter((p) => p !== undefined)) {
+    for (let i = 0; i <= KEYS.length; i++) expect(ours.next()).toEqual(theirs.next());
+  }
+}
+
+describe('CompactChildMap', () => {
+  test('answers every sequence of operations as a Map does, live iterators included', () => {
+    fc.assert(
+      fc.property(fc.array(command, { maxLength: 80 }), (commands) => runBoth(commands)),
+      { numRuns: 500 },
+    );
+  });
+
+  test('visits the pairs set while forEach runs and skips those deleted, as a Map does', () => {
+    const visit = (map: Map<SchemaNode, DataNode[]>) => {
+      for (let i = 0; i < 10; i++) map.set(KEYS[i]!, group());
+      const seen: SchemaNode[] = [];
+      map.forEach((_, k) => {
+        seen.push(k);
+        if (k === KEYS[0]) for (let i = 1; i < 8; i++) map.delete(KEYS[i]!);
+        if (k === KEYS[9]) map.set(KEYS[11]!, group());
+      });
+      return seen;
+    };
+    expect(visit(new CompactChildMap())).toEqual(visit(new Map()));
+  });
+
+  test('copies the pairs of the Map it is made from, in order', () => {
+    const source = new Map(KEYS.map((k) => [k, group()] as const));
+    const copy = new CompactChildMap(source);
+    expect([...copy]).toEqual([...source]);
+    expect(new Map(copy)).toEqual(source);
+  });
+
+  test('reads as a Map to Object.prototype.toString', () => {
+    expect(Object.prototype.toString.call(new CompactChildMap())).toBe('[object Map]');
+  });
+});
