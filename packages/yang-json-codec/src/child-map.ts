@@ -1,33 +1,48 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
-import type { DataNode } from './instance';
+import type { ChildMap, DataNode } from './instance';
+
+/** Distinct schema nodes up to this many are found by a scan of the pairs; more get an index. */
+const SCAN_LIMIT = 8;
 
 /**
  * The children of one inner instance, as a `Map<SchemaNode, DataNode[]>` of a fraction of a Map's size.
  *
  * A tree has an inner node for every container and list entry, most with two to six child schema
  * nodes. A JS Map costs some 300 bytes even with two entries (its hash table is allocated for
- * several); this class keeps the pairs in one flat array (key, group, key, group, ...) that a lookup
- * scans, and adds an index only past {@link SCAN_LIMIT} distinct schema nodes. It behaves as a Map
- * in everything, iterators included: they are live (they visit what is added while they run and
- * skip what is removed), which is why a removed pair leaves a hole, swept once holes outnumber pairs.
+ * several); this class keeps the pairs in one flat array of the exact size (key, group, key, group,
+ * ...) that a lookup scans, and adds an index only past {@link SCAN_LIMIT} distinct schema nodes.
+ *
+ * Adding or removing a key replaces the array (a node's children change far less often than they
+ * are read), so an array once read never changes shape: see {@link pairsOf}. The class behaves as a
+ * Map in everything else, iterators included: they are live (they visit what is added while they run
+ * and skip what is removed), following the arrays that replaced the one they started on.
  */
 export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
-  /** Pairs in insertion order: each key at an even offset, its group after it; a removed pair is two holes. */
-  private slots: unknown[] = [];
-  /** How many pairs of `slots` are holes. */
-  private holes = 0;
-  /** Offset of each key in `slots`, once more than {@link SCAN_LIMIT} pairs were held. */
+  /** Pairs in insertion order: each key at an even offset, its group after it. */
+  private slots: (SchemaNode | DataNode[])[] = [];
+  /** Offset of each key in `slots`, once more than {@link SCAN_LIMIT} pairs are held. */
   private index: Map<SchemaNode, number> | undefined = undefined;
-  /** Whether an iterator was made since `slots` was last replaced (so it may still be on them). */
+  /** Whether an iterator was ever made (one may still be on an older array). */
   private iterated = false;
 
   /** A map of `entries` (a Map or another child map to copy, say). */
   constructor(entries?: Iterable<readonly [SchemaNode, DataNode[]]> | null) {
-    if (entries != null) for (const [k, v] of entries) this.set(k, v);
+    if (entries == null) return;
+    if (entries instanceof CompactChildMap) this.slots = entries.slots.slice();
+    else {
+      const slots: (SchemaNode | DataNode[])[] = [];
+      for (const [k, v] of entries) {
+        const at = slots.indexOf(k);
+        if (at >= 0 && at % 2 === 0) slots[at + 1] = v;
+        else slots.push(k, v);
+      }
+      this.slots = slots.slice();
+    }
+    this.reindex();
   }
 
   get size(): number {
-    return (this.slots.length >> 1) - this.holes;
+    return this.slots.length >> 1;
   }
 
   get [Symbol.toStringTag](): string {
@@ -42,14 +57,16 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
   }
 
   get(key: SchemaNode): DataNode[] | undefined {
+    if (this.index !== undefined) return this.indexedGet(key);
+    // The scan of offsetOf, inlined: this is the lookup of every step down a tree.
     const s = this.slots;
-    if (this.index === undefined) {
-      // The scan of offsetOf, inlined: this is the lookup of every step down a tree.
-      for (let i = 0; i < s.length; i += 2) if (s[i] === key) return s[i + 1] as DataNode[];
-      return undefined;
-    }
-    const at = this.index.get(key);
-    return at === undefined ? undefined : (s[at + 1] as DataNode[]);
+    for (let i = 0; i < s.length; i += 2) if (s[i] === key) return s[i + 1] as DataNode[];
+    return undefined;
+  }
+
+  private indexedGet(key: SchemaNode): DataNode[] | undefined {
+    const at = this.index!.get(key);
+    return at === undefined ? undefined : (this.slots[at + 1] as DataNode[]);
   }
 
   has(key: SchemaNode): boolean {
@@ -62,67 +79,56 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
       this.slots[at + 1] = group;
       return this;
     }
-    if (this.index !== undefined) {
-      this.index.set(key, this.slots.push(key, group) - 2);
-      return this;
-    }
-    // A copy the exact size rather than a push: push makes room for 16 more pairs, which would be
-    // most of the size of a node's children.
-    this.replaceSlots(2);
+    // A copy of the exact size: a push would make room for 16 more pairs, most of the size of a
+    // node's children.
     const s = this.slots;
-    s[s.length - 2] = key;
-    s[s.length - 1] = group;
-    if (s.length > 2 * SCAN_LIMIT) this.reindex();
+    const fresh = new Array<SchemaNode | DataNode[]>(s.length + 2);
+    for (let i = 0; i < s.length; i++) fresh[i] = s[i]!;
+    fresh[s.length] = key;
+    fresh[s.length + 1] = group;
+    this.replace(fresh, NOTHING_REMOVED);
+    if (this.index !== undefined) this.index.set(key, this.slots.length - 2);
+    else if (this.slots.length > 2 * SCAN_LIMIT) this.reindex();
     return this;
   }
 
   delete(key: SchemaNode): boolean {
     const at = this.offsetOf(key);
     if (at < 0) return false;
-    this.slots[at] = HOLE;
-    this.slots[at + 1] = HOLE;
-    this.holes++;
-    this.index?.delete(key);
-    if (2 * this.holes > this.slots.length >> 1) this.replaceSlots(0);
+    const s = this.slots;
+    const fresh = new Array<SchemaNode | DataNode[]>(s.length - 2);
+    for (let i = 0; i < at; i++) fresh[i] = s[i]!;
+    for (let i = at + 2; i < s.length; i++) fresh[i - 2] = s[i]!;
+    this.replace(fresh, at);
+    if (this.index !== undefined) this.reindex();
     return true;
   }
 
   clear(): void {
-    const s = this.slots;
-    for (let i = 0; i < s.length; i++) s[i] = HOLE;
-    this.holes = s.length >> 1;
-    this.replaceSlots(0);
+    this.replace([], ALL_REMOVED);
+    this.index = undefined;
   }
 
   /**
-   * Replaces `slots` by a copy without holes and with `room` more slots at the end. An iterator may
-   * still be on the old array: then the old array is left as it was, pointing to its successor, so
-   * that the iterator can find its place in the new one.
+   * Puts `fresh` in the place of `slots`, `removed` being the offset of the pair it lacks. An
+   * iterator may still be on the old array: then the old array points to its successor, so that
+   * the iterator can find its place in the new one.
    */
-  private replaceSlots(room: number): void {
-    const old = this.slots;
-    const fresh: unknown[] = new Array(old.length - 2 * this.holes + room);
-    let j = 0;
-    for (let i = 0; i < old.length; i += 2) {
-      if (old[i] === HOLE) continue;
-      fresh[j++] = old[i];
-      fresh[j++] = old[i + 1];
-    }
-    if (this.iterated) {
-      successors.set(old, fresh);
-      this.iterated = false;
-    }
+  private replace(fresh: (SchemaNode | DataNode[])[], removed: number): void {
+    // An iterator on an older array reaches the current one through this chain, so once one was
+    // made every replacement is recorded (the entries go with the arrays no iterator holds).
+    if (this.iterated) successors.set(this.slots, { slots: fresh, removed });
     this.slots = fresh;
-    if (this.holes > 0) {
-      this.holes = 0;
-      if (this.index !== undefined) this.reindex();
-    }
   }
 
   private reindex(): void {
-    const index = new Map<SchemaNode, number>();
     const s = this.slots;
-    for (let i = 0; i < s.length; i += 2) if (s[i] !== HOLE) index.set(s[i] as SchemaNode, i);
+    if (s.length <= 2 * SCAN_LIMIT) {
+      this.index = undefined;
+      return;
+    }
+    const index = new Map<SchemaNode, number>();
+    for (let i = 0; i < s.length; i += 2) index.set(s[i] as SchemaNode, i);
     this.index = index;
   }
 
@@ -130,95 +136,135 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
     callback: (group: DataNode[], key: SchemaNode, map: Map<SchemaNode, DataNode[]>) => void,
     thisArg?: unknown,
   ): void {
-    const cursor = new Cursor<SchemaNode>(this, KEYS);
-    for (let r = cursor.next(); !r.done; r = cursor.next()) {
-      callback.call(thisArg, cursor.group(), r.value, this);
-    }
+    for (const [key, group] of this) callback.call(thisArg, group, key, this);
   }
 
   keys(): MapIterator<SchemaNode> {
-    return new Cursor(this, KEYS);
+    return new KeyCursor(this);
   }
 
   values(): MapIterator<DataNode[]> {
-    return new Cursor(this, VALUES);
+    return new GroupCursor(this);
   }
 
   entries(): MapIterator<[SchemaNode, DataNode[]]> {
-    return new Cursor(this, ENTRIES);
+    return new EntryCursor(this);
   }
 
   [Symbol.iterator](): MapIterator<[SchemaNode, DataNode[]]> {
-    return new Cursor(this, ENTRIES);
+    return new EntryCursor(this);
+  }
+
+  /** The pairs as they are now (see {@link pairsOf}). */
+  static pairs(map: CompactChildMap): ChildPairs {
+    return map.slots;
   }
 
   /** The pairs as they are now, for a {@link Cursor} that will read them. */
-  static slotsOf(map: CompactChildMap): unknown[] {
+  static pairsFor(map: CompactChildMap): ChildPairs {
     map.iterated = true;
     return map.slots;
   }
 }
 
-/** Distinct schema nodes up to this many are found by a scan of the pairs; more get an index. */
-const SCAN_LIMIT = 8;
-
-/** What a removed pair leaves in the slots (never a key). */
-const HOLE = Symbol('removed');
-
-/** Each slots array a sweep replaced, to the array that replaced it. */
-const successors = new WeakMap<unknown[], unknown[]>();
-
-const KEYS = 0;
-const VALUES = 1;
-const ENTRIES = 2;
-type CursorKind = typeof KEYS | typeof VALUES | typeof ENTRIES;
+/** Schema nodes at even offsets, each followed by its group of instances. */
+export type ChildPairs = readonly (SchemaNode | DataNode[])[];
 
 /**
- * An iterator over a {@link CompactChildMap}, live as a Map's: it reads the current slots at each
- * step, and after a sweep moves to the same place in the array that replaced the one it was on.
+ * The pairs of `children` as one flat array, a schema node then its group, in insertion order: for
+ * the loops over a whole tree (encoders, validation) that should allocate nothing per node. For a
+ * {@link CompactChildMap} this is its own array, which a later `set` of a new key or a `delete`
+ * replaces rather than changes. Read-only.
  */
-class Cursor<T> implements MapIterator<T> {
-  private slots: unknown[];
-  private at = 0;
-  private done = false;
+export function pairsOf(children: ChildMap): ChildPairs {
+  if (children instanceof CompactChildMap) return CompactChildMap.pairs(children);
+  const pairs: (SchemaNode | DataNode[])[] = [];
+  for (const [k, v] of children) pairs.push(k, v);
+  return pairs;
+}
 
-  constructor(
-    private readonly map: CompactChildMap,
-    private readonly kind: CursorKind,
-  ) {
-    this.slots = CompactChildMap.slotsOf(map);
+/** What replaced a pairs array, and the offset of the pair the replacement lacks. */
+interface Successor {
+  readonly slots: ChildPairs;
+  readonly removed: number;
+}
+
+/** `removed` of a replacement that only added a pair. */
+const NOTHING_REMOVED = -1;
+/** `removed` of a replacement by an empty map. */
+const ALL_REMOVED = -2;
+
+/** Each pairs array that was replaced while an iterator may have been on it, to its successor. */
+const successors = new WeakMap<ChildPairs, Successor>();
+
+/**
+ * An iterator over a {@link CompactChildMap}, live as a Map's: at each step it moves to the pairs
+ * that replaced the ones it was on, if any, keeping its place. One small class per kind of value,
+ * so that a loop over one of them stays simple enough for V8 to inline.
+ */
+abstract class Cursor<T> implements MapIterator<T> {
+  protected pairs: ChildPairs;
+  /** Offset of the next pair; -1 once the end was reached (an ended iterator stays ended). */
+  protected at = 0;
+
+  constructor(private readonly map: CompactChildMap) {
+    this.pairs = CompactChildMap.pairsFor(map);
   }
 
-  next(): IteratorResult<T, undefined> {
-    if (this.done) return { value: undefined, done: true };
-    let s = this.slots;
+  /** The offset of the next pair in `pairs`, or -1 at the end. */
+  protected advance(): number {
+    const at = this.at;
+    if (at < 0) return -1;
+    if (this.pairs !== CompactChildMap.pairs(this.map)) this.follow();
+    if (this.at >= this.pairs.length) {
+      this.at = -1;
+      return -1;
+    }
+    this.at += 2;
+    return this.at - 2;
+  }
+
+  /** Moves to the current pairs of the map, through every replacement since the last step. */
+  private follow(): void {
+    const current = CompactChildMap.pairsFor(this.map);
+    let pairs = this.pairs;
     let at = this.at;
-    const current = CompactChildMap.slotsOf(this.map);
-    while (s !== current) {
-      // The sweep kept the pairs before `at` that were not holes, in order.
-      let kept = 0;
-      for (let i = 0; i < at; i += 2) if (s[i] !== HOLE) kept += 2;
-      at = kept;
-      s = successors.get(s)!;
+    while (pairs !== current) {
+      const next = successors.get(pairs)!;
+      if (next.removed === ALL_REMOVED) at = 0;
+      else if (next.removed >= 0 && next.removed < at) at -= 2;
+      pairs = next.slots;
     }
-    while (at < s.length && s[at] === HOLE) at += 2;
-    this.slots = s;
-    if (at >= s.length) {
-      this.done = true;
-      return { value: undefined, done: true };
-    }
-    this.at = at + 2;
-    const value =
-      this.kind === KEYS ? s[at] : this.kind === VALUES ? s[at + 1] : [s[at] as SchemaNode, s[at + 1] as DataNode[]];
-    return { value: value as T, done: false };
+    this.pairs = pairs;
+    this.at = at;
   }
 
-  /** The group of the pair the last `next` returned. */
-  group(): DataNode[] {
-    return this.slots[this.at - 1] as DataNode[];
-  }
+  abstract next(): IteratorResult<T, undefined>;
 
   [Symbol.iterator](): this {
     return this;
+  }
+}
+
+class KeyCursor extends Cursor<SchemaNode> {
+  next(): IteratorResult<SchemaNode, undefined> {
+    const at = this.advance();
+    return at < 0 ? { value: undefined, done: true } : { value: this.pairs[at] as SchemaNode, done: false };
+  }
+}
+
+class GroupCursor extends Cursor<DataNode[]> {
+  next(): IteratorResult<DataNode[], undefined> {
+    const at = this.advance();
+    return at < 0 ? { value: undefined, done: true } : { value: this.pairs[at + 1] as DataNode[], done: false };
+  }
+}
+
+class EntryCursor extends Cursor<[SchemaNode, DataNode[]]> {
+  next(): IteratorResult<[SchemaNode, DataNode[]], undefined> {
+    const at = this.advance();
+    if (at < 0) return { value: undefined, done: true };
+    const p = this.pairs;
+    return { value: [p[at] as SchemaNode, p[at + 1] as DataNode[]], done: false };
   }
 }

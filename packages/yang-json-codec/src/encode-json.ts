@@ -143,8 +143,10 @@ class JsonWriter {
     depth: number,
     first: boolean,
   ): Generator<string, boolean> {
-    for (const [schema, nodes] of groupsToWrite(holder, schemaParent, this.keepEmptyNp)) {
-      const entries = entriesInOrder(schema, nodes, this.sort);
+    const groups = groupsToWrite(holder, schemaParent, this.keepEmptyNp);
+    for (let i = 0; i < groups.length; i += 2) {
+      const schema = groups[i] as SchemaNode;
+      const entries = entriesInOrder(schema, groups[i + 1] as DataNode[], this.sort);
       if (!first) this.out += ',';
       first = false;
       this.out += this.ind.at(depth) + this.name(schema, parentModule);
@@ -231,7 +233,10 @@ class JsonWriter {
     let first = this.ownMetadata(this.metadata && ownMetadata ? node.annotations : undefined, depth + 1);
     const module = node.schema.module;
     const ind = this.ind.at(depth + 1);
-    for (const [schema, nodes] of groupsToWrite(node, node.schema, this.keepEmptyNp)) {
+    const groups = groupsToWrite(node, node.schema, this.keepEmptyNp);
+    for (let i = 0; i < groups.length; i += 2) {
+      const schema = groups[i] as SchemaNode;
+      const nodes = groups[i + 1] as DataNode[];
       if (!first) this.out += ',';
       first = false;
       this.out += ind + this.name(schema, module);

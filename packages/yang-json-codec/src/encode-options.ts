@@ -1,4 +1,5 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
+import { type ChildPairs, pairsOf } from './child-map';
 import { isTruncatedByDepth } from './depth';
 import type { ChildHolder, DataNode } from './instance';
 import { inSchemaOrder, orderedChildren } from './instance';
@@ -56,7 +57,9 @@ const LARGE_GROUP = 32;
  */
 export function isLarge(node: DataNode): boolean {
   if (node.children === undefined) return false;
-  for (const nodes of node.children.values()) {
+  const pairs = pairsOf(node.children);
+  for (let i = 1; i < pairs.length; i += 2) {
+    const nodes = pairs[i] as DataNode[];
     if (nodes.length > LARGE_GROUP) return true;
     if (nodes.length === 1 && nodes[0]!.children !== undefined && isLarge(nodes[0]!)) return true;
   }
@@ -89,8 +92,9 @@ export function isEmptyNp(node: DataNode): boolean {
   if (node.annotations !== undefined && node.annotations.length > 0) return false;
   if (isTruncatedByDepth(node)) return false;
   if (node.children === undefined) return true;
-  for (const nodes of node.children.values()) {
-    for (const n of nodes) if (!isEmptyNp(n)) return false;
+  const pairs = pairsOf(node.children);
+  for (let i = 1; i < pairs.length; i += 2) {
+    for (const n of pairs[i] as DataNode[]) if (!isEmptyNp(n)) return false;
   }
   return true;
 }
@@ -141,30 +145,39 @@ function written(schema: SchemaNode, nodes: readonly DataNode[], keepEmptyNp: bo
   return false;
 }
 
-const NO_GROUPS: readonly [SchemaNode, DataNode[]][] = [];
+const NO_GROUPS: ChildPairs = [];
 
 /**
- * Child groups to write: schema order, empty groups and (unless asked for) empty NP containers left
- * out. In the usual case, where nothing is to be sorted or left out, the children map itself, so
- * writing a node allocates nothing for its children.
+ * Child groups to write, as pairs (see `pairsOf`): schema order, empty groups and (unless asked for)
+ * empty NP containers left out. In the usual case, where nothing is to be sorted or left out, the
+ * pairs of the children map itself, so writing a node allocates nothing for its children.
  */
 export function groupsToWrite(
   holder: ChildHolder,
   schemaParent: SchemaNode | undefined,
   keepEmptyNp: boolean,
-): Iterable<[SchemaNode, DataNode[]]> {
+): ChildPairs {
   const children = holder.children;
   if (children === undefined || children.size === 0) return NO_GROUPS;
-  const groups = inSchemaOrder(children, schemaParent) ? children : orderedChildren(holder, schemaParent);
-  for (const [s, nodes] of groups) {
-    if (!written(s, nodes, keepEmptyNp))
-      return [...groups].filter(([schema, group]) => written(schema, group, keepEmptyNp));
+  const pairs = inSchemaOrder(children, schemaParent)
+    ? pairsOf(children)
+    : orderedChildren(holder, schemaParent).flat();
+  for (let i = 0; i < pairs.length; i += 2) {
+    if (written(pairs[i] as SchemaNode, pairs[i + 1] as DataNode[], keepEmptyNp)) continue;
+    const kept: (SchemaNode | DataNode[])[] = [];
+    for (let j = 0; j < pairs.length; j += 2) {
+      if (written(pairs[j] as SchemaNode, pairs[j + 1] as DataNode[], keepEmptyNp)) kept.push(pairs[j]!, pairs[j + 1]!);
+    }
+    return kept;
   }
-  return groups;
+  return pairs;
 }
 
 /** True when {@link groupsToWrite} gives no group. */
 export function nothingToWrite(holder: ChildHolder, keepEmptyNp: boolean): boolean {
-  for (const [s, nodes] of holder.children ?? NO_GROUPS) if (written(s, nodes, keepEmptyNp)) return false;
+  const pairs = holder.children === undefined ? NO_GROUPS : pairsOf(holder.children);
+  for (let i = 0; i < pairs.length; i += 2) {
+    if (written(pairs[i] as SchemaNode, pairs[i + 1] as DataNode[], keepEmptyNp)) return false;
+  }
   return true;
 }

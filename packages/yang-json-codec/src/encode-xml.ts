@@ -131,8 +131,9 @@ class XmlWriter {
     parentNs: string,
     depth: number,
   ): Generator<string> {
-    for (const [schema, nodes] of groupsToWrite(holder, schemaParent, this.keepEmptyNp)) {
-      const entries = entriesInOrder(schema, nodes, this.sort);
+    const groups = groupsToWrite(holder, schemaParent, this.keepEmptyNp);
+    for (let i = 0; i < groups.length; i += 2) {
+      const entries = entriesInOrder(groups[i] as SchemaNode, groups[i + 1] as DataNode[], this.sort);
       for (const n of entries) {
         if (isLarge(n)) yield* this.innerGen(n, parentNs, depth);
         else this.node(n, parentNs, depth);
@@ -214,8 +215,10 @@ class XmlWriter {
       return;
     }
     this.out += `${this.nl(depth)}${head}>`;
-    for (const [cs, nodes] of groupsToWrite(n, schemaParent, this.keepEmptyNp)) {
-      for (const c of entriesInOrder(cs, nodes, this.sort)) this.node(c, n.schema.namespace, depth + 1);
+    const groups = groupsToWrite(n, schemaParent, this.keepEmptyNp);
+    for (let i = 0; i < groups.length; i += 2) {
+      const entries = entriesInOrder(groups[i] as SchemaNode, groups[i + 1] as DataNode[], this.sort);
+      for (const c of entries) this.node(c, n.schema.namespace, depth + 1);
     }
     this.out += `${this.nl(depth)}</${n.schema.name}>`;
   }

@@ -1,5 +1,5 @@
 import type { SchemaNode, SchemaTree, YangType } from '@yangkit/yang-schema';
-import { CompactChildMap } from './child-map';
+import { CompactChildMap, pairsOf } from './child-map';
 import { nodeInfo } from './schema-view';
 
 /**
@@ -228,9 +228,10 @@ export function leafValue(
 export function inSchemaOrder(children: ChildMap, schemaParent: SchemaNode | undefined): boolean {
   if (children.size < 2 || schemaParent === undefined) return true;
   const index = nodeInfo(schemaParent).index;
+  const pairs = pairsOf(children);
   let last = -1;
-  for (const s of children.keys()) {
-    const i = index.get(s) ?? Number.MAX_SAFE_INTEGER;
+  for (let p = 0; p < pairs.length; p += 2) {
+    const i = index.get(pairs[p] as SchemaNode) ?? Number.MAX_SAFE_INTEGER;
     if (i < last) return false;
     last = i;
   }
@@ -257,8 +258,9 @@ export function orderedChildren(
 /** Visits every instance below `holder` depth first (document order within each group). */
 export function* walk(holder: ChildHolder): Generator<DataNode> {
   if (holder.children === undefined) return;
-  for (const nodes of holder.children.values()) {
-    for (const n of nodes) {
+  const pairs = pairsOf(holder.children);
+  for (let i = 1; i < pairs.length; i += 2) {
+    for (const n of pairs[i] as DataNode[]) {
       yield n;
       yield* walk(n);
     }

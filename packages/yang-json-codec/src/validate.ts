@@ -1,4 +1,5 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
+import { pairsOf } from './child-map';
 import type { TreeChange } from './change-log';
 import { findChild } from './child-index';
 import { CodecError } from './errors';
@@ -160,7 +161,8 @@ class Validator {
     // anydata content is not validated against the schema (RFC 7950 7.10).
     if (n.children === undefined || kind === 'anydata' || kind === 'anyxml') return;
     this.children(n, n);
-    for (const nodes of n.children.values()) for (const c of nodes) this.subtree(c, depth + 1);
+    const pairs = pairsOf(n.children);
+    for (let i = 1; i < pairs.length; i += 2) for (const c of pairs[i] as DataNode[]) this.subtree(c, depth + 1);
   }
 
   /** Checks on one instance: when, must, require-instance. */
