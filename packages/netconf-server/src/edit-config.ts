@@ -3,6 +3,7 @@ import {
   type Annotation,
   applyEdit,
   CodecError,
+  CompactChildMap,
   type DataNode,
   decodeXml,
   type InsertPosition,
@@ -207,7 +208,7 @@ class ConfigEdits {
    * go to `later`, to be edits of their own), and without inner nodes left empty by that.
    */
   private plain(n: DataNode, path: readonly PathStep[], later: Later[]): DataNode {
-    const copy: DataNode = { ...n, children: n.children === undefined ? undefined : new Map() };
+    const copy: DataNode = { ...n, children: n.children === undefined ? undefined : new CompactChildMap() };
     if (n.children === undefined || n.schema.kind === 'anydata' || n.schema.kind === 'anyxml') {
       copy.children = n.children;
       return copy;

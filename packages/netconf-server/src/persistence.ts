@@ -13,6 +13,7 @@ import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import {
   CodecError,
+  CompactChildMap,
   createNode,
   type DataNode,
   decodeXml,
@@ -343,7 +344,10 @@ export class StartupStore {
 
   /** The content of an anydata node as XML text (the element's inside). */
   private anydataXml(node: DataNode): string {
-    const xml = encodeXml({ ...emptyTree(this.tree), children: new Map([[node.schema, [node]]]) });
+    const xml = encodeXml({
+      ...emptyTree(this.tree),
+      children: new CompactChildMap([[node.schema, [node]]]),
+    });
     const open = xml.indexOf('>');
     return xml[open - 1] === '/' ? '' : xml.slice(open + 1, xml.lastIndexOf('</'));
   }

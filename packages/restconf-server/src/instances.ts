@@ -1,5 +1,6 @@
 import type { ResolvedApiPath, ResolvedStep } from '@yangkit/restconf-uri';
 import type { ChildHolder, DataNode, InstanceTree, PathStep } from '@yangkit/yang-json-codec';
+import { CompactChildMap } from '@yangkit/yang-json-codec';
 import { fromResolved } from '@yangkit/yang-patch';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 
@@ -89,7 +90,7 @@ export function resourceTree(tree: InstanceTree, nodes: DataNode[]): InstanceTre
     parent: dataParent(schema),
     operation: undefined,
     eventTime: undefined,
-    children: new Map([[schema, nodes]]),
+    children: new CompactChildMap([[schema, nodes]]),
     annotations: undefined,
   };
 }

@@ -256,7 +256,9 @@ class KeyCursor extends Cursor<SchemaNode> {
 class GroupCursor extends Cursor<DataNode[]> {
   next(): IteratorResult<DataNode[], undefined> {
     const at = this.advance();
-    return at < 0 ? { value: undefined, done: true } : { value: this.pairs[at + 1] as DataNode[], done: false };
+    return at < 0
+      ? { value: undefined, done: true }
+      : { value: this.pairs[at + 1] as DataNode[], done: false };
   }
 }
 

@@ -166,7 +166,8 @@ export function groupsToWrite(
     if (written(pairs[i] as SchemaNode, pairs[i + 1] as DataNode[], keepEmptyNp)) continue;
     const kept: (SchemaNode | DataNode[])[] = [];
     for (let j = 0; j < pairs.length; j += 2) {
-      if (written(pairs[j] as SchemaNode, pairs[j + 1] as DataNode[], keepEmptyNp)) kept.push(pairs[j]!, pairs[j + 1]!);
+      if (written(pairs[j] as SchemaNode, pairs[j + 1] as DataNode[], keepEmptyNp))
+        kept.push(pairs[j]!, pairs[j + 1]!);
     }
     return kept;
   }

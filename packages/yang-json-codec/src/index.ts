@@ -27,12 +27,12 @@ export {
   removeChild,
   replaceChild,
 } from './child-index';
+export { CompactChildMap } from './child-map';
 export { applyContent, holdsNoState } from './content';
 export { decodeJson, decodeJsonSteps } from './decode-json';
 export { decodeXml, decodeXmlSteps, NETCONF_NS, NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
 export type { DecodeOptions } from './decoder';
 export { applyDepth } from './depth';
-export { CompactChildMap } from './child-map';
 export type { EncodeJsonOptions } from './encode-json';
 export { encodeJson, encodeJsonChunks } from './encode-json';
 export type { EncodeOptions, SystemSort } from './encode-options';

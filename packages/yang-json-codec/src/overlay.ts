@@ -1,5 +1,5 @@
-import { CompactChildMap } from './child-map';
 import { findChild } from './child-index';
+import { CompactChildMap } from './child-map';
 import type { ChildHolder, ChildMap, DataNode, InstanceTree } from './instance';
 import { stepOf } from './path-step';
 

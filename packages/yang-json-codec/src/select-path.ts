@@ -1,5 +1,5 @@
-import { CompactChildMap } from './child-map';
 import { findChildren } from './child-index';
+import { CompactChildMap } from './child-map';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { cloneNode } from './instance';
 import { type PathStep, stepKey } from './path-step';

@@ -1,7 +1,7 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import type { CompiledXPath } from '@yangkit/yang-xpath';
-import { CompactChildMap } from './child-map';
 import { findChild, findEntryByKey, isDocument } from './child-index';
+import { CompactChildMap } from './child-map';
 import { CodecError } from './errors';
 import type { ChildHolder, ChildMap, DataNode, InstanceTree } from './instance';
 import { pathOf } from './path-step';

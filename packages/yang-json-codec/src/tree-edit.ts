@@ -1,7 +1,7 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
-import { CompactChildMap } from './child-map';
 import { ChangeLog, type Placement, type TreeChange } from './change-log';
 import { findChild, findChildren, findEntryByKey, findPath, positionOf } from './child-index';
+import { CompactChildMap } from './child-map';
 import { CodecError } from './errors';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { cloneTree, createNode, shallowCopy } from './instance';

@@ -1,7 +1,7 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
-import { pairsOf } from './child-map';
 import type { TreeChange } from './change-log';
 import { findChild } from './child-index';
+import { pairsOf } from './child-map';
 import { CodecError } from './errors';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { createNode } from './instance';
@@ -162,7 +162,8 @@ class Validator {
     if (n.children === undefined || kind === 'anydata' || kind === 'anyxml') return;
     this.children(n, n);
     const pairs = pairsOf(n.children);
-    for (let i = 1; i < pairs.length; i += 2) for (const c of pairs[i] as DataNode[]) this.subtree(c, depth + 1);
+    for (let i = 1; i < pairs.length; i += 2)
+      for (const c of pairs[i] as DataNode[]) this.subtree(c, depth + 1);
   }
 
   /** Checks on one instance: when, must, require-instance. */

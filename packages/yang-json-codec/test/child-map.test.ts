@@ -26,7 +26,11 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ op: fc.constant('get' as const), key }),
   fc.record({ op: fc.constant('has' as const), key }),
   { arbitrary: fc.constant({ op: 'clear' as const }), weight: 1 },
-  fc.record({ op: fc.constant('iterate' as const), cursor, kind: fc.constantFrom('keys', 'values', 'entries') }),
+  fc.record({
+    op: fc.constant('iterate' as const),
+    cursor,
+    kind: fc.constantFrom('keys', 'values', 'entries'),
+  }),
   { arbitrary: fc.record({ op: fc.constant('step' as const), cursor }), weight: 4 },
 );
 

@@ -1,5 +1,5 @@
 import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
-import { type DataNode, emptyTree, encodeXml } from '@yangkit/yang-json-codec';
+import { CompactChildMap, type DataNode, emptyTree, encodeXml } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { YangPatchError } from './errors.js';
 import { describePath } from './paths.js';
@@ -177,7 +177,7 @@ function targetXml(schema: SchemaTree, edit: DatastoreEdit, parentNs: string): s
 
 /** The codec's XML of one instance with `attrs` added to its start tag. */
 function encodeNode(schema: SchemaTree, node: DataNode, attrs: string): string {
-  const xml = encodeXml({ ...emptyTree(schema), children: new Map([[node.schema, [node]]]) });
+  const xml = encodeXml({ ...emptyTree(schema), children: new CompactChildMap([[node.schema, [node]]]) });
   const head = `<${node.schema.name}`;
   return `${head}${attrs}${xml.slice(head.length)}`;
 }

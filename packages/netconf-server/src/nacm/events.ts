@@ -1,4 +1,5 @@
 import {
+  CompactChildMap,
   cloneNode,
   type DataNode,
   type InstanceTree,
@@ -37,13 +38,13 @@ export function readableEvent(
       if (kept.length === edits.length) return tree;
       if (kept.length === 0) return undefined;
       const copy: DataNode = { ...change!, children: undefined };
-      copy.children = new Map(
+      copy.children = new CompactChildMap(
         [...children].map(([s, nodes]) => [
           s,
           (s === editSchema ? kept : nodes).map((n) => cloneNode(n, copy)),
         ]),
       );
-      return { ...tree, children: new Map(tree.children).set(notification, [copy]) };
+      return { ...tree, children: new CompactChildMap(tree.children).set(notification, [copy]) };
     }
   }
   return tree;

@@ -1,5 +1,6 @@
 import {
   type ChildMap,
+  CompactChildMap,
   cloneNode,
   type DataNode,
   entryKey,
@@ -30,7 +31,7 @@ function readableChildren(
   states: MatchState,
   share: boolean,
 ): ChildMap {
-  const out: ChildMap = new Map();
+  const out: ChildMap = new CompactChildMap();
   for (const [schema, nodes] of children) {
     const kept: DataNode[] = [];
     for (const child of nodes) {

@@ -1,5 +1,5 @@
 import type { CommitOptions, NetconfSession } from '@yangkit/netconf-client';
-import { type ChildMap, emptyTree, encodeXml } from '@yangkit/yang-json-codec';
+import { type ChildMap, CompactChildMap, emptyTree, encodeXml } from '@yangkit/yang-json-codec';
 import { toEditConfig } from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import {
@@ -49,7 +49,7 @@ function notAtomic(): RestconfError {
  * document without operation attributes (a `<copy-config>` source): the edits' nodes.
  */
 function wholeConfig(schema: SchemaTree, request: EditRequest): Step {
-  const children: ChildMap = new Map();
+  const children: ChildMap = new CompactChildMap();
   for (const { node } of request.edits) {
     if (node !== undefined) children.set(node.schema, [...(children.get(node.schema) ?? []), node]);
   }
