@@ -155,6 +155,14 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
     return new EntryCursor(this);
   }
 
+  /** A map that takes `pairs` (see {@link pairsOf}; each key once) as its own. */
+  static ofPairs(pairs: (SchemaNode | DataNode[])[]): CompactChildMap {
+    const map = new CompactChildMap();
+    map.slots = pairs;
+    map.reindex();
+    return map;
+  }
+
   /** The pairs as they are now (see {@link pairsOf}). */
   static pairs(map: CompactChildMap): ChildPairs {
     return map.slots;

@@ -134,16 +134,22 @@ export function createNode(schema: SchemaNode, parent: DataNode | undefined): Da
  */
 export function cloneNode(node: DataNode, parent: DataNode | undefined): DataNode {
   const copy = copyOf(node, parent, node.annotations === undefined ? undefined : [...node.annotations]);
-  if (node.children !== undefined) {
-    const children: ChildMap = new CompactChildMap();
-    for (const [schema, nodes] of node.children) {
-      const group: DataNode[] = new Array(nodes.length);
-      for (let i = 0; i < nodes.length; i++) group[i] = cloneNode(nodes[i]!, copy);
-      children.set(schema, group);
-    }
-    copy.children = children;
-  }
+  if (node.children !== undefined) copy.children = clonedChildren(node.children, copy);
   return copy;
+}
+
+/** Copies of the groups of `children`, with `parent` as the parent of each copy. */
+function clonedChildren(children: ChildMap, parent: DataNode | undefined): ChildMap {
+  const source = pairsOf(children);
+  const pairs: (SchemaNode | DataNode[])[] = new Array(source.length);
+  for (let p = 0; p < source.length; p += 2) {
+    const nodes = source[p + 1] as DataNode[];
+    const group: DataNode[] = new Array(nodes.length);
+    for (let i = 0; i < nodes.length; i++) group[i] = cloneNode(nodes[i]!, parent);
+    pairs[p] = source[p]!;
+    pairs[p + 1] = group;
+  }
+  return CompactChildMap.ofPairs(pairs);
 }
 
 /**
@@ -178,13 +184,7 @@ export function shallowCopy(node: DataNode): DataNode {
 
 /** A deep copy of a document (see {@link cloneNode}); the original is left untouched. */
 export function cloneTree(tree: InstanceTree): InstanceTree {
-  const children: ChildMap = new CompactChildMap();
-  for (const [schema, nodes] of tree.children)
-    children.set(
-      schema,
-      nodes.map((n) => cloneNode(n, undefined)),
-    );
-  return { ...tree, children };
+  return { ...tree, children: clonedChildren(tree.children, undefined) };
 }
 
 /** An empty document of `kind` (default 'data') over `schema`. */
