@@ -11,6 +11,9 @@ const SCAN_LIMIT = 8;
  * nodes. A JS Map costs some 300 bytes even with two entries (its hash table is allocated for
  * several); this class keeps the pairs in one flat array of the exact size (key, group, key, group,
  * ...) that a lookup scans, and adds an index only past {@link SCAN_LIMIT} distinct schema nodes.
+ * A group of one instance added by {@link addChild} (a leaf, a container: most groups) is kept as
+ * the instance alone, and becomes an array the first time it is asked for as one (by `get` or an
+ * iterator), which it then stays, so that every caller sees the same array as with a Map.
  *
  * Adding or removing a key replaces the array (a node's children change far less often than they
  * are read), so an array once read never changes shape: see {@link pairsOf}. The class behaves as a
@@ -19,7 +22,7 @@ const SCAN_LIMIT = 8;
  */
 export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
   /** Pairs in insertion order: each key at an even offset, its group after it. */
-  private slots: (SchemaNode | DataNode[])[] = [];
+  private slots: Slot[] = [];
   /** Offset of each key in `slots`, once more than {@link SCAN_LIMIT} pairs are held. */
   private index: Map<SchemaNode, number> | undefined = undefined;
   /** Whether an iterator was ever made (one may still be on an older array). */
@@ -28,9 +31,12 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
   /** A map of `entries` (a Map or another child map to copy, say). */
   constructor(entries?: Iterable<readonly [SchemaNode, DataNode[]]> | null) {
     if (entries == null) return;
-    if (entries instanceof CompactChildMap) this.slots = entries.slots.slice();
-    else {
-      const slots: (SchemaNode | DataNode[])[] = [];
+    if (entries instanceof CompactChildMap) {
+      // A Map made from a Map shares its groups: make them arrays first.
+      for (let i = 1; i < entries.slots.length; i += 2) entries.boxed(i);
+      this.slots = entries.slots.slice();
+    } else {
+      const slots: Slot[] = [];
       for (const [k, v] of entries) {
         const at = slots.indexOf(k);
         if (at >= 0 && at % 2 === 0) slots[at + 1] = v;
@@ -57,16 +63,32 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
   }
 
   get(key: SchemaNode): DataNode[] | undefined {
-    if (this.index !== undefined) return this.indexedGet(key);
-    // The scan of offsetOf, inlined: this is the lookup of every step down a tree.
-    const s = this.slots;
-    for (let i = 0; i < s.length; i += 2) if (s[i] === key) return s[i + 1] as DataNode[];
-    return undefined;
+    const at = this.offsetOf(key);
+    return at < 0 ? undefined : this.boxed(at + 1);
   }
 
-  private indexedGet(key: SchemaNode): DataNode[] | undefined {
-    const at = this.index!.get(key);
-    return at === undefined ? undefined : (this.slots[at + 1] as DataNode[]);
+  /** The group at offset `at` of the pairs as an array, made one for good if it was one instance. */
+  boxed(at: number): DataNode[] {
+    const g = this.slots[at]!;
+    if (Array.isArray(g)) return g;
+    const group = [g as DataNode];
+    this.slots[at] = group;
+    return group;
+  }
+
+  /** The first instance of `key`'s group, leaving a single instance as it is. */
+  first(key: SchemaNode): DataNode | undefined {
+    const at = this.offsetOf(key);
+    if (at < 0) return undefined;
+    const g = this.slots[at + 1]!;
+    return Array.isArray(g) ? g[0] : (g as DataNode);
+  }
+
+  /** Appends `node` to the group of its schema node; a new group is the node alone. */
+  add(node: DataNode): void {
+    const at = this.offsetOf(node.schema);
+    if (at >= 0) this.boxed(at + 1).push(node);
+    else this.append(node.schema, node);
   }
 
   has(key: SchemaNode): boolean {
@@ -75,28 +97,29 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
 
   set(key: SchemaNode, group: DataNode[]): this {
     const at = this.offsetOf(key);
-    if (at >= 0) {
-      this.slots[at + 1] = group;
-      return this;
-    }
+    if (at >= 0) this.slots[at + 1] = group;
+    else this.append(key, group);
+    return this;
+  }
+
+  private append(key: SchemaNode, group: DataNode[] | DataNode): void {
     // A copy of the exact size: a push would make room for 16 more pairs, most of the size of a
     // node's children.
     const s = this.slots;
-    const fresh = new Array<SchemaNode | DataNode[]>(s.length + 2);
+    const fresh = new Array<Slot>(s.length + 2);
     for (let i = 0; i < s.length; i++) fresh[i] = s[i]!;
     fresh[s.length] = key;
     fresh[s.length + 1] = group;
     this.replace(fresh, NOTHING_REMOVED);
     if (this.index !== undefined) this.index.set(key, this.slots.length - 2);
     else if (this.slots.length > 2 * SCAN_LIMIT) this.reindex();
-    return this;
   }
 
   delete(key: SchemaNode): boolean {
     const at = this.offsetOf(key);
     if (at < 0) return false;
     const s = this.slots;
-    const fresh = new Array<SchemaNode | DataNode[]>(s.length - 2);
+    const fresh = new Array<Slot>(s.length - 2);
     for (let i = 0; i < at; i++) fresh[i] = s[i]!;
     for (let i = at + 2; i < s.length; i++) fresh[i - 2] = s[i]!;
     this.replace(fresh, at);
@@ -114,7 +137,7 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
    * iterator may still be on the old array: then the old array points to its successor, so that
    * the iterator can find its place in the new one.
    */
-  private replace(fresh: (SchemaNode | DataNode[])[], removed: number): void {
+  private replace(fresh: Slot[], removed: number): void {
     // An iterator on an older array reaches the current one through this chain, so once one was
     // made every replacement is recorded (the entries go with the arrays no iterator holds).
     if (this.iterated) successors.set(this.slots, { slots: fresh, removed });
@@ -156,7 +179,7 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
   }
 
   /** A map that takes `pairs` (see {@link pairsOf}; each key once) as its own. */
-  static ofPairs(pairs: (SchemaNode | DataNode[])[]): CompactChildMap {
+  static ofPairs(pairs: Slot[]): CompactChildMap {
     const map = new CompactChildMap();
     map.slots = pairs;
     map.reindex();
@@ -175,8 +198,36 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
   }
 }
 
-/** Schema nodes at even offsets, each followed by its group of instances. */
-export type ChildPairs = readonly (SchemaNode | DataNode[])[];
+/** A key, or its group: an array, or one instance alone (see {@link CompactChildMap}). */
+export type Slot = SchemaNode | DataNode[] | DataNode;
+
+/** Schema nodes at even offsets, each followed by its group (read it with {@link groupAt}). */
+export type ChildPairs = readonly Slot[];
+
+/**
+ * The group at offset `at` of `pairs` as an array: one instance held alone comes in an array made
+ * for the caller (to read, not to change).
+ */
+export function groupAt(pairs: ChildPairs, at: number): readonly DataNode[] {
+  const g = pairs[at]!;
+  return Array.isArray(g) ? g : [g as DataNode];
+}
+
+/** Adds `node` at the end of the instances of its schema node in `children`. */
+export function addChild(children: ChildMap, node: DataNode): void {
+  if (children instanceof CompactChildMap) children.add(node);
+  else {
+    const group = children.get(node.schema);
+    if (group === undefined) children.set(node.schema, [node]);
+    else group.push(node);
+  }
+}
+
+/** The first instance of `schema` in `children` (of a leaf or a container: the one instance). */
+export function firstChild(children: ChildMap | undefined, schema: SchemaNode): DataNode | undefined {
+  if (children instanceof CompactChildMap) return children.first(schema);
+  return children?.get(schema)?.[0];
+}
 
 /**
  * The pairs of `children` as one flat array, a schema node then its group, in insertion order: for
@@ -186,7 +237,7 @@ export type ChildPairs = readonly (SchemaNode | DataNode[])[];
  */
 export function pairsOf(children: ChildMap): ChildPairs {
   if (children instanceof CompactChildMap) return CompactChildMap.pairs(children);
-  const pairs: (SchemaNode | DataNode[])[] = [];
+  const pairs: Slot[] = [];
   for (const [k, v] of children) pairs.push(k, v);
   return pairs;
 }
@@ -215,7 +266,7 @@ abstract class Cursor<T> implements MapIterator<T> {
   /** Offset of the next pair; -1 once the end was reached (an ended iterator stays ended). */
   protected at = 0;
 
-  constructor(private readonly map: CompactChildMap) {
+  constructor(protected readonly map: CompactChildMap) {
     this.pairs = CompactChildMap.pairsFor(map);
   }
 
@@ -264,9 +315,7 @@ class KeyCursor extends Cursor<SchemaNode> {
 class GroupCursor extends Cursor<DataNode[]> {
   next(): IteratorResult<DataNode[], undefined> {
     const at = this.advance();
-    return at < 0
-      ? { value: undefined, done: true }
-      : { value: this.pairs[at + 1] as DataNode[], done: false };
+    return at < 0 ? { value: undefined, done: true } : { value: this.map.boxed(at + 1), done: false };
   }
 }
 
@@ -274,7 +323,6 @@ class EntryCursor extends Cursor<[SchemaNode, DataNode[]]> {
   next(): IteratorResult<[SchemaNode, DataNode[]], undefined> {
     const at = this.advance();
     if (at < 0) return { value: undefined, done: true };
-    const p = this.pairs;
-    return { value: [p[at] as SchemaNode, p[at + 1] as DataNode[]], done: false };
+    return { value: [this.pairs[at] as SchemaNode, this.map.boxed(at + 1)], done: false };
   }
 }

@@ -1,5 +1,5 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { CompactChildMap } from './child-map';
+import { addChild, CompactChildMap } from './child-map';
 import { attach, DecodeContext, type DecodeOptions } from './decoder';
 import { type DocumentTarget, resolveDocument } from './document';
 import { operationOfJson } from './document-operation';
@@ -303,7 +303,9 @@ class JsonDecoder {
           yield* value.eachItem((item) =>
             this.listEntry(item, list, parent, entries, keys, depth, notifications),
           );
-          if (entries.length === 0) into.delete(schema); // a long run of blanks: no entries
+          if (entries.length === 0)
+            into.delete(schema); // a long run of blanks: no entries
+          else into.set(schema, exactCopy(entries));
           continue;
         }
         value = yield* value.toArray();
@@ -317,6 +319,7 @@ class JsonDecoder {
           const keys = (seen ??= new Map());
           for (const item of value)
             yield* this.listEntry(item, schema, parent, entries, keys, depth, notifications);
+          into.set(schema, exactCopy(entries));
           break;
         }
         case 'leaf-list': {
@@ -330,10 +333,11 @@ class JsonDecoder {
             this.ctx.checkLeafListValue(n, (seen ??= new Map()));
             if (this.ctx.stepDue()) yield;
           }
+          into.set(schema, exactCopy(entries));
           break;
         }
         case 'leaf':
-          into.set(schema, [this.leaf(schema, parent, value)]);
+          addChild(into, this.leaf(schema, parent, value));
           break;
         case 'anydata':
         case 'anyxml': {
@@ -341,13 +345,13 @@ class JsonDecoder {
           const data = yield* this.anyAsData(value, n, depth + 1);
           if (data !== undefined) n.children = data;
           else n.any = this.anyValue(value, schema.module, depth + 1, parent, schema);
-          into.set(schema, [n]);
+          addChild(into, n);
           break;
         }
         default: {
           if (!isObject(value)) throw this.shape(parent, schema, 'a JSON object');
           const n = this.ctx.node(schema, parent);
-          into.set(schema, [n]);
+          addChild(into, n);
           yield* this.members(
             value,
             schema,
@@ -595,4 +599,12 @@ function scalar(name: string, module: string, tree: SchemaTree, v: unknown): Any
 
 function describe(parent: DataNode | undefined): string {
   return parent === undefined ? 'the document' : `${parent.schema.kind} "${parent.schema.name}"`;
+}
+
+/**
+ * `entries` in an array of their number: an array filled by `push` keeps room for 16 more, which
+ * for a list of one entry (the usual case below a list entry) is most of its size in the tree.
+ */
+function exactCopy(entries: DataNode[]): DataNode[] {
+  return entries.slice();
 }

@@ -9,7 +9,7 @@ import {
   type XmlSink,
 } from '@yangkit/xml';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { CompactChildMap } from './child-map';
+import { addChild, CompactChildMap } from './child-map';
 import { attach, DecodeContext, type DecodeOptions } from './decoder';
 import { type DocumentTarget, resolveDocument } from './document';
 import { CodecError } from './errors';
@@ -428,9 +428,8 @@ class XmlDecoder implements XmlSink {
   /** Adds a finished instance to its holder, with the single-instance and key checks. */
   private attachTo(holder: Holder, node: DataNode): void {
     const schema = node.schema;
-    const existing = holder.into.get(schema);
     if (
-      existing !== undefined &&
+      holder.into.has(schema) &&
       (schema.kind === 'leaf' ||
         schema.kind === 'container' ||
         schema.kind === 'anydata' ||
@@ -438,8 +437,7 @@ class XmlDecoder implements XmlSink {
     ) {
       throw this.ctx.duplicate(holder.node, schema);
     }
-    if (existing === undefined) holder.into.set(schema, [node]);
-    else existing.push(node);
+    addChild(holder.into, node);
     if (schema.kind === 'list') this.ctx.checkListEntry(node, (holder.seen ??= new Map()));
     else if (schema.kind === 'leaf-list') this.ctx.checkLeafListValue(node, (holder.seen ??= new Map()));
   }

@@ -1,4 +1,5 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import { addChild, firstChild } from './child-map';
 import { CodecError, type CodecErrorCode, type ErrorPath, type ErrorTag } from './errors';
 import { type Annotation, type ChildMap, createNode, type DataNode, type DocumentKind } from './instance';
 import { knownAnnotation } from './known-annotations';
@@ -215,7 +216,7 @@ export class DecodeContext {
     let key = '';
     for (let i = 0; i < keyNodes.length; i++) {
       const k = keyNodes[i]!;
-      const v = entry.children!.get(k)?.[0]?.value;
+      const v = firstChild(entry.children, k)?.value;
       if (v === undefined) {
         const path = this.childPath(entry, k);
         throw this.error(
@@ -331,7 +332,5 @@ export class DecodeContext {
 
 /** Adds `node` to its parent's child map. */
 export function attach(children: ChildMap, node: DataNode): void {
-  const list = children.get(node.schema);
-  if (list === undefined) children.set(node.schema, [node]);
-  else list.push(node);
+  addChild(children, node);
 }

@@ -1,4 +1,5 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import { groupAt } from './child-map';
 import {
   CHUNK_SIZE,
   type EncodeOptions,
@@ -146,7 +147,7 @@ class JsonWriter {
     const groups = groupsToWrite(holder, schemaParent, this.keepEmptyNp);
     for (let i = 0; i < groups.length; i += 2) {
       const schema = groups[i] as SchemaNode;
-      const entries = entriesInOrder(schema, groups[i + 1] as DataNode[], this.sort);
+      const entries = entriesInOrder(schema, groupAt(groups, i + 1), this.sort);
       if (!first) this.out += ',';
       first = false;
       this.out += this.ind.at(depth) + this.name(schema, parentModule);
@@ -164,7 +165,7 @@ class JsonWriter {
     return first;
   }
 
-  private *listEntries(entries: DataNode[], depth: number): Generator<string> {
+  private *listEntries(entries: readonly DataNode[], depth: number): Generator<string> {
     const ind = this.ind.at(depth + 1);
     for (let i = 0; i < entries.length; i++) {
       if (i > 0) this.out += ',';
@@ -185,7 +186,7 @@ class JsonWriter {
   }
 
   /** Plain (non-generator) writer of one member's value. */
-  private group(schema: SchemaNode, entries: DataNode[], depth: number): void {
+  private group(schema: SchemaNode, entries: readonly DataNode[], depth: number): void {
     switch (schema.kind) {
       case 'leaf': {
         const n = entries[0]!;
@@ -236,7 +237,7 @@ class JsonWriter {
     const groups = groupsToWrite(node, node.schema, this.keepEmptyNp);
     for (let i = 0; i < groups.length; i += 2) {
       const schema = groups[i] as SchemaNode;
-      const nodes = groups[i + 1] as DataNode[];
+      const nodes = groupAt(groups, i + 1);
       if (!first) this.out += ',';
       first = false;
       this.out += ind + this.name(schema, module);
@@ -249,7 +250,7 @@ class JsonWriter {
   /** `@name` metadata of a leaf, leaf-list (aligned array) or anydata (RFC 7952 5.2.2-5.2.3). */
   private metaSibling(
     schema: SchemaNode,
-    entries: DataNode[],
+    entries: readonly DataNode[],
     parentModule: string | undefined,
     depth: number,
   ): void {

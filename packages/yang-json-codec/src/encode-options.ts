@@ -1,5 +1,5 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
-import { type ChildPairs, pairsOf } from './child-map';
+import { type ChildPairs, groupAt, pairsOf, type Slot } from './child-map';
 import { isTruncatedByDepth } from './depth';
 import type { ChildHolder, DataNode } from './instance';
 import { inSchemaOrder, orderedChildren } from './instance';
@@ -59,7 +59,7 @@ export function isLarge(node: DataNode): boolean {
   if (node.children === undefined) return false;
   const pairs = pairsOf(node.children);
   for (let i = 1; i < pairs.length; i += 2) {
-    const nodes = pairs[i] as DataNode[];
+    const nodes = groupAt(pairs, i);
     if (nodes.length > LARGE_GROUP) return true;
     if (nodes.length === 1 && nodes[0]!.children !== undefined && isLarge(nodes[0]!)) return true;
   }
@@ -94,7 +94,7 @@ export function isEmptyNp(node: DataNode): boolean {
   if (node.children === undefined) return true;
   const pairs = pairsOf(node.children);
   for (let i = 1; i < pairs.length; i += 2) {
-    for (const n of pairs[i] as DataNode[]) if (!isEmptyNp(n)) return false;
+    for (const n of groupAt(pairs, i)) if (!isEmptyNp(n)) return false;
   }
   return true;
 }
@@ -113,7 +113,11 @@ function compareValues(a: string, b: string, numeric: boolean): number {
 }
 
 /** Entries of a group in output order: as decoded, or sorted for system-ordered lists when asked. */
-export function entriesInOrder(schema: SchemaNode, nodes: DataNode[], sort: SystemSort): DataNode[] {
+export function entriesInOrder(
+  schema: SchemaNode,
+  nodes: readonly DataNode[],
+  sort: SystemSort,
+): readonly DataNode[] {
   if (sort === false || schema.orderedBy === 'user' || nodes.length < 2) return nodes;
   const sign = sort === 'descending' ? -1 : 1;
   if (schema.kind === 'leaf-list') {
@@ -163,10 +167,10 @@ export function groupsToWrite(
     ? pairsOf(children)
     : orderedChildren(holder, schemaParent).flat();
   for (let i = 0; i < pairs.length; i += 2) {
-    if (written(pairs[i] as SchemaNode, pairs[i + 1] as DataNode[], keepEmptyNp)) continue;
-    const kept: (SchemaNode | DataNode[])[] = [];
+    if (written(pairs[i] as SchemaNode, groupAt(pairs, i + 1), keepEmptyNp)) continue;
+    const kept: Slot[] = [];
     for (let j = 0; j < pairs.length; j += 2) {
-      if (written(pairs[j] as SchemaNode, pairs[j + 1] as DataNode[], keepEmptyNp))
+      if (written(pairs[j] as SchemaNode, groupAt(pairs, j + 1), keepEmptyNp))
         kept.push(pairs[j]!, pairs[j + 1]!);
     }
     return kept;
@@ -178,7 +182,7 @@ export function groupsToWrite(
 export function nothingToWrite(holder: ChildHolder, keepEmptyNp: boolean): boolean {
   const pairs = holder.children === undefined ? NO_GROUPS : pairsOf(holder.children);
   for (let i = 0; i < pairs.length; i += 2) {
-    if (written(pairs[i] as SchemaNode, pairs[i + 1] as DataNode[], keepEmptyNp)) return false;
+    if (written(pairs[i] as SchemaNode, groupAt(pairs, i + 1), keepEmptyNp)) return false;
   }
   return true;
 }

@@ -1,5 +1,6 @@
 import { escapeXmlAttribute, escapeXmlText, namespaceDeclarations } from '@yangkit/xml';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import { groupAt } from './child-map';
 import { NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
 import {
   CHUNK_SIZE,
@@ -133,7 +134,7 @@ class XmlWriter {
   ): Generator<string> {
     const groups = groupsToWrite(holder, schemaParent, this.keepEmptyNp);
     for (let i = 0; i < groups.length; i += 2) {
-      const entries = entriesInOrder(groups[i] as SchemaNode, groups[i + 1] as DataNode[], this.sort);
+      const entries = entriesInOrder(groups[i] as SchemaNode, groupAt(groups, i + 1), this.sort);
       for (const n of entries) {
         if (isLarge(n)) yield* this.innerGen(n, parentNs, depth);
         else this.node(n, parentNs, depth);
@@ -217,7 +218,7 @@ class XmlWriter {
     this.out += `${this.nl(depth)}${head}>`;
     const groups = groupsToWrite(n, schemaParent, this.keepEmptyNp);
     for (let i = 0; i < groups.length; i += 2) {
-      const entries = entriesInOrder(groups[i] as SchemaNode, groups[i + 1] as DataNode[], this.sort);
+      const entries = entriesInOrder(groups[i] as SchemaNode, groupAt(groups, i + 1), this.sort);
       for (const c of entries) this.node(c, n.schema.namespace, depth + 1);
     }
     this.out += `${this.nl(depth)}</${n.schema.name}>`;

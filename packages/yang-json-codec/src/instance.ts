@@ -1,5 +1,5 @@
 import type { SchemaNode, SchemaTree, YangType } from '@yangkit/yang-schema';
-import { CompactChildMap, pairsOf } from './child-map';
+import { CompactChildMap, firstChild, groupAt, pairsOf, type Slot } from './child-map';
 import { nodeInfo } from './schema-view';
 
 /**
@@ -141,12 +141,16 @@ export function cloneNode(node: DataNode, parent: DataNode | undefined): DataNod
 /** Copies of the groups of `children`, with `parent` as the parent of each copy. */
 function clonedChildren(children: ChildMap, parent: DataNode | undefined): ChildMap {
   const source = pairsOf(children);
-  const pairs: (SchemaNode | DataNode[])[] = new Array(source.length);
+  const pairs: Slot[] = new Array(source.length);
   for (let p = 0; p < source.length; p += 2) {
-    const nodes = source[p + 1] as DataNode[];
+    pairs[p] = source[p]!;
+    const nodes = source[p + 1]!;
+    if (!Array.isArray(nodes)) {
+      pairs[p + 1] = cloneNode(nodes as DataNode, parent); // one instance held alone stays alone
+      continue;
+    }
     const group: DataNode[] = new Array(nodes.length);
     for (let i = 0; i < nodes.length; i++) group[i] = cloneNode(nodes[i]!, parent);
-    pairs[p] = source[p]!;
     pairs[p + 1] = group;
   }
   return CompactChildMap.ofPairs(pairs);
@@ -172,7 +176,7 @@ export function shallowCopy(node: DataNode): DataNode {
       );
   } else if (kind === 'list') {
     for (const k of node.schema.keyNodes) {
-      const key = children.get(k)?.[0];
+      const key = firstChild(children, k);
       if (key === undefined) continue;
       const leaf = shallowCopy(key);
       leaf.parent = copy;
@@ -212,7 +216,7 @@ export function childrenNamed(holder: ChildHolder, module: string, name: string)
 /** The first instance of the data child `module:name` (a container or leaf), or undefined. */
 export function child(node: DataNode, module: string, name: string): DataNode | undefined {
   const schema = nodeInfo(node.schema).byQName.get(`${module}:${name}`);
-  return schema === undefined ? undefined : node.children?.get(schema)?.[0];
+  return schema === undefined ? undefined : firstChild(node.children, schema);
 }
 
 /** The value of leaf child `name` of the node's own module (e.g. a list key), or undefined. */
@@ -260,7 +264,7 @@ export function* walk(holder: ChildHolder): Generator<DataNode> {
   if (holder.children === undefined) return;
   const pairs = pairsOf(holder.children);
   for (let i = 1; i < pairs.length; i += 2) {
-    for (const n of pairs[i] as DataNode[]) {
+    for (const n of groupAt(pairs, i)) {
       yield n;
       yield* walk(n);
     }

@@ -1,4 +1,5 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
+import { firstChild } from './child-map';
 import type { DataNode } from './instance';
 
 /** A list key value, canonical as the tree stores it. */
@@ -30,7 +31,7 @@ export function stepOf(node: DataNode): PathStep {
   if (s.kind === 'list' && s.keyNodes.length > 0) {
     const keys: PathKey[] = [];
     for (const k of s.keyNodes) {
-      const value = node.children?.get(k)?.[0]?.value;
+      const value = firstChild(node.children, k)?.value;
       if (value !== undefined) keys.push({ name: k.name, value });
     }
     return { schema: s, keys };
@@ -55,10 +56,10 @@ export function entryKey(node: DataNode): string | undefined {
   if (s.kind !== 'list') return undefined;
   const keys = s.keyNodes;
   if (keys.length === 0) return undefined;
-  if (keys.length === 1) return node.children?.get(keys[0]!)?.[0]?.value;
+  if (keys.length === 1) return firstChild(node.children, keys[0]!)?.value;
   let out = '';
   for (let i = 0; i < keys.length; i++) {
-    const v = node.children?.get(keys[i]!)?.[0]?.value;
+    const v = firstChild(node.children, keys[i]!)?.value;
     if (v === undefined) return undefined;
     out = i === 0 ? v : `${out}\u0000${v}`;
   }

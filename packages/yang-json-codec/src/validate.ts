@@ -1,7 +1,7 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
 import type { TreeChange } from './change-log';
 import { findChild } from './child-index';
-import { pairsOf } from './child-map';
+import { firstChild, groupAt, pairsOf } from './child-map';
 import { CodecError } from './errors';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { createNode } from './instance';
@@ -162,8 +162,7 @@ class Validator {
     if (n.children === undefined || kind === 'anydata' || kind === 'anyxml') return;
     this.children(n, n);
     const pairs = pairsOf(n.children);
-    for (let i = 1; i < pairs.length; i += 2)
-      for (const c of pairs[i] as DataNode[]) this.subtree(c, depth + 1);
+    for (let i = 1; i < pairs.length; i += 2) for (const c of groupAt(pairs, i)) this.subtree(c, depth + 1);
   }
 
   /** Checks on one instance: when, must, require-instance. */
@@ -222,7 +221,7 @@ class Validator {
         }
         case 'container':
           // RFC 7950 7.6.5: the mandatory nodes of an absent non-presence container still count.
-          if (holder.children?.get(cs) === undefined && cs.presence === undefined && cs.when.length === 0) {
+          if (!holder.children?.has(cs) && cs.presence === undefined && cs.when.length === 0) {
             const implied = createNode(cs, parent);
             this.schemaChildren(implied, constrainedChildren(cs, this.config), implied);
           }
@@ -230,7 +229,7 @@ class Validator {
         case 'leaf':
         case 'anydata':
         case 'anyxml':
-          if (cs.mandatory && cs.when.length === 0 && holder.children?.get(cs) === undefined) {
+          if (cs.mandatory && cs.when.length === 0 && !holder.children?.has(cs)) {
             const path = pathOfChild(this.tree.schema, parent, cs);
             this.errors.push(
               new CodecError(
@@ -378,7 +377,7 @@ function hasAny(holder: ChildHolder, schema: SchemaNode): boolean {
 
 /** The first instance of `schema` (a case, choice or data node) among the holder's children. */
 function firstInstance(holder: ChildHolder, schema: SchemaNode): DataNode | undefined {
-  if (isDataKind(schema.kind)) return holder.children?.get(schema)?.[0];
+  if (isDataKind(schema.kind)) return firstChild(holder.children, schema);
   for (const c of schema.children) {
     const found = firstInstance(holder, c);
     if (found !== undefined) return found;

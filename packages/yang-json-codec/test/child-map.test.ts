@@ -1,6 +1,7 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { addChild } from '../src/child-map';
 import { CompactChildMap, type DataNode } from '../src/index';
 
 /** Stand-ins for schema nodes: the map only compares them by identity. More than it scans (8). */
@@ -11,6 +12,7 @@ const group = (): DataNode[] => [{ id: groups++ } as unknown as DataNode];
 
 type Command =
   | { op: 'set'; key: number }
+  | { op: 'add'; key: number }
   | { op: 'delete'; key: number }
   | { op: 'get'; key: number }
   | { op: 'has'; key: number }
@@ -22,6 +24,7 @@ const key = fc.integer({ min: 0, max: KEYS.length - 1 });
 const cursor = fc.integer({ min: 0, max: 2 });
 const command: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: fc.record({ op: fc.constant('set' as const), key }), weight: 6 },
+  { arbitrary: fc.record({ op: fc.constant('add' as const), key }), weight: 4 },
   { arbitrary: fc.record({ op: fc.constant('delete' as const), key }), weight: 4 },
   fc.record({ op: fc.constant('get' as const), key }),
   fc.record({ op: fc.constant('has' as const), key }),
@@ -47,11 +50,20 @@ function runBoth(commands: readonly Command[]): void {
         real.set(KEYS[c.key]!, g);
         break;
       }
+      case 'add': {
+        // What a decoder adds: one instance, kept alone by the compact map until asked for as an array.
+        const node = { schema: KEYS[c.key]!, id: groups++ } as unknown as DataNode;
+        addChild(compact, node);
+        addChild(real, node);
+        break;
+      }
       case 'delete':
         expect(compact.delete(KEYS[c.key]!)).toBe(real.delete(KEYS[c.key]!));
         break;
       case 'get':
-        expect(compact.get(KEYS[c.key]!)).toBe(real.get(KEYS[c.key]!));
+        // Equal rather than the same: the group of an added instance is an array of each map's own.
+        expect(compact.get(KEYS[c.key]!)).toEqual(real.get(KEYS[c.key]!));
+        expect(compact.get(KEYS[c.key]!)).toBe(compact.get(KEYS[c.key]!));
         break;
       case 'has':
         expect(compact.has(KEYS[c.key]!)).toBe(real.has(KEYS[c.key]!));
@@ -69,9 +81,10 @@ function runBoth(commands: readonly Command[]): void {
         break;
       }
     }
-    // Compared without iterating, which would make iterators the commands did not ask for.
+    // Compared without iterating or getting, which would make iterators or arrays the commands did
+    // not ask for.
     expect(compact.size).toBe(real.size);
-    for (const k of KEYS) expect(compact.get(k)).toBe(real.get(k));
+    for (const k of KEYS) expect(compact.has(k)).toBe(real.has(k));
   }
   expect([...compact]).toEqual([...real]);
   for (const [ours, theirs] of cursors.filter((p) => p !== undefined)) {
@@ -106,6 +119,25 @@ describe('CompactChildMap', () => {
     const copy = new CompactChildMap(source);
     expect([...copy]).toEqual([...source]);
     expect(new Map(copy)).toEqual(source);
+  });
+
+  test('gives one instance added alone in the same array at every get, and keeps what is pushed to it', () => {
+    const map = new CompactChildMap();
+    const first = { schema: KEYS[0], id: 'a' } as unknown as DataNode;
+    addChild(map, first);
+    const group = map.get(KEYS[0]!)!;
+    expect(group).toEqual([first]);
+    group.push({ schema: KEYS[0], id: 'b' } as unknown as DataNode);
+    expect(map.get(KEYS[0]!)).toBe(group);
+    expect([...map.values()][0]).toBe(group);
+  });
+
+  test('shares its groups with a copy made from it, as a Map does', () => {
+    const map = new CompactChildMap();
+    addChild(map, { schema: KEYS[0], id: 'a' } as unknown as DataNode);
+    const copy = new CompactChildMap(map);
+    copy.get(KEYS[0]!)!.push({ schema: KEYS[0], id: 'b' } as unknown as DataNode);
+    expect(map.get(KEYS[0]!)).toHaveLength(2);
   });
 
   test('reads as a Map to Object.prototype.toString', () => {
