@@ -350,6 +350,22 @@ export const FLAGS: readonly FlagSpec[] = [
     help: 'Most data nodes (list entries, containers, leaves) in one request body (more: 413 too-big).',
   },
   {
+    name: 'max-bodies-decoding',
+    type: 'integer',
+    range: [1, 1000],
+    defaultText: '2',
+    value: 'N',
+    help: 'Request bodies over 64 KiB read, decoded and applied at once, across all clients; others wait, unread, for a slot.',
+  },
+  {
+    name: 'max-bodies-waiting',
+    type: 'integer',
+    range: [0, 100_000],
+    defaultText: '16',
+    value: 'N',
+    help: 'Request bodies waiting for one of --max-bodies-decoding; more get 503 with Retry-After: 1.',
+  },
+  {
     name: 'insecure',
     type: 'boolean',
     defaultText: 'false',

@@ -234,6 +234,8 @@ export async function startGateway(
     maxKeyLength: limits.keyLength,
     maxStringLength: limits.stringLength,
     maxBodyNodes: limits.bodyNodes,
+    maxBodiesDecoding: limits.bodiesDecoding,
+    maxBodiesWaiting: limits.bodiesWaiting,
     ...(options.withNmda === undefined ? {} : { withNmda: options.withNmda }),
     ...(options.sseKeepalive === undefined ? {} : { sseKeepalive: options.sseKeepalive }),
     streams: { maxQueuedBytes: eventQueueBytes },

@@ -1,4 +1,10 @@
-import { MAX_BODY_NODES, MAX_KEY_LENGTH, MAX_STRING_LENGTH } from '@yangkit/restconf-server';
+import {
+  BODY_ADMISSION_DEFAULTS,
+  MAX_BODY_NODES,
+  MAX_KEY_LENGTH,
+  MAX_STRING_LENGTH,
+  SMALL_BODY_BYTES,
+} from '@yangkit/restconf-server';
 import { type Http1Timeouts, MAX_CONCURRENT_STREAMS, SESSION_IDLE_MS } from './http2.js';
 import type { GatewayOptions } from './options.js';
 import { LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USER } from './security/login-throttle.js';
@@ -15,6 +21,8 @@ export interface GatewayLimits {
   readonly keyLength: number;
   readonly stringLength: number;
   readonly bodyNodes: number;
+  readonly bodiesDecoding: number;
+  readonly bodiesWaiting: number;
 }
 
 /** The gateway's own limits: the options given, else the defaults. */
@@ -27,6 +35,8 @@ export function limitsOf(options: GatewayOptions): GatewayLimits {
     keyLength: options.maxKeyLength ?? MAX_KEY_LENGTH,
     stringLength: options.maxStringLength ?? MAX_STRING_LENGTH,
     bodyNodes: options.maxBodyNodes ?? MAX_BODY_NODES,
+    bodiesDecoding: options.maxBodiesDecoding ?? BODY_ADMISSION_DEFAULTS.maxDecoding,
+    bodiesWaiting: options.maxBodiesWaiting ?? BODY_ADMISSION_DEFAULTS.maxWaiting,
   };
 }
 
@@ -47,6 +57,7 @@ export function limitsLine(limits: GatewayLimits, served: Served): string {
   const parts = [
     `${limits.requestsPerClient} requests in progress per client`,
     `list keys of ${limits.keyLength} bytes, values of ${limits.stringLength} bytes, ${limits.bodyNodes} data nodes per body`,
+    `${limits.bodiesDecoding} bodies over ${SMALL_BODY_BYTES / 1024} KiB decoded at once and ${limits.bodiesWaiting} waiting`,
     `headers within ${s(http.headersTimeout)}, a whole request within ${s(http.requestTimeout)}, idle keep-alive ${s(http.keepAliveTimeout)}`,
   ];
   if (served.http2)

@@ -87,6 +87,10 @@ export interface GatewayOptions {
   readonly maxStringLength?: number;
   /** Most data nodes in one request body (default 200,000). */
   readonly maxBodyNodes?: number;
+  /** Request bodies over 64 KiB read, decoded and applied at once, across all clients (default 2). */
+  readonly maxBodiesDecoding?: number;
+  /** Request bodies waiting for a slot of `maxBodiesDecoding`; more get 503 (default 16). */
+  readonly maxBodiesWaiting?: number;
   /** Requests one client (authenticated user, Basic user, else peer address) may have in progress (default 32). */
   readonly maxRequestsPerClient?: number;
   /** RFC 8639 subscriptions one user may hold at once (default 8). */

@@ -7,10 +7,40 @@ import {
   type InstanceTree,
 } from '@yangkit/yang-json-codec';
 import type { SchemaNode } from '@yangkit/yang-schema';
-import type { RequestContext } from './context.js';
+import type { BodySlot } from './body-admission.js';
+import type { RequestContext, Settings } from './context.js';
 import type { Body } from './edit.js';
 import { RestconfError } from './errors.js';
+import { bodyType } from './media.js';
 import { valueLimits } from './value-limits.js';
+
+/** A request body read in full, and whether it is a YANG Patch (RFC 8072). */
+export interface RequestBody extends Body {
+  readonly patch: boolean;
+}
+
+/**
+ * The body of a POST, PUT or PATCH and its encoding from its Content-Type (RFC 8040 section 5.2),
+ * read once `slot` admits it: the media type is checked (415) before the request waits or any
+ * byte is read. Undefined when the request has neither a body nor a Content-Type, which is 400
+ * where the request needs a body (`required`). YANG Patch media types are accepted where `patch`.
+ */
+export async function readRequestBody(
+  s: Settings,
+  req: IncomingMessage,
+  slot: BodySlot,
+  { patch, required }: { patch: boolean; required: boolean },
+): Promise<RequestBody | undefined> {
+  const present = hasBody(req);
+  const contentType = req.headers['content-type'];
+  if (!present && contentType === undefined) {
+    if (!required) return undefined;
+    throw new RestconfError('BODY_MISMATCH', 'the request needs a body', { errorTag: 'malformed-message' });
+  }
+  const type = bodyType(contentType, s, patch);
+  const text = present ? await readBody(req, await slot.take(s.maxBodyBytes)) : '';
+  return { text, encoding: type.encoding, patch: type.patch };
+}
 
 /**
  * Reads a request body as UTF-8 text, refusing more than `maxBytes` (413 too-big) before it is

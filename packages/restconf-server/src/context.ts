@@ -1,6 +1,7 @@
 import type { QueryParameters, RequestTarget } from '@yangkit/restconf-uri';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { Backend } from './backend.js';
+import type { BodyAdmission } from './body-admission.js';
 import type { ChangeClock } from './change-clock.js';
 import type { Encoding } from './media.js';
 import type { DefaultStyle, Logger, SystemSortType } from './options.js';
@@ -33,6 +34,8 @@ export interface Settings {
   readonly maxKeyLength: number;
   readonly maxStringLength: number;
   readonly maxBodyNodes: number;
+  /** The bound on the request bodies read, decoded and applied at once, across all clients. */
+  readonly bodies: BodyAdmission;
   readonly clock: ChangeClock;
   /** Event streams (RFC 8040 section 6). */
   readonly events: EventStreams;

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestTarget, ResolvedApiPath } from '@yangkit/restconf-uri';
 import { apiRoot, hostMeta, libraryVersion, operationsList, schemaText } from './api.js';
 import { auditRequest, noteRefusal } from './audit.js';
-import { hasBody, readBody } from './body.js';
+import { readRequestBody } from './body.js';
+import { BODY_ADMISSION_DEFAULTS, BodyAdmission, type BodySlot } from './body-admission.js';
 import { memoryChangeClock } from './change-clock.js';
 import { checkRead, checkWrite } from './conditional.js';
 import type { RequestContext, Settings } from './context.js';
@@ -10,7 +11,7 @@ import { type Body, editData } from './edit.js';
 import { errorEncoding, toRestconfErrors } from './error-body.js';
 import { RestconfError } from './errors.js';
 import { schemaOf } from './instances.js';
-import { bodyType, MEDIA, negotiateEncoding } from './media.js';
+import { MEDIA, negotiateEncoding } from './media.js';
 import { serveNmda } from './nmda/serve.js';
 import { invokeAction, invokeOperation, isAction } from './operation.js';
 import type { RestconfHandlerOptions } from './options.js';
@@ -76,6 +77,10 @@ function settingsOf(o: RestconfHandlerOptions): Settings {
     maxKeyLength: o.maxKeyLength ?? MAX_KEY_LENGTH,
     maxStringLength: o.maxStringLength ?? MAX_STRING_LENGTH,
     maxBodyNodes: o.maxBodyNodes ?? MAX_BODY_NODES,
+    bodies: new BodyAdmission(
+      o.maxBodiesDecoding ?? BODY_ADMISSION_DEFAULTS.maxDecoding,
+      o.maxBodiesWaiting ?? BODY_ADMISSION_DEFAULTS.maxWaiting,
+    ),
     clock: o.clock ?? memoryChangeClock(),
     events: createEventStreams(streamSettings(o.streams, o.sseKeepalive)),
     subscriptions: subscriptionSettings(o.subscriptions),
@@ -115,6 +120,7 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
           stats,
           () => subscriptionStats(s),
           () => s.events.stats(),
+          () => s.bodies.stats(),
         )
       : undefined;
   const ready = s.backend.start().then(() => {
@@ -172,7 +178,14 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
       // never content-coded, so Accept-Encoding does not vary them.
       out.header('Vary', 'Accept');
       await ready;
-      await serve(s, req, out, url);
+      // The body's slot is held until the request is done with its tree, not until the client
+      // goes: a client that leaves after sending its body does not free the memory it costs.
+      const slot = s.bodies.slotFor(out);
+      try {
+        await serve(s, req, out, url, slot);
+      } finally {
+        slot.free();
+      }
     };
     run().catch((error: unknown) => {
       const errors = toRestconfErrors(error, s.schema);
@@ -196,7 +209,13 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
   });
 }
 
-async function serve(s: Settings, req: IncomingMessage, out: Responder, url: string): Promise<void> {
+async function serve(
+  s: Settings,
+  req: IncomingMessage,
+  out: Responder,
+  url: string,
+  slot: BodySlot,
+): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   const negotiation = { defaultEncoding: s.defaultEncoding, strictHeaders: s.strictHeaders };
   const parsed = parseTarget(s, method === 'OPTIONS' ? 'GET' : method, url);
@@ -207,7 +226,7 @@ async function serve(s: Settings, req: IncomingMessage, out: Responder, url: str
   if (resolved !== undefined && s.wildcardKeys && 'path' in target)
     resolved = applyWildcardKeys(resolved, target.path, method);
   if (target.kind === 'nmda-datastore' || target.kind === 'nmda-data') {
-    return serveNmda(s, req, out, method, target, parsed.resolved, query);
+    return serveNmda(s, req, out, slot, method, target, parsed.resolved, query);
   }
   if (target.kind === 'subscription') return serveSubscription(s, out, method, target.id);
   const allow = allowedMethods(target, resolved);
@@ -225,34 +244,24 @@ async function serve(s: Settings, req: IncomingMessage, out: Responder, url: str
     return;
   }
 
-  // The request body and its type (RFC 8040 section 5.2): the Content-Type must name its encoding.
+  // Operation output is JSON only when its input was (the spec's negotiation rule 3).
+  const invokes = target.kind === 'operation' || (resolved !== undefined && isAction(resolved));
   let body: Body | undefined;
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
-    const present = hasBody(req);
-    const contentType = req.headers['content-type'];
-    const invokes = target.kind === 'operation' || (resolved !== undefined && isAction(resolved));
     if (!invokes) checkWriteAccess(s, user, resolved);
-    if (present || contentType !== undefined) {
-      const type = bodyType(contentType, negotiation, method === 'PATCH');
-      body = { text: present ? await readBody(req, s.maxBodyBytes) : '', encoding: type.encoding };
-      if (type.patch) {
-        const encoding = negotiateEncoding(req.headers.accept, negotiation, body.encoding);
-        const ctx: RequestContext = { settings: s, method, target, query, out, encoding, user };
-        out.onSend = () => stamp(s, out);
-        await yangPatch(ctx, resolved, body, () => checkWrite(req, s.clock));
-        return;
-      }
-    } else if (!invokes) {
-      throw new RestconfError('BODY_MISMATCH', 'the request needs a body', {
-        errorTag: 'malformed-message',
-      });
+    const read = await readRequestBody(s, req, slot, { patch: method === 'PATCH', required: !invokes });
+    if (read?.patch === true) {
+      const encoding = negotiateEncoding(req.headers.accept, negotiation, read.encoding);
+      const ctx: RequestContext = { settings: s, method, target, query, out, encoding, user };
+      out.onSend = () => stamp(s, out);
+      await yangPatch(ctx, resolved, read, () => checkWrite(req, s.clock));
+      return;
     }
+    body = read;
   }
-  // Operation output is JSON only when its input was (the spec's negotiation rule 3).
   // host-meta and schemas have media types of their own; they check Accept themselves.
   const ownMedia =
     target.kind === 'well-known-host-meta' || target.kind === 'schema' || target.kind === 'stream';
-  const invokes = target.kind === 'operation' || (resolved !== undefined && isAction(resolved));
   const encoding = ownMedia
     ? s.defaultEncoding
     : negotiateEncoding(req.headers.accept, negotiation, invokes ? body?.encoding : undefined);

@@ -23,7 +23,9 @@ export {
   type WriteAccessRequest,
   type XPathFilter,
 } from './backend.js';
+export { BODY_ADMISSION_DEFAULTS, SMALL_BODY_BYTES } from './body-admission.js';
 export { type ChangeClock, memoryChangeClock } from './change-clock.js';
+export { ConcurrencyLimit, type ReleaseSlot } from './concurrency-limit.js';
 export {
   answerErrors,
   type ErrorAnswerOptions,

@@ -87,6 +87,14 @@ export interface RestconfHandlerOptions {
   readonly maxStringLength?: number;
   /** Most data nodes in one request body (default 200,000); more is 413 too-big, refused as it is decoded. */
   readonly maxBodyNodes?: number;
+  /**
+   * Most request bodies read, decoded and applied at once, across all clients (default 2): a body
+   * waits for a slot before any of its bytes are read. A body whose Content-Length declares at
+   * most 64 KiB does not wait.
+   */
+  readonly maxBodiesDecoding?: number;
+  /** Most bodies waiting for a slot (default 16); past them a request is 503 with `Retry-After: 1`. */
+  readonly maxBodiesWaiting?: number;
   /** Entity tag and last-modified state of the datastore (default in memory). */
   readonly clock?: ChangeClock;
   /** Seconds of SSE idleness before `:SSE keepalive`: 0 or 5..3600 (`--sse-keepalive`, `SSE_KEEPALIVE`; default 0). */

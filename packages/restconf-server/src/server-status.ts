@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Backend } from './backend.js';
+import type { BodyAdmissionStats } from './body-admission.js';
 import type { EventStreamStats } from './streams/index.js';
 import type { SubscriptionStats } from './subscriptions/index.js';
 
@@ -55,6 +56,7 @@ export class Metrics {
     stats: RequestStats,
     subscriptions: () => SubscriptionStats,
     events: () => EventStreamStats,
+    bodies: () => BodyAdmissionStats,
   ) {
     const own = registry === undefined;
     this.registry = registry ?? new Registry();
@@ -103,6 +105,31 @@ export class Metrics {
       collect() {
         this.reset();
         this.inc(events().overflowed);
+      },
+    });
+    new Gauge({
+      name: 'restconf_bodies_decoding',
+      help: 'Request bodies holding a slot of the body admission: being read, decoded or applied',
+      registers: [this.registry],
+      collect() {
+        this.set(bodies().decoding);
+      },
+    });
+    new Gauge({
+      name: 'restconf_bodies_waiting',
+      help: 'Request bodies waiting for a slot of the body admission, none of their bytes read',
+      registers: [this.registry],
+      collect() {
+        this.set(bodies().waiting);
+      },
+    });
+    new Counter({
+      name: 'restconf_bodies_refused_total',
+      help: 'Requests answered 503 because too many bodies were being decoded and waiting',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(bodies().refused);
       },
     });
     new Gauge({

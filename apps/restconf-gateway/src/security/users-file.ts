@@ -1,8 +1,8 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { ConcurrencyLimit } from '@yangkit/restconf-server';
 import type { PasswordCheck, PasswordVerdict } from '../basic-auth.js';
 import { GatewayError } from '../errors.js';
-import { ConcurrencyLimit } from './concurrency-limit.js';
 
 /** scrypt cost parameters of new hashes (RFC 7914; N=2^15 is the OWASP minimum for scrypt). */
 const N = 32768;

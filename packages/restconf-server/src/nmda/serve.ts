@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { QueryParameters, RequestTarget, ResolvedApiPath } from '@yangkit/restconf-uri';
-import { hasBody, readBody } from '../body.js';
+import { readRequestBody } from '../body.js';
+import type { BodySlot } from '../body-admission.js';
 import type { RequestContext, Settings } from '../context.js';
 import { type Body, editData } from '../edit.js';
 import { RestconfError } from '../errors.js';
 import { schemaOf } from '../instances.js';
-import { bodyType, MEDIA, negotiateEncoding } from '../media.js';
+import { MEDIA, negotiateEncoding } from '../media.js';
 import { invokeAction, isAction } from '../operation.js';
 import { readData } from '../read.js';
 import type { Responder } from '../response.js';
@@ -43,6 +44,7 @@ export async function serveNmda(
   s: Settings,
   req: IncomingMessage,
   out: Responder,
+  slot: BodySlot,
   method: string,
   target: NmdaTarget,
   resolved: ResolvedApiPath | undefined,
@@ -72,17 +74,8 @@ export async function serveNmda(
   let body: Body | undefined;
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
     if (!action) checkWriteAccess(s, requesterOf(req), resolved, ds.name);
-    const present = hasBody(req);
-    const contentType = req.headers['content-type'];
-    if (present || contentType !== undefined) {
-      // Plain bodies only: YANG Patch on /ds is not offered (415).
-      const type = bodyType(contentType, negotiation, false);
-      body = { text: present ? await readBody(req, s.maxBodyBytes) : '', encoding: type.encoding };
-    } else if (!action) {
-      throw new RestconfError('BODY_MISMATCH', 'the request needs a body', {
-        errorTag: 'malformed-message',
-      });
-    }
+    // Plain bodies only: YANG Patch on /ds is not offered (415).
+    body = await readRequestBody(s, req, slot, { patch: false, required: !action });
   }
   const encoding = negotiateEncoding(req.headers.accept, negotiation, action ? body?.encoding : undefined);
   const ctx: RequestContext = { settings: s, method, target, query, out, encoding, user: requesterOf(req) };

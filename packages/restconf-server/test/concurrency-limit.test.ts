@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ConcurrencyLimit } from '../src/security/concurrency-limit.js';
+import { ConcurrencyLimit } from '../src/concurrency-limit.js';
 
 /** A task that runs until the test ends it. */
 function held() {
@@ -48,5 +48,40 @@ describe('ConcurrencyLimit', () => {
     const limit = new ConcurrencyLimit(1, 0);
     await expect(limit.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     await expect(limit.run(() => Promise.resolve(7))).resolves.toBe(7);
+  });
+
+  test('gives a slot back once, however often its release is called', async () => {
+    const limit = new ConcurrencyLimit(1, 1);
+    const release = await limit.acquire()!;
+    const next = limit.acquire()!;
+    release();
+    release();
+    await next;
+    expect([limit.active, limit.queued]).toEqual([1, 0]);
+    expect(limit.acquire()).toBeDefined();
+  });
+
+  test('takes a waiting request out of the queue when its signal aborts', async () => {
+    const limit = new ConcurrencyLimit(1, 1);
+    const release = await limit.acquire()!;
+    const gone = new AbortController();
+    const waiting = limit.acquire(gone.signal)!;
+    expect(limit.acquire()).toBeUndefined();
+    gone.abort(new Error('closed'));
+    await expect(waiting).rejects.toThrow('closed');
+    expect(limit.queued).toBe(0);
+    const next = limit.acquire()!;
+    release();
+    await next;
+    expect(limit.active).toBe(1);
+  });
+
+  test('counts the slots taken and the requests waiting', async () => {
+    const limit = new ConcurrencyLimit(2, 3);
+    const releases = await Promise.all([limit.acquire()!, limit.acquire()!]);
+    void limit.acquire();
+    expect([limit.active, limit.queued]).toEqual([2, 1]);
+    releases[0]!();
+    expect([limit.active, limit.queued]).toEqual([2, 0]);
   });
 });

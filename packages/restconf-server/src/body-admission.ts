@@ -1,0 +1,102 @@
+import { ConcurrencyLimit, type ReleaseSlot } from './concurrency-limit.js';
+import { RestconfError } from './errors.js';
+import type { Responder } from './response.js';
+
+/**
+ * Default bounds of the request bodies held at once, across all clients (`maxBodiesDecoding`,
+ * `maxBodiesWaiting`). Decoding is CPU work on the one JavaScript thread, so more than two at
+ * once only share that thread while each holds its text and tree in memory.
+ */
+export const BODY_ADMISSION_DEFAULTS = { maxDecoding: 2, maxWaiting: 16 } as const;
+
+/**
+ * A body whose Content-Length declares at most this many bytes is read without waiting for a
+ * slot (and refused with 413 past it): ordinary edits never queue behind, or get 503 because of,
+ * uploads of megabytes. What such bodies hold is bounded by the requests each client may have
+ * in progress (a 64 KiB body decodes to a few MB at most).
+ */
+export const SMALL_BODY_BYTES = 64 * 1024;
+
+/** Counts of the body admission, for `/metrics`. */
+export interface BodyAdmissionStats {
+  /** Bodies holding a slot: being read, decoded or applied. */
+  readonly decoding: number;
+  /** Bodies waiting for a slot, none of their bytes read. */
+  readonly waiting: number;
+  /** Requests answered 503 because the queue was full, since the start. */
+  readonly refused: number;
+}
+
+/** One request's claim on the admission: taken before its body is read, freed when the request is done. */
+export interface BodySlot {
+  /**
+   * Waits for a slot unless the body is small; throws 503 `resource-denied` with `Retry-After`
+   * when the queue is full, and rejects when the request's connection closes while it waits.
+   * Returns the most bytes the body may have.
+   */
+  take(maxBodyBytes: number): Promise<number>;
+  /** Gives the slot back (after the body's tree is applied and the answer written); idempotent. */
+  free(): void;
+}
+
+/**
+ * Bounds the request bodies read, decoded and applied at once across all clients, so that the
+ * memory they hold is bounded by design: a body waits for a slot before any of its bytes are
+ * read (HTTP flow control holds the rest at the client), and past the queue it is answered 503
+ * without being read.
+ */
+export class BodyAdmission {
+  private readonly limit: ConcurrencyLimit;
+  private refusals = 0;
+
+  constructor(maxDecoding: number, maxWaiting: number) {
+    this.limit = new ConcurrencyLimit(maxDecoding, maxWaiting);
+  }
+
+  /** The slot of one request whose answer `out` writes. */
+  slotFor(out: Responder): BodySlot {
+    let release: ReleaseSlot | undefined;
+    return {
+      take: async (maxBodyBytes) => {
+        const declared = Number(out.req.headers['content-length']);
+        if (declared <= SMALL_BODY_BYTES) return Math.min(maxBodyBytes, SMALL_BODY_BYTES);
+        release = await this.admit(out);
+        return maxBodyBytes;
+      },
+      free: () => release?.(),
+    };
+  }
+
+  /** The counts now. */
+  stats(): BodyAdmissionStats {
+    return { decoding: this.limit.active, waiting: this.limit.queued, refused: this.refusals };
+  }
+
+  private async admit(out: Responder): Promise<ReleaseSlot> {
+    const gone = new AbortController();
+    // Never answered (the connection is gone); a 400, not a failure of the server's.
+    const abort = (): void =>
+      gone.abort(
+        new RestconfError('REQUEST_INVALID', 'the client closed the request while its body waited', {
+          errorTag: 'malformed-message',
+        }),
+      );
+    if (out.req.destroyed) abort();
+    const slot = this.limit.acquire(gone.signal);
+    if (slot === undefined) {
+      this.refusals++;
+      out.header('Retry-After', '1');
+      throw new RestconfError(
+        'RESOURCE_DENIED',
+        `too many request bodies in progress (${this.limit.concurrency} being decoded, ${this.limit.queueLength} waiting); retry later`,
+        { errorTag: 'resource-denied', reason: 'unavailable' },
+      );
+    }
+    out.res.once('close', abort);
+    try {
+      return await slot;
+    } finally {
+      out.res.off('close', abort);
+    }
+  }
+}
