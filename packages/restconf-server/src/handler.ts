@@ -244,7 +244,6 @@ async function serve(
     return;
   }
 
-  // Operation output is JSON only when its input was (the spec's negotiation rule 3).
   const invokes = target.kind === 'operation' || (resolved !== undefined && isAction(resolved));
   let body: Body | undefined;
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
@@ -259,6 +258,7 @@ async function serve(
     }
     body = read;
   }
+  // Operation output is JSON only when its input was (the spec's negotiation rule 3).
   // host-meta and schemas have media types of their own; they check Accept themselves.
   const ownMedia =
     target.kind === 'well-known-host-meta' || target.kind === 'schema' || target.kind === 'stream';
