@@ -74,72 +74,65 @@ export class Metrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [this.registry],
     });
-    new Gauge({
-      name: 'restconf_netconf_sessions',
-      help: 'NETCONF sessions open to the backend',
-      registers: [this.registry],
-      collect() {
-        this.set(backend.stats().sessions);
-      },
-    });
-    new Gauge({
-      name: 'restconf_subscriptions',
-      help: 'RFC 8650 subscriptions established and not ended',
-      registers: [this.registry],
-      collect() {
-        this.set(subscriptions().open);
-      },
-    });
-    new Gauge({
-      name: 'restconf_subscription_queued_bytes',
-      help: 'Bytes of notifications held for subscriptions whose receiver has not connected',
-      registers: [this.registry],
-      collect() {
-        this.set(subscriptions().queuedBytes);
-      },
-    });
-    new Counter({
-      name: 'restconf_event_stream_overflows_total',
-      help: 'Event stream clients disconnected because they read too slowly (their queue reached its bound)',
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        this.inc(events().overflowed);
-      },
-    });
-    new Gauge({
-      name: 'restconf_bodies_decoding',
-      help: 'Request bodies holding a slot of the body admission: being read, decoded or applied',
-      registers: [this.registry],
-      collect() {
-        this.set(bodies().decoding);
-      },
-    });
-    new Gauge({
-      name: 'restconf_bodies_waiting',
-      help: 'Request bodies waiting for a slot of the body admission, none of their bytes read',
-      registers: [this.registry],
-      collect() {
-        this.set(bodies().waiting);
-      },
-    });
-    new Counter({
-      name: 'restconf_bodies_refused_total',
-      help: 'Requests answered 503 because too many bodies were being decoded and waiting',
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        this.inc(bodies().refused);
-      },
-    });
-    new Gauge({
-      name: 'restconf_requests_in_flight',
-      help: 'RESTCONF requests being answered',
-      registers: [this.registry],
-      collect() {
-        this.set(stats.inFlight);
-      },
-    });
+    const registers = [this.registry];
+    // Values kept elsewhere, read when /metrics is scraped.
+    const gauge = (name: string, help: string, read: () => number): void => {
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read());
+        },
+      });
+    };
+    const counter = (name: string, help: string, read: () => number): void => {
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read());
+        },
+      });
+    };
+    gauge(
+      'restconf_netconf_sessions',
+      'NETCONF sessions open to the backend',
+      () => backend.stats().sessions,
+    );
+    gauge(
+      'restconf_subscriptions',
+      'RFC 8650 subscriptions established and not ended',
+      () => subscriptions().open,
+    );
+    gauge(
+      'restconf_subscription_queued_bytes',
+      'Bytes of notifications held for subscriptions whose receiver has not connected',
+      () => subscriptions().queuedBytes,
+    );
+    counter(
+      'restconf_event_stream_overflows_total',
+      'Event stream clients disconnected because they read too slowly (their queue reached its bound)',
+      () => events().overflowed,
+    );
+    gauge(
+      'restconf_bodies_decoding',
+      'Request bodies holding a slot of the body admission: being read, decoded or applied',
+      () => bodies().decoding,
+    );
+    gauge(
+      'restconf_bodies_waiting',
+      'Request bodies waiting for a slot of the body admission, none of their bytes read',
+      () => bodies().waiting,
+    );
+    counter(
+      'restconf_bodies_refused_total',
+      'Requests answered 503 because too many bodies were being decoded and waiting',
+      () => bodies().refused,
+    );
+    gauge('restconf_requests_in_flight', 'RESTCONF requests being answered', () => stats.inFlight);
   }
 
   /** Records one finished request. */

@@ -172,12 +172,17 @@ afterAll(async () => {
 });
 
 describe.each<Transport>(['HTTP/1.1', 'HTTP/2'])('big bodies at once over %s', (transport) => {
-  test('a third big authorized body gets 503 with Retry-After, counted in /metrics, while the other two are applied, and changes nothing', async () => {
-    const tag = transport === 'HTTP/2' ? 'h2' : 'h1';
-    const first = bigPatch(transport, 'alice', `${tag}-first`);
+  const tag = transport === 'HTTP/2' ? 'h2' : 'h1';
+  /** alice's big PATCH holding the slot and carol's waiting, both half sent. */
+  const fillSlotAndQueue = async (held: string, waiting: string): Promise<[Upload, Upload]> => {
+    const first = bigPatch(transport, 'alice', `${tag}-${held}`);
     await untilBodies(1, 0);
-    const second = bigPatch(transport, 'carol', `${tag}-second`);
+    const second = bigPatch(transport, 'carol', `${tag}-${waiting}`);
     await untilBodies(1, 1);
+    return [first, second];
+  };
+  test('a third big authorized body gets 503 with Retry-After, counted in /metrics, while the other two are applied, and changes nothing', async () => {
+    const [first, second] = await fillSlotAndQueue('first', 'second');
     const before = await s.snapshot();
     const refusals = await refusedCount();
     const refused = await bigPatch(transport, 'alice', `${tag}-refused`).finish();
@@ -197,11 +202,7 @@ describe.each<Transport>(['HTTP/1.1', 'HTTP/2'])('big bodies at once over %s', (
   });
 
   test('a body that declares at most 64 KiB is applied while the slot and the queue are taken', async () => {
-    const tag = transport === 'HTTP/2' ? 'h2' : 'h1';
-    const first = bigPatch(transport, 'alice', `${tag}-held`);
-    await untilBodies(1, 0);
-    const second = bigPatch(transport, 'carol', `${tag}-queued`);
-    await untilBodies(1, 1);
+    const [first, second] = await fillSlotAndQueue('held', 'queued');
     const small = await startUpload(
       transport,
       'alice',
