@@ -50,35 +50,47 @@ export async function readRequestBody(
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
   const pre = (req as IncomingMessage & { body?: unknown }).body;
   if (typeof pre === 'string') return pre;
-  if (Buffer.isBuffer(pre)) return utf8(pre);
+  if (Buffer.isBuffer(pre)) {
+    const decoder = utf8Decoder();
+    return utf8(decoder, pre) + utf8(decoder);
+  }
   const declared = Number(req.headers['content-length'] ?? '0');
   if (declared > maxBytes) throw tooBig(maxBytes);
-  const chunks: Buffer[] = [];
+  // Decoded chunk by chunk as they arrive, so that a big body's bytes are never held beside its
+  // text (the joined string is the one copy that stays).
+  const decoder = utf8Decoder();
+  const pieces: string[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      req.resume();
-      throw tooBig(maxBytes);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) throw tooBig(maxBytes);
+      pieces.push(utf8(decoder, chunk));
     }
-    chunks.push(chunk);
+  } catch (error) {
+    req.resume();
+    throw error;
   }
-  return utf8(Buffer.concat(chunks));
+  // The end: a UTF-8 sequence cut short there is an error too.
+  pieces.push(utf8(decoder));
+  return pieces.join('');
 }
 
 /** Keeps a byte order mark as U+FEFF, as Buffer#toString did: the parsers decide about it. */
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+function utf8Decoder(): TextDecoder {
+  return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+}
 
 /**
- * Decodes the body, refusing bytes that are not UTF-8 rather than storing U+FFFD in their place.
- * Both media types are UTF-8 text (RFC 8259 section 8.1; for XML without an encoding declaration,
- * XML 1.0 section 4.3.3 makes bytes that are not UTF-8 a fatal error): such a body is not a
- * well-formed message, so `malformed-message` (RFC 8040 section 7), not `invalid-value`, which
- * names a value of the data model.
+ * Decodes the next bytes of the body (the end without `bytes`), refusing bytes that are not UTF-8
+ * rather than storing U+FFFD in their place. Both media types are UTF-8 text (RFC 8259 section
+ * 8.1; for XML without an encoding declaration, XML 1.0 section 4.3.3 makes bytes that are not
+ * UTF-8 a fatal error): such a body is not a well-formed message, so `malformed-message` (RFC 8040
+ * section 7), not `invalid-value`, which names a value of the data model.
  */
-function utf8(bytes: Buffer): string {
+function utf8(decoder: TextDecoder, bytes?: Buffer): string {
   try {
-    return UTF8.decode(bytes);
+    return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
   } catch (cause) {
     throw new RestconfError('BODY_MISMATCH', 'the request body is not UTF-8 text', {
       errorTag: 'malformed-message',

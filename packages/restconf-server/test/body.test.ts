@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Gateway, JUKEBOX, json, startGateway } from './harness.js';
 
@@ -58,5 +59,51 @@ describe('request bodies that are not UTF-8', () => {
     );
     expect(r.status).toBe(204);
     expect(await description()).toBe('é😀');
+  });
+});
+
+describe('request bodies read in chunks', () => {
+  /** PUTs the description `text` as JSON bytes sent in the given pieces (split at byte offsets). */
+  function putInPieces(bytes: Buffer, cuts: number[]): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const req = request(`${gw.url}${PLAYLIST}/description`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/yang-data+json', 'Content-Length': bytes.length },
+      });
+      req.once('response', (res) => {
+        res.resume();
+        res.once('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.once('error', reject);
+      let from = 0;
+      const next = (i: number): void => {
+        if (i === cuts.length) {
+          req.end(bytes.subarray(from));
+          return;
+        }
+        req.write(bytes.subarray(from, cuts[i]));
+        from = cuts[i]!;
+        // Another turn of the event loop, so that each piece arrives as a chunk of its own.
+        setTimeout(() => next(i + 1), 20);
+      };
+      next(0);
+    });
+  }
+
+  test('stores a character whose UTF-8 bytes arrive in two chunks', async () => {
+    const bytes = Buffer.from('{"example-jukebox:description":"x😀y"}');
+    const inside = bytes.indexOf(Buffer.from('😀')) + 2;
+    expect(await putInPieces(bytes, [inside])).toBe(204);
+    expect(await description()).toBe('x😀y');
+  });
+
+  test('refuses a body whose last bytes are a UTF-8 sequence cut short with 400, not dropping them', async () => {
+    const before = await description();
+    const bytes = Buffer.concat([
+      Buffer.from('{"example-jukebox:description":"a"}'),
+      Buffer.from([0xf0, 0x9f]),
+    ]);
+    expect(await putInPieces(bytes, [10])).toBe(400);
+    expect(await description()).toBe(before);
   });
 });
