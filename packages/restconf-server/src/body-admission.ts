@@ -13,7 +13,7 @@ export const BODY_ADMISSION_DEFAULTS = { maxDecoding: 2, maxWaiting: 16 } as con
  * A body whose Content-Length declares at most this many bytes is read without waiting for a
  * slot (and refused with 413 past it): ordinary edits never queue behind, or get 503 because of,
  * uploads of megabytes. What such bodies hold is bounded by the requests each client may have
- * in progress (a 64 KiB body holds about 1.5 MB while it is handled).
+ * in progress (a 64 KiB body holds about 1 MB while it is handled).
  */
 export const SMALL_BODY_BYTES = 64 * 1024;
 
