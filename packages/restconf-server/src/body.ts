@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { TextDecoder } from 'node:util';
 import {
   type DecodeOptions,
   decodeJsonSteps,
