@@ -7,4 +7,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // import.meta.url (the lazy require of prom-client) also works in the CommonJS build.
+  shims: true,
 });

@@ -1,4 +1,6 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import type * as PromClient from 'prom-client';
+import type { Counter, Histogram, Registry } from 'prom-client';
 import type { Backend } from './backend.js';
 import type { BodyAdmissionStats } from './body-admission.js';
 import type { EventStreamStats } from './streams/index.js';
@@ -44,6 +46,14 @@ export function serverStatusJson(
   });
 }
 
+/**
+ * prom-client, required when metrics are asked for rather than imported: its modules cost a
+ * process some megabytes of memory that a server without `/metrics` never needs.
+ */
+function loadPromClient(): typeof PromClient {
+  return createRequire(import.meta.url)('prom-client') as typeof PromClient;
+}
+
 /** Prometheus metrics of the handler (prom-client). */
 export class Metrics {
   readonly registry: Registry;
@@ -58,6 +68,7 @@ export class Metrics {
     events: () => EventStreamStats,
     bodies: () => BodyAdmissionStats,
   ) {
+    const { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } = loadPromClient();
     const own = registry === undefined;
     this.registry = registry ?? new Registry();
     if (own) collectDefaultMetrics({ register: this.registry });
