@@ -204,13 +204,25 @@ export type Slot = SchemaNode | DataNode[] | DataNode;
 /** Schema nodes at even offsets, each followed by its group (read it with {@link groupAt}). */
 export type ChildPairs = readonly Slot[];
 
+/** A group as the pairs hold it: one instance alone, or an array of them (to read, not to change). */
+export type Group = DataNode | readonly DataNode[];
+
+/** The group at offset `at` of `pairs`, as it is held: read it with {@link sizeOf} and {@link instanceOf}. */
+export function groupAt(pairs: ChildPairs, at: number): Group {
+  return pairs[at] as Group;
+}
+
+/** How many instances `group` holds. */
+export function sizeOf(group: Group): number {
+  return Array.isArray(group) ? group.length : 1;
+}
+
 /**
- * The group at offset `at` of `pairs` as an array: one instance held alone comes in an array made
- * for the caller (to read, not to change).
+ * Instance `k` of `group`. With {@link sizeOf}, a loop over the instances of a group that allocates
+ * nothing for one held alone.
  */
-export function groupAt(pairs: ChildPairs, at: number): readonly DataNode[] {
-  const g = pairs[at]!;
-  return Array.isArray(g) ? g : [g as DataNode];
+export function instanceOf(group: Group, k: number): DataNode {
+  return Array.isArray(group) ? (group as readonly DataNode[])[k]! : (group as DataNode);
 }
 
 /** Adds `node` at the end of the instances of its schema node in `children`. */

@@ -1,5 +1,5 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { groupAt } from './child-map';
+import { type Group, groupAt, instanceOf, sizeOf } from './child-map';
 import {
   CHUNK_SIZE,
   type EncodeOptions,
@@ -154,8 +154,8 @@ class JsonWriter {
       if (schema.kind === 'list') {
         this.out += '[';
         yield* this.listEntries(entries, depth);
-      } else if (schema.kind === 'container' && isLarge(entries[0]!)) {
-        yield* this.inner(entries[0]!, depth);
+      } else if (schema.kind === 'container' && isLarge(instanceOf(entries, 0))) {
+        yield* this.inner(instanceOf(entries, 0), depth);
       } else {
         this.group(schema, entries, depth);
       }
@@ -165,12 +165,12 @@ class JsonWriter {
     return first;
   }
 
-  private *listEntries(entries: readonly DataNode[], depth: number): Generator<string> {
+  private *listEntries(entries: Group, depth: number): Generator<string> {
     const ind = this.ind.at(depth + 1);
-    for (let i = 0; i < entries.length; i++) {
+    for (let i = 0; i < sizeOf(entries); i++) {
       if (i > 0) this.out += ',';
       this.out += ind;
-      const entry = entries[i]!;
+      const entry = instanceOf(entries, i);
       if (isLarge(entry)) yield* this.inner(entry, depth + 1);
       else this.object(entry, depth + 1);
       if (this.out.length >= CHUNK_SIZE) yield this.take();
@@ -186,18 +186,18 @@ class JsonWriter {
   }
 
   /** Plain (non-generator) writer of one member's value. */
-  private group(schema: SchemaNode, entries: readonly DataNode[], depth: number): void {
+  private group(schema: SchemaNode, entries: Group, depth: number): void {
     switch (schema.kind) {
       case 'leaf': {
-        const n = entries[0]!;
+        const n = instanceOf(entries, 0);
         this.out += valueToJson(schema.type!, n.member, n.value ?? '', schema.module);
         return;
       }
       case 'leaf-list': {
         const ind = this.ind.at(depth + 1);
         this.out += '[';
-        for (let i = 0; i < entries.length; i++) {
-          const n = entries[i]!;
+        for (let i = 0; i < sizeOf(entries); i++) {
+          const n = instanceOf(entries, i);
           if (i > 0) this.out += ',';
           this.out += ind + valueToJson(schema.type!, n.member, n.value ?? '', schema.module);
         }
@@ -207,24 +207,24 @@ class JsonWriter {
       case 'list': {
         const ind = this.ind.at(depth + 1);
         this.out += '[';
-        for (let i = 0; i < entries.length; i++) {
+        for (let i = 0; i < sizeOf(entries); i++) {
           if (i > 0) this.out += ',';
           this.out += ind;
-          this.object(entries[i]!, depth + 1);
+          this.object(instanceOf(entries, i), depth + 1);
         }
         this.out += `${this.ind.at(depth)}]`;
         return;
       }
       case 'anydata':
       case 'anyxml': {
-        const n = entries[0]!;
+        const n = instanceOf(entries, 0);
         // Content decoded as data encodes like a container (RFC 7951 section 5.5), its metadata aside.
         if (n.children !== undefined) this.object(n, depth, false);
         else this.anyContent(n.any ?? [], schema.module, depth);
         return;
       }
       default:
-        this.object(entries[0]!, depth);
+        this.object(instanceOf(entries, 0), depth);
     }
   }
 
@@ -250,7 +250,7 @@ class JsonWriter {
   /** `@name` metadata of a leaf, leaf-list (aligned array) or anydata (RFC 7952 5.2.2-5.2.3). */
   private metaSibling(
     schema: SchemaNode,
-    entries: readonly DataNode[],
+    entries: Group,
     parentModule: string | undefined,
     depth: number,
   ): void {
@@ -262,11 +262,13 @@ class JsonWriter {
       this.simple || schema.module === parentModule ? schema.name : `${schema.module}:${schema.name}`;
     this.out += `,${this.ind.at(depth)}"@${name}"${this.colon}`;
     if (k === 'leaf-list') {
-      const items = entries.map((e) =>
-        e.annotations === undefined ? 'null' : this.annotationObject(e.annotations, depth + 1),
-      );
+      const items: string[] = [];
+      for (let i = 0; i < sizeOf(entries); i++) {
+        const anns = instanceOf(entries, i).annotations;
+        items.push(anns === undefined ? 'null' : this.annotationObject(anns, depth + 1));
+      }
       this.out += `[${items.map((s) => `${this.ind.at(depth + 1)}${s}`).join(',')}${this.ind.at(depth)}]`;
-    } else this.out += this.annotationObject(entries[0]!.annotations!, depth);
+    } else this.out += this.annotationObject(instanceOf(entries, 0).annotations!, depth);
   }
 
   private annotationObject(anns: readonly Annotation[], depth: number): string {
@@ -327,8 +329,8 @@ class JsonWriter {
   }
 }
 
-function hasAnnotations(entries: readonly DataNode[]): boolean {
-  for (const e of entries) if (e.annotations !== undefined) return true;
+function hasAnnotations(entries: Group): boolean {
+  for (let i = 0; i < sizeOf(entries); i++) if (instanceOf(entries, i).annotations !== undefined) return true;
   return false;
 }
 

@@ -1,5 +1,5 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
-import { type ChildPairs, groupAt, pairsOf, type Slot } from './child-map';
+import { type ChildPairs, firstChild, type Group, groupAt, instanceOf, pairsOf, type Slot, sizeOf } from './child-map';
 import { isTruncatedByDepth } from './depth';
 import type { ChildHolder, DataNode } from './instance';
 import { inSchemaOrder, orderedChildren } from './instance';
@@ -60,8 +60,9 @@ export function isLarge(node: DataNode): boolean {
   const pairs = pairsOf(node.children);
   for (let i = 1; i < pairs.length; i += 2) {
     const nodes = groupAt(pairs, i);
-    if (nodes.length > LARGE_GROUP) return true;
-    if (nodes.length === 1 && nodes[0]!.children !== undefined && isLarge(nodes[0]!)) return true;
+    const size = sizeOf(nodes);
+    if (size > LARGE_GROUP) return true;
+    if (size === 1 && isLarge(instanceOf(nodes, 0))) return true;
   }
   return false;
 }
@@ -94,7 +95,8 @@ export function isEmptyNp(node: DataNode): boolean {
   if (node.children === undefined) return true;
   const pairs = pairsOf(node.children);
   for (let i = 1; i < pairs.length; i += 2) {
-    for (const n of groupAt(pairs, i)) if (!isEmptyNp(n)) return false;
+    const nodes = groupAt(pairs, i);
+    for (let k = 0; k < sizeOf(nodes); k++) if (!isEmptyNp(instanceOf(nodes, k))) return false;
   }
   return true;
 }
@@ -115,24 +117,25 @@ function compareValues(a: string, b: string, numeric: boolean): number {
 /** Entries of a group in output order: as decoded, or sorted for system-ordered lists when asked. */
 export function entriesInOrder(
   schema: SchemaNode,
-  nodes: readonly DataNode[],
+  group: Group,
   sort: SystemSort,
-): readonly DataNode[] {
-  if (sort === false || schema.orderedBy === 'user' || nodes.length < 2) return nodes;
+): Group {
+  if (sort === false || schema.orderedBy === 'user' || sizeOf(group) < 2) return group;
+  const nodes = group as readonly DataNode[];
   const sign = sort === 'descending' ? -1 : 1;
   if (schema.kind === 'leaf-list') {
     const numeric = isNumeric(schema);
     return [...nodes].sort((a, b) => sign * compareValues(a.value ?? '', b.value ?? '', numeric));
   }
-  if (schema.kind !== 'list' || schema.keyNodes.length === 0) return nodes;
+  if (schema.kind !== 'list' || schema.keyNodes.length === 0) return group;
   const keys = schema.keyNodes;
   const numeric = keys.map(isNumeric);
   return [...nodes].sort((a, b) => {
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       const c = compareValues(
-        a.children?.get(k)?.[0]?.value ?? '',
-        b.children?.get(k)?.[0]?.value ?? '',
+        firstChild(a.children, k)?.value ?? '',
+        firstChild(b.children, k)?.value ?? '',
         numeric[i]!,
       );
       if (c !== 0) return sign * c;
@@ -142,10 +145,10 @@ export function entriesInOrder(
 }
 
 /** Whether a group is written: not empty, and not only empty non-presence containers unless asked for. */
-function written(schema: SchemaNode, nodes: readonly DataNode[], keepEmptyNp: boolean): boolean {
-  if (nodes.length === 0) return false;
+function written(schema: SchemaNode, nodes: Group, keepEmptyNp: boolean): boolean {
+  if (sizeOf(nodes) === 0) return false;
   if (keepEmptyNp || schema.kind !== 'container') return true;
-  for (const n of nodes) if (!isEmptyNp(n)) return true;
+  for (let k = 0; k < sizeOf(nodes); k++) if (!isEmptyNp(instanceOf(nodes, k))) return true;
   return false;
 }
 

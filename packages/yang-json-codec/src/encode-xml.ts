@@ -1,6 +1,6 @@
 import { escapeXmlAttribute, escapeXmlText, namespaceDeclarations } from '@yangkit/xml';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { groupAt } from './child-map';
+import { groupAt, instanceOf, sizeOf } from './child-map';
 import { NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
 import {
   CHUNK_SIZE,
@@ -135,7 +135,8 @@ class XmlWriter {
     const groups = groupsToWrite(holder, schemaParent, this.keepEmptyNp);
     for (let i = 0; i < groups.length; i += 2) {
       const entries = entriesInOrder(groups[i] as SchemaNode, groupAt(groups, i + 1), this.sort);
-      for (const n of entries) {
+      for (let k = 0; k < sizeOf(entries); k++) {
+        const n = instanceOf(entries, k);
         if (isLarge(n)) yield* this.innerGen(n, parentNs, depth);
         else this.node(n, parentNs, depth);
         if (this.out.length >= CHUNK_SIZE) yield this.take();
@@ -219,7 +220,7 @@ class XmlWriter {
     const groups = groupsToWrite(n, schemaParent, this.keepEmptyNp);
     for (let i = 0; i < groups.length; i += 2) {
       const entries = entriesInOrder(groups[i] as SchemaNode, groupAt(groups, i + 1), this.sort);
-      for (const c of entries) this.node(c, n.schema.namespace, depth + 1);
+      for (let k = 0; k < sizeOf(entries); k++) this.node(instanceOf(entries, k), n.schema.namespace, depth + 1);
     }
     this.out += `${this.nl(depth)}</${n.schema.name}>`;
   }

@@ -1,5 +1,5 @@
 import type { SchemaNode, SchemaTree, YangType } from '@yangkit/yang-schema';
-import { CompactChildMap, firstChild, groupAt, pairsOf, type Slot } from './child-map';
+import { CompactChildMap, firstChild, groupAt, instanceOf, pairsOf, type Slot, sizeOf } from './child-map';
 import { nodeInfo } from './schema-view';
 
 /**
@@ -264,7 +264,9 @@ export function* walk(holder: ChildHolder): Generator<DataNode> {
   if (holder.children === undefined) return;
   const pairs = pairsOf(holder.children);
   for (let i = 1; i < pairs.length; i += 2) {
-    for (const n of groupAt(pairs, i)) {
+    const group = groupAt(pairs, i);
+    for (let k = 0; k < sizeOf(group); k++) {
+      const n = instanceOf(group, k);
       yield n;
       yield* walk(n);
     }

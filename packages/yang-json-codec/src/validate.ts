@@ -1,7 +1,7 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
 import type { TreeChange } from './change-log';
 import { findChild } from './child-index';
-import { firstChild, groupAt, pairsOf } from './child-map';
+import { firstChild, groupAt, instanceOf, pairsOf, sizeOf } from './child-map';
 import { CodecError } from './errors';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { createNode } from './instance';
@@ -162,7 +162,10 @@ class Validator {
     if (n.children === undefined || kind === 'anydata' || kind === 'anyxml') return;
     this.children(n, n);
     const pairs = pairsOf(n.children);
-    for (let i = 1; i < pairs.length; i += 2) for (const c of groupAt(pairs, i)) this.subtree(c, depth + 1);
+    for (let i = 1; i < pairs.length; i += 2) {
+      const group = groupAt(pairs, i);
+      for (let k = 0; k < sizeOf(group); k++) this.subtree(instanceOf(group, k), depth + 1);
+    }
   }
 
   /** Checks on one instance: when, must, require-instance. */
