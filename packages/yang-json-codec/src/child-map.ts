@@ -84,11 +84,16 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
     return Array.isArray(g) ? g[0] : (g as DataNode);
   }
 
-  /** Appends `node` to the group of its schema node; a new group is the node alone. */
-  add(node: DataNode): void {
+  /** Appends `node` to the group of its schema node, a new group being the node alone; returns the group. */
+  add(node: DataNode): Group {
     const at = this.offsetOf(node.schema);
-    if (at >= 0) this.boxed(at + 1).push(node);
-    else this.append(node.schema, node);
+    if (at < 0) {
+      this.append(node.schema, node);
+      return node;
+    }
+    const group = this.boxed(at + 1);
+    group.push(node);
+    return group;
   }
 
   has(key: SchemaNode): boolean {
@@ -225,14 +230,17 @@ export function instanceOf(group: Group, k: number): DataNode {
   return Array.isArray(group) ? (group as readonly DataNode[])[k]! : (group as DataNode);
 }
 
-/** Adds `node` at the end of the instances of its schema node in `children`. */
-export function addChild(children: ChildMap, node: DataNode): void {
-  if (children instanceof CompactChildMap) children.add(node);
-  else {
-    const group = children.get(node.schema);
-    if (group === undefined) children.set(node.schema, [node]);
-    else group.push(node);
+/** Adds `node` at the end of the instances of its schema node in `children`; returns their group. */
+export function addChild(children: ChildMap, node: DataNode): Group {
+  if (children instanceof CompactChildMap) return children.add(node);
+  const group = children.get(node.schema);
+  if (group === undefined) {
+    const fresh = [node];
+    children.set(node.schema, fresh);
+    return fresh;
   }
+  group.push(node);
+  return group;
 }
 
 /** The first instance of `schema` in `children` (of a leaf or a container: the one instance). */

@@ -274,7 +274,6 @@ class JsonDecoder {
     if (depth > this.ctx.maxDepth) throw this.structure(`nesting deeper than ${this.ctx.maxDepth}`);
     if (this.ctx.stepDue()) yield;
     let metaMembers: string[] | undefined;
-    let seen: Map<SchemaNode, Set<string>> | undefined;
     for (const key in obj) {
       if (key.charCodeAt(0) === 0x40 /* @ */) {
         const meta = obj[key];
@@ -299,9 +298,8 @@ class JsonDecoder {
           const entries: DataNode[] = [];
           into.set(schema, entries);
           const list = schema;
-          const keys = (seen ??= new Map());
           yield* value.eachItem((item) =>
-            this.listEntry(item, list, parent, entries, keys, depth, notifications),
+            this.listEntry(item, list, parent, entries, depth, notifications),
           );
           if (entries.length === 0)
             into.delete(schema); // a long run of blanks: no entries
@@ -316,9 +314,8 @@ class JsonDecoder {
           if (value.length === 0) break; // no entries: RFC 7951 5.4 arrays only carry instances
           const entries: DataNode[] = [];
           into.set(schema, entries);
-          const keys = (seen ??= new Map());
           for (const item of value)
-            yield* this.listEntry(item, schema, parent, entries, keys, depth, notifications);
+            yield* this.listEntry(item, schema, parent, entries, depth, notifications);
           into.set(schema, exactCopy(entries));
           break;
         }
@@ -330,7 +327,7 @@ class JsonDecoder {
           for (const item of value) {
             const n = this.leaf(schema, parent, item);
             entries.push(n);
-            this.ctx.checkLeafListValue(n, (seen ??= new Map()));
+            this.ctx.checkLeafListValue(n, entries);
             if (this.ctx.stepDue()) yield;
           }
           into.set(schema, exactCopy(entries));
@@ -371,13 +368,12 @@ class JsonDecoder {
       this.siblingMetadata(obj, metaMembers, info, schemaParent, parent, into, topLevel);
   }
 
-  /** One entry of a list, decoded into `entries`, with its keys checked against the others' (`keys`). */
+  /** One entry of a list, decoded into `entries`, with its keys checked against the others'. */
   private *listEntry(
     item: unknown,
     schema: SchemaNode,
     parent: DataNode | undefined,
     entries: DataNode[],
-    keys: Map<SchemaNode, Set<string>>,
     depth: number,
     notifications: boolean | undefined,
   ): Steps<void> {
@@ -395,7 +391,7 @@ class JsonDecoder {
       notifications,
     );
     if (isObject(item['@'])) entry.annotations = this.annotationObject(item['@'], entry, undefined);
-    this.ctx.checkListEntry(entry, keys);
+    this.ctx.checkListEntry(entry, entries);
   }
 
   private resolveMaybeNotification(

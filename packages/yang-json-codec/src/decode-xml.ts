@@ -117,8 +117,6 @@ interface Holder {
   /** The instance the children belong to (undefined at the document level). */
   readonly node: DataNode | undefined;
   readonly into: ChildMap;
-  /** Keys and leaf-list values seen per list/leaf-list, for the duplicate checks. */
-  seen: Map<SchemaNode, Set<string>> | undefined;
   /** Inside a notification document: data nodes may lead to a nested notification. */
   readonly notifications: boolean;
 }
@@ -171,7 +169,7 @@ class XmlDecoder implements XmlSink {
     into: ChildMap,
     notifications = false,
   ): Holder {
-    return { type: 'holder', schemaParent, info, node, into, seen: undefined, notifications };
+    return { type: 'holder', schemaParent, info, node, into, notifications };
   }
 
   private rootFrame(): Frame {
@@ -437,9 +435,9 @@ class XmlDecoder implements XmlSink {
     ) {
       throw this.ctx.duplicate(holder.node, schema);
     }
-    addChild(holder.into, node);
-    if (schema.kind === 'list') this.ctx.checkListEntry(node, (holder.seen ??= new Map()));
-    else if (schema.kind === 'leaf-list') this.ctx.checkLeafListValue(node, (holder.seen ??= new Map()));
+    const group = addChild(holder.into, node);
+    if (schema.kind === 'list') this.ctx.checkListEntry(node, group);
+    else if (schema.kind === 'leaf-list') this.ctx.checkLeafListValue(node, group);
   }
 
   /** Inside a notification document, data nodes on the way to a nested notification (RFC 7950 7.16.2). */

@@ -1,5 +1,5 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { addChild, firstChild } from './child-map';
+import { addChild, firstChild, type Group, sizeOf } from './child-map';
 import { CodecError, type CodecErrorCode, type ErrorPath, type ErrorTag } from './errors';
 import { type Annotation, type ChildMap, createNode, type DataNode, type DocumentKind } from './instance';
 import { knownAnnotation } from './known-annotations';
@@ -54,6 +54,9 @@ export interface DecodeOptions {
 /** Data nodes decoded between two yields of a decoder in steps. */
 const DECODE_STEP = 256;
 
+/** Groups of up to this many list entries or leaf-list values are checked for a repeat by a scan. */
+const SCAN_LIMIT = 8;
+
 /** State of one decode run shared by the XML and JSON readers: limits, error builders, key indexes. */
 export class DecodeContext {
   readonly tree: SchemaTree;
@@ -70,6 +73,8 @@ export class DecodeContext {
   readonly #base: PathBase | undefined;
   #nodes = 0;
   #nextStep = DECODE_STEP;
+  /** Keys (or values) of each list (or leaf-list) group past {@link SCAN_LIMIT} instances, for the duplicate checks. */
+  readonly #largeGroups = new WeakMap<readonly DataNode[], Set<string>>();
 
   constructor(tree: SchemaTree, options: DecodeOptions) {
     this.tree = tree;
@@ -206,13 +211,28 @@ export class DecodeContext {
   }
 
   /**
-   * Checks a finished list entry: every key present (RFC 7950 7.8.2) and no other entry with the same keys
-   * (7.8.2: key values are unique). `seen` is the per-parent index for this list, so the check is O(1).
+   * Checks a finished list entry, the last instance of `group`: every key present (RFC 7950 7.8.2) and
+   * no earlier entry of the group with the same keys (7.8.2: key values are unique).
    */
-  checkListEntry(entry: DataNode, seen: Map<SchemaNode, Set<string>>): void {
+  checkListEntry(entry: DataNode, group: Group): void {
     const schema = entry.schema;
-    const keyNodes = schema.keyNodes;
-    if (keyNodes.length === 0) return;
+    if (schema.keyNodes.length === 0) return;
+    if (!this.repeated(group, this.listKey(entry), true)) return;
+    const path = this.nodePath(entry);
+    throw this.error(
+      'DATA_EXISTS',
+      'data-exists',
+      `list "${schema.name}" has two entries with the same keys (${path.json})`,
+      path,
+      {
+        errorInfo: { 'bad-element': schema.name },
+      },
+    );
+  }
+
+  /** The key values of a list entry as one string; an error when a key leaf is missing. */
+  private listKey(entry: DataNode): string {
+    const keyNodes = entry.schema.keyNodes;
     let key = '';
     for (let i = 0; i < keyNodes.length; i++) {
       const k = keyNodes[i]!;
@@ -222,46 +242,53 @@ export class DecodeContext {
         throw this.error(
           'MISSING_ELEMENT',
           'missing-element',
-          `list "${schema.name}" entry lacks its key leaf "${k.name}" (${path.json})`,
+          `list "${entry.schema.name}" entry lacks its key leaf "${k.name}" (${path.json})`,
           path,
           { errorInfo: { 'bad-element': k.name } },
         );
       }
       key = i === 0 ? v : `${key}\u0000${v}`;
     }
-    let set = seen.get(schema);
-    if (set === undefined) seen.set(schema, (set = new Set()));
-    if (set.has(key)) {
-      const path = this.nodePath(entry);
-      throw this.error(
-        'DATA_EXISTS',
-        'data-exists',
-        `list "${schema.name}" has two entries with the same keys (${path.json})`,
-        path,
-        {
-          errorInfo: { 'bad-element': schema.name },
-        },
-      );
-    }
-    set.add(key);
+    return key;
   }
 
-  /** RFC 7950 7.7: the values of a configuration leaf-list are unique. */
-  checkLeafListValue(node: DataNode, seen: Map<SchemaNode, Set<string>>): void {
-    if (!node.schema.config) return;
-    let set = seen.get(node.schema);
-    if (set === undefined) seen.set(node.schema, (set = new Set()));
-    if (set.has(node.value!)) {
-      const path = this.nodePath(node);
-      throw this.error(
-        'DATA_EXISTS',
-        'data-exists',
-        `leaf-list "${node.schema.name}" has the value "${node.value}" twice (${path.json})`,
-        path,
-        { errorInfo: { 'bad-element': node.schema.name } },
-      );
+  /** RFC 7950 7.7: the values of a configuration leaf-list are unique; `node` is the last of `group`. */
+  checkLeafListValue(node: DataNode, group: Group): void {
+    if (!node.schema.config || !this.repeated(group, node.value!, false)) return;
+    const path = this.nodePath(node);
+    throw this.error(
+      'DATA_EXISTS',
+      'data-exists',
+      `leaf-list "${node.schema.name}" has the value "${node.value}" twice (${path.json})`,
+      path,
+      { errorInfo: { 'bad-element': node.schema.name } },
+    );
+  }
+
+  /**
+   * Whether an instance of `group` before its last one has the key (`list`) or value `last`, the last
+   * one's. Most groups are small (one address of an interface, say): they are scanned, with nothing
+   * allocated; a group that grows past {@link SCAN_LIMIT} gets a Set of its keys, kept until the end.
+   */
+  private repeated(group: Group, last: string, list: boolean): boolean {
+    const size = sizeOf(group);
+    if (size === 1) return false;
+    const nodes = group as readonly DataNode[];
+    if (size <= SCAN_LIMIT) {
+      for (let i = 0; i < size - 1; i++) {
+        if ((list ? this.listKey(nodes[i]!) : nodes[i]!.value) === last) return true;
+      }
+      return false;
     }
-    set.add(node.value!);
+    let seen = this.#largeGroups.get(nodes);
+    if (seen === undefined) {
+      seen = new Set();
+      for (let i = 0; i < size - 1; i++) seen.add(list ? this.listKey(nodes[i]!) : nodes[i]!.value!);
+      this.#largeGroups.set(nodes, seen);
+    }
+    if (seen.has(last)) return true;
+    seen.add(last);
+    return false;
   }
 
   /** Decodes an annotation value through its md:annotation type; unknown annotations of known modules stay text. */

@@ -1,7 +1,7 @@
 import { XmlError } from '@yangkit/xml';
 import { compileSchema, parseModule, type SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { decodeJson, decodeXml } from '../src/index';
+import { decodeJson, decodeXml, encodeJson } from '../src/index';
 import { codecError, testSchema } from './helpers';
 
 let schema: SchemaTree;
@@ -183,6 +183,45 @@ describe('decoding errors name the node and the rule', () => {
   test('rejects a duplicate value in a configuration leaf-list', () => {
     const e = codecError(() => decodeJson(schema, jsonTypes({ tags: ['a', 'a'] })));
     expect([e.code, e.errorPath?.json]).toEqual(['DATA_EXISTS', "/codec-types:types/tags[.='a']"]);
+  });
+
+  test('rejects a repeated key far into a long list, in JSON and XML', () => {
+    const ids = [...Array.from({ length: 20 }, (_, i) => i), 13];
+    const json = codecError(() =>
+      decodeJson(schema, { 'codec-types:entry': ids.map((id) => ({ id, region: 'eu', weight: 1 })) }),
+    );
+    const xml = codecError(() =>
+      decodeXml(
+        schema,
+        ids
+          .map((id) => `<entry xmlns="${CT}"><id>${id}</id><region>eu</region><weight>1</weight></entry>`)
+          .join(''),
+      ),
+    );
+    for (const e of [json, xml]) {
+      expect([e.code, e.errorPath?.json]).toEqual(['DATA_EXISTS', "/codec-types:entry[region='eu'][id='13']"]);
+    }
+  });
+
+  test('accepts list entries that share one key leaf but not the other, in a short and a long list', () => {
+    for (const count of [3, 20]) {
+      const entries = Array.from({ length: count }, (_, i) => ({
+        id: i >> 1,
+        region: i % 2 === 0 ? 'eu' : 'us',
+        weight: 1,
+      }));
+      const tree = decodeJson(schema, { 'codec-types:entry': entries });
+      expect(JSON.parse(encodeJson(tree))['codec-types:entry']).toHaveLength(count);
+    }
+  });
+
+  test('rejects a value repeated far into a long leaf-list, in JSON and XML', () => {
+    const tags = [...Array.from({ length: 20 }, (_, i) => `t${i}`), 't7'];
+    const json = codecError(() => decodeJson(schema, jsonTypes({ tags })));
+    const xml = codecError(() => decodeXml(schema, xmlTypes(tags.map((t) => `<tags>${t}</tags>`).join(''))));
+    for (const e of [json, xml]) {
+      expect([e.code, e.errorPath?.json]).toEqual(['DATA_EXISTS', "/codec-types:types/tags[.='t7']"]);
+    }
   });
 
   test('rejects a leaf given twice', () => {
