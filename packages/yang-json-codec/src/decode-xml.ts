@@ -426,18 +426,17 @@ class XmlDecoder implements XmlSink {
   /** Adds a finished instance to its holder, with the single-instance and key checks. */
   private attachTo(holder: Holder, node: DataNode): void {
     const schema = node.schema;
+    const kind = schema.kind;
+    // The kind first: the lookup is only needed for kinds of one instance.
     if (
-      holder.into.has(schema) &&
-      (schema.kind === 'leaf' ||
-        schema.kind === 'container' ||
-        schema.kind === 'anydata' ||
-        schema.kind === 'anyxml')
+      (kind === 'leaf' || kind === 'container' || kind === 'anydata' || kind === 'anyxml') &&
+      holder.into.has(schema)
     ) {
       throw this.ctx.duplicate(holder.node, schema);
     }
     const group = addChild(holder.into, node);
-    if (schema.kind === 'list') this.ctx.checkListEntry(node, group);
-    else if (schema.kind === 'leaf-list') this.ctx.checkLeafListValue(node, group);
+    if (kind === 'list') this.ctx.checkListEntry(node, group);
+    else if (kind === 'leaf-list') this.ctx.checkLeafListValue(node, group);
   }
 
   /** Inside a notification document, data nodes on the way to a nested notification (RFC 7950 7.16.2). */
