@@ -298,9 +298,7 @@ class JsonDecoder {
           const entries: DataNode[] = [];
           into.set(schema, entries);
           const list = schema;
-          yield* value.eachItem((item) =>
-            this.listEntry(item, list, parent, entries, depth, notifications),
-          );
+          yield* value.eachItem((item) => this.listEntry(item, list, parent, entries, depth, notifications));
           if (entries.length === 0)
             into.delete(schema); // a long run of blanks: no entries
           else into.set(schema, exactCopy(entries));

@@ -1,5 +1,14 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
-import { type ChildPairs, firstChild, type Group, groupAt, instanceOf, pairsOf, type Slot, sizeOf } from './child-map';
+import {
+  type ChildPairs,
+  firstChild,
+  type Group,
+  groupAt,
+  instanceOf,
+  pairsOf,
+  type Slot,
+  sizeOf,
+} from './child-map';
 import { isTruncatedByDepth } from './depth';
 import type { ChildHolder, DataNode } from './instance';
 import { inSchemaOrder, orderedChildren } from './instance';
@@ -115,11 +124,7 @@ function compareValues(a: string, b: string, numeric: boolean): number {
 }
 
 /** Entries of a group in output order: as decoded, or sorted for system-ordered lists when asked. */
-export function entriesInOrder(
-  schema: SchemaNode,
-  group: Group,
-  sort: SystemSort,
-): Group {
+export function entriesInOrder(schema: SchemaNode, group: Group, sort: SystemSort): Group {
   if (sort === false || schema.orderedBy === 'user' || sizeOf(group) < 2) return group;
   const nodes = group as readonly DataNode[];
   const sign = sort === 'descending' ? -1 : 1;

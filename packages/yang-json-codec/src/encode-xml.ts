@@ -220,7 +220,8 @@ class XmlWriter {
     const groups = groupsToWrite(n, schemaParent, this.keepEmptyNp);
     for (let i = 0; i < groups.length; i += 2) {
       const entries = entriesInOrder(groups[i] as SchemaNode, groupAt(groups, i + 1), this.sort);
-      for (let k = 0; k < sizeOf(entries); k++) this.node(instanceOf(entries, k), n.schema.namespace, depth + 1);
+      for (let k = 0; k < sizeOf(entries); k++)
+        this.node(instanceOf(entries, k), n.schema.namespace, depth + 1);
     }
     this.out += `${this.nl(depth)}</${n.schema.name}>`;
   }

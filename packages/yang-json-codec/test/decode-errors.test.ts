@@ -199,7 +199,10 @@ describe('decoding errors name the node and the rule', () => {
       ),
     );
     for (const e of [json, xml]) {
-      expect([e.code, e.errorPath?.json]).toEqual(['DATA_EXISTS', "/codec-types:entry[region='eu'][id='13']"]);
+      expect([e.code, e.errorPath?.json]).toEqual([
+        'DATA_EXISTS',
+        "/codec-types:entry[region='eu'][id='13']",
+      ]);
     }
   });
 
