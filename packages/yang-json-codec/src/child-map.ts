@@ -67,7 +67,10 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
     return at < 0 ? undefined : this.boxed(at + 1);
   }
 
-  /** The group at offset `at` of the pairs as an array, made one for good if it was one instance. */
+  /**
+   * The group at offset `at` of the pairs as an array, made one for good if it was one instance.
+   * @internal
+   */
   boxed(at: number): DataNode[] {
     const g = this.slots[at]!;
     if (Array.isArray(g)) return g;
@@ -76,7 +79,10 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
     return group;
   }
 
-  /** The first instance of `key`'s group, leaving a single instance as it is. */
+  /**
+   * The first instance of `key`'s group, leaving a single instance as it is.
+   * @internal
+   */
   first(key: SchemaNode): DataNode | undefined {
     const at = this.offsetOf(key);
     if (at < 0) return undefined;
@@ -84,7 +90,10 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
     return Array.isArray(g) ? g[0] : (g as DataNode);
   }
 
-  /** Appends `node` to the group of its schema node, a new group being the node alone; returns the group. */
+  /**
+   * Appends `node` to the group of its schema node, a new group being the node alone; returns the group.
+   * @internal
+   */
   add(node: DataNode): Group {
     const at = this.offsetOf(node.schema);
     if (at < 0) {
@@ -183,7 +192,10 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
     return new EntryCursor(this);
   }
 
-  /** A map that takes `pairs` (see {@link pairsOf}; each key once) as its own. */
+  /**
+   * A map that takes `pairs` (see {@link pairsOf}; each key once) as its own.
+   * @internal
+   */
   static ofPairs(pairs: Slot[]): CompactChildMap {
     const map = new CompactChildMap();
     map.slots = pairs;
@@ -191,12 +203,18 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
     return map;
   }
 
-  /** The pairs as they are now (see {@link pairsOf}). */
+  /**
+   * The pairs as they are now (see {@link pairsOf}).
+   * @internal
+   */
   static pairs(map: CompactChildMap): ChildPairs {
     return map.slots;
   }
 
-  /** The pairs as they are now, for a {@link Cursor} that will read them. */
+  /**
+   * The pairs as they are now, for a {@link Cursor} that will read them.
+   * @internal
+   */
   static pairsFor(map: CompactChildMap): ChildPairs {
     map.iterated = true;
     return map.slots;
