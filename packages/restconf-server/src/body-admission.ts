@@ -23,7 +23,7 @@ export interface BodyAdmissionStats {
   readonly decoding: number;
   /** Bodies waiting for a slot, none of their bytes read. */
   readonly waiting: number;
-  /** Requests answered 503 because the queue was full, since the start. */
+  /** Requests answered 503 because the queue was full, or 429 past their user's share, since the start. */
   readonly refused: number;
 }
 
@@ -43,27 +43,71 @@ export interface BodySlot {
  * Bounds the request bodies read, decoded and applied at once across all clients, so that the
  * memory they hold is bounded by design: a body waits for a slot before any of its bytes are
  * read (HTTP flow control holds the rest at the client), and past the queue it is answered 503
- * without being read.
+ * without being read. One authenticated user holds at most half of the places (decoding and
+ * waiting, rounded up), so that a user with many big bodies cannot leave none to the others:
+ * past that share their next big body is answered 429, unread.
  */
 export class BodyAdmission {
   private readonly limit: ConcurrencyLimit;
+  /** The places one user may hold at once. */
+  private readonly perUser: number;
+  /** Places held (decoding or waiting) by user. */
+  private readonly heldBy = new Map<string, number>();
   private refusals = 0;
 
   constructor(maxDecoding: number, maxWaiting: number) {
     this.limit = new ConcurrencyLimit(maxDecoding, maxWaiting);
+    this.perUser = Math.ceil((maxDecoding + maxWaiting) / 2);
   }
 
-  /** The slot of one request whose answer `out` writes. */
-  slotFor(out: Responder): BodySlot {
-    let release: ReleaseSlot | undefined;
+  /** The slot of one request whose answer `out` writes, made by `user` when authenticated. */
+  slotFor(out: Responder, user: string | undefined): BodySlot {
+    let release: (() => void) | undefined;
     return {
       take: async (maxBodyBytes) => {
         const declared = Number(out.req.headers['content-length']);
         if (declared <= SMALL_BODY_BYTES) return Math.min(maxBodyBytes, SMALL_BODY_BYTES);
-        release = await this.admit(out);
+        const share = this.claimShare(out, user);
+        try {
+          const slot = await this.admit(out);
+          release = () => {
+            slot();
+            share();
+          };
+        } catch (error) {
+          share();
+          throw error;
+        }
         return maxBodyBytes;
       },
-      free: () => release?.(),
+      free: () => {
+        release?.();
+        release = undefined;
+      },
+    };
+  }
+
+  /** Counts one more place for `user`, or throws 429 past the user's share; returns its release. */
+  private claimShare(out: Responder, user: string | undefined): () => void {
+    if (user === undefined) return () => {};
+    const held = this.heldBy.get(user) ?? 0;
+    if (held >= this.perUser) {
+      this.refusals++;
+      out.header('Retry-After', '1');
+      throw new RestconfError(
+        'RESOURCE_DENIED',
+        `too many request bodies in progress for user ${JSON.stringify(user)} (${this.perUser} at most, half of the places); retry later`,
+        { errorTag: 'resource-denied', reason: 'too-many-requests' },
+      );
+    }
+    this.heldBy.set(user, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.heldBy.get(user) ?? 1) - 1;
+      if (left === 0) this.heldBy.delete(user);
+      else this.heldBy.set(user, left);
     };
   }
 

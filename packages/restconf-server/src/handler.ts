@@ -180,7 +180,7 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
       await ready;
       // The body's slot is held until the request is done with its tree, not until the client
       // goes: a client that leaves after sending its body does not free the memory it costs.
-      const slot = s.bodies.slotFor(out);
+      const slot = s.bodies.slotFor(out, requesterOf(req));
       try {
         await serve(s, req, out, url, slot);
       } finally {

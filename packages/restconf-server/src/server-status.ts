@@ -140,7 +140,7 @@ export class Metrics {
     );
     counter(
       'restconf_bodies_refused_total',
-      'Requests answered 503 because too many bodies were being decoded and waiting',
+      'Requests answered 503 because too many bodies were being decoded and waiting, or 429 because their user held half of the places',
       () => bodies().refused,
     );
     gauge('restconf_requests_in_flight', 'RESTCONF requests being answered', () => stats.inFlight);

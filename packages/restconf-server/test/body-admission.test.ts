@@ -18,13 +18,20 @@ interface Upload {
   abandon(): void;
 }
 
-/** Starts a PATCH of `body` with its Content-Length (or chunked), sending only its first 1,000 bytes. */
-function startUpload(gw: Gateway, body: string, chunked = false): Upload {
+/** HTTP Basic credentials of `user` (the handler takes the user as authenticated before it). */
+const basic = (user: string) => `Basic ${Buffer.from(`${user}:secret`).toString('base64')}`;
+
+/**
+ * Starts a PATCH of `body` with its Content-Length (or chunked), sending only its first 1,000
+ * bytes, as `user` when given.
+ */
+function startUpload(gw: Gateway, body: string, chunked = false, user?: string): Upload {
   const req = request(`${gw.url}${JB}`, {
     method: 'PATCH',
     headers: {
       'Content-Type': 'application/yang-data+json',
       ...(chunked ? {} : { 'Content-Length': Buffer.byteLength(body) }),
+      ...(user === undefined ? {} : { Authorization: basic(user) }),
     },
   });
   const status = new Promise<number>((resolve, reject) => {
@@ -116,6 +123,31 @@ describe('the body admission', () => {
     const chunked = startUpload(gw, playlists('chunked', 10), true);
     await untilBodies(gw, 1, 1);
     expect(await Promise.all([first.finish(), chunked.finish()])).toEqual([204, 204]);
+  });
+
+  test("answers 429 to a user's big body past half of the places, while another user's waits and is applied", async () => {
+    const refusedBefore = await metric(gw, 'restconf_bodies_refused_total');
+    const first = startUpload(gw, big('alice-first'), false, 'alice');
+    await untilBodies(gw, 1, 0);
+    const again = await gw.fetch(JB, json('PATCH', big('alice-again'), { Authorization: basic('alice') }));
+    expect(again.status).toBe(429);
+    expect(again.headers.get('retry-after')).toBe('1');
+    const error = ((await again.json()) as { 'ietf-restconf:errors': { error: Record<string, string>[] } })[
+      'ietf-restconf:errors'
+    ].error[0];
+    expect(error).toMatchObject({ 'error-tag': 'resource-denied' });
+    expect(error?.['error-message']).toContain('for user "alice"');
+    const other = startUpload(gw, big('bob'), false, 'bob');
+    await untilBodies(gw, 1, 1);
+    expect(await Promise.all([first.finish(), other.finish()])).toEqual([204, 204]);
+    const names = await playlistNames(gw);
+    expect(names).toContain('bob-5999');
+    expect(names.some((n) => n.startsWith('alice-again'))).toBe(false);
+    expect(await metric(gw, 'restconf_bodies_refused_total')).toBe(refusedBefore + 1);
+    // Her share is back once her body is done.
+    const later = startUpload(gw, big('alice-later'), false, 'alice');
+    await untilBodies(gw, 1, 0);
+    expect(await later.finish()).toBe(204);
   });
 
   test('frees the place of a waiting body whose client goes away', async () => {

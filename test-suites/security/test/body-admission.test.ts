@@ -6,8 +6,9 @@ import { DATA_JSON, errorsBody, JUKEBOX_EDITORS, type Server, startServer } from
 
 // Request bodies over 64 KiB are read, decoded and applied a few at a time across all clients,
 // however many clients send them: a body waits for a slot before any of its bytes are read, and
-// past the queue it is answered 503 with Retry-After without being read. Here one slot and one
-// place in the queue, held by bodies the test sends in two parts.
+// past the queue it is answered 503 with Retry-After without being read; one user holds at most
+// half of the places (429 past that). Here one slot and one place in the queue, held by bodies
+// the test sends in two parts: each user's share is one place.
 const JUKEBOX = '/restconf/data/example-jukebox:jukebox';
 const PASSWORDS = { root: 'administrator', alice: 'wonderland', carol: 'singer' };
 type User = keyof typeof PASSWORDS;
@@ -185,7 +186,7 @@ describe.each<Transport>(['HTTP/1.1', 'HTTP/2'])('big bodies at once over %s', (
     const [first, second] = await fillSlotAndQueue('first', 'second');
     const before = await s.snapshot();
     const refusals = await refusedCount();
-    const refused = await bigPatch(transport, 'alice', `${tag}-refused`).finish();
+    const refused = await bigPatch(transport, 'root', `${tag}-refused`).finish();
     expect(refused.status).toBe(503);
     expect(refused.retryAfter).toBe('1');
     const errors = errorsBody(refused.text, refused.contentType ?? null) as {
@@ -199,6 +200,24 @@ describe.each<Transport>(['HTTP/1.1', 'HTTP/2'])('big bodies at once over %s', (
     const names = await playlistNames();
     expect(names).toEqual(expect.arrayContaining([`${tag}-first-5999`, `${tag}-second-5999`]));
     expect(names.some((n) => n.startsWith(`${tag}-refused`))).toBe(false);
+  });
+
+  test("a user's big body past half of the places gets 429, unread, while another user's waits", async () => {
+    const first = bigPatch(transport, 'alice', `${tag}-own`);
+    await untilBodies(1, 0);
+    const before = await s.snapshot();
+    const again = await bigPatch(transport, 'alice', `${tag}-again`).finish();
+    expect(again.status).toBe(429);
+    expect(again.retryAfter).toBe('1');
+    const errors = errorsBody(again.text, again.contentType ?? null) as {
+      error: { 'error-tag': string; 'error-message': string }[];
+    };
+    expect(errors.error[0]?.['error-message']).toContain('for user "alice"');
+    expect(await s.snapshot()).toBe(before);
+    const other = bigPatch(transport, 'carol', `${tag}-other`);
+    await untilBodies(1, 1);
+    expect((await Promise.all([first.finish(), other.finish()])).map((a) => a.status)).toEqual([204, 204]);
+    expect((await playlistNames()).some((n) => n.startsWith(`${tag}-again`))).toBe(false);
   });
 
   test('a body that declares at most 64 KiB is applied while the slot and the queue are taken', async () => {
