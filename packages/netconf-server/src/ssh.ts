@@ -53,9 +53,9 @@ function loadHostKey(options: SshServerOptions, utils: typeof import('ssh2').uti
   try {
     if (options.hostKeyFile !== undefined) {
       if (existsSync(options.hostKeyFile)) return readFileSync(options.hostKeyFile);
-      const pair = utils.generateKeyPairSync('ed25519');
-      writeFileSync(options.hostKeyFile, pair.private, { mode: 0o600 });
-      return pair.private;
+      const key = newHostKey(utils);
+      writeFileSync(options.hostKeyFile, key, { mode: 0o600 });
+      return key;
     }
   } catch (error) {
     throw new NetconfServerError('HOST_KEY', `cannot read or create host key ${options.hostKeyFile}`, {
@@ -63,7 +63,21 @@ function loadHostKey(options: SshServerOptions, utils: typeof import('ssh2').uti
     });
   }
   // No key given: an ephemeral key for this process only.
-  return utils.generateKeyPairSync('ed25519').private;
+  return newHostKey(utils);
+}
+
+/**
+ * A new ed25519 host key that ssh2 can read back: about 1 in 256 pairs from
+ * `utils.generateKeyPairSync('ed25519')` lose a leading zero byte of the public key and fail to
+ * parse (mscdex/ssh2 issues 1390 and 1513), which would leave a host key file the server cannot
+ * start with; such a pair is drawn again.
+ */
+function newHostKey(utils: typeof import('ssh2').utils): string {
+  for (;;) {
+    const pair = utils.generateKeyPairSync('ed25519');
+    if (!(utils.parseKey(pair.private) instanceof Error) && !(utils.parseKey(pair.public) instanceof Error))
+      return pair.private;
+  }
 }
 
 function equal(a: string, b: string): boolean {
