@@ -117,6 +117,12 @@ function startUpload(transport: Transport, user: User, method: string, path: str
   };
 }
 
+/** The `ietf-restconf:errors` of an answer. */
+const errorsOf = (answer: Answer) =>
+  errorsBody(answer.text, answer.contentType ?? null) as {
+    error: { 'error-tag': string; 'error-message': string }[];
+  };
+
 /** A whole request over HTTP/1.1. */
 const as = (user: User, method: string, path: string, body?: string) =>
   startUpload('HTTP/1.1', user, method, path, body).finish();
@@ -189,9 +195,7 @@ describe.each<Transport>(['HTTP/1.1', 'HTTP/2'])('big bodies at once over %s', (
     const refused = await bigPatch(transport, 'root', `${tag}-refused`).finish();
     expect(refused.status).toBe(503);
     expect(refused.retryAfter).toBe('1');
-    const errors = errorsBody(refused.text, refused.contentType ?? null) as {
-      error: { 'error-tag': string; 'error-message': string }[];
-    };
+    const errors = errorsOf(refused);
     expect(errors.error[0]?.['error-tag']).toBe('resource-denied');
     expect(errors.error[0]?.['error-message']).toContain('too many request bodies');
     expect(await s.snapshot()).toBe(before);
@@ -209,9 +213,7 @@ describe.each<Transport>(['HTTP/1.1', 'HTTP/2'])('big bodies at once over %s', (
     const again = await bigPatch(transport, 'alice', `${tag}-again`).finish();
     expect(again.status).toBe(429);
     expect(again.retryAfter).toBe('1');
-    const errors = errorsBody(again.text, again.contentType ?? null) as {
-      error: { 'error-tag': string; 'error-message': string }[];
-    };
+    const errors = errorsOf(again);
     expect(errors.error[0]?.['error-message']).toContain('for user "alice"');
     expect(await s.snapshot()).toBe(before);
     const other = bigPatch(transport, 'carol', `${tag}-other`);
