@@ -1,41 +1,51 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
-import type { ChildHolder, InstanceTree } from './instance';
+import { type ChildPairs, groupAt, instanceOf, type Slot, sizeOf } from './child-map';
+import type { DataNode, InstanceTree } from './instance';
+import { applyView, type Place } from './view';
 
 /**
  * Applies the RESTCONF `content` query parameter (RFC 8040 section 4.8.1) or the NMDA `config-filter`
  * (RFC 8526 section 3.1.1) to a tree, in place, and returns it: `config` keeps configuration nodes only;
  * `nonconfig` keeps state nodes, with the configuration ancestors (and list keys) that lead to them.
+ * An encoder applies the same rule while writing, without changing the tree, with its `view` option.
  */
 export function applyContent(tree: InstanceTree, content: 'config' | 'nonconfig' | 'all'): InstanceTree {
-  if (content !== 'all') prune(tree, content === 'config');
-  return tree;
+  return content === 'all' ? tree : applyView(tree, { content });
 }
 
-/** Drops what `content` leaves out below `holder`; true when state is left (nonconfig). */
-function prune(holder: ChildHolder, config: boolean): boolean {
-  const children = holder.children;
-  if (children === undefined) return false;
-  let kept = false;
-  for (const [schema, nodes] of [...children]) {
-    if (config) {
-      if (!schema.config) children.delete(schema);
-      else for (const n of nodes) prune(n, true);
-      continue;
+/**
+ * The child groups `content` keeps of one holder's (`pairs`, held at `place`): with `config`,
+ * configuration nodes; else state nodes, list keys, and the configuration instances that
+ * `stateBelow` says lead to state. The holder's own pairs when all are kept.
+ */
+export function contentGroups(
+  pairs: ChildPairs,
+  config: boolean,
+  place: Place,
+  stateBelow: (node: DataNode, place: Place) => boolean,
+): ChildPairs {
+  let kept: Slot[] | undefined;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const schema = pairs[i] as SchemaNode;
+    const group = groupAt(pairs, i + 1);
+    let left: readonly DataNode[] | undefined;
+    if (config) left = schema.config ? undefined : [];
+    else if (schema.config && !schema.isKey) {
+      // A configuration container or list entry stays when state lies below it.
+      const below = place.child(schema);
+      const entries: DataNode[] = [];
+      for (let k = 0; k < sizeOf(group); k++) {
+        const n = instanceOf(group, k);
+        if (stateBelow(n, below)) entries.push(n);
+      }
+      if (entries.length < sizeOf(group)) left = entries;
     }
-    if (!schema.config) {
-      kept = true;
-      continue;
-    }
-    if (schema.isKey) continue;
-    // A configuration container or list entry stays when state lies below it.
-    const left = nodes.filter((n) => prune(n, false));
-    if (left.length === 0) children.delete(schema);
-    else {
-      children.set(schema, left);
-      kept = true;
-    }
+    if (left !== undefined && kept === undefined) kept = pairs.slice(0, i) as Slot[];
+    if (kept === undefined) continue;
+    if (left === undefined) kept.push(schema, group as Slot);
+    else if (left.length > 0) kept.push(schema, left as DataNode[]);
   }
-  return kept;
+  return kept ?? pairs;
 }
 
 const configOnly = new WeakMap<SchemaNode, boolean>();

@@ -7,13 +7,13 @@ import {
   flatText,
   groupsToWrite,
   Indenter,
-  isEmptyNp,
   isLarge,
   type SystemSort,
 } from './encode-options';
 import type { Annotation, AnyElement, ChildHolder, DataNode, InstanceTree } from './instance';
 import { knownAnnotation } from './known-annotations';
 import { valueToJson } from './values';
+import { type Place, viewPlace } from './view';
 
 /** Options of {@link encodeJson}. */
 export interface EncodeJsonOptions extends EncodeOptions {
@@ -32,7 +32,7 @@ export interface EncodeJsonOptions extends EncodeOptions {
  */
 export function* encodeJsonChunks(tree: InstanceTree, options: EncodeJsonOptions = {}): Generator<string> {
   const w = new JsonWriter(tree.schema, options);
-  yield* w.document(tree);
+  yield* w.document(tree, options.view === undefined ? undefined : viewPlace(tree, options.view));
   if (w.out.length > 0) yield w.take();
 }
 
@@ -100,13 +100,14 @@ class JsonWriter {
     this.out += first ? '}' : `${this.ind.at(depth)}}`;
   }
 
-  *document(tree: InstanceTree): Generator<string> {
+  /** Writes `tree`, at `root` in a view when there is one. */
+  *document(tree: InstanceTree, root: Place | undefined): Generator<string> {
     const ind = this.ind;
     const kind = tree.kind;
     // A notification read without its envelope has no eventTime: it is written the same way (libyang's form).
     if (kind === 'notification' && tree.eventTime !== undefined) {
       this.out += `{${ind.at(1)}"ietf-restconf:notification"${this.colon}{${ind.at(2)}"eventTime"${this.colon}${JSON.stringify(tree.eventTime)}`;
-      yield* this.members(tree, undefined, undefined, 2, false);
+      yield* this.members(tree, undefined, undefined, 2, false, root);
       this.out += `${ind.at(1)}}${ind.at(0)}}`;
       return;
     }
@@ -116,7 +117,10 @@ class JsonWriter {
       const name = this.simple ? part?.kind : `${op.module}:${part?.kind}`;
       const node = nodes?.[0];
       this.out += `{${ind.at(1)}"${name}"${this.colon}{`;
-      const first = node === undefined ? true : yield* this.members(node, part, op.module, 2, true);
+      const first =
+        node === undefined || part === undefined
+          ? true
+          : yield* this.members(node, part, op.module, 2, true, root?.child(part));
       this.close(first, 1);
       this.out += `${ind.at(0)}}`;
       return;
@@ -124,18 +128,18 @@ class JsonWriter {
     if ((kind === 'data' || kind === 'config') && this.wrapper) {
       this.out += `{${ind.at(1)}"ietf-restconf:data"${this.colon}{`;
       const first = this.ownMetadata(this.metadata ? tree.annotations : undefined, 2);
-      this.close(yield* this.members(tree, tree.parent, undefined, 2, first), 1);
+      this.close(yield* this.members(tree, tree.parent, undefined, 2, first, root), 1);
       this.out += `${ind.at(0)}}`;
       return;
     }
     this.out += '{';
     // A resource's member is module-qualified like a top-level node (RFC 8040 section 3.5.3).
-    this.close(yield* this.members(tree, tree.parent, undefined, 1, true), 0);
+    this.close(yield* this.members(tree, tree.parent, undefined, 1, true, root), 0);
   }
 
   /**
    * Writes the members of an object after the opening brace (and after `@` when `first` is false);
-   * returns whether the object is still without members.
+   * returns whether the object is still without members. `place`: the holder's in a view.
    */
   private *members(
     holder: ChildHolder,
@@ -143,21 +147,23 @@ class JsonWriter {
     parentModule: string | undefined,
     depth: number,
     first: boolean,
+    place: Place | undefined,
   ): Generator<string, boolean> {
-    const groups = groupsToWrite(holder, schemaParent, this.keepEmptyNp);
+    const groups = groupsToWrite(holder, schemaParent, this.keepEmptyNp, place);
     for (let i = 0; i < groups.length; i += 2) {
       const schema = groups[i] as SchemaNode;
       const entries = entriesInOrder(schema, groupAt(groups, i + 1), this.sort);
+      const below = place?.child(schema);
       if (!first) this.out += ',';
       first = false;
       this.out += this.ind.at(depth) + this.name(schema, parentModule);
       if (schema.kind === 'list') {
         this.out += '[';
-        yield* this.listEntries(entries, depth);
+        yield* this.listEntries(entries, depth, below);
       } else if (schema.kind === 'container' && isLarge(instanceOf(entries, 0))) {
-        yield* this.inner(instanceOf(entries, 0), depth);
+        yield* this.inner(instanceOf(entries, 0), depth, below);
       } else {
-        this.group(schema, entries, depth);
+        this.group(schema, entries, depth, below);
       }
       this.metaSibling(schema, entries, parentModule, depth);
       if (this.out.length >= CHUNK_SIZE) yield this.take();
@@ -165,28 +171,28 @@ class JsonWriter {
     return first;
   }
 
-  private *listEntries(entries: Group, depth: number): Generator<string> {
+  private *listEntries(entries: Group, depth: number, place: Place | undefined): Generator<string> {
     const ind = this.ind.at(depth + 1);
     for (let i = 0; i < sizeOf(entries); i++) {
       if (i > 0) this.out += ',';
       this.out += ind;
       const entry = instanceOf(entries, i);
-      if (isLarge(entry)) yield* this.inner(entry, depth + 1);
-      else this.object(entry, depth + 1);
+      if (isLarge(entry)) yield* this.inner(entry, depth + 1, place);
+      else this.object(entry, depth + 1, place);
       if (this.out.length >= CHUNK_SIZE) yield this.take();
     }
     this.out += `${this.ind.at(depth)}]`;
   }
 
   /** An object for a container or list entry holding a large group, written by the generator. */
-  private *inner(node: DataNode, depth: number): Generator<string> {
+  private *inner(node: DataNode, depth: number, place: Place | undefined): Generator<string> {
     this.out += '{';
     const first = this.ownMetadata(this.metadata ? node.annotations : undefined, depth + 1);
-    this.close(yield* this.members(node, node.schema, node.schema.module, depth + 1, first), depth);
+    this.close(yield* this.members(node, node.schema, node.schema.module, depth + 1, first, place), depth);
   }
 
   /** Plain (non-generator) writer of one member's value. */
-  private group(schema: SchemaNode, entries: Group, depth: number): void {
+  private group(schema: SchemaNode, entries: Group, depth: number, place: Place | undefined): void {
     switch (schema.kind) {
       case 'leaf': {
         const n = instanceOf(entries, 0);
@@ -210,7 +216,7 @@ class JsonWriter {
         for (let i = 0; i < sizeOf(entries); i++) {
           if (i > 0) this.out += ',';
           this.out += ind;
-          this.object(instanceOf(entries, i), depth + 1);
+          this.object(instanceOf(entries, i), depth + 1, place);
         }
         this.out += `${this.ind.at(depth)}]`;
         return;
@@ -219,29 +225,29 @@ class JsonWriter {
       case 'anyxml': {
         const n = instanceOf(entries, 0);
         // Content decoded as data encodes like a container (RFC 7951 section 5.5), its metadata aside.
-        if (n.children !== undefined) this.object(n, depth, false);
+        if (n.children !== undefined) this.object(n, depth, place, false);
         else this.anyContent(n.any ?? [], schema.module, depth);
         return;
       }
       default:
-        this.object(instanceOf(entries, 0), depth);
+        this.object(instanceOf(entries, 0), depth, place);
     }
   }
 
   /** A container or list entry object, written without yielding. */
-  private object(node: DataNode, depth: number, ownMetadata = true): void {
+  private object(node: DataNode, depth: number, place: Place | undefined, ownMetadata = true): void {
     this.out += '{';
     let first = this.ownMetadata(this.metadata && ownMetadata ? node.annotations : undefined, depth + 1);
     const module = node.schema.module;
     const ind = this.ind.at(depth + 1);
-    const groups = groupsToWrite(node, node.schema, this.keepEmptyNp);
+    const groups = groupsToWrite(node, node.schema, this.keepEmptyNp, place);
     for (let i = 0; i < groups.length; i += 2) {
       const schema = groups[i] as SchemaNode;
       const nodes = groupAt(groups, i + 1);
       if (!first) this.out += ',';
       first = false;
       this.out += ind + this.name(schema, module);
-      this.group(schema, entriesInOrder(schema, nodes, this.sort), depth + 1);
+      this.group(schema, entriesInOrder(schema, nodes, this.sort), depth + 1, place?.child(schema));
       this.metaSibling(schema, nodes, module, depth + 1);
     }
     this.close(first, depth);
@@ -346,9 +352,4 @@ function anyScalar(e: AnyElement): string {
     default:
       return JSON.stringify(e.text ?? '');
   }
-}
-
-/** True when the node would be written (used by the with-defaults and depth utilities). */
-export function isWritten(node: DataNode, keepEmptyNp: boolean): boolean {
-  return keepEmptyNp || !isEmptyNp(node);
 }

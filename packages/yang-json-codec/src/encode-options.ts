@@ -9,10 +9,10 @@ import {
   type Slot,
   sizeOf,
 } from './child-map';
-import { isTruncatedByDepth } from './depth';
 import type { ChildHolder, DataNode } from './instance';
-import { inSchemaOrder, orderedChildren } from './instance';
+import { pairsInSchemaOrder, pairsSorted } from './instance';
 import { resolveLeafref } from './values';
+import { isTruncatedByDepth, type Place, type TreeView } from './view';
 
 /** Options both encoders share. */
 export interface EncodeOptions {
@@ -35,6 +35,11 @@ export interface EncodeOptions {
    * resource kind too: several instances (every entry of a list) need one root element.
    */
   readonly wrapper?: boolean;
+  /**
+   * What to write of the tree: `content`, `withDefaults`, `fields` and `depth` applied while it is
+   * written, the tree only read (see {@link TreeView}); absent: the tree as it is.
+   */
+  readonly view?: TreeView;
 }
 
 /** How `ordered-by system` entries are ordered in output: as decoded (false) or sorted. */
@@ -96,16 +101,27 @@ export class Indenter {
   }
 }
 
-/** True for a non-presence container with nothing worth writing below it. */
-export function isEmptyNp(node: DataNode): boolean {
+/**
+ * The child groups of `holder` as pairs (see `pairsOf`): as `place` (the holder's place in a view)
+ * writes them, or the holder's own without a view.
+ */
+export function groupsOf(holder: ChildHolder, place: Place | undefined): ChildPairs {
+  if (place !== undefined) return place.groups(holder);
+  return holder.children === undefined ? NO_GROUPS : pairsOf(holder.children);
+}
+
+/** True for a non-presence container with nothing worth writing below it (at `place` in a view). */
+export function isEmptyNp(node: DataNode, place: Place | undefined): boolean {
   if (node.schema.kind !== 'container' || node.schema.presence !== undefined) return false;
   if (node.annotations !== undefined && node.annotations.length > 0) return false;
   if (isTruncatedByDepth(node)) return false;
   if (node.children === undefined) return true;
-  const pairs = pairsOf(node.children);
+  if (place?.truncated === true) return false;
+  const pairs = groupsOf(node, place);
   for (let i = 1; i < pairs.length; i += 2) {
     const nodes = groupAt(pairs, i);
-    for (let k = 0; k < sizeOf(nodes); k++) if (!isEmptyNp(instanceOf(nodes, k))) return false;
+    const below = place?.child(pairs[i - 1] as SchemaNode);
+    for (let k = 0; k < sizeOf(nodes); k++) if (!isEmptyNp(instanceOf(nodes, k), below)) return false;
   }
   return true;
 }
@@ -150,35 +166,39 @@ export function entriesInOrder(schema: SchemaNode, group: Group, sort: SystemSor
 }
 
 /** Whether a group is written: not empty, and not only empty non-presence containers unless asked for. */
-function written(schema: SchemaNode, nodes: Group, keepEmptyNp: boolean): boolean {
+function written(schema: SchemaNode, nodes: Group, keepEmptyNp: boolean, place: Place | undefined): boolean {
   if (sizeOf(nodes) === 0) return false;
   if (keepEmptyNp || schema.kind !== 'container') return true;
-  for (let k = 0; k < sizeOf(nodes); k++) if (!isEmptyNp(instanceOf(nodes, k))) return true;
+  const below = place?.child(schema);
+  for (let k = 0; k < sizeOf(nodes); k++) if (!isEmptyNp(instanceOf(nodes, k), below)) return true;
   return false;
 }
 
 const NO_GROUPS: ChildPairs = [];
 
 /**
- * Child groups to write, as pairs (see `pairsOf`): schema order, empty groups and (unless asked for)
- * empty NP containers left out. In the usual case, where nothing is to be sorted or left out, the
- * pairs of the children map itself, so writing a node allocates nothing for its children.
+ * Child groups to write, as pairs (see `pairsOf`): those of the view at `place` (if any), in schema
+ * order, empty groups and (unless asked for) empty NP containers left out. In the usual case, where
+ * nothing is to be sorted or left out, the pairs of the children map itself, so writing a node
+ * allocates nothing for its children.
  */
 export function groupsToWrite(
   holder: ChildHolder,
   schemaParent: SchemaNode | undefined,
   keepEmptyNp: boolean,
+  place: Place | undefined,
 ): ChildPairs {
-  const children = holder.children;
-  if (children === undefined || children.size === 0) return NO_GROUPS;
-  const pairs = inSchemaOrder(children, schemaParent)
-    ? pairsOf(children)
-    : orderedChildren(holder, schemaParent).flat();
+  const groups = groupsOf(holder, place);
+  if (groups.length === 0) return NO_GROUPS;
+  const pairs =
+    schemaParent === undefined || pairsInSchemaOrder(groups, schemaParent)
+      ? groups
+      : pairsSorted(groups, schemaParent);
   for (let i = 0; i < pairs.length; i += 2) {
-    if (written(pairs[i] as SchemaNode, groupAt(pairs, i + 1), keepEmptyNp)) continue;
+    if (written(pairs[i] as SchemaNode, groupAt(pairs, i + 1), keepEmptyNp, place)) continue;
     const kept: Slot[] = [];
     for (let j = 0; j < pairs.length; j += 2) {
-      if (written(pairs[j] as SchemaNode, groupAt(pairs, j + 1), keepEmptyNp))
+      if (written(pairs[j] as SchemaNode, groupAt(pairs, j + 1), keepEmptyNp, place))
         kept.push(pairs[j]!, pairs[j + 1]!);
     }
     return kept;
@@ -187,10 +207,10 @@ export function groupsToWrite(
 }
 
 /** True when {@link groupsToWrite} gives no group. */
-export function nothingToWrite(holder: ChildHolder, keepEmptyNp: boolean): boolean {
-  const pairs = holder.children === undefined ? NO_GROUPS : pairsOf(holder.children);
+export function nothingToWrite(holder: ChildHolder, keepEmptyNp: boolean, place: Place | undefined): boolean {
+  const pairs = groupsOf(holder, place);
   for (let i = 0; i < pairs.length; i += 2) {
-    if (written(pairs[i] as SchemaNode, groupAt(pairs, i + 1), keepEmptyNp)) return false;
+    if (written(pairs[i] as SchemaNode, groupAt(pairs, i + 1), keepEmptyNp, place)) return false;
   }
   return true;
 }

@@ -7,6 +7,7 @@ import {
   type EncodeOptions,
   entriesInOrder,
   flatText,
+  groupsOf,
   groupsToWrite,
   Indenter,
   isLarge,
@@ -18,6 +19,7 @@ import type { Annotation, AnyElement, ChildHolder, DataNode, InstanceTree } from
 import { knownAnnotation } from './known-annotations';
 import { prefixOfModule } from './schema-view';
 import { usesPrefixes, valueToXml, xpathToXml } from './values';
+import { type Place, viewPlace } from './view';
 
 /** Options of {@link encodeXml}. */
 export interface EncodeXmlOptions extends EncodeOptions {
@@ -36,7 +38,7 @@ export interface EncodeXmlOptions extends EncodeOptions {
  */
 export function* encodeXmlChunks(tree: InstanceTree, options: EncodeXmlOptions = {}): Generator<string> {
   const w = new XmlWriter(tree.schema, options);
-  yield* w.document(tree);
+  yield* w.document(tree, options.view === undefined ? undefined : viewPlace(tree, options.view));
   if (w.out.length > 0) yield w.take();
 }
 
@@ -87,13 +89,14 @@ class XmlWriter {
     return this.ind.pretty ? this.ind.at(depth) : '';
   }
 
-  *document(tree: InstanceTree): Generator<string> {
+  /** Writes `tree`, at `root` in a view when there is one. */
+  *document(tree: InstanceTree, root: Place | undefined): Generator<string> {
     const kind = tree.kind;
     // A notification read without its envelope has no eventTime: it is written the same way (libyang's form).
     if (kind === 'notification' && tree.eventTime !== undefined) {
       this.out += `${this.nl(0)}<notification xmlns="${NOTIFICATION_NS}">`;
       this.out += `${this.nl(1)}<eventTime>${escapeXmlText(tree.eventTime)}</eventTime>`;
-      yield* this.groups(tree, undefined, NOTIFICATION_NS, 1);
+      yield* this.groups(tree, undefined, NOTIFICATION_NS, 1, root);
       this.out += `${this.nl(0)}</notification>`;
       return;
     }
@@ -102,28 +105,29 @@ class XmlWriter {
       const [part, nodes] = [...tree.children][0] ?? [];
       const name = this.operationElement ? op.name : (part?.kind ?? 'input');
       const node = nodes?.[0];
-      if (node === undefined || node.children === undefined || node.children.size === 0) {
+      const place = part === undefined ? undefined : root?.child(part);
+      if (node === undefined || groupsOf(node, place).length === 0) {
         this.out += `${this.nl(0)}<${name} xmlns="${op.namespace}"/>`;
         return;
       }
       this.out += `${this.nl(0)}<${name} xmlns="${op.namespace}">`;
-      yield* this.groups(node, part, op.namespace, 1);
+      yield* this.groups(node, part, op.namespace, 1, place);
       this.out += `${this.nl(0)}</${name}>`;
       return;
     }
     if ((kind === 'data' || kind === 'config' || kind === 'resource') && this.wrapper) {
       const attrs =
         this.metadata && tree.annotations ? this.attributes(tree.annotations, undefined, new Map()) : '';
-      if (nothingToWrite(tree, this.keepEmptyNp)) {
+      if (nothingToWrite(tree, this.keepEmptyNp, root)) {
         this.out += `${this.nl(0)}<data xmlns="${RESTCONF_NS}"${attrs}/>`;
         return;
       }
       this.out += `${this.nl(0)}<data xmlns="${RESTCONF_NS}"${attrs}>`;
-      yield* this.groups(tree, tree.parent, RESTCONF_NS, 1);
+      yield* this.groups(tree, tree.parent, RESTCONF_NS, 1, root);
       this.out += `${this.nl(0)}</data>`;
       return;
     }
-    yield* this.groups(tree, tree.parent, '', 0);
+    yield* this.groups(tree, tree.parent, '', 0, root);
   }
 
   private *groups(
@@ -131,14 +135,17 @@ class XmlWriter {
     schemaParent: SchemaNode | undefined,
     parentNs: string,
     depth: number,
+    place: Place | undefined,
   ): Generator<string> {
-    const groups = groupsToWrite(holder, schemaParent, this.keepEmptyNp);
+    const groups = groupsToWrite(holder, schemaParent, this.keepEmptyNp, place);
     for (let i = 0; i < groups.length; i += 2) {
-      const entries = entriesInOrder(groups[i] as SchemaNode, groupAt(groups, i + 1), this.sort);
+      const schema = groups[i] as SchemaNode;
+      const entries = entriesInOrder(schema, groupAt(groups, i + 1), this.sort);
+      const below = place?.child(schema);
       for (let k = 0; k < sizeOf(entries); k++) {
         const n = instanceOf(entries, k);
-        if (isLarge(n)) yield* this.innerGen(n, parentNs, depth);
-        else this.node(n, parentNs, depth);
+        if (isLarge(n)) yield* this.innerGen(n, parentNs, depth, below);
+        else this.node(n, parentNs, depth, below);
         if (this.out.length >= CHUNK_SIZE) yield this.take();
       }
     }
@@ -151,19 +158,24 @@ class XmlWriter {
     return `<${s.name}${xmlns}${extra}${attrs}`;
   }
 
-  private *innerGen(n: DataNode, parentNs: string, depth: number): Generator<string> {
+  private *innerGen(
+    n: DataNode,
+    parentNs: string,
+    depth: number,
+    place: Place | undefined,
+  ): Generator<string> {
     const head = this.open(n, parentNs, '');
-    if (nothingToWrite(n, this.keepEmptyNp)) {
+    if (nothingToWrite(n, this.keepEmptyNp, place)) {
       this.out += `${this.nl(depth)}${head}/>`;
       return;
     }
     this.out += `${this.nl(depth)}${head}>`;
-    yield* this.groups(n, n.schema, n.schema.namespace, depth + 1);
+    yield* this.groups(n, n.schema, n.schema.namespace, depth + 1, place);
     this.out += `${this.nl(depth)}</${n.schema.name}>`;
   }
 
-  /** One instance, written without yielding. */
-  private node(n: DataNode, parentNs: string, depth: number): void {
+  /** One instance (at `place` in a view), written without yielding. */
+  private node(n: DataNode, parentNs: string, depth: number, place: Place | undefined): void {
     const s = n.schema;
     switch (s.kind) {
       case 'leaf':
@@ -187,7 +199,7 @@ class XmlWriter {
         const head = this.open(n, parentNs, '');
         if (n.children !== undefined) {
           // Content decoded as data: top-level nodes, each in its own namespace.
-          this.element(n, head, undefined, depth);
+          this.element(n, head, undefined, depth, place);
           return;
         }
         const items = n.any ?? [];
@@ -206,22 +218,30 @@ class XmlWriter {
         return;
       }
       default:
-        this.element(n, this.open(n, parentNs, ''), s, depth);
+        this.element(n, this.open(n, parentNs, ''), s, depth, place);
     }
   }
 
   /** An element holding its child instances (in the order of `schemaParent`'s children), written in one go. */
-  private element(n: DataNode, head: string, schemaParent: SchemaNode | undefined, depth: number): void {
-    if (nothingToWrite(n, this.keepEmptyNp)) {
+  private element(
+    n: DataNode,
+    head: string,
+    schemaParent: SchemaNode | undefined,
+    depth: number,
+    place: Place | undefined,
+  ): void {
+    if (nothingToWrite(n, this.keepEmptyNp, place)) {
       this.out += `${this.nl(depth)}${head}/>`;
       return;
     }
     this.out += `${this.nl(depth)}${head}>`;
-    const groups = groupsToWrite(n, schemaParent, this.keepEmptyNp);
+    const groups = groupsToWrite(n, schemaParent, this.keepEmptyNp, place);
     for (let i = 0; i < groups.length; i += 2) {
-      const entries = entriesInOrder(groups[i] as SchemaNode, groupAt(groups, i + 1), this.sort);
+      const schema = groups[i] as SchemaNode;
+      const entries = entriesInOrder(schema, groupAt(groups, i + 1), this.sort);
+      const below = place?.child(schema);
       for (let k = 0; k < sizeOf(entries); k++)
-        this.node(instanceOf(entries, k), n.schema.namespace, depth + 1);
+        this.node(instanceOf(entries, k), n.schema.namespace, depth + 1, below);
     }
     this.out += `${this.nl(depth)}</${n.schema.name}>`;
   }

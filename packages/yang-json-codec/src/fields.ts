@@ -1,9 +1,12 @@
 import { type FieldsNode, parseFields, RestconfUriError } from '@yangkit/restconf-uri';
+import type { SchemaNode } from '@yangkit/yang-schema';
+import { type ChildPairs, groupAt, type Slot } from './child-map';
 import { CodecError } from './errors';
-import type { ChildHolder, DataNode, InstanceTree } from './instance';
+import type { InstanceTree } from './instance';
+import { applyView } from './view';
 
 /** The selected child names (`module:name` or `name`, as written), each with the selection below it (empty = all). */
-type Selection = Map<string, Selection>;
+export type Selection = ReadonlyMap<string, Selection>;
 
 function selectionOf(fields: readonly FieldsNode[]): Selection {
   return new Map(
@@ -25,37 +28,69 @@ function parse(expr: string): readonly FieldsNode[] {
 }
 
 /**
+ * The selection of a `fields` expression or its parsed form.
+ *
+ * @throws {CodecError} `BAD_OPTION` for an expression that does not parse
+ */
+export function fieldSelection(fields: string | readonly FieldsNode[]): Selection | undefined {
+  const selection = selectionOf(typeof fields === 'string' ? parse(fields) : fields);
+  return selection.size === 0 ? undefined : selection;
+}
+
+/**
+ * The selection below a child `schema` of a holder of `module` that `selection` applies to (a name
+ * without a module is of the holder's); undefined when everything below it is selected.
+ */
+export function selectedBelow(
+  selection: Selection | undefined,
+  schema: SchemaNode,
+  module: string | undefined,
+): Selection | undefined {
+  if (selection === undefined) return undefined;
+  const sub =
+    selection.get(`${schema.module}:${schema.name}`) ??
+    (schema.module === module ? selection.get(schema.name) : undefined);
+  return sub === undefined || sub.size === 0 ? undefined : sub;
+}
+
+function isSelected(selection: Selection, schema: SchemaNode, module: string | undefined): boolean {
+  return (
+    selection.has(`${schema.module}:${schema.name}`) ||
+    (schema.module === module && selection.has(schema.name))
+  );
+}
+
+/**
+ * The child groups `selection` keeps of a holder of `module` (`pairs`): the selected ones and, for a
+ * list entry (`keys`), its key leafs, selected or not, so that every entry written still says which
+ * one it is (RFC 7950 section 7.8.2). The holder's own pairs when all are kept.
+ */
+export function fieldsGroups(
+  pairs: ChildPairs,
+  selection: Selection,
+  module: string | undefined,
+  keys: readonly SchemaNode[] | undefined,
+): ChildPairs {
+  let kept: Slot[] | undefined;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const schema = pairs[i] as SchemaNode;
+    const stays = isSelected(selection, schema, module) || keys?.includes(schema) === true;
+    if (!stays && kept === undefined) kept = pairs.slice(0, i) as Slot[];
+    if (stays && kept !== undefined) kept.push(schema, groupAt(pairs, i + 1) as Slot);
+  }
+  return kept ?? pairs;
+}
+
+/**
  * Applies the RESTCONF `fields` query parameter (RFC 8040 section 4.8.3) in place: below the target (each
  * top-level instance of a resource document, or the datastore of a data document) only the selected
  * descendants stay. A list entry that stays keeps its key leafs, selected or not (the target entry
  * included), so that every entry in the output still says which one it is. `fields` is the
- * expression or its parsed form (`parseFields` of @yangkit/restconf-uri). Returns the tree.
+ * expression or its parsed form (`parseFields` of @yangkit/restconf-uri). Returns the tree. An encoder
+ * applies the same rule while writing, without changing the tree, with its `view` option.
  *
  * @throws {CodecError} `BAD_OPTION` for an expression that does not parse
  */
 export function applyFields(tree: InstanceTree, fields: string | readonly FieldsNode[]): InstanceTree {
-  const selection = selectionOf(typeof fields === 'string' ? parse(fields) : fields);
-  if (tree.kind === 'data' || tree.kind === 'config') select(tree, selection, undefined);
-  else {
-    for (const nodes of tree.children.values()) for (const n of nodes) select(n, selection, n.schema.module);
-  }
-  return tree;
-}
-
-function select(holder: ChildHolder, selection: Selection, parentModule: string | undefined): void {
-  const children = holder.children;
-  if (children === undefined || selection.size === 0) return;
-  // A document (it has a `kind`) has no keys; a list entry keeps its own (RFC 7950 section 7.8.2).
-  const entry = 'kind' in holder ? undefined : (holder as DataNode).schema;
-  const keys = entry?.kind === 'list' ? entry.keyNodes : undefined;
-  for (const [schema, nodes] of children) {
-    const sub =
-      selection.get(`${schema.module}:${schema.name}`) ??
-      (schema.module === parentModule ? selection.get(schema.name) : undefined);
-    if (sub === undefined) {
-      if (keys === undefined || !keys.includes(schema)) children.delete(schema);
-      continue;
-    }
-    for (const n of nodes as DataNode[]) select(n, sub, schema.module);
-  }
+  return applyView(tree, { fields });
 }

@@ -1,5 +1,14 @@
 import type { SchemaNode, SchemaTree, YangType } from '@yangkit/yang-schema';
-import { CompactChildMap, firstChild, groupAt, instanceOf, pairsOf, type Slot, sizeOf } from './child-map';
+import {
+  type ChildPairs,
+  CompactChildMap,
+  firstChild,
+  groupAt,
+  instanceOf,
+  pairsOf,
+  type Slot,
+  sizeOf,
+} from './child-map';
 import { nodeInfo } from './schema-view';
 
 /**
@@ -118,6 +127,16 @@ function copyOf(
   return copy;
 }
 
+/**
+ * A copy of a leaf (or any node, sharing its children) with `annotations` in place of its own: what
+ * a view writes for a node it annotates without changing the tree.
+ */
+export function withAnnotations(node: DataNode, annotations: Annotation[]): DataNode {
+  const copy = copyOf(node, node.parent, annotations);
+  copy.children = node.children;
+  return copy;
+}
+
 /** Creates an instance node (children map only for inner nodes). */
 export function createNode(schema: SchemaNode, parent: DataNode | undefined): DataNode {
   const inner =
@@ -230,9 +249,13 @@ export function leafValue(
 
 /** True when the groups of `children` are in the order of `schemaParent`'s children (as they usually are). */
 export function inSchemaOrder(children: ChildMap, schemaParent: SchemaNode | undefined): boolean {
-  if (children.size < 2 || schemaParent === undefined) return true;
+  return pairsInSchemaOrder(pairsOf(children), schemaParent);
+}
+
+/** True when the groups of `pairs` (see `pairsOf`) are in the order of `schemaParent`'s children. */
+export function pairsInSchemaOrder(pairs: ChildPairs, schemaParent: SchemaNode | undefined): boolean {
+  if (pairs.length < 4 || schemaParent === undefined) return true;
   const index = nodeInfo(schemaParent).index;
-  const pairs = pairsOf(children);
   let last = -1;
   for (let p = 0; p < pairs.length; p += 2) {
     const i = index.get(pairs[p] as SchemaNode) ?? Number.MAX_SAFE_INTEGER;
@@ -240,6 +263,16 @@ export function inSchemaOrder(children: ChildMap, schemaParent: SchemaNode | und
     last = i;
   }
   return true;
+}
+
+/** The pairs of `pairs` in the order of `schemaParent`'s children (groups it does not know last). */
+export function pairsSorted(pairs: ChildPairs, schemaParent: SchemaNode): Slot[] {
+  const index = nodeInfo(schemaParent).index;
+  const at = (p: number) => index.get(pairs[p] as SchemaNode) ?? Number.MAX_SAFE_INTEGER;
+  const order: number[] = [];
+  for (let p = 0; p < pairs.length; p += 2) order.push(p);
+  order.sort((a, b) => at(a) - at(b));
+  return order.flatMap((p) => [pairs[p]!, pairs[p + 1]!]);
 }
 
 /** Child groups of `holder` in schema order (the order both encoders write). */

@@ -1,9 +1,19 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import {
+  type ChildPairs,
+  CompactChildMap,
+  type Group,
+  groupAt,
+  instanceOf,
+  type Slot,
+  sizeOf,
+} from './child-map';
 import { CodecError } from './errors';
-import type { ChildHolder, DataNode, InstanceTree } from './instance';
-import { createNode } from './instance';
+import type { DataNode, InstanceTree } from './instance';
+import { createNode, withAnnotations } from './instance';
 import { WITH_DEFAULTS_MODULE } from './known-annotations';
 import { valueFromJson, valueFromXml } from './values';
+import { applyView } from './view';
 
 /** The retrieval modes of RFC 6243 section 3 (the RESTCONF `with-defaults` parameter, RFC 8040 4.8.9). */
 export type WithDefaultsMode = 'report-all' | 'report-all-tagged' | 'trim' | 'explicit';
@@ -16,40 +26,41 @@ export type WithDefaultsMode = 'report-all' | 'report-all-tagged' | 'trim' | 'ex
  *   non-presence containers and the selected (or default) case of each choice (RFC 6243 3.1);
  * - `report-all-tagged`: as report-all, and every value equal to its default carries the
  *   `ietf-netconf-with-defaults:default` annotation (RFC 6243 3.4).
+ * An encoder applies the same rules while writing, without changing the tree, with its `view` option.
  */
 export function applyWithDefaults(tree: InstanceTree, mode: WithDefaultsMode): InstanceTree {
-  switch (mode) {
-    case 'explicit':
-      return tree;
-    case 'trim':
-      eachInner(tree, (n) => trim(tree.schema, n));
-      return tree;
-    case 'report-all':
-    case 'report-all-tagged': {
-      const tag = mode === 'report-all-tagged';
-      const inner: DataNode[] = [];
-      eachInner(tree, (n) => inner.push(n));
-      for (const n of inner) addDefaults(tree.schema, n, n.schema.children, tag);
-      if (tag) eachInner(tree, (n) => tagDefaults(tree.schema, n));
-      return tree;
-    }
-    default:
-      throw new CodecError('BAD_OPTION', `unknown with-defaults mode "${String(mode)}"`, {
-        errorTag: 'invalid-value',
-      });
-  }
+  return checkedMode(mode) === 'explicit' ? tree : applyView(tree, { withDefaults: mode });
 }
 
-function eachInner(holder: ChildHolder, fn: (n: DataNode) => void): void {
-  if (holder.children === undefined) return;
-  for (const nodes of holder.children.values()) {
-    for (const n of nodes) {
-      if (n.children !== undefined) {
-        fn(n);
-        eachInner(n, fn);
-      }
-    }
-  }
+const MODES: readonly string[] = ['report-all', 'report-all-tagged', 'trim', 'explicit'];
+
+/**
+ * `mode`, checked.
+ *
+ * @throws {CodecError} `BAD_OPTION` for a mode RFC 6243 does not define
+ */
+export function checkedMode(mode: WithDefaultsMode): WithDefaultsMode {
+  if (MODES.includes(mode)) return mode;
+  throw new CodecError('BAD_OPTION', `unknown with-defaults mode "${String(mode)}"`, {
+    errorTag: 'invalid-value',
+  });
+}
+
+/**
+ * The child groups of inner node `holder` (`pairs`) in a mode other than `explicit`: trimmed, or with
+ * the missing defaults added (new nodes) and, tagged, default values replaced by annotated copies.
+ * The holder's own pairs when nothing changes.
+ */
+export function defaultsGroups(
+  tree: SchemaTree,
+  holder: DataNode,
+  pairs: ChildPairs,
+  mode: WithDefaultsMode,
+): ChildPairs {
+  if (mode === 'trim') return trimmed(tree, pairs);
+  const added = missingDefaults(tree, holder, pairs, holder.schema.children);
+  const all = added.length === 0 ? pairs : [...pairs, ...added];
+  return mode === 'report-all-tagged' ? tagged(tree, all) : all;
 }
 
 const defaultCache = new WeakMap<SchemaNode, string[] | null>();
@@ -75,46 +86,65 @@ export function defaultValues(tree: SchemaTree, schema: SchemaNode): string[] {
   return out;
 }
 
-function trim(tree: SchemaTree, n: DataNode): void {
-  for (const [s, nodes] of n.children!) {
-    if (s.kind === 'leaf') {
-      const d = defaultValues(tree, s);
-      if (d.length === 1 && nodes[0]?.value === d[0]) n.children!.delete(s);
-    } else if (s.kind === 'leaf-list') {
-      const d = defaultValues(tree, s);
-      if (d.length > 0 && d.length === nodes.length && nodes.every((x, i) => x.value === d[i]))
-        n.children!.delete(s);
-    }
+/** `pairs` without the leafs (and leaf-lists) whose value is their default (RFC 6243 section 3.2). */
+function trimmed(tree: SchemaTree, pairs: ChildPairs): ChildPairs {
+  let kept: Slot[] | undefined;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const s = pairs[i] as SchemaNode;
+    const group = groupAt(pairs, i + 1);
+    const trim = (s.kind === 'leaf' || s.kind === 'leaf-list') && isDefault(defaultValues(tree, s), group);
+    if (trim && kept === undefined) kept = pairs.slice(0, i) as Slot[];
+    if (!trim && kept !== undefined) kept.push(s, group as Slot);
   }
+  return kept ?? pairs;
 }
 
-/** True when any data node below `schema` (a case or choice) has an instance under `n`. */
-function caseSelected(n: DataNode, schema: SchemaNode): boolean {
+/** True when a leaf's value, or a leaf-list's values in order, are the defaults `d`. */
+function isDefault(d: readonly string[], group: Group): boolean {
+  if (d.length === 0 || d.length !== sizeOf(group)) return false;
+  for (let k = 0; k < d.length; k++) if (instanceOf(group, k).value !== d[k]) return false;
+  return true;
+}
+
+/** True when `schema` has instances in `pairs`. */
+function holds(pairs: ChildPairs, schema: SchemaNode): boolean {
+  for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === schema) return true;
+  return false;
+}
+
+/** True when any data node below `schema` (a case or choice) has an instance in `pairs`. */
+function caseSelected(pairs: ChildPairs, schema: SchemaNode): boolean {
   for (const c of schema.children) {
     if (c.kind === 'choice' || c.kind === 'case') {
-      if (caseSelected(n, c)) return true;
-    } else if (n.children!.has(c)) return true;
+      if (caseSelected(pairs, c)) return true;
+    } else if (holds(pairs, c)) return true;
   }
   return false;
 }
 
-function addDefaults(
+/**
+ * The groups with defaults that `schemaChildren` of `n` lack in `pairs`, as new nodes: leafs and
+ * leaf-lists with defaults, through the selected (or default) case of each choice and non-presence
+ * containers, which "exist" with their defaults (RFC 7950 section 7.6.1).
+ */
+function missingDefaults(
   tree: SchemaTree,
   n: DataNode,
+  pairs: ChildPairs,
   schemaChildren: readonly SchemaNode[],
-  tag: boolean,
-): void {
+  added: Slot[] = [],
+): Slot[] {
   for (const cs of schemaChildren) {
     if (cs.kind === 'choice') {
-      const chosen =
-        cs.children.find((c) => caseSelected(n, c)) ?? cs.children.find((c) => c.name === cs.default);
+      const present = (c: SchemaNode) => caseSelected(pairs, c) || caseSelected(added, c);
+      const chosen = cs.children.find(present) ?? cs.children.find((c) => c.name === cs.default);
       if (chosen !== undefined)
-        addDefaults(tree, n, chosen.kind === 'case' ? chosen.children : [chosen], tag);
+        missingDefaults(tree, n, pairs, chosen.kind === 'case' ? chosen.children : [chosen], added);
     } else if (cs.kind === 'leaf' || cs.kind === 'leaf-list') {
-      if (n.children!.has(cs)) continue;
+      if (holds(pairs, cs) || holds(added, cs)) continue;
       const values = defaultValues(tree, cs);
       if (values.length === 0) continue;
-      n.children!.set(
+      added.push(
         cs,
         values.map((v) => {
           const leaf = createNode(cs, n);
@@ -122,24 +152,50 @@ function addDefaults(
           return leaf;
         }),
       );
-    } else if (cs.kind === 'container' && cs.presence === undefined && !n.children!.has(cs)) {
-      // A non-presence container "exists" with its defaults (RFC 7950 7.6.1).
+    } else if (
+      cs.kind === 'container' &&
+      cs.presence === undefined &&
+      !holds(pairs, cs) &&
+      !holds(added, cs)
+    ) {
       const c = createNode(cs, n);
-      addDefaults(tree, c, cs.children, tag);
-      if (c.children!.size > 0) n.children!.set(cs, [c]);
+      const inner = missingDefaults(tree, c, [], cs.children);
+      if (inner.length === 0) continue;
+      c.children = CompactChildMap.ofPairs(inner);
+      added.push(cs, [c]);
     }
   }
+  return added;
 }
 
-function tagDefaults(tree: SchemaTree, n: DataNode): void {
-  for (const [s, nodes] of n.children!) {
+/** `pairs` with each value equal to a default of its leaf (or leaf-list) annotated as one (RFC 6243 section 3.4). */
+function tagged(tree: SchemaTree, pairs: ChildPairs): ChildPairs {
+  let out: Slot[] | undefined;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const s = pairs[i] as SchemaNode;
     if (s.kind !== 'leaf' && s.kind !== 'leaf-list') continue;
     const d = defaultValues(tree, s);
     if (d.length === 0) continue;
-    for (const leaf of nodes) {
-      if (!d.includes(leaf.value ?? '')) continue;
-      if (leaf.annotations?.some((a) => a.module === WITH_DEFAULTS_MODULE && a.name === 'default')) continue;
-      (leaf.annotations ??= []).push({ module: WITH_DEFAULTS_MODULE, name: 'default', value: 'true' });
+    const group = groupAt(pairs, i + 1);
+    let copies: DataNode[] | undefined;
+    for (let k = 0; k < sizeOf(group); k++) {
+      const leaf = instanceOf(group, k);
+      if (!d.includes(leaf.value ?? '') || isTagged(leaf)) continue;
+      if (copies === undefined) {
+        copies = [];
+        for (let j = 0; j < sizeOf(group); j++) copies.push(instanceOf(group, j));
+      }
+      copies[k] = withAnnotations(leaf, [...(leaf.annotations ?? []), DEFAULT_TAG]);
     }
+    if (copies === undefined) continue;
+    out ??= pairs.slice() as Slot[];
+    out[i + 1] = copies;
   }
+  return out ?? pairs;
+}
+
+const DEFAULT_TAG = { module: WITH_DEFAULTS_MODULE, name: 'default', value: 'true' } as const;
+
+function isTagged(leaf: DataNode): boolean {
+  return leaf.annotations?.some((a) => a.module === WITH_DEFAULTS_MODULE && a.name === 'default') === true;
 }

@@ -1,0 +1,208 @@
+import type { FieldsNode } from '@yangkit/restconf-uri';
+import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import { type ChildPairs, groupAt, instanceOf, pairsOf, sizeOf } from './child-map';
+import { contentGroups } from './content';
+import { fieldSelection, fieldsGroups, type Selection, selectedBelow } from './fields';
+import type { ChildHolder, DataNode, InstanceTree } from './instance';
+import { checkedMode, defaultsGroups, type WithDefaultsMode } from './with-defaults';
+
+/**
+ * What a read writes of a tree, applied while it is walked rather than to the tree: the tree is only
+ * read, so an encoder given a view writes a datastore's own nodes without copying them. In the order
+ * they apply to each node's children:
+ * - `withDefaults`: RFC 6243 section 3 (RESTCONF `with-defaults`, RFC 8040 section 4.8.9);
+ * - `content`: RFC 8040 section 4.8.1 `content` / RFC 8526 section 3.1.1 `config-filter`, which
+ *   also leaves out what `withDefaults` adds outside it;
+ * - `fields`: RFC 8040 section 4.8.3;
+ * - `depth`: RFC 8040 section 4.8.2.
+ */
+export interface TreeView {
+  /** `config` writes configuration only; `nonconfig` state, with the configuration ancestors (and list keys) that lead to it. */
+  readonly content?: 'config' | 'nonconfig' | 'all';
+  /** The with-defaults mode; `explicit` (the default) writes the tree as it is. */
+  readonly withDefaults?: WithDefaultsMode;
+  /** The `fields` expression, or its parsed form (`parseFields` of @yangkit/restconf-uri). */
+  readonly fields?: string | readonly FieldsNode[];
+  /** The `depth`; the target is level 1 (for a data document the datastore, so top-level nodes are level 2). */
+  readonly depth?: number | 'unbounded';
+}
+
+const NO_GROUPS: ChildPairs = [];
+
+/** The rules of one view over one tree. */
+class Rules {
+  readonly schema: SchemaTree;
+  readonly content: 'config' | 'nonconfig' | 'all';
+  readonly withDefaults: WithDefaultsMode;
+  readonly depth: number;
+  readonly fields: Selection | undefined;
+  /** True when `content=nonconfig` keeps a configuration node: state lies at or below it. */
+  readonly stateBelow = (node: DataNode, place: Place): boolean => {
+    const pairs = this.defaulted(node, place);
+    for (let i = 0; i < pairs.length; i += 2) {
+      const schema = pairs[i] as SchemaNode;
+      if (!schema.config) return true;
+      if (schema.isKey) continue;
+      const group = groupAt(pairs, i + 1);
+      const below = place.child(schema);
+      for (let k = 0; k < sizeOf(group); k++) if (this.stateBelow(instanceOf(group, k), below)) return true;
+    }
+    return false;
+  };
+
+  constructor(tree: InstanceTree, view: TreeView) {
+    this.schema = tree.schema;
+    this.content = view.content ?? 'all';
+    this.withDefaults = checkedMode(view.withDefaults ?? 'explicit');
+    this.depth = view.depth === undefined || view.depth === 'unbounded' ? Infinity : view.depth;
+    this.fields = view.fields === undefined ? undefined : fieldSelection(view.fields);
+  }
+
+  /** The children of `holder` after with-defaults (which applies to inner nodes, not to a document). */
+  defaulted(holder: ChildHolder, place: Place): ChildPairs {
+    if (holder.children === undefined) return NO_GROUPS;
+    const pairs = pairsOf(holder.children);
+    if (!place.inner || this.withDefaults === 'explicit') return pairs;
+    return defaultsGroups(this.schema, holder as DataNode, pairs, this.withDefaults);
+  }
+}
+
+/**
+ * Where a walk of a viewed tree is: the level and the part of `fields` that apply to a holder's
+ * children. One place per schema node reached (places of the entries of a list are one), so a walk
+ * allocates nothing per node for it.
+ */
+export class Place {
+  private next: Map<SchemaNode, Place> | undefined;
+
+  constructor(
+    private readonly rules: Rules,
+    /** The RFC 8040 section 4.8.2 level of the holder. */
+    private readonly level: number,
+    /** The selection among the holder's children; undefined: all of them. */
+    private readonly fields: Selection | undefined,
+    /** For a resource document: the selection its top-level nodes apply to their children. */
+    private readonly topFields: Selection | undefined,
+    /** The module of the holder (a `fields` name without one is of this module). */
+    private readonly module: string | undefined,
+    /** True for an inner node, false for the document. */
+    readonly inner: boolean,
+  ) {}
+
+  /** True when an inner node here is written without its children: it is at the last level `depth` asks for. */
+  get truncated(): boolean {
+    return this.level >= this.rules.depth;
+  }
+
+  /** The place of the instances of `schema`, a child of this place's holder. */
+  child(schema: SchemaNode): Place {
+    let place = this.next?.get(schema);
+    if (place === undefined) {
+      const fields = this.topFields ?? selectedBelow(this.fields, schema, this.module);
+      place = new Place(this.rules, this.level + 1, fields, undefined, schema.module, true);
+      (this.next ??= new Map()).set(schema, place);
+    }
+    return place;
+  }
+
+  /**
+   * The child groups the view writes of `holder` (held here), as pairs (see `pairsOf`): the holder's
+   * own when the view leaves them as they are; instances the view adds or annotates are new nodes.
+   */
+  groups(holder: ChildHolder): ChildPairs {
+    const rules = this.rules;
+    if (this.truncated) return NO_GROUPS;
+    let pairs = rules.defaulted(holder, this);
+    if (rules.content !== 'all')
+      pairs = contentGroups(pairs, rules.content === 'config', this, rules.stateBelow);
+    if (this.fields !== undefined) {
+      const keys = this.inner ? (holder as DataNode).schema.keyNodes : undefined;
+      pairs = fieldsGroups(pairs, this.fields, this.module, keys);
+    }
+    return pairs;
+  }
+}
+
+/** The place of `tree` itself under `view`, from which a walk starts. */
+export function viewPlace(tree: InstanceTree, view: TreeView): Place {
+  const rules = new Rules(tree, view);
+  const datastore = tree.kind === 'data' || tree.kind === 'config';
+  // A datastore is level 1, so its top-level nodes are level 2; a resource's top-level nodes are level 1.
+  return datastore
+    ? new Place(rules, 1, rules.fields, undefined, undefined, false)
+    : new Place(rules, 0, undefined, rules.fields, undefined, false);
+}
+
+/** A top-level instance a view writes (see {@link viewedTopLevel}). */
+export interface ViewedNode {
+  readonly node: DataNode;
+  /** True for an inner node written without children. */
+  readonly empty: boolean;
+}
+
+/**
+ * The top-level instances of `tree` that `view` writes, in order, each with whether it is an inner
+ * node written without children: what a server answering for a target resource checks (the target
+ * exists in the `content` asked for; an empty target is still written).
+ */
+export function viewedTopLevel(tree: InstanceTree, view: TreeView): ViewedNode[] {
+  const root = viewPlace(tree, view);
+  const pairs = root.groups(tree);
+  const out: ViewedNode[] = [];
+  for (let i = 0; i < pairs.length; i += 2) {
+    const group = groupAt(pairs, i + 1);
+    const place = root.child(pairs[i] as SchemaNode);
+    for (let k = 0; k < sizeOf(group); k++) {
+      const node = instanceOf(group, k);
+      out.push({ node, empty: node.children !== undefined && place.groups(node).length === 0 });
+    }
+  }
+  return out;
+}
+
+/** Inner nodes whose children a view applied in place cut off by depth (see {@link isTruncatedByDepth}). */
+const truncated = new WeakSet<ChildHolder>();
+
+/**
+ * True when applying a view in place emptied this node because its content lies below the requested
+ * depth: it stands for content, so it is never left out as an empty non-presence container.
+ */
+export function isTruncatedByDepth(node: DataNode): boolean {
+  return truncated.has(node);
+}
+
+/**
+ * Makes `tree` what `view` writes of it, in place, and returns it: each holder's children become the
+ * view's groups. The public `applyContent`, `applyWithDefaults`, `applyFields` and `applyDepth` are
+ * this with one rule each.
+ */
+export function applyView(tree: InstanceTree, view: TreeView): InstanceTree {
+  materialize(tree, viewPlace(tree, view));
+  return tree;
+}
+
+function materialize(holder: ChildHolder, place: Place): void {
+  const children = holder.children;
+  if (children === undefined) return;
+  if (place.inner && place.truncated) {
+    children.clear();
+    truncated.add(holder);
+    return;
+  }
+  const pairs = place.groups(holder);
+  if (pairs !== pairsOf(children)) {
+    children.clear();
+    for (let i = 0; i < pairs.length; i += 2) {
+      const group = groupAt(pairs, i + 1);
+      children.set(
+        pairs[i] as SchemaNode,
+        Array.isArray(group) ? (group as DataNode[]) : [group as DataNode],
+      );
+    }
+  }
+  for (let i = 0; i < pairs.length; i += 2) {
+    const group = groupAt(pairs, i + 1);
+    const below = place.child(pairs[i] as SchemaNode);
+    for (let k = 0; k < sizeOf(group); k++) materialize(instanceOf(group, k), below);
+  }
+}

@@ -1,0 +1,279 @@
+import { loadSchema, type SchemaNode, type SchemaTree } from '@yangkit/yang-schema';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, test } from 'vitest';
+import {
+  applyContent,
+  applyDepth,
+  applyFields,
+  applyWithDefaults,
+  cloneTree,
+  decodeJson,
+  type EncodeOptions,
+  encodeJson,
+  encodeJsonChunks,
+  encodeXml,
+  type InstanceTree,
+  type TreeView,
+  type WithDefaultsMode,
+} from '../src/index';
+import { SHARED_YANG } from './helpers';
+import { InstanceGenerator, prng } from './instance-generator';
+
+/** Defaults in configuration and in state, through choices and non-presence containers. */
+const VIEW_MODULE = `module view-test {
+  yang-version 1.1;
+  namespace "urn:example:view-test";
+  prefix vt;
+  container box {
+    leaf mode { type string; default "auto"; }
+    leaf-list ports { type uint16; default 80; default 443; }
+    leaf note { type string; }
+    container timers {
+      leaf hello { type uint16; default 10; }
+      container inner { leaf dead { type uint16; default 40; } }
+    }
+    container opt { presence "on"; leaf level { type uint8; default 1; } }
+    choice transport {
+      default tcp;
+      case tcp { leaf tcp-port { type uint16; default 830; } }
+      case tls { leaf tls-port { type uint16; default 6513; } leaf tls-note { type string; } }
+    }
+    container counters {
+      config false;
+      leaf drops { type uint32; default 0; }
+      leaf seen { type uint32; }
+    }
+    leaf uptime { type uint32; config false; default 0; }
+    list item {
+      key "name";
+      leaf name { type string; }
+      leaf weight { type uint8; default 5; }
+      leaf hits { type uint32; config false; }
+      container stats { config false; leaf errors { type uint32; default 0; } }
+      list part {
+        key "id";
+        leaf id { type uint8; }
+        leaf size { type uint8; default 1; }
+        leaf load { type uint8; config false; }
+      }
+    }
+  }
+}`;
+
+const SETS: Record<string, { modules: string[]; texts?: string[] }> = {
+  'view-test': { modules: ['view-test'], texts: [VIEW_MODULE] },
+  'example-jukebox': { modules: ['example-jukebox'] },
+  'ietf-interfaces + ietf-ip': { modules: ['ietf-interfaces', 'ietf-ip', 'iana-if-type'] },
+};
+
+const schemas = new Map<string, SchemaTree>();
+beforeAll(async () => {
+  for (const [name, set] of Object.entries(SETS)) {
+    schemas.set(
+      name,
+      await loadSchema({ paths: [SHARED_YANG], texts: set.texts ?? [], modules: set.modules }),
+    );
+  }
+}, 60_000);
+
+/** A random `fields` expression over the data children of `parent` (names of `module` unqualified). */
+function fieldsOver(
+  children: readonly SchemaNode[],
+  module: string | undefined,
+  rnd: () => number,
+  level = 0,
+): string {
+  const data = children.filter((c) => ['container', 'list', 'leaf', 'leaf-list'].includes(c.kind));
+  const picked = data.filter(() => rnd() < 0.4);
+  if (picked.length === 0 && data.length > 0) picked.push(data[Math.floor(rnd() * data.length)]!);
+  return picked
+    .map((c) => {
+      const name = c.module === module ? c.name : `${c.module}:${c.name}`;
+      const below = c.dataChildren();
+      if (level > 3 || below.length === 0 || rnd() < 0.4) return name;
+      const sub = fieldsOver(below, c.module, rnd, level + 1);
+      return sub.includes(';') || rnd() < 0.5 ? `${name}(${sub})` : `${name}/${sub}`;
+    })
+    .join(';');
+}
+
+interface Case {
+  readonly tree: InstanceTree;
+  readonly view: TreeView;
+}
+
+/** A generated document of `set` (the datastore, or one top-level node as a resource) and a random view of it. */
+function caseOf(
+  set: string,
+  seed: number,
+  pick: { resource: boolean; content: number; wd: number; depth: number; fields: boolean },
+): Case {
+  const schema = schemas.get(set)!;
+  const rnd = prng(seed);
+  const doc = new InstanceGenerator(schema, rnd).document(SETS[set]!.modules);
+  let tree = decodeJson(schema, doc);
+  const tops = [...tree.children.keys()];
+  const top = tops[Math.floor(rnd() * tops.length)];
+  if (pick.resource && top !== undefined && top.kind === 'container') {
+    tree = decodeJson(
+      schema,
+      { [`${top.module}:${top.name}`]: doc[`${top.module}:${top.name}`] },
+      { kind: 'resource' },
+    );
+  }
+  const resource = tree.kind === 'resource' && top !== undefined;
+  const fields = !pick.fields
+    ? undefined
+    : resource
+      ? fieldsOver(top.dataChildren(), top.module, rnd)
+      : fieldsOver(schema.children, undefined, rnd);
+  const modes: WithDefaultsMode[] = ['explicit', 'trim', 'report-all', 'report-all-tagged'];
+  return {
+    tree,
+    view: {
+      content: (['all', 'config', 'nonconfig'] as const)[pick.content]!,
+      withDefaults: modes[pick.wd]!,
+      ...(fields === undefined || fields === '' ? {} : { fields }),
+      depth: pick.depth === 0 ? 'unbounded' : pick.depth,
+    },
+  };
+}
+
+/** The tree changed in place by the public functions, one rule after the other, in the view's order. */
+function inPlace(tree: InstanceTree, view: TreeView): InstanceTree {
+  const copy = cloneTree(tree);
+  applyWithDefaults(copy, view.withDefaults ?? 'explicit');
+  applyContent(copy, view.content ?? 'all');
+  if (view.fields !== undefined) applyFields(copy, view.fields);
+  return applyDepth(copy, view.depth ?? 'unbounded');
+}
+
+const picks = fc.record({
+  resource: fc.boolean(),
+  content: fc.integer({ min: 0, max: 2 }),
+  wd: fc.integer({ min: 0, max: 3 }),
+  depth: fc.integer({ min: 0, max: 6 }),
+  fields: fc.boolean(),
+});
+const formats = fc.record({
+  xml: fc.boolean(),
+  keepEmptyNp: fc.boolean(),
+  wrapper: fc.boolean(),
+  indent: fc.constantFrom(-1, 2),
+});
+
+describe.each(Object.keys(SETS))('a view of generated %s data', (set) => {
+  test('writes what the in-place functions leave of a copy, byte for byte, in JSON and XML, and leaves the tree as it was', () => {
+    fc.assert(
+      fc.property(fc.integer(), picks, formats, (seed, pick, format) => {
+        const { tree, view } = caseOf(set, seed, pick);
+        const options: EncodeOptions = {
+          returnEmptyNpContainers: format.keepEmptyNp,
+          wrapper: format.wrapper,
+          indent: format.indent,
+        };
+        const encode = format.xml ? encodeXml : encodeJson;
+        const before = encode(tree, options);
+        expect(encode(tree, { ...options, view })).toBe(encode(inPlace(tree, view), options));
+        expect(encode(tree, options)).toBe(before);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('the view of a tree', () => {
+  const box = () =>
+    decodeJson(schemas.get('view-test')!, {
+      'view-test:box': {
+        mode: 'auto',
+        note: 'n',
+        timers: {},
+        counters: { seen: 7 },
+        item: [
+          { name: 'a', weight: 5, hits: 3, part: [{ id: 1, size: 2, load: 9 }] },
+          { name: 'b', weight: 6 },
+        ],
+      },
+    });
+  const json = (tree: InstanceTree, view: TreeView) => JSON.parse(encodeJson(tree, { view }));
+
+  test('counts depth from the datastore, so top-level nodes are level 2 (RFC 8040 section 4.8.2)', () => {
+    expect(json(box(), { depth: 1 })).toEqual({});
+    expect(json(box(), { depth: 2 })).toEqual({ 'view-test:box': {} });
+    expect(json(box(), { depth: 3 })['view-test:box']).toEqual({
+      mode: 'auto',
+      note: 'n',
+      timers: {},
+      counters: {},
+      item: [{}, {}],
+    });
+  });
+
+  test('keeps what nested fields paths select, and the keys of each entry kept (RFC 8040 section 4.8.3)', () => {
+    expect(json(box(), { fields: 'view-test:box(item/part/size;counters)' })).toEqual({
+      'view-test:box': {
+        counters: { seen: 7 },
+        item: [{ name: 'a', part: [{ id: 1, size: 2 }] }, { name: 'b' }],
+      },
+    });
+  });
+
+  test('trims the values equal to their defaults (RFC 6243 section 3.2)', () => {
+    const out = json(box(), { withDefaults: 'trim' })['view-test:box'];
+    expect(out.mode).toBeUndefined();
+    expect(out.item).toEqual([
+      { name: 'a', hits: 3, part: [{ id: 1, size: 2, load: 9 }] },
+      { name: 'b', weight: 6 },
+    ]);
+  });
+
+  test('adds the defaults and tags them with report-all-tagged, in JSON and in XML (RFC 6243 section 3.4)', () => {
+    const view: TreeView = {
+      withDefaults: 'report-all-tagged',
+      fields: 'view-test:box(mode;note;timers;tcp-port)',
+    };
+    expect(json(box(), view)).toEqual({
+      'view-test:box': {
+        mode: 'auto',
+        '@mode': { 'ietf-netconf-with-defaults:default': true },
+        note: 'n',
+        timers: {
+          hello: 10,
+          '@hello': { 'ietf-netconf-with-defaults:default': true },
+          inner: { dead: 40, '@dead': { 'ietf-netconf-with-defaults:default': true } },
+        },
+        'tcp-port': 830,
+        '@tcp-port': { 'ietf-netconf-with-defaults:default': true },
+      },
+    });
+    const xml = encodeXml(box(), { view });
+    expect(xml).toContain(
+      '<mode xmlns:wd="urn:ietf:params:xml:ns:netconf:default:1.0" wd:default="true">auto</mode>',
+    );
+    expect(xml).toContain('<note>n</note>');
+  });
+
+  test('writes configuration only with content=config, defaults of state left out too', () => {
+    const out = json(box(), { content: 'config', withDefaults: 'report-all' })['view-test:box'];
+    expect(out.counters).toBeUndefined();
+    expect(out.uptime).toBeUndefined();
+    expect(out.item[0]).toEqual({ name: 'a', weight: 5, part: [{ id: 1, size: 2 }] });
+  });
+
+  test('writes state with the keys that lead to it with content=nonconfig', () => {
+    expect(json(box(), { content: 'nonconfig' })).toEqual({
+      'view-test:box': { counters: { seen: 7 }, item: [{ name: 'a', hits: 3, part: [{ id: 1, load: 9 }] }] },
+    });
+  });
+
+  test('streams a large tree in chunks without changing it', () => {
+    const schema = schemas.get('view-test')!;
+    const item = Array.from({ length: 20_000 }, (_, i) => ({ name: `n${i}`, part: [{ id: 1 }] }));
+    const tree = decodeJson(schema, { 'view-test:box': { item } });
+    const chunks = [...encodeJsonChunks(tree, { view: { withDefaults: 'report-all', depth: 4 } })];
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.join('')).toBe(encodeJson(applyDepth(applyWithDefaults(cloneTree(tree), 'report-all'), 4)));
+    expect(encodeJson(tree)).toBe(JSON.stringify({ 'view-test:box': { item } }));
+  });
+});
