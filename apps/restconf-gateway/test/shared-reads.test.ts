@@ -1,6 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type Gateway, startGateway } from '../src/gateway.js';
 
 const JSON_DATA = 'application/yang-data+json';
@@ -28,10 +28,10 @@ afterAll(() => gw.close());
 
 const readers = () => gw.backend.netconf!.running.readers;
 
-/** A GET of the whole jukebox whose body is not read: the server stops at a full socket. */
-function pausedGet(): Promise<IncomingMessage> {
+/** A GET of the whole jukebox (with `query`) whose body is not read: the server stops at a full socket. */
+function pausedGet(query = ''): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const url = new URL(gw.url + JUKEBOX);
+    const url = new URL(gw.url + JUKEBOX + query);
     const req = httpRequest(url, { headers: { Accept: JSON_DATA } }, (res) => {
       res.pause();
       resolve(res);
@@ -91,4 +91,37 @@ describe('reads written from the datastore without a copy', () => {
     res.destroy();
     await expect.poll(readers, { timeout: 20_000 }).toBe(0);
   });
+});
+
+describe('reads with query parameters written from the datastore without a copy', () => {
+  test.each(['?depth=3', '?content=config', '?fields=library/artist/name&with-defaults=report-all'])(
+    'a GET with %s holds the datastore as a reader and never reads a copy',
+    async (query) => {
+      const copies = vi.spyOn(gw.backend.backend, 'read');
+      try {
+        const res = await pausedGet(query);
+        await expect.poll(readers, { timeout: 20_000 }).toBe(1);
+        expect(names(await bodyOf(res)).length).toBeGreaterThanOrEqual(COUNT);
+        await expect.poll(readers, { timeout: 20_000 }).toBe(0);
+        expect(copies).not.toHaveBeenCalled();
+      } finally {
+        copies.mockRestore();
+      }
+    },
+    60_000,
+  );
+
+  test('an edit committed in the middle of a depth=4 GET leaves that GET entirely the old state', async () => {
+    const depth4 = async () =>
+      names(await (await fetch(`${gw.url}${JUKEBOX}?depth=4`, { headers: { Accept: JSON_DATA } })).text());
+    const before = (await depth4()).length;
+    const res = await pausedGet('?depth=4');
+    await expect.poll(readers, { timeout: 20_000 }).toBe(1);
+    expect((await addArtist('during-the-depth-get')).status).toBe(201);
+    const body = names(await bodyOf(res));
+    expect(body).toHaveLength(before);
+    expect(body.some((a) => a.name === 'during-the-depth-get')).toBe(false);
+    expect(body[0]).toEqual({ name: 'artist-0', album: [{}] });
+    expect((await depth4()).some((a) => a.name === 'during-the-depth-get')).toBe(true);
+  }, 60_000);
 });

@@ -101,13 +101,15 @@ export class LocalSession {
   /**
    * The data at `target`, as {@link LocalSession.read}, without copying it: the target's instances are
    * the datastore's own (inside copies of their ancestors), so reading a large subtree costs the path,
-   * not the subtree. The parts NACM restricts are copied as `read` does; `content` other than `all` and
-   * `withOrigin` change the selection in place, so those reads are copies (`release` then does nothing).
-   * The datastore holds the reader until `release`: before any change in place it calls the reader's
-   * detach (see {@link SharedRead.onDetach}), so the answer stays one snapshot.
+   * not the subtree. The parts NACM restricts are copied as `read` does. `content` chooses what is read
+   * (running alone for `config`) but is not applied to the tree: the caller writes it through the
+   * codec's view with the same `content` (the encoders' `view` option). `withOrigin` annotates the
+   * selection in place, so that read is a copy (`release` then does nothing). The datastore holds the
+   * reader until `release`: before any change in place it calls the reader's detach (see
+   * {@link SharedRead.onDetach}), so the answer stays one snapshot.
    */
   async readShared(options: LocalReadOptions = {}): Promise<SharedRead> {
-    return this.#read(options, (options.content ?? 'all') === 'all' && options.withOrigin !== true);
+    return this.#read(options, options.withOrigin !== true);
   }
 
   async #read(options: LocalReadOptions, share: boolean): Promise<SharedRead> {

@@ -1,7 +1,5 @@
 import { childElement, childElements, textOf, type XmlElement } from '@yangkit/xml';
 import {
-  applyContent,
-  applyDepth,
   type ChildHolder,
   cloneTree,
   type InstanceTree,
@@ -79,14 +77,15 @@ export async function getData(
       errorInfo: { 'bad-element': 'with-origin' },
     });
   }
-  // The selection shares nodes with the datastore: the transforms below work on a copy.
-  const reshaped = configFilter !== undefined || maxDepth !== undefined || withOrigin;
-  const view = reshaped ? cloneTree(selection) : selection;
-  if (configFilter !== undefined) applyContent(view, configFilter ? 'config' : 'nonconfig');
-  // RFC 8526 max-depth counts top-level nodes as level 1; the codec's depth counts the datastore.
-  if (maxDepth !== undefined) applyDepth(view, maxDepth + 1);
-  if (withOrigin) markOrigin(view, undefined);
-  return dataXml(view, wd ? (textOf(wd).trim() as WithDefaultsMode) : undefined, NMDA_NS);
+  // The selection shares nodes with the datastore: config-filter and max-depth apply as it is
+  // written; origin annotations are added to a copy.
+  const written = withOrigin ? cloneTree(selection) : selection;
+  if (withOrigin) markOrigin(written, undefined);
+  return dataXml(written, wd ? (textOf(wd).trim() as WithDefaultsMode) : undefined, NMDA_NS, {
+    ...(configFilter === undefined ? {} : { content: configFilter ? 'config' : 'nonconfig' }),
+    // RFC 8526 max-depth counts top-level nodes as level 1; the codec's depth counts the datastore.
+    ...(maxDepth === undefined ? {} : { depth: maxDepth + 1 }),
+  });
 }
 
 /**

@@ -1,14 +1,13 @@
 import { NETCONF_BASE_NS } from '@yangkit/netconf-client';
 import { childElement, childElements, textOf, type XmlElement } from '@yangkit/xml';
 import {
-  applyWithDefaults,
   CodecError,
-  cloneTree,
   encodeXml,
   type FilterElement,
   type InstanceTree,
   selectSubtree,
   selectXPath,
+  type TreeView,
   type WithDefaultsMode,
 } from '@yangkit/yang-json-codec';
 import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
@@ -163,18 +162,16 @@ export function select(tree: InstanceTree, filter: Filter): InstanceTree {
 
 /**
  * The `<data>` reply content of a selection (in `namespace` when given: NMDA's get-data): the codec's
- * XML, with the RFC 6243 retrieval mode applied to a copy when it adds or removes defaults.
+ * XML, written through a view with the RFC 6243 retrieval mode and the rest of `view` (the tree is
+ * only read).
  */
 export function dataXml(
   tree: InstanceTree,
   withDefaults: WithDefaultsMode | undefined,
   namespace?: string,
+  view: TreeView = {},
 ): string {
-  const view =
-    withDefaults === undefined || withDefaults === 'explicit'
-      ? tree
-      : applyWithDefaults(cloneTree(tree), withDefaults);
-  const body = encodeXml(view);
+  const body = encodeXml(tree, { view: withDefaults === undefined ? view : { ...view, withDefaults } });
   const open = namespace === undefined ? '<data' : `<data xmlns="${namespace}"`;
   return body === '' ? `${open}/>` : `${open}>${body}</data>`;
 }

@@ -259,9 +259,19 @@ describe('LocalSession.readShared', () => {
     read.release();
   });
 
-  test('content other than all is read as a copy that holds nothing', async () => {
+  test('content other than all shares the nodes, leaving the content to the writer', async () => {
     const s = await serverWith('Foo');
     const read = await s.localSession('alice').readShared({ content: 'config', target: libraryPath() });
+    expect(findPath(read.tree, libraryPath())).toBe(findPath(s.running.tree, libraryPath()));
+    expect(s.running.readers).toBe(1);
+    read.release();
+  });
+
+  test('with-origin is read as a copy that holds nothing', async () => {
+    const s = await serverWith('Foo');
+    const read = await s
+      .localSession('alice')
+      .readShared({ datastore: 'operational', withOrigin: true, target: libraryPath() });
     expect(findPath(read.tree, libraryPath())).not.toBe(findPath(s.running.tree, libraryPath()));
     expect(s.running.readers).toBe(0);
   });

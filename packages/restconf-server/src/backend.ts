@@ -268,7 +268,8 @@ export interface Backend {
   read(request: ReadRequest): Promise<InstanceTree>;
   /**
    * A {@link Backend.read} without the copy of the selection, for a caller that only writes the tree
-   * out (a backend whose datastore is in the same process); absent: the handler reads a copy.
+   * out (a backend whose datastore is in the same process); absent: the handler reads a copy. The
+   * tree may hold what `content` leaves out: the caller writes it through a view with that `content`.
    */
   readShared?(request: ReadRequest): Promise<SharedRead>;
   /** True when the configuration node exists. */

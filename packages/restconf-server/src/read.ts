@@ -1,12 +1,12 @@
 import type { ResolvedApiPath } from '@yangkit/restconf-uri';
 import {
-  applyDepth,
-  applyFields,
   applyWithDefaults,
   encodeJsonChunks,
   encodeXmlChunks,
   type InstanceTree,
   type PathStep,
+  type TreeView,
+  viewedTopLevel,
   walk,
 } from '@yangkit/yang-json-codec';
 import type { SharedRead } from './backend.js';
@@ -23,18 +23,33 @@ import { addSubscriptionState } from './subscriptions/index.js';
 import { annotateValidators } from './validator-metadata.js';
 import { selectsSeveral } from './wildcard.js';
 
-/** The with-defaults mode (RFC 8040 section 4.8.9); with `with-origin`, the values it adds have origin `default`. */
-function withDefaults(ctx: RequestContext, tree: InstanceTree): void {
-  const before = ctx.query.withOrigin ? new Set(walk(tree)) : undefined;
-  applyWithDefaults(tree, ctx.query.withDefaults ?? ctx.settings.defaultStyle);
-  if (before !== undefined) markDefaultOrigin(walk(tree), before);
+/**
+ * What the answer writes of the tree read: content, with-defaults (RFC 8040 sections 4.8.1,
+ * 4.8.9), fields and depth (4.8.3, 4.8.2), applied by the encoder as it walks the tree. With
+ * `with-origin` the values with-defaults adds have origin `default`: they are added to the tree
+ * (a copy then) before it is written.
+ */
+function viewOf(ctx: RequestContext, tree: InstanceTree): TreeView {
+  const q = ctx.query;
+  let withDefaults = q.withDefaults ?? ctx.settings.defaultStyle;
+  if (q.withOrigin) {
+    const before = new Set(walk(tree));
+    applyWithDefaults(tree, withDefaults);
+    markDefaultOrigin(walk(tree), before);
+    withDefaults = 'explicit';
+  }
+  return {
+    content: q.content ?? 'all',
+    withDefaults,
+    ...(q.fields === undefined ? {} : { fields: q.fields }),
+    ...(q.depth === undefined ? {} : { depth: q.depth }),
+  };
 }
 
-function emptyTarget(tree: InstanceTree): boolean {
-  for (const nodes of tree.children.values()) {
-    for (const n of nodes) if (n.children === undefined || n.children.size > 0) return false;
-  }
-  return true;
+function noTarget(): RestconfError {
+  return new RestconfError('NOT_FOUND', 'no data resource at the request target', {
+    errorTag: 'invalid-value',
+  });
 }
 
 /** True when the target is a leaf with a default, in the content asked for. */
@@ -45,20 +60,12 @@ function hasDefault(target: readonly PathStep[], content: 'config' | 'nonconfig'
 }
 
 /**
- * True when the read can be written from the backend's own nodes (a {@link SharedRead}): nothing
- * below changes the selection in place. with-defaults other than `explicit`, fields, depth and
- * with-origin edit the tree they are given (one implementation each, in the codec and in
- * `nmda/origin.ts`), so those reads take a copy.
+ * True when the read can be written from the backend's own nodes (a {@link SharedRead}): the
+ * query parameters apply while the tree is written (see {@link viewOf}), except `with-origin`,
+ * whose annotations (`nmda/origin.ts`) are added to the tree, so those reads take a copy.
  */
 function sharable(ctx: RequestContext): boolean {
-  const q = ctx.query;
-  return (
-    ctx.settings.backend.readShared !== undefined &&
-    (q.withDefaults ?? ctx.settings.defaultStyle) === 'explicit' &&
-    q.fields === undefined &&
-    q.depth === undefined &&
-    q.withOrigin !== true
-  );
+  return ctx.settings.backend.readShared !== undefined && ctx.query.withOrigin !== true;
 }
 
 /**
@@ -115,11 +122,7 @@ function selectTarget(
     // The tree holds no datastore node then (only copies of the target's ancestors): adding to it is safe.
     nodes = findInstances(applyWithDefaults(tree, 'report-all'), target);
   }
-  if (nodes.length === 0) {
-    throw new RestconfError('NOT_FOUND', 'no data resource at the request target', {
-      errorTag: 'invalid-value',
-    });
-  }
+  if (nodes.length === 0) throw noTarget();
   if (ctx.query.withOrigin) keepInheritedOrigin(nodes);
   return resourceTree(tree, nodes);
 }
@@ -147,7 +150,7 @@ export async function readData(
   }
 }
 
-/** Writes the tree read, after with-defaults, fields and depth, as the response. */
+/** Writes the tree read, through the view of the query (content, with-defaults, fields, depth), as the response. */
 async function writeTree(
   ctx: RequestContext,
   resolved: ResolvedApiPath | undefined,
@@ -156,16 +159,18 @@ async function writeTree(
   shared: SharedRead | undefined,
 ): Promise<void> {
   const s = ctx.settings;
-  withDefaults(ctx, tree);
-  if (ctx.query.fields !== undefined) applyFields(tree, ctx.query.fields);
-  if (ctx.query.depth !== undefined) applyDepth(tree, ctx.query.depth);
+  const view = viewOf(ctx, tree);
+  const target = resolved === undefined ? undefined : viewedTopLevel(tree, view);
+  // The target may hold nothing in the content asked for (RFC 8040 section 4.8.1).
+  if (target?.length === 0) throw noTarget();
   // Entity tags follow running (RFC 8040 section 3.4.1), and intended, its validated copy here.
   const annotated = annotateValidators(ctx, tree, ds === undefined || followsRunning(ds));
   const opts = {
     ...encodeOptions(s, ctx.encoding),
+    view,
     ...(ctx.query.withOrigin || annotated ? { metadata: true } : {}),
     // The target itself is always written, even as an empty non-presence container.
-    ...(resolved !== undefined && emptyTarget(tree) ? { returnEmptyNpContainers: true } : {}),
+    ...(target?.every((t) => t.empty) ? { returnEmptyNpContainers: true } : {}),
   };
   // The datastore, and every entry of a list, are one document (in XML one <data> root).
   const wrapper = resolved === undefined || selectsSeveral(resolved);

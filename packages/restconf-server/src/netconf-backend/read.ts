@@ -1,11 +1,17 @@
 import { type Capabilities, type NetconfSession, type RpcReply, replyData } from '@yangkit/netconf-client';
 import { toInstanceIdentifier } from '@yangkit/restconf-uri';
 import { escapeXmlAttribute } from '@yangkit/xml';
-import { decodeXml, holdsNoState, type InstanceTree, type PathStep } from '@yangkit/yang-json-codec';
+import {
+  applyContent,
+  decodeXml,
+  holdsNoState,
+  type InstanceTree,
+  type PathStep,
+} from '@yangkit/yang-json-codec';
 import { toResolved } from '@yangkit/yang-patch';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { ExistsRequest, ReadRequest } from '../backend.js';
-import { filterContent, findInstances, prefixesOf } from '../instances.js';
+import { findInstances, prefixesOf } from '../instances.js';
 import { pathXml } from './path-xml.js';
 
 const WD_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults';
@@ -72,9 +78,7 @@ export async function read(
 ): Promise<InstanceTree> {
   const reply = await session.rpc(readRpc(session.capabilities, request));
   const tree = decodeData(schema, reply);
-  const content = request.content ?? 'all';
-  if (content !== 'all') filterContent(tree, content);
-  return tree;
+  return applyContent(tree, request.content ?? 'all');
 }
 
 /**
