@@ -38,3 +38,17 @@ test('edit-data edits the candidate', async () => {
   expect(await c.getConfig({ source: 'candidate' })).toContain('eth5');
   expect(await c.getConfig({ source: 'running' })).not.toContain('eth5');
 });
+
+test('get-data with max-depth and with-defaults adds no default below the last level', async () => {
+  server = await testServer();
+  const c = await client(server);
+  await c.editConfig({ target: 'running', config: iface('eth0') });
+  const get = (depth: string) =>
+    c.rpc(
+      `<get-data xmlns="${NMDA}" xmlns:ds="${DS}"><datastore>ds:running</datastore><max-depth>${depth}</max-depth><with-defaults>report-all</with-defaults></get-data>`,
+    );
+  expect((await get('3')).xml).toContain('<enabled>true</enabled>');
+  const shallow = (await get('2')).xml;
+  expect(shallow).toMatch(/<interface\/>/);
+  expect(shallow).not.toContain('<enabled>');
+});

@@ -267,6 +267,19 @@ describe('the view of a tree', () => {
     });
   });
 
+  test('adds state defaults, and no configuration default, with content=nonconfig and report-all', () => {
+    expect(json(box(), { content: 'nonconfig', withDefaults: 'report-all' })).toEqual({
+      'view-test:box': {
+        counters: { drops: 0, seen: 7 },
+        uptime: 0,
+        item: [
+          { name: 'a', hits: 3, stats: { errors: 0 }, part: [{ id: 1, load: 9 }] },
+          { name: 'b', stats: { errors: 0 } },
+        ],
+      },
+    });
+  });
+
   test('streams a large tree in chunks without changing it', () => {
     const schema = schemas.get('view-test')!;
     const item = Array.from({ length: 20_000 }, (_, i) => ({ name: `n${i}`, part: [{ id: 1 }] }));
