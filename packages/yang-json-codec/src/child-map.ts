@@ -248,6 +248,25 @@ export function instanceOf(group: Group, k: number): DataNode {
   return Array.isArray(group) ? (group as readonly DataNode[])[k]! : (group as DataNode);
 }
 
+/**
+ * `pairs` with each group replaced by what `fn` makes of it (undefined or empty: the pair left out),
+ * or `pairs` itself when `fn` gives every group back as it is: a view of a node's children that
+ * allocates only when it differs.
+ */
+export function mapGroups(
+  pairs: ChildPairs,
+  fn: (schema: SchemaNode, group: Group) => Group | undefined,
+): ChildPairs {
+  let out: Slot[] | undefined;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const group = groupAt(pairs, i + 1);
+    const next = fn(pairs[i] as SchemaNode, group);
+    if (next !== group && out === undefined) out = pairs.slice(0, i) as Slot[];
+    if (out !== undefined && next !== undefined && sizeOf(next) > 0) out.push(pairs[i]!, next as Slot);
+  }
+  return out ?? pairs;
+}
+
 /** Adds `node` at the end of the instances of its schema node in `children`; returns their group. */
 export function addChild(children: ChildMap, node: DataNode): Group {
   if (children instanceof CompactChildMap) return children.add(node);

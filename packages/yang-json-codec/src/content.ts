@@ -1,5 +1,5 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
-import { type ChildPairs, groupAt, instanceOf, type Slot, sizeOf } from './child-map';
+import { type ChildPairs, instanceOf, mapGroups, sizeOf } from './child-map';
 import type { DataNode, InstanceTree } from './instance';
 import { applyView, type Place } from './view';
 
@@ -24,28 +24,18 @@ export function contentGroups(
   place: Place,
   stateBelow: (node: DataNode, place: Place) => boolean,
 ): ChildPairs {
-  let kept: Slot[] | undefined;
-  for (let i = 0; i < pairs.length; i += 2) {
-    const schema = pairs[i] as SchemaNode;
-    const group = groupAt(pairs, i + 1);
-    let left: readonly DataNode[] | undefined;
-    if (config) left = schema.config ? undefined : [];
-    else if (schema.config && !schema.isKey) {
-      // A configuration container or list entry stays when state lies below it.
-      const below = place.child(schema);
-      const entries: DataNode[] = [];
-      for (let k = 0; k < sizeOf(group); k++) {
-        const n = instanceOf(group, k);
-        if (stateBelow(n, below)) entries.push(n);
-      }
-      if (entries.length < sizeOf(group)) left = entries;
+  return mapGroups(pairs, (schema, group) => {
+    if (config) return schema.config ? group : undefined;
+    if (!schema.config || schema.isKey) return group;
+    // A configuration container or list entry stays when state lies below it.
+    const below = place.child(schema);
+    const entries: DataNode[] = [];
+    for (let k = 0; k < sizeOf(group); k++) {
+      const n = instanceOf(group, k);
+      if (stateBelow(n, below)) entries.push(n);
     }
-    if (left !== undefined && kept === undefined) kept = pairs.slice(0, i) as Slot[];
-    if (kept === undefined) continue;
-    if (left === undefined) kept.push(schema, group as Slot);
-    else if (left.length > 0) kept.push(schema, left as DataNode[]);
-  }
-  return kept ?? pairs;
+    return entries.length === sizeOf(group) ? group : entries;
+  });
 }
 
 const configOnly = new WeakMap<SchemaNode, boolean>();

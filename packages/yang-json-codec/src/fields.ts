@@ -1,6 +1,6 @@
 import { type FieldsNode, parseFields, RestconfUriError } from '@yangkit/restconf-uri';
 import type { SchemaNode } from '@yangkit/yang-schema';
-import { type ChildPairs, groupAt, type Slot } from './child-map';
+import { type ChildPairs, mapGroups } from './child-map';
 import { CodecError } from './errors';
 import type { InstanceTree } from './instance';
 import { applyView } from './view';
@@ -71,14 +71,9 @@ export function fieldsGroups(
   module: string | undefined,
   keys: readonly SchemaNode[] | undefined,
 ): ChildPairs {
-  let kept: Slot[] | undefined;
-  for (let i = 0; i < pairs.length; i += 2) {
-    const schema = pairs[i] as SchemaNode;
-    const stays = isSelected(selection, schema, module) || keys?.includes(schema) === true;
-    if (!stays && kept === undefined) kept = pairs.slice(0, i) as Slot[];
-    if (stays && kept !== undefined) kept.push(schema, groupAt(pairs, i + 1) as Slot);
-  }
-  return kept ?? pairs;
+  return mapGroups(pairs, (schema, group) =>
+    isSelected(selection, schema, module) || keys?.includes(schema) === true ? group : undefined,
+  );
 }
 
 /**

@@ -3,8 +3,8 @@ import {
   type ChildPairs,
   CompactChildMap,
   type Group,
-  groupAt,
   instanceOf,
+  mapGroups,
   type Slot,
   sizeOf,
 } from './child-map';
@@ -88,15 +88,11 @@ export function defaultValues(tree: SchemaTree, schema: SchemaNode): string[] {
 
 /** `pairs` without the leafs (and leaf-lists) whose value is their default (RFC 6243 section 3.2). */
 function trimmed(tree: SchemaTree, pairs: ChildPairs): ChildPairs {
-  let kept: Slot[] | undefined;
-  for (let i = 0; i < pairs.length; i += 2) {
-    const s = pairs[i] as SchemaNode;
-    const group = groupAt(pairs, i + 1);
-    const trim = (s.kind === 'leaf' || s.kind === 'leaf-list') && isDefault(defaultValues(tree, s), group);
-    if (trim && kept === undefined) kept = pairs.slice(0, i) as Slot[];
-    if (!trim && kept !== undefined) kept.push(s, group as Slot);
-  }
-  return kept ?? pairs;
+  return mapGroups(pairs, (s, group) =>
+    (s.kind === 'leaf' || s.kind === 'leaf-list') && isDefault(defaultValues(tree, s), group)
+      ? undefined
+      : group,
+  );
 }
 
 /** True when a leaf's value, or a leaf-list's values in order, are the defaults `d`. */
@@ -170,28 +166,19 @@ function missingDefaults(
 
 /** `pairs` with each value equal to a default of its leaf (or leaf-list) annotated as one (RFC 6243 section 3.4). */
 function tagged(tree: SchemaTree, pairs: ChildPairs): ChildPairs {
-  let out: Slot[] | undefined;
-  for (let i = 0; i < pairs.length; i += 2) {
-    const s = pairs[i] as SchemaNode;
-    if (s.kind !== 'leaf' && s.kind !== 'leaf-list') continue;
+  return mapGroups(pairs, (s, group) => {
+    if (s.kind !== 'leaf' && s.kind !== 'leaf-list') return group;
     const d = defaultValues(tree, s);
-    if (d.length === 0) continue;
-    const group = groupAt(pairs, i + 1);
+    if (d.length === 0) return group;
     let copies: DataNode[] | undefined;
     for (let k = 0; k < sizeOf(group); k++) {
       const leaf = instanceOf(group, k);
       if (!d.includes(leaf.value ?? '') || isTagged(leaf)) continue;
-      if (copies === undefined) {
-        copies = [];
-        for (let j = 0; j < sizeOf(group); j++) copies.push(instanceOf(group, j));
-      }
+      copies ??= Array.from({ length: sizeOf(group) }, (_, j) => instanceOf(group, j));
       copies[k] = withAnnotations(leaf, [...(leaf.annotations ?? []), DEFAULT_TAG]);
     }
-    if (copies === undefined) continue;
-    out ??= pairs.slice() as Slot[];
-    out[i + 1] = copies;
-  }
-  return out ?? pairs;
+    return copies ?? group;
+  });
 }
 
 const DEFAULT_TAG = { module: WITH_DEFAULTS_MODULE, name: 'default', value: 'true' } as const;
