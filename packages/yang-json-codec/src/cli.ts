@@ -10,7 +10,7 @@ import { encodeXmlChunks } from './encode-xml';
 import { CodecError } from './errors';
 import type { DocumentKind } from './instance';
 import { validate } from './validate';
-import { applyWithDefaults, type WithDefaultsMode } from './with-defaults';
+import type { WithDefaultsMode } from './with-defaults';
 
 /** Where the CLI reads and writes; injectable so tests run it in-process. */
 export interface CliIo {
@@ -156,13 +156,16 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
     const tree = from === 'xml' ? decodeXml(schema, text, options) : decodeJson(schema, text, options);
     const errors = validate(tree);
     if (errors.length > 0) throw errors[0];
-    if (values['with-defaults'] !== undefined)
-      applyWithDefaults(tree, values['with-defaults'] as WithDefaultsMode);
-    // Written chunk by chunk: a large document never exists as one string beside its tree.
+    // Written chunk by chunk: a large document never exists as one string beside its tree; the
+    // with-defaults mode applies as it is written.
+    const view =
+      values['with-defaults'] === undefined
+        ? {}
+        : { withDefaults: values['with-defaults'] as WithDefaultsMode };
     const chunks =
       to === 'json'
-        ? encodeJsonChunks(tree, { indent: 2, simpleNames: values['simple-json-names'] ?? false })
-        : encodeXmlChunks(tree, { indent: 2 });
+        ? encodeJsonChunks(tree, { indent: 2, simpleNames: values['simple-json-names'] ?? false, view })
+        : encodeXmlChunks(tree, { indent: 2, view });
     for (const chunk of chunks) io.stdout(chunk);
     io.stdout('\n');
     return 0;
