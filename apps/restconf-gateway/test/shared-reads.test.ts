@@ -94,6 +94,20 @@ describe('reads written from the datastore without a copy', () => {
 });
 
 describe('reads with query parameters written from the datastore without a copy', () => {
+  test('a GET with ?depth=1 is read from the datastore, never as a copy', async () => {
+    const copies = vi.spyOn(gw.backend.backend, 'read');
+    const shared = vi.spyOn(gw.backend.backend, 'readShared');
+    try {
+      const r = await fetch(`${gw.url}${JUKEBOX}?depth=1`, { headers: { Accept: JSON_DATA } });
+      expect(await r.json()).toEqual({ 'example-jukebox:jukebox': {} });
+      expect(shared).toHaveBeenCalledTimes(1);
+      expect(copies).not.toHaveBeenCalled();
+    } finally {
+      copies.mockRestore();
+      shared.mockRestore();
+    }
+  });
+
   test.each(['?depth=3', '?content=config', '?fields=library/artist/name&with-defaults=report-all'])(
     'a GET with %s holds the datastore as a reader and never reads a copy',
     async (query) => {
