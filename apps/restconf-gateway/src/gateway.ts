@@ -14,6 +14,7 @@ import { createAudit, type GatewayAudit } from './audit.js';
 import { basicAuth, denyAccess, setRemoteUser, singleUserCheck } from './basic-auth.js';
 import { type BackendSetup, startEmbedded } from './embedded.js';
 import { GatewayError } from './errors.js';
+import { garbageCollector } from './garbage-collection.js';
 import { type ConnectionCloser, createHttp2Server, type GatewayHttp2Server, http1Closer } from './http2.js';
 import { limitsLine, limitsOf } from './limits.js';
 import { createAuditLogger, createLogger, handlerLogger } from './logger.js';
@@ -236,6 +237,7 @@ export async function startGateway(
     maxBodyNodes: limits.bodyNodes,
     maxBodiesDecoding: limits.bodiesDecoding,
     maxBodiesWaiting: limits.bodiesWaiting,
+    collectGarbage: garbageCollector(),
     ...(options.withNmda === undefined ? {} : { withNmda: options.withNmda }),
     ...(options.sseKeepalive === undefined ? {} : { sseKeepalive: options.sseKeepalive }),
     streams: { maxQueuedBytes: eventQueueBytes },

@@ -41,6 +41,7 @@ function loadPinoPretty(): typeof PinoPrettyModule {
 /** Adapts pino to the handler's `Logger` (errors keep their stack under `err`). */
 export function handlerLogger(log: Logger): HandlerLogger {
   return {
+    debug: (message) => log.debug(message),
     info: (message) => log.info(message),
     warn: (message) => log.warn(message),
     error: (message, error) =>

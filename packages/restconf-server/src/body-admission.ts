@@ -1,5 +1,6 @@
 import { ConcurrencyLimit, type ReleaseSlot } from './concurrency-limit.js';
 import { RestconfError } from './errors.js';
+import type { IdleCollection } from './idle-collection.js';
 import type { Responder } from './response.js';
 
 /**
@@ -23,8 +24,10 @@ export interface BodyAdmissionStats {
   readonly decoding: number;
   /** Bodies waiting for a slot, none of their bytes read. */
   readonly waiting: number;
-  /** Requests answered 503 because the queue was full, or 429 past their user's share, since the start. */
+  /** Requests answered 503 because the queue was full, or 429 past their client's share, since the start. */
   readonly refused: number;
+  /** Full garbage collections run once the big bodies were done (see {@link IdleCollection}). */
+  readonly collections: number;
 }
 
 /** One request's claim on the admission: taken before its body is read, freed when the request is done. */
@@ -43,39 +46,49 @@ export interface BodySlot {
  * Bounds the request bodies read, decoded and applied at once across all clients, so that the
  * memory they hold is bounded by design: a body waits for a slot before any of its bytes are
  * read (HTTP flow control holds the rest at the client), and past the queue it is answered 503
- * without being read. One authenticated user holds at most half of the places (decoding and
- * waiting, rounded up), so that a user with many big bodies cannot leave none to the others:
- * past that share their next big body is answered 429, unread.
+ * without being read. One client (its user, or without authentication its address) holds at
+ * most half of the places (decoding and waiting, rounded up), so that a client with many big
+ * bodies cannot leave none to the others: past that share its next big body is answered 429,
+ * unread. Once the big bodies are done, `idle` gives their memory back.
  */
 export class BodyAdmission {
   private readonly limit: ConcurrencyLimit;
-  /** The places one user may hold at once. */
-  private readonly perUser: number;
-  /** Places held (decoding or waiting) by user. */
+  /** The places one client may hold at once. */
+  private readonly perClient: number;
+  /** Places held (decoding or waiting) by client. */
   private readonly heldBy = new Map<string, number>();
   private refusals = 0;
 
-  constructor(maxDecoding: number, maxWaiting: number) {
+  constructor(
+    maxDecoding: number,
+    maxWaiting: number,
+    private readonly idle?: IdleCollection,
+  ) {
     this.limit = new ConcurrencyLimit(maxDecoding, maxWaiting);
-    this.perUser = Math.ceil((maxDecoding + maxWaiting) / 2);
+    this.perClient = Math.ceil((maxDecoding + maxWaiting) / 2);
   }
 
-  /** The slot of one request whose answer `out` writes, made by `user` when authenticated. */
-  slotFor(out: Responder, user: string | undefined): BodySlot {
+  /** The slot of one request whose answer `out` writes, made by `client` (`user:<name>` or `addr:<address>`). */
+  slotFor(out: Responder, client: string): BodySlot {
     let release: (() => void) | undefined;
     return {
       take: async (maxBodyBytes) => {
         const declared = Number(out.req.headers['content-length']);
         if (declared <= SMALL_BODY_BYTES) return Math.min(maxBodyBytes, SMALL_BODY_BYTES);
-        const share = this.claimShare(out, user);
+        const share = this.claimShare(out, client);
+        this.idle?.begin();
+        const done = (): void => {
+          share();
+          this.idle?.end();
+        };
         try {
           const slot = await this.admit(out);
           release = () => {
             slot();
-            share();
+            done();
           };
         } catch (error) {
-          share();
+          done();
           throw error;
         }
         return maxBodyBytes;
@@ -87,33 +100,42 @@ export class BodyAdmission {
     };
   }
 
-  /** Counts one more place for `user`, or throws 429 past the user's share; returns its release. */
-  private claimShare(out: Responder, user: string | undefined): () => void {
-    if (user === undefined) return () => {};
-    const held = this.heldBy.get(user) ?? 0;
-    if (held >= this.perUser) {
+  /** Counts one more place for `client`, or throws 429 past the client's share; returns its release. */
+  private claimShare(out: Responder, client: string): () => void {
+    const held = this.heldBy.get(client) ?? 0;
+    if (held >= this.perClient) {
       this.refusals++;
       out.header('Retry-After', '1');
       throw new RestconfError(
         'RESOURCE_DENIED',
-        `too many request bodies in progress for user ${JSON.stringify(user)} (${this.perUser} at most, half of the places); retry later`,
+        `too many request bodies in progress for ${describeClient(client)} (${this.perClient} at most, half of the places); retry later`,
         { errorTag: 'resource-denied', reason: 'too-many-requests' },
       );
     }
-    this.heldBy.set(user, held + 1);
+    this.heldBy.set(client, held + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const left = (this.heldBy.get(user) ?? 1) - 1;
-      if (left === 0) this.heldBy.delete(user);
-      else this.heldBy.set(user, left);
+      const left = (this.heldBy.get(client) ?? 1) - 1;
+      if (left === 0) this.heldBy.delete(client);
+      else this.heldBy.set(client, left);
     };
   }
 
   /** The counts now. */
   stats(): BodyAdmissionStats {
-    return { decoding: this.limit.active, waiting: this.limit.queued, refused: this.refusals };
+    return {
+      decoding: this.limit.active,
+      waiting: this.limit.queued,
+      refused: this.refusals,
+      collections: this.idle?.collections ?? 0,
+    };
+  }
+
+  /** Drops a collection not run yet. */
+  close(): void {
+    this.idle?.close();
   }
 
   private async admit(out: Responder): Promise<ReleaseSlot> {
@@ -143,4 +165,11 @@ export class BodyAdmission {
       out.res.off('close', abort);
     }
   }
+}
+
+/** A client of {@link clientOf} in words: `user "alice"`, or `client address 192.0.2.1`. */
+function describeClient(client: string): string {
+  return client.startsWith('user:')
+    ? `user ${JSON.stringify(client.slice(5))}`
+    : `client address ${client.slice(5)}`;
 }

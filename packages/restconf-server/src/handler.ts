@@ -10,6 +10,7 @@ import type { RequestContext, Settings } from './context.js';
 import { type Body, editData } from './edit.js';
 import { errorEncoding, toRestconfErrors } from './error-body.js';
 import { RestconfError } from './errors.js';
+import { IdleCollection } from './idle-collection.js';
 import { schemaOf } from './instances.js';
 import { MEDIA, negotiateEncoding } from './media.js';
 import { serveNmda } from './nmda/serve.js';
@@ -22,6 +23,7 @@ import { httpDateFormatter, Responder } from './response.js';
 import { Metrics, RequestStats, serverStatusJson } from './server-status.js';
 import { createEventStreams, streamSettings } from './streams/index.js';
 import {
+  clientOf,
   requesterOf,
   serveSubscription,
   subscriptionSettings,
@@ -80,6 +82,9 @@ function settingsOf(o: RestconfHandlerOptions): Settings {
     bodies: new BodyAdmission(
       o.maxBodiesDecoding ?? BODY_ADMISSION_DEFAULTS.maxDecoding,
       o.maxBodiesWaiting ?? BODY_ADMISSION_DEFAULTS.maxWaiting,
+      o.collectGarbage === undefined
+        ? undefined
+        : new IdleCollection({ collect: o.collectGarbage }, o.logger),
     ),
     clock: o.clock ?? memoryChangeClock(),
     events: createEventStreams(streamSettings(o.streams, o.sseKeepalive)),
@@ -162,11 +167,7 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
         });
       }
       if (path === '/server-status' && options.serverStatus === true) {
-        out.text(
-          200,
-          MEDIA.json,
-          serverStatusJson(stats, s.backend, () => subscriptionStats(s)),
-        );
+        out.text(200, MEDIA.json, serverStatusJson(stats, s.backend, subscriptionStats(s), s.bodies.stats()));
         return;
       }
       if (path === '/metrics' && metrics !== undefined) {
@@ -180,7 +181,7 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
       await ready;
       // The body's slot is held until the request is done with its tree, not until the client
       // goes: a client that leaves after sending its body does not free the memory it costs.
-      const slot = s.bodies.slotFor(out, requesterOf(req));
+      const slot = s.bodies.slotFor(out, clientOf(req));
       try {
         await serve(s, req, out, url, slot);
       } finally {
@@ -204,6 +205,7 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
     metricsRegistry: metrics?.registry,
     close: () => {
       s.events.close();
+      s.bodies.close();
       return s.backend.close();
     },
   });

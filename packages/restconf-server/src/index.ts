@@ -50,6 +50,7 @@ export {
 } from './errors.js';
 export { ATTRS_NS, GET_BULK_MODULE, GET_BULK_NS, GET_BULK_YANG } from './get-bulk-module.js';
 export { createRestconfHandler, type RestconfHandler } from './handler.js';
+export { IDLE_COLLECTION_DEFAULTS } from './idle-collection.js';
 export {
   type BodyType,
   bodyType,
@@ -69,6 +70,7 @@ export {
 export type { DefaultStyle, Logger, RestconfHandlerOptions } from './options.js';
 export { EVENT_QUEUE_DEFAULTS, type EventStreamOptions } from './streams/index.js';
 export {
+  clientOf,
   SUBSCRIPTION_DEFAULTS,
   SUBSCRIPTION_FEATURES,
   type SubscriptionOptions,

@@ -15,6 +15,8 @@ export type DefaultStyle = 'report-all' | 'trim' | 'explicit';
 
 /** Where the handler reports what it does; `console` fits. */
 export interface Logger {
+  /** Detail for operators tracing the server (default: not logged). */
+  debug?(message: string): void;
   info(message: string): void;
   warn(message: string): void;
   error(message: string, error?: unknown): void;
@@ -95,6 +97,13 @@ export interface RestconfHandlerOptions {
   readonly maxBodiesDecoding?: number;
   /** Most bodies waiting for a slot (default 16); past them a request is 503 with `Retry-After: 1`. */
   readonly maxBodiesWaiting?: number;
+  /**
+   * Runs one full garbage collection (V8's `gc()`; Node exposes it with `--expose-gc`). When
+   * given, it runs once the last body over 64 KiB is done and none has come for 2 s, at most
+   * once per 30 s, so that the memory of big bodies goes back to the system rather than staying
+   * resident until JavaScript allocates again (default: not run; V8 decides alone).
+   */
+  readonly collectGarbage?: () => void;
   /** Entity tag and last-modified state of the datastore (default in memory). */
   readonly clock?: ChangeClock;
   /** Seconds of SSE idleness before `:SSE keepalive`: 0 or 5..3600 (`--sse-keepalive`, `SSE_KEEPALIVE`; default 0). */

@@ -24,15 +24,15 @@ export class RequestStats {
 
 /**
  * The `/server-status` document: uptime, requests by status, requests in flight, active
- * streams, RFC 8650 subscriptions and NETCONF sessions.
+ * streams, RFC 8650 subscriptions, the body admission and NETCONF sessions.
  */
 export function serverStatusJson(
   stats: RequestStats,
   backend: Backend,
-  subscriptions: () => SubscriptionStats,
+  subs: SubscriptionStats,
+  bodies: BodyAdmissionStats,
 ): string {
   const b = backend.stats();
-  const subs = subscriptions();
   return JSON.stringify({
     'uptime-seconds': Math.floor((Date.now() - stats.started) / 1000),
     requests: {
@@ -42,6 +42,12 @@ export function serverStatusJson(
     },
     'active-streams': stats.streams,
     subscriptions: { open: subs.open, 'queued-bytes': subs.queuedBytes },
+    'request-bodies': {
+      decoding: bodies.decoding,
+      waiting: bodies.waiting,
+      refused: bodies.refused,
+      'idle-collections': bodies.collections,
+    },
     'netconf-sessions': { open: b.sessions, idle: b.idle, active: b.active },
   });
 }
@@ -140,8 +146,13 @@ export class Metrics {
     );
     counter(
       'restconf_bodies_refused_total',
-      'Requests answered 503 because too many bodies were being decoded and waiting, or 429 because their user held half of the places',
+      'Requests answered 503 because too many bodies were being decoded and waiting, or 429 because their client held half of the places',
       () => bodies().refused,
+    );
+    counter(
+      'restconf_idle_collections_total',
+      'Full garbage collections run once the big request bodies were done and none had come for a while',
+      () => bodies().collections,
     );
     gauge('restconf_requests_in_flight', 'RESTCONF requests being answered', () => stats.inFlight);
   }

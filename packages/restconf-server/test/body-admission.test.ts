@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type Gateway, JUKEBOX, json, startGateway } from './harness.js';
 
 const JB = '/restconf/data/example-jukebox:jukebox';
@@ -21,13 +21,21 @@ interface Upload {
 /** HTTP Basic credentials of `user` (the handler takes the user as authenticated before it). */
 const basic = (user: string) => `Basic ${Buffer.from(`${user}:secret`).toString('base64')}`;
 
+/** Who sends an upload: a user, or without credentials a loopback address of its own (127.0.0.2, say). */
+interface Sender {
+  readonly user?: string;
+  readonly from?: string;
+  readonly chunked?: boolean;
+}
+
 /**
  * Starts a PATCH of `body` with its Content-Length (or chunked), sending only its first 1,000
- * bytes, as `user` when given.
+ * bytes, as `user` or from the address `from` when given.
  */
-function startUpload(gw: Gateway, body: string, chunked = false, user?: string): Upload {
+function startUpload(gw: Gateway, body: string, { user, from, chunked = false }: Sender = {}): Upload {
   const req = request(`${gw.url}${JB}`, {
     method: 'PATCH',
+    ...(from === undefined ? {} : { localAddress: from }),
     headers: {
       'Content-Type': 'application/yang-data+json',
       ...(chunked ? {} : { 'Content-Length': Buffer.byteLength(body) }),
@@ -52,6 +60,27 @@ function startUpload(gw: Gateway, body: string, chunked = false, user?: string):
       req.destroy();
     },
   };
+}
+
+/** A whole PATCH of `body` without credentials from the address `from`; resolves with the answer. */
+function patchFrom(gw: Gateway, body: string, from: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${gw.url}${JB}`, {
+      method: 'PATCH',
+      localAddress: from,
+      headers: { 'Content-Type': 'application/yang-data+json', 'Content-Length': Buffer.byteLength(body) },
+    });
+    req.once('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.once('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.once('error', reject);
+    req.end(body);
+  });
 }
 
 /** The value of a metric without labels in the handler's `/metrics`. */
@@ -85,11 +114,15 @@ describe('the body admission', () => {
     await gw.fetch('/restconf/data', json('PUT', JUKEBOX));
   });
   afterAll(() => gw.close());
+  // Anonymous big bodies from other addresses than the test's requests (127.0.0.1): one address,
+  // like one user, holds at most half of the places.
+  const A = { from: '127.0.0.2' };
+  const B = { from: '127.0.0.3' };
 
   test('answers 503 with Retry-After and an errors body past the bodies decoding and waiting, and applies the others', async () => {
-    const first = startUpload(gw, big('first'));
+    const first = startUpload(gw, big('first'), A);
     await untilBodies(gw, 1, 0);
-    const second = startUpload(gw, big('second'));
+    const second = startUpload(gw, big('second'), B);
     await untilBodies(gw, 1, 1);
     const refused = await gw.fetch(JB, json('PATCH', big('refused')));
     expect(refused.status).toBe(503);
@@ -108,9 +141,9 @@ describe('the body admission', () => {
   });
 
   test('lets a body that declares at most 64 KiB through while the slots are taken', async () => {
-    const first = startUpload(gw, big('held'));
+    const first = startUpload(gw, big('held'), A);
     await untilBodies(gw, 1, 0);
-    const second = startUpload(gw, big('queued'));
+    const second = startUpload(gw, big('queued'), B);
     await untilBodies(gw, 1, 1);
     const small = await gw.fetch(JB, json('PATCH', playlists('small', 10)));
     expect(small.status).toBe(204);
@@ -118,16 +151,16 @@ describe('the body admission', () => {
   });
 
   test('makes a chunked body, whose size is not declared, wait like a big one', async () => {
-    const first = startUpload(gw, big('held'));
+    const first = startUpload(gw, big('held'), A);
     await untilBodies(gw, 1, 0);
-    const chunked = startUpload(gw, playlists('chunked', 10), true);
+    const chunked = startUpload(gw, playlists('chunked', 10), { ...B, chunked: true });
     await untilBodies(gw, 1, 1);
     expect(await Promise.all([first.finish(), chunked.finish()])).toEqual([204, 204]);
   });
 
   test("answers 429 to a user's big body past half of the places, while another user's waits and is applied", async () => {
     const refusedBefore = await metric(gw, 'restconf_bodies_refused_total');
-    const first = startUpload(gw, big('alice-first'), false, 'alice');
+    const first = startUpload(gw, big('alice-first'), { user: 'alice' });
     await untilBodies(gw, 1, 0);
     const again = await gw.fetch(JB, json('PATCH', big('alice-again'), { Authorization: basic('alice') }));
     expect(again.status).toBe(429);
@@ -137,7 +170,7 @@ describe('the body admission', () => {
     ].error[0];
     expect(error).toMatchObject({ 'error-tag': 'resource-denied' });
     expect(error?.['error-message']).toContain('for user "alice"');
-    const other = startUpload(gw, big('bob'), false, 'bob');
+    const other = startUpload(gw, big('bob'), { user: 'bob' });
     await untilBodies(gw, 1, 1);
     expect(await Promise.all([first.finish(), other.finish()])).toEqual([204, 204]);
     const names = await playlistNames(gw);
@@ -145,21 +178,64 @@ describe('the body admission', () => {
     expect(names.some((n) => n.startsWith('alice-again'))).toBe(false);
     expect(await metric(gw, 'restconf_bodies_refused_total')).toBe(refusedBefore + 1);
     // Her share is back once her body is done.
-    const later = startUpload(gw, big('alice-later'), false, 'alice');
+    const later = startUpload(gw, big('alice-later'), { user: 'alice' });
     await untilBodies(gw, 1, 0);
     expect(await later.finish()).toBe(204);
   });
 
-  test('frees the place of a waiting body whose client goes away', async () => {
-    const first = startUpload(gw, big('held'));
+  test("answers 429 to an anonymous client's big body past half of the places, while another address's waits and is applied", async () => {
+    const first = startUpload(gw, big('a-first'), A);
     await untilBodies(gw, 1, 0);
-    const gone = startUpload(gw, big('gone'));
+    const again = await patchFrom(gw, big('a-again'), A.from);
+    expect(again.status).toBe(429);
+    const error = (JSON.parse(again.body) as { 'ietf-restconf:errors': { error: Record<string, string>[] } })[
+      'ietf-restconf:errors'
+    ].error[0];
+    expect(error).toMatchObject({ 'error-tag': 'resource-denied' });
+    expect(error?.['error-message']).toContain('for client address 127.0.0.2');
+    const other = startUpload(gw, big('b'), B);
+    await untilBodies(gw, 1, 1);
+    expect(await Promise.all([first.finish(), other.finish()])).toEqual([204, 204]);
+    const names = await playlistNames(gw);
+    expect(names).toContain('b-5999');
+    expect(names.some((n) => n.startsWith('a-again'))).toBe(false);
+  });
+
+  test('frees the place of a waiting body whose client goes away', async () => {
+    const first = startUpload(gw, big('held'), A);
+    await untilBodies(gw, 1, 0);
+    const gone = startUpload(gw, big('gone'), B);
     await untilBodies(gw, 1, 1);
     gone.abandon();
     await untilBodies(gw, 1, 0);
-    const next = startUpload(gw, big('next'));
+    const next = startUpload(gw, big('next'), B);
     await untilBodies(gw, 1, 1);
     expect(await Promise.all([first.finish(), next.finish()])).toEqual([204, 204]);
     expect((await playlistNames(gw)).some((n) => n.startsWith('gone'))).toBe(false);
+  });
+});
+
+describe('the collection after big bodies', () => {
+  test('runs collectGarbage once when a big body is done and none has come for a while, and counts it', async () => {
+    const collectGarbage = vi.fn<() => void>();
+    const gw = await startGateway({ metrics: true, serverStatus: true, collectGarbage });
+    try {
+      await gw.fetch('/restconf/data', json('PUT', JUKEBOX));
+      expect((await gw.fetch(JB, json('PATCH', playlists('big', 6000)))).status).toBe(204);
+      // The quiet time is 2 s; waited for generously.
+      for (let i = 0; i < 200 && collectGarbage.mock.calls.length === 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(collectGarbage).toHaveBeenCalledTimes(1);
+      expect(await metric(gw, 'restconf_idle_collections_total')).toBe(1);
+      const status = (await (await gw.fetch('/server-status')).json()) as Record<string, unknown>;
+      expect(status['request-bodies']).toEqual({
+        decoding: 0,
+        waiting: 0,
+        refused: 0,
+        'idle-collections': 1,
+      });
+    } finally {
+      await gw.close();
+    }
   });
 });

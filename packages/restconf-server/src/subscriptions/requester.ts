@@ -17,3 +17,15 @@ export function requesterOf(req: IncomingMessage): string | undefined {
   const colon = decoded.indexOf(':');
   return colon > 0 ? decoded.slice(0, colon) : undefined;
 }
+
+/**
+ * Who a request counts against in the limits per client: `user:<name>` for the user of
+ * {@link requesterOf}, else `addr:<peer address>`, so that a client without credentials gets
+ * the same share as one user rather than none or all. The Basic user is unchecked only on a
+ * server without authentication, where a client that lies about its user spends that user's
+ * share, never another's.
+ */
+export function clientOf(req: IncomingMessage): string {
+  const user = requesterOf(req);
+  return user === undefined ? `addr:${req.socket.remoteAddress ?? ''}` : `user:${user}`;
+}

@@ -1,0 +1,98 @@
+import { getHeapStatistics } from 'node:v8';
+import type { Logger } from './options.js';
+
+/**
+ * Defaults of the collection after big bodies: how long no big body may have been in progress
+ * before it runs (`quietMs`), and how often at most it runs (`intervalMs`).
+ */
+export const IDLE_COLLECTION_DEFAULTS = { quietMs: 2_000, intervalMs: 30_000 } as const;
+
+/** When and how the memory of big bodies is given back. */
+export interface IdleCollectionOptions {
+  /** Runs one full garbage collection (V8's `gc()`, exposed by the process that owns the heap). */
+  readonly collect: () => void;
+  /** Milliseconds without a big body in progress before the collection runs (default 2,000). */
+  readonly quietMs?: number;
+  /** Fewest milliseconds between two collections (default 30,000). */
+  readonly intervalMs?: number;
+}
+
+const MB = 2 ** 20;
+
+/**
+ * Gives the memory of big request bodies back to the system once they are done. V8 collects
+ * garbage when JavaScript allocates: a server that goes quiet after decoding big bodies keeps
+ * the heap it grew to (hundreds of MB of garbage, resident) for as long as it stays quiet. Once
+ * the last big body is done and none has started for `quietMs`, one full collection runs, which
+ * lets V8 free the pages left empty; at most one per `intervalMs`, so that a steady stream of
+ * big bodies costs one pause per interval. It never runs while a big body is in progress, nor
+ * on the path of a request: only from its own timer, which does not keep the process alive.
+ */
+export class IdleCollection {
+  private readonly quietMs: number;
+  private readonly intervalMs: number;
+  private inProgress = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private last = Number.NEGATIVE_INFINITY;
+  private runs = 0;
+
+  constructor(
+    private readonly options: IdleCollectionOptions,
+    private readonly logger?: Logger,
+  ) {
+    this.quietMs = options.quietMs ?? IDLE_COLLECTION_DEFAULTS.quietMs;
+    this.intervalMs = options.intervalMs ?? IDLE_COLLECTION_DEFAULTS.intervalMs;
+  }
+
+  /** Collections run since the start. */
+  get collections(): number {
+    return this.runs;
+  }
+
+  /** A big body is admitted (waiting or decoding): no collection until it and the others are done. */
+  begin(): void {
+    this.inProgress++;
+    this.cancel();
+  }
+
+  /** A big body is done with its tree: the last one done starts the quiet time. */
+  end(): void {
+    this.inProgress--;
+    if (this.inProgress === 0) this.schedule(this.quietMs);
+  }
+
+  /** Drops a collection not run yet. */
+  close(): void {
+    this.cancel();
+  }
+
+  private schedule(delayMs: number): void {
+    this.cancel();
+    this.timer = setTimeout(() => this.run(), delayMs);
+    this.timer.unref();
+  }
+
+  private cancel(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private run(): void {
+    this.timer = undefined;
+    const wait = this.last + this.intervalMs - Date.now();
+    if (wait > 0) {
+      this.schedule(wait);
+      return;
+    }
+    this.last = Date.now();
+    this.runs++;
+    const heapBefore = getHeapStatistics().total_heap_size;
+    const started = performance.now();
+    this.options.collect();
+    const ms = Math.round(performance.now() - started);
+    const heapAfter = getHeapStatistics().total_heap_size;
+    this.logger?.debug?.(
+      `garbage collected after big request bodies in ${ms} ms: heap ${Math.round(heapBefore / MB)} MB -> ${Math.round(heapAfter / MB)} MB`,
+    );
+  }
+}

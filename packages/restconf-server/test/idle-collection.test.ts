@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { IDLE_COLLECTION_DEFAULTS, IdleCollection } from '../src/idle-collection.js';
+
+const { quietMs, intervalMs } = IDLE_COLLECTION_DEFAULTS;
+
+describe('IdleCollection', () => {
+  let collect: ReturnType<typeof vi.fn<() => void>>;
+  let idle: IdleCollection;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    collect = vi.fn<() => void>();
+    idle = new IdleCollection({ collect });
+  });
+  afterEach(() => {
+    idle.close();
+    vi.useRealTimers();
+  });
+
+  test('collects once, quietMs after the last big body is done', () => {
+    idle.begin();
+    idle.begin();
+    idle.end();
+    vi.advanceTimersByTime(quietMs * 2);
+    expect(collect).not.toHaveBeenCalled();
+    idle.end();
+    vi.advanceTimersByTime(quietMs - 1);
+    expect(collect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(collect).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(intervalMs * 3);
+    expect(collect).toHaveBeenCalledTimes(1);
+    expect(idle.collections).toBe(1);
+  });
+
+  test('does not collect while a big body that began in the quiet time is in progress', () => {
+    idle.begin();
+    idle.end();
+    vi.advanceTimersByTime(quietMs - 1);
+    idle.begin();
+    vi.advanceTimersByTime(intervalMs * 2);
+    expect(collect).not.toHaveBeenCalled();
+    idle.end();
+    vi.advanceTimersByTime(quietMs);
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
+  test('collects at most once per interval, the later one when the interval has passed', () => {
+    idle.begin();
+    idle.end();
+    vi.advanceTimersByTime(quietMs);
+    expect(collect).toHaveBeenCalledTimes(1);
+    idle.begin();
+    idle.end();
+    vi.advanceTimersByTime(quietMs);
+    expect(collect).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(intervalMs - quietMs - 1);
+    expect(collect).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    expect(collect).toHaveBeenCalledTimes(2);
+    expect(idle.collections).toBe(2);
+  });
+
+  test('never collects without a big body', () => {
+    vi.advanceTimersByTime(intervalMs * 3);
+    expect(collect).not.toHaveBeenCalled();
+  });
+
+  test('drops the collection not run yet when closed', () => {
+    idle.begin();
+    idle.end();
+    idle.close();
+    vi.advanceTimersByTime(intervalMs);
+    expect(collect).not.toHaveBeenCalled();
+  });
+
+  test('logs each collection at debug with its time and the heap before and after', () => {
+    const debug = vi.fn<(message: string) => void>();
+    const logged = new IdleCollection(
+      { collect, quietMs: 10, intervalMs: 100 },
+      { debug, info: () => {}, warn: () => {}, error: () => {} },
+    );
+    logged.begin();
+    logged.end();
+    vi.advanceTimersByTime(10);
+    expect(debug).toHaveBeenCalledWith(
+      expect.stringMatching(/^garbage collected after big request bodies in \d+ ms: heap \d+ MB -> \d+ MB$/),
+    );
+  });
+});
