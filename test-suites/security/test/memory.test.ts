@@ -123,7 +123,8 @@ describe.runIf(existsSync('/proc/self/status'))('memory after an attack', () => 
       `--tls-cert=${creds.tlsCert}`,
       `--tls-key=${creds.tlsKey}`,
       '--metrics',
-      '--log-level=info',
+      // The collections are logged at debug, with their time and the heap before and after.
+      '--log-level=debug',
     ]);
     expect(await request('root', 'PUT', '/restconf/data/ietf-netconf-acm:nacm', JSON.stringify(RULES))).toBe(
       201,
@@ -169,6 +170,11 @@ describe.runIf(existsSync('/proc/self/status'))('memory after an attack', () => 
       await new Promise((resolve) => setTimeout(resolve, 1000));
       settled = await memory();
     }
+    const collections = g
+      .stderr()
+      .split('\n')
+      .map((line) => /"msg":"garbage collected after big request bodies in (.*?)"/.exec(line)?.[1])
+      .filter((x) => x !== undefined);
     if (updateFigures)
       writeFigures(
         'memory',
@@ -180,6 +186,8 @@ describe.runIf(existsSync('/proc/self/status'))('memory after an attack', () => 
           '| before | right after | 30 s after |',
           '| ---: | ---: | ---: |',
           `| ${shown(before)} | ${shown(after)} | ${shown(settled)} |`,
+          '',
+          `The collections, as the gateway logged them at debug: ${collections.map((c) => `"${c}"`).join(', ') || 'none'}.`,
         ].join('\n'),
       );
     expect(
