@@ -10,10 +10,10 @@ import {
   type TreeEdit,
 } from '@yangkit/yang-json-codec';
 import { editConfigTree } from './config-edit.js';
-import type { DatastoreName } from './datastore.js';
+import type { Datastore, DatastoreName } from './datastore.js';
 import { rpcError } from './errors.js';
 import { editDatastore, markOrigin } from './nmda.js';
-import { DEFAULT_CONFIRM_TIMEOUT, type NetconfServer } from './server.js';
+import { DEFAULT_CONFIRM_TIMEOUT, type NetconfServer, withState } from './server.js';
 import type { ServerSession } from './session.js';
 
 /** A datastore of RFC 8342 section 5 by its `ietf-datastores` identity name. */
@@ -127,7 +127,10 @@ export class LocalSession {
       options.datastore === undefined &&
       (content === 'config' || (last !== undefined && holdsNoState(last.schema)));
     const datastore = configOnly ? 'running' : (options.datastore ?? 'operational');
-    const tree = await this.#tree(datastore, target);
+    const state = await this.#stateFor(datastore, target);
+    // From here to the hold, one synchronous run: the tree read is the held datastore's own (a
+    // commit may give running another tree, see NetconfServer.commitCandidate).
+    const { log, tree } = this.#treeOf(datastore, state);
     const selection = selectPath(tree, target, share);
     // RFC 8341 section 3.4.5: unreadable nodes are left out, silently.
     const view = this.#server.nacm?.readable(this.#session, selection) ?? selection;
@@ -136,10 +139,6 @@ export class LocalSession {
       if (options.withOrigin === true) markOrigin(view, undefined);
       return { tree: view, onDetach: () => {}, release: () => {} };
     }
-    // Operational and intended read running's nodes (state comes from the providers, decoded anew).
-    const log = this.#server.datastore(
-      datastore === 'operational' || datastore === 'intended' ? 'running' : datastore,
-    );
     let detach = (): void => {
       for (const [schema, nodes] of view.children)
         view.children.set(
@@ -160,7 +159,8 @@ export class LocalSession {
   /** Whether the configuration node at `target` exists in the datastore (default running) and the user may read it. */
   async exists(target: readonly PathStep[], datastore: NmdaDatastoreName = 'running'): Promise<boolean> {
     if (target.length === 0 || !target.every((s) => s.schema.config)) return false;
-    let holders: readonly ChildHolder[] = [await this.#tree(datastore, target)];
+    const state = await this.#stateFor(datastore, target);
+    let holders: readonly ChildHolder[] = [this.#treeOf(datastore, state).tree];
     for (const step of target) {
       holders = holders.flatMap((h) => findChildren(h, step));
       if (holders.length === 0) return false;
@@ -221,16 +221,31 @@ export class LocalSession {
     this.#server.discardChangesOf(this.#session);
   }
 
-  /** The tree of a datastore; operational: running with the state of the providers the target can need. */
-  #tree(datastore: NmdaDatastoreName, target: readonly PathStep[]): Promise<InstanceTree> | InstanceTree {
-    if (datastore === 'operational') {
-      const top = target[0]?.schema;
-      const wanted = top === undefined ? undefined : `${top.module}:${top.name}`;
-      return this.#server.operationalView(
-        this.#session,
-        wanted === undefined ? undefined : (q) => q === wanted,
-      );
-    }
-    return this.#server.datastore(datastore === 'intended' ? 'running' : datastore).tree;
+  /** Operational: the state of the providers `target` can need; other datastores have none. */
+  async #stateFor(
+    datastore: NmdaDatastoreName,
+    target: readonly PathStep[],
+  ): Promise<InstanceTree[] | undefined> {
+    if (datastore !== 'operational') return undefined;
+    const top = target[0]?.schema;
+    const wanted = top === undefined ? undefined : `${top.module}:${top.name}`;
+    return this.#server.operationalState(
+      this.#session,
+      wanted === undefined ? undefined : (q) => q === wanted,
+    );
+  }
+
+  /**
+   * The datastore whose nodes a read of `datastore` shares (running for intended and operational), and
+   * the tree read: its own, with `state` laid over it for operational.
+   */
+  #treeOf(
+    datastore: NmdaDatastoreName,
+    state: readonly InstanceTree[] | undefined,
+  ): { log: Datastore; tree: InstanceTree } {
+    const log = this.#server.datastore(
+      datastore === 'operational' || datastore === 'intended' ? 'running' : datastore,
+    );
+    return { log, tree: state === undefined ? log.tree : withState(log.tree, state) };
   }
 }

@@ -15,6 +15,7 @@ import {
   validateChanges,
 } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
+import { CatchUp } from './catch-up.js';
 import { configChangeEvent, sessionParams } from './change-events.js';
 import { type Change, createDatastore, type Datastore, type DatastoreName } from './datastore.js';
 import { NetconfServerError, RpcError, rpcError, rpcErrorOf } from './errors.js';
@@ -150,7 +151,6 @@ interface PendingCommit {
 export class NetconfServer implements SessionHost {
   readonly schema: SchemaTree;
   readonly running: Datastore;
-  readonly candidate: Datastore;
   readonly startup: Datastore;
   readonly maxMessageBytes: number;
   readonly helloTimeoutMs: number;
@@ -185,6 +185,10 @@ export class NetconfServer implements SessionHost {
   private readonly startupMode: 'auto' | 'explicit';
   private readonly fullValidation: boolean;
   private nextSessionId = 1;
+  /** The candidate's datastore, read through {@link NetconfServer.candidate}, which first brings it up to date. */
+  private readonly candidateStore: Datastore;
+  /** The changes of running an unmodified candidate has yet to replay. */
+  private readonly candidateCatchUp: CatchUp;
   private candidateStale = false;
   private committing = false;
   private pending: PendingCommit | undefined;
@@ -193,7 +197,8 @@ export class NetconfServer implements SessionHost {
   private constructor(options: NetconfServerOptions) {
     this.schema = options.schema;
     this.running = createDatastore(options.schema);
-    this.candidate = createDatastore(options.schema);
+    this.candidateStore = createDatastore(options.schema);
+    this.candidateCatchUp = new CatchUp(this.candidateStore, this.running);
     this.startup = createDatastore(options.schema);
     this.maxMessageBytes = options.maxMessageBytes ?? 64 * 1024 * 1024;
     this.helloTimeoutMs = seconds(options.helloTimeout ?? 60, 'helloTimeout') * 1000;
@@ -399,6 +404,16 @@ export class NetconfServer implements SessionHost {
 
   // ---------------------------------------------------------------- datastores
 
+  /**
+   * The candidate datastore (RFC 6241 section 8.3). While it is unmodified it follows running: the
+   * changes committed to running are replayed on it in the background, and whoever asks for it here
+   * gets it once every one of them is replayed.
+   */
+  get candidate(): Datastore {
+    this.candidateCatchUp.finish();
+    return this.candidateStore;
+  }
+
   /** The datastore of a name, checking it is offered. */
   datastore(name: DatastoreName): Datastore {
     if (name === 'candidate' && !this.features.candidate)
@@ -462,7 +477,8 @@ export class NetconfServer implements SessionHost {
         });
       }
     }
-    this.pending?.changes.push(...changes);
+    // One by one: a big commit has more changes than a call takes arguments.
+    if (this.pending) for (const c of changes) this.pending.changes.push(c);
     this.syncCandidate(changes);
     for (const hook of this.commitHooks) hook(ds.tree, changes, { session, server: this });
     this.configChanged(session, 'running', changes);
@@ -485,15 +501,17 @@ export class NetconfServer implements SessionHost {
     if (error !== undefined) throw error;
   }
 
-  /** Keeps an unmodified candidate equal to running (RFC 6241 8.3). */
+  /**
+   * Keeps an unmodified candidate equal to running (RFC 6241 8.3): it replays `changes` in the
+   * background, after those it has yet to replay (a candidate still catching up is unmodified).
+   */
   private syncCandidate(changes: readonly Change[]): void {
     if (!this.features.candidate || this.committing) return;
-    if (this.candidateModified) {
+    if (!this.candidateCatchUp.pending && this.candidateModified) {
       this.candidateStale = true;
       return;
     }
-    for (const c of changes) this.candidate.replay(c);
-    this.candidate.take();
+    this.candidateCatchUp.add(changes);
   }
 
   /**
@@ -525,24 +543,29 @@ export class NetconfServer implements SessionHost {
     this.candidateStale = true;
   }
 
-  /** RFC 6241 8.3.4.1 commit: candidate changes replayed on running, validated as a whole. */
+  /**
+   * RFC 6241 8.3.4.1 commit. A candidate made of changes to running's content becomes running as it
+   * is: running takes its tree with its changes (validated, journaled, reported like any edit of
+   * running), and the candidate takes running's former tree, which then replays those changes in the
+   * background (see {@link NetconfServer.candidate}); nothing is copied while the commit holds the
+   * event loop. A candidate replaced as a whole (copy-config) is copied onto running and validated as
+   * a whole.
+   */
   commitCandidate(session: ServerSession | undefined): void {
-    const pendingChanges = this.candidate.since(0);
+    const candidate = this.candidate;
+    if (!this.candidateStale) {
+      if (candidate.mark() > 0) this.transact(session, (ds) => ds.adopt(candidate));
+      return;
+    }
     this.committing = true;
     try {
-      if (this.candidateStale) {
-        const tree = this.candidate.tree;
-        this.transact(session, (ds) => replaceTree(ds, tree), { validate: 'all' });
-        this.candidateStale = false;
-      } else {
-        this.transact(session, (ds) => {
-          for (const c of pendingChanges) ds.replay(c);
-        });
-      }
+      const tree = candidate.tree;
+      this.transact(session, (ds) => replaceTree(ds, tree), { validate: 'all' });
+      this.candidateStale = false;
     } finally {
       this.committing = false;
     }
-    this.candidate.take();
+    candidate.take();
   }
 
   /**
@@ -717,7 +740,20 @@ export class NetconfServer implements SessionHost {
     session: ServerSession | undefined,
     wanted?: (qualifiedName: string) => boolean,
   ): Promise<InstanceTree> {
-    let view = this.running.tree;
+    const state = await this.operationalState(session, wanted);
+    return withState(this.running.tree, state);
+  }
+
+  /**
+   * The operational state of the providers (the `wanted` ones), each as a tree to lay over running with
+   * {@link withState}. Running is taken once they have all answered: a commit while a provider works
+   * may give running another tree (see {@link NetconfServer.commitCandidate}).
+   */
+  async operationalState(
+    session: ServerSession | undefined,
+    wanted?: (qualifiedName: string) => boolean,
+  ): Promise<InstanceTree[]> {
+    const state: InstanceTree[] = [];
     const context: HookContext = { session, server: this };
     const providers: StateProvider[] = [
       { provides: MONITORING_TOPS, get: () => monitoringState(this) },
@@ -734,10 +770,9 @@ export class NetconfServer implements SessionHost {
     for (const p of providers) {
       if (wanted && p.provides && !p.provides.some(wanted)) continue;
       const xml = await p.get(this.running.tree, context);
-      if (xml === '') continue;
-      view = overlayTree(view, this.decode(xml, 'data'));
+      if (xml !== '') state.push(this.decode(xml, 'data'));
     }
-    return view;
+    return state;
   }
 
   // ---------------------------------------------------------------- notifications
@@ -791,9 +826,17 @@ export class NetconfServer implements SessionHost {
     this.closed = true;
     for (const s of [...this.sessions.values()]) s.terminate('other');
     if (this.pending) clearTimeout(this.pending.timer);
+    this.candidateCatchUp.finish();
     this.eventSubscriptions.close();
     this.store?.close();
   }
+}
+
+/** `running` with the operational state of {@link NetconfServer.operationalState} laid over it. */
+export function withState(running: InstanceTree, state: readonly InstanceTree[]): InstanceTree {
+  let view = running;
+  for (const tree of state) view = overlayTree(view, tree);
+  return view;
 }
 
 /** Most validation errors reported in one reply. */

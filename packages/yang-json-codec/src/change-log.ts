@@ -8,6 +8,7 @@ import {
   positionOf,
   removeChild,
 } from './child-index';
+import { CodecError } from './errors';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { shallowCopy } from './instance';
 import { PathCursor } from './path-cursor';
@@ -98,7 +99,12 @@ export class ChangeLog {
   #tree: InstanceTree;
   #changes: TreeChange[] = [];
   /** Readers that share nodes with the tree, each asked to stop before the tree changes in place. */
-  readonly #readers = new Set<() => void>();
+  #readers = new Set<() => void>();
+  /**
+   * The log whose tree and changes {@link ChangeLog.adopt} took, until {@link ChangeLog.take}: the first
+   * `count` changes logged are still that log's (undoing to mark 0 gives them back with the tree).
+   */
+  #adopted: { readonly source: ChangeLog; count: number } | undefined;
   /** The node last created or set: the changes of one edit are made near each other. */
   readonly #cursor = new PathCursor();
 
@@ -163,24 +169,80 @@ export class ChangeLog {
     return this.#changes.slice(mark);
   }
 
-  /** Returns and forgets the logged changes (the tree keeps them). */
+  /** Returns and forgets the logged changes (the tree keeps them); an adoption is then final. */
   take(): TreeChange[] {
     const out = this.#changes;
     this.#changes = [];
+    this.#adopted = undefined;
     return out;
   }
 
-  /** Undoes every change after `mark`, newest first, and drops them from the log. */
+  /**
+   * Undoes every change after `mark`, newest first, and drops them from the log. Back to mark 0 after
+   * {@link ChangeLog.adopt}, the adopted tree and changes go back to their log, and this log has its own
+   * tree again, as it was: the adopted changes are given back, not undone.
+   */
   undoTo(mark: number): void {
-    if (this.#changes.length > mark) this.#beforeChange();
+    const adopted = this.#adopted;
+    const giveBack = adopted !== undefined && mark === 0;
+    const floor = giveBack ? adopted.count : mark;
+    if (this.#changes.length > floor) this.#beforeChange();
     this.#cursor.forget();
-    while (this.#changes.length > mark) undo(this.#tree, this.#changes.pop()!);
+    while (this.#changes.length > floor) undo(this.#tree, this.#changes.pop()!);
+    if (adopted === undefined) return;
+    if (!giveBack) {
+      adopted.count = Math.min(adopted.count, mark);
+      return;
+    }
+    this.#exchange(adopted.source);
+    adopted.source.#changes = this.#changes;
+    this.#changes = [];
+    this.#adopted = undefined;
+  }
+
+  /**
+   * Takes the tree of `source` and the changes `source` logged as this log's own, and gives `source` this
+   * log's tree, with an empty log, in exchange: O(1), nothing is copied. It commits a candidate whose
+   * changes were made on a tree equal to this one: this log then holds the committed tree with the changes
+   * that made it (for validation, a journal, events), and `source` holds this log's former tree, which
+   * replaying those changes brings up to date. Each reader held goes with the tree it reads, so that it
+   * detaches before that tree changes. Until {@link ChangeLog.take}, undoing this log to mark 0 gives both
+   * back as they were (a commit that fails validation); `source` must not change meanwhile. This log must
+   * have no changes logged.
+   */
+  adopt(source: ChangeLog): void {
+    if (this.#changes.length > 0 || source === this) {
+      throw new CodecError(
+        'BAD_OPTION',
+        'a change log adopts a tree only with no changes logged of its own',
+        {
+          errorTag: 'invalid-value',
+        },
+      );
+    }
+    this.#exchange(source);
+    this.#changes = source.#changes;
+    source.#changes = [];
+    this.#adopted = { source, count: this.#changes.length };
+  }
+
+  /** Exchanges the trees of two logs, each tree with its readers. */
+  #exchange(other: ChangeLog): void {
+    const tree = this.#tree;
+    this.#tree = other.#tree;
+    other.#tree = tree;
+    const readers = this.#readers;
+    this.#readers = other.#readers;
+    other.#readers = readers;
+    this.#cursor.forget();
+    other.#cursor.forget();
   }
 
   /** Replaces the whole tree (copy-config, discard of a replaced candidate) and forgets the log. */
   reset(tree: InstanceTree): void {
     this.#tree = tree;
     this.#changes = [];
+    this.#adopted = undefined;
     this.#cursor.forget();
   }
 

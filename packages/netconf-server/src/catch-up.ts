@@ -1,0 +1,76 @@
+import { cloneTree, finishInSlices, finishSteps, type Steps } from '@yangkit/yang-json-codec';
+import type { Change, Datastore } from './datastore.js';
+
+/** Changes replayed between two checks of the clock. */
+const CHANGES_PER_STEP = 64;
+
+/** Longest run of replays before the event loop gets a turn, in milliseconds. */
+const SLICE_MS = 4;
+
+/**
+ * The changes committed to running that an unmodified candidate has yet to replay to equal running
+ * again (RFC 6241 section 8.3: until it is edited, the candidate follows running). They are replayed
+ * in slices of a few milliseconds between other work, in the order they were committed, so that a
+ * big commit does not hold the event loop for its copy; {@link CatchUp.finish} replays what remains
+ * at once, for anything about to use the candidate.
+ */
+export class CatchUp {
+  readonly #log: Datastore;
+  readonly #running: Datastore;
+  /** The change sets still to replay, oldest first; more may join while they are replayed. */
+  #queue: (readonly Change[])[] = [];
+  #steps: Steps<void> | undefined;
+
+  /** `log` follows `running`. */
+  constructor(log: Datastore, running: Datastore) {
+    this.#log = log;
+    this.#running = running;
+  }
+
+  /** Whether changes remain to be replayed. */
+  get pending(): boolean {
+    return this.#steps !== undefined;
+  }
+
+  /** Queues `changes` after those queued before, and starts replaying them in slices when idle. */
+  add(changes: readonly Change[]): void {
+    if (changes.length === 0) return;
+    this.#queue.push(changes);
+    if (this.#steps !== undefined) return;
+    const steps = this.#replay();
+    this.#steps = steps;
+    // From the next turn on (finishInSlices runs a first slice at once); a failed replay has already
+    // made the candidate a copy of running (see #replay): nothing is left to do then.
+    setImmediate(() => {
+      finishInSlices(steps, { sliceMs: SLICE_MS }).catch(() => undefined);
+    });
+  }
+
+  /** Replays every queued change now. */
+  finish(): void {
+    if (this.#steps !== undefined) finishSteps(this.#steps);
+  }
+
+  *#replay(): Steps<void> {
+    const log = this.#log;
+    try {
+      let n = 0;
+      for (let q = 0; q < this.#queue.length; q++) {
+        for (const change of this.#queue[q]!) {
+          log.replay(change);
+          if (++n % CHANGES_PER_STEP === 0) yield;
+        }
+      }
+    } catch (error) {
+      // Replay skips a change it cannot place; should it fail all the same, the candidate is made
+      // equal to running the slow way rather than left half replayed.
+      log.reset(cloneTree(this.#running.tree));
+      throw error;
+    } finally {
+      this.#queue = [];
+      this.#steps = undefined;
+      // The candidate is running again: nothing of this is its own change.
+      log.take();
+    }
+  }
+}
