@@ -85,6 +85,7 @@ export { finishInSlices, finishSteps, type SliceOptions, type Steps } from './st
 export {
   type ApplyEditOptions,
   applyEdit,
+  applyEditSteps,
   diff,
   type InsertPosition,
   replaceTree,
@@ -92,7 +93,7 @@ export {
   type TreeEditOperation,
 } from './tree-edit';
 export type { ValidateOptions } from './validate';
-export { validate, validateChanges } from './validate';
+export { validate, validateChanges, validateChangesSteps } from './validate';
 export type { ValueError, ValueOk } from './values';
 export { valueFromCanonical, valueFromXml } from './values';
 export { applyView, type TreeView, type ViewedNode, viewedTopLevel } from './view';

@@ -8,6 +8,7 @@ import { cloneTree, createNode, shallowCopy } from './instance';
 import { entryKey, isWholeStep, type PathStep } from './path-step';
 import { pathOfSteps } from './paths';
 import { dataParent } from './schema-view';
+import { finishSteps, type Steps } from './steps';
 
 /**
  * What one edit does: the operations of RFC 6241 section 7.2, plus `move`, the reordering RFC 7950
@@ -59,6 +60,15 @@ export interface ApplyEditOptions {
  * log (undo to a mark taken before the edit to drop it).
  */
 export function applyEdit(log: ChangeLog, edit: TreeEdit, options: ApplyEditOptions = {}): void {
+  finishSteps(applyEditSteps(log, edit, options));
+}
+
+/**
+ * {@link applyEdit} in steps (see {@link Steps}), a step after each node it adds, so that a server can
+ * apply a big edit in slices. Between two steps the tree holds part of the edit: whoever runs it in
+ * slices keeps others from the tree until it ends (or undoes it).
+ */
+export function* applyEditSteps(log: ChangeLog, edit: TreeEdit, options: ApplyEditOptions = {}): Steps<void> {
   const adopt = options.adopt === true;
   const { target, operation } = edit;
   const last = target[target.length - 1];
@@ -100,18 +110,18 @@ export function applyEdit(log: ChangeLog, edit: TreeEdit, options: ApplyEditOpti
           errorPath: path,
         });
       }
-      graft(log, parent, edit.node!, adopt, placement(log, edit));
+      yield* graft(log, parent, edit.node!, adopt, placement(log, edit));
       return;
     }
     case 'merge':
     case 'replace': {
       const existing = findChild(holder, last);
       if (existing === undefined) {
-        graft(log, parent, edit.node!, adopt, placement(log, edit));
+        yield* graft(log, parent, edit.node!, adopt, placement(log, edit));
         return;
       }
-      if (operation === 'merge') mergeInto(log, existing, edit.node!, adopt);
-      else syncInto(log, existing, edit.node!, adopt);
+      if (operation === 'merge') yield* mergeInto(log, existing, edit.node!, adopt);
+      else yield* syncInto(log, existing, edit.node!, adopt);
       if (edit.insert !== undefined) moveTo(log, existing, placement(log, edit));
       return;
     }
@@ -179,25 +189,29 @@ function isLeafy(schema: SchemaNode): boolean {
 /**
  * Adds `source` and its subtree under `parent`, node by node, each node logged: copies, or with
  * `adopt` the instances themselves (each enters the tree with only its keys, then its children follow).
+ * A step after each node added.
  */
-function graft(
+function* graft(
   log: ChangeLog,
   parent: DataNode | undefined,
   source: DataNode,
   adopt: boolean,
   at?: Placement,
-): DataNode {
+): Steps<DataNode> {
   dropOtherCases(log, parent, source.schema);
   const children = source.children;
   if (isLeafy(source.schema) || children === undefined) {
-    return log.create(parent, adopt ? source : shallowCopy(source), at);
+    const node = log.create(parent, adopt ? source : shallowCopy(source), at);
+    yield;
+    return node;
   }
   const list = source.schema.kind === 'list';
   if (!adopt) {
     const node = log.create(parent, shallowCopy(source), at);
+    yield;
     for (const [schema, nodes] of children) {
       if (schema.isKey && list) continue;
-      for (const c of nodes) graft(log, node, c, false);
+      for (const c of nodes) yield* graft(log, node, c, false);
     }
     return node;
   }
@@ -206,7 +220,9 @@ function graft(
   for (const [schema, nodes] of children) if (!schema.isKey || !list) (below ??= []).push([schema, nodes]);
   if (below !== undefined) for (const [schema] of below) children.delete(schema);
   log.create(parent, source, at);
-  if (below !== undefined) for (const [, nodes] of below) for (const c of nodes) graft(log, source, c, true);
+  yield;
+  if (below !== undefined)
+    for (const [, nodes] of below) for (const c of nodes) yield* graft(log, source, c, true);
   return source;
 }
 
@@ -248,32 +264,33 @@ function sameContent(a: DataNode, b: DataNode): boolean {
 }
 
 /** anydata/anyxml content is a value: a different one replaces the node. */
-function replaceAny(log: ChangeLog, existing: DataNode, incoming: DataNode, adopt: boolean): void {
+function* replaceAny(log: ChangeLog, existing: DataNode, incoming: DataNode, adopt: boolean): Steps<void> {
   if (sameContent(existing, incoming)) return;
   const parent = existing.parent;
   log.remove(existing);
-  graft(log, parent, incoming, adopt);
+  yield* graft(log, parent, incoming, adopt);
 }
 
 /** Writes the value of a leaf or the content of anydata; false for other nodes (their children merge). */
-function writeValue(log: ChangeLog, existing: DataNode, incoming: DataNode, adopt: boolean): boolean {
+function* writeValue(log: ChangeLog, existing: DataNode, incoming: DataNode, adopt: boolean): Steps<boolean> {
   const kind = existing.schema.kind;
   if (kind === 'leaf') log.set(existing, incoming.value, incoming.member);
-  else if (kind === 'anydata' || kind === 'anyxml') replaceAny(log, existing, incoming, adopt);
+  else if (kind === 'anydata' || kind === 'anyxml') yield* replaceAny(log, existing, incoming, adopt);
   else return kind === 'leaf-list';
+  yield;
   return true;
 }
 
 /** NETCONF merge (RFC 6241 section 7.2) of `incoming` into `existing` (same schema node and keys). */
-function mergeInto(log: ChangeLog, existing: DataNode, incoming: DataNode, adopt: boolean): void {
-  if (writeValue(log, existing, incoming, adopt) || incoming.children === undefined) return;
+function* mergeInto(log: ChangeLog, existing: DataNode, incoming: DataNode, adopt: boolean): Steps<void> {
+  if ((yield* writeValue(log, existing, incoming, adopt)) || incoming.children === undefined) return;
   const kind = existing.schema.kind;
   for (const [schema, nodes] of incoming.children) {
     if (schema.isKey && kind === 'list') continue;
     for (const n of nodes) {
       const found = counterpart(existing, n);
-      if (found === undefined) graft(log, existing, n, adopt);
-      else mergeInto(log, found, n, adopt);
+      if (found === undefined) yield* graft(log, existing, n, adopt);
+      else yield* mergeInto(log, found, n, adopt);
     }
   }
 }
@@ -283,19 +300,25 @@ function mergeInto(log: ChangeLog, existing: DataNode, incoming: DataNode, adopt
  * lacks is removed, what it adds is created, leaves that differ are set, and entries of user-ordered lists
  * are moved into its order.
  */
-function syncInto(log: ChangeLog, existing: DataNode, incoming: DataNode, adopt: boolean): void {
-  if (writeValue(log, existing, incoming, adopt)) return;
-  syncChildren(log, existing, incoming, existing.schema.kind === 'list' ? existing.schema : undefined, adopt);
+function* syncInto(log: ChangeLog, existing: DataNode, incoming: DataNode, adopt: boolean): Steps<void> {
+  if (yield* writeValue(log, existing, incoming, adopt)) return;
+  yield* syncChildren(
+    log,
+    existing,
+    incoming,
+    existing.schema.kind === 'list' ? existing.schema : undefined,
+    adopt,
+  );
 }
 
 /** Makes the children of `parent` (the tree's top when undefined) those of `incoming`. */
-function syncChildren(
+function* syncChildren(
   log: ChangeLog,
   parent: DataNode | undefined,
   incoming: ChildHolder,
   list: SchemaNode | undefined,
   adopt: boolean,
-): void {
+): Steps<void> {
   const holder = log.holder(parent);
   const wanted = incoming.children ?? new CompactChildMap();
   for (const [schema, nodes] of [...(holder.children ?? [])]) {
@@ -317,9 +340,9 @@ function syncChildren(
             ? { where: 'first' }
             : { where: 'after', anchor: prev }
           : undefined;
-        found = graft(log, parent, c, adopt, at);
+        found = yield* graft(log, parent, c, adopt, at);
       } else {
-        syncInto(log, found, c, adopt);
+        yield* syncInto(log, found, c, adopt);
         if (ordered && !follows(holder, found, prev)) {
           log.move(found, prev === undefined ? { where: 'first' } : { where: 'after', anchor: prev });
         }
@@ -340,7 +363,7 @@ function follows(holder: ChildHolder, node: DataNode, prev: DataNode | undefined
  * replace at the top), logging only the nodes that differ.
  */
 export function replaceTree(log: ChangeLog, source: InstanceTree): void {
-  syncChildren(log, undefined, source, undefined, false);
+  finishSteps(syncChildren(log, undefined, source, undefined, false));
 }
 
 /**

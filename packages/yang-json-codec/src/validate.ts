@@ -8,6 +8,7 @@ import { createNode } from './instance';
 import { PathCursor } from './path-cursor';
 import { pathOfChild, pathOfNode } from './paths';
 import { isDataKind } from './schema-view';
+import { finishSteps, type Steps } from './steps';
 import { checkReference, checkReferencesInto, isReferenced, requiresInstance } from './validate-references';
 import { checkMust, checkWhen } from './validate-xpath';
 
@@ -53,10 +54,26 @@ export function validateChanges(
   changes: readonly TreeChange[],
   options: ValidateOptions = {},
 ): CodecError[] {
+  return finishSteps(validateChangesSteps(tree, changes, options));
+}
+
+/**
+ * {@link validateChanges} in steps (see {@link Steps}): a step every few dozen changes and after each
+ * node of a changed subtree, so that a server can validate a big edit in slices. The tree must not
+ * change until it ends.
+ */
+export function* validateChangesSteps(
+  tree: InstanceTree,
+  changes: readonly TreeChange[],
+  options: ValidateOptions = {},
+): Steps<CodecError[]> {
   const v = new Validator(tree, { complete: true, ...options });
-  v.changes(changes);
+  yield* v.changes(changes);
   return v.errors;
 }
+
+/** Changes looked at between two steps of {@link validateChangesSteps}. */
+const CHANGES_PER_STEP = 64;
 
 class Validator {
   readonly errors: CodecError[] = [];
@@ -88,12 +105,12 @@ class Validator {
     for (const [s, nodes] of tree.children) {
       // Without the whole datastore, the top-level lists present still have unique values.
       if (!this.complete && s.kind === 'list' && s.unique.length > 0 && !this.skip(s)) this.unique(s, nodes);
-      for (const n of nodes) this.subtree(n, 0);
+      for (const n of nodes) finishSteps(this.subtree(n, 0));
     }
     this.errors.splice(this.maxErrors);
   }
 
-  changes(changes: readonly TreeChange[]): void {
+  *changes(changes: readonly TreeChange[]): Steps<void> {
     const tree = this.tree;
     const subtrees = new Set<DataNode>();
     const parents = new Set<DataNode | undefined>();
@@ -105,7 +122,9 @@ class Validator {
       for (let p = n; p !== undefined; p = p.parent) if (subtrees.has(p)) return true;
       return false;
     };
+    let seen = 0;
     for (const c of changes) {
+      if (++seen % CHANGES_PER_STEP === 0) yield;
       const path = c.path;
       const holder = cursor.find(tree, path, path.length - 1);
       const parent = holder === undefined || path.length === 1 ? undefined : (holder as DataNode);
@@ -129,10 +148,11 @@ class Validator {
     const ancestorsDone = new Set<DataNode>();
     for (const n of subtrees) {
       if (covered(n)) continue;
-      this.subtree(n, 0);
+      yield* this.subtree(n, 0);
       this.ancestors(n.parent, ancestorsDone);
     }
     for (const p of parents) {
+      yield;
       if (p === undefined) {
         this.children(tree, undefined);
         continue;
@@ -154,9 +174,11 @@ class Validator {
     }
   }
 
-  private subtree(n: DataNode, depth: number): void {
+  /** Checks `n` and its subtree, a step after each node. */
+  private *subtree(n: DataNode, depth: number): Steps<void> {
     if (this.full || depth > 256 || this.skip(n.schema)) return;
     this.node(n);
+    yield;
     const kind = n.schema.kind;
     // anydata content is not validated against the schema (RFC 7950 7.10).
     if (n.children === undefined || kind === 'anydata' || kind === 'anyxml') return;
@@ -164,7 +186,7 @@ class Validator {
     const pairs = pairsOf(n.children);
     for (let i = 1; i < pairs.length; i += 2) {
       const group = groupAt(pairs, i);
-      for (let k = 0; k < sizeOf(group); k++) this.subtree(instanceOf(group, k), depth + 1);
+      for (let k = 0; k < sizeOf(group); k++) yield* this.subtree(instanceOf(group, k), depth + 1);
     }
   }
 

@@ -1,0 +1,77 @@
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { beforeAll, describe, expect, test } from 'vitest';
+import {
+  applyEdit,
+  applyEditSteps,
+  ChangeLog,
+  CodecError,
+  emptyTree,
+  encodeJson,
+  type Steps,
+  type TreeEdit,
+  validateChanges,
+  validateChangesSteps,
+} from '../src/index';
+import { resource, sampleTop, steps, topDoc, treeSchema } from './tree-fixtures';
+
+let schema: SchemaTree;
+let s: ReturnType<typeof steps>;
+beforeAll(async () => {
+  schema = await treeSchema();
+  s = steps(schema);
+});
+
+/** Runs `work` to its end, counting its steps. */
+function count<T>(work: Steps<T>): { steps: number; value: T } {
+  let n = 0;
+  for (let next = work.next(); ; next = work.next(), n++)
+    if (next.done === true) return { steps: n, value: next.value };
+}
+
+/** A merge of `top` with `items` new entries of two leaves each (a size and a tag). */
+function bigMerge(items: number): TreeEdit {
+  const doc = topDoc(schema, {
+    item: Array.from({ length: items }, (_, i) => ({ name: `n${i}`, size: i, tags: ['t'] })),
+  });
+  return { operation: 'merge', target: [s.top], node: [...doc.children.values()][0]![0]! };
+}
+
+describe('applyEditSteps', () => {
+  test('applied step by step, an edit gives the tree and the changes applyEdit gives', () => {
+    const [a, b] = [new ChangeLog(sampleTop(schema)), new ChangeLog(sampleTop(schema))];
+    const edit = (): TreeEdit => ({
+      operation: 'replace',
+      target: [s.top, s.item('b')],
+      node: resource(schema, '/tree-test:top', {
+        'tree-test:item': [{ name: 'b', size: 7, tags: ['u', 'v'] }],
+      }),
+    });
+    applyEdit(a, edit());
+    count(applyEditSteps(b, edit()));
+    expect(encodeJson(b.tree)).toBe(encodeJson(a.tree));
+    expect(b.since()).toHaveLength(a.since().length);
+  });
+
+  test('takes a step for each node it adds, so a big edit can be applied in slices', () => {
+    const log = new ChangeLog(emptyTree(schema));
+    const { steps: n } = count(applyEditSteps(log, bigMerge(100), { adopt: true }));
+    expect(log.since()).toHaveLength(1 + 100 * 3);
+    expect(n).toBeGreaterThanOrEqual(300);
+  });
+
+  test("throws an edit's error from the step that meets it", () => {
+    const log = new ChangeLog(sampleTop(schema));
+    const work = applyEditSteps(log, { operation: 'delete', target: [s.top, s.item('zz')] });
+    expect(() => count(work)).toThrow(CodecError);
+  });
+});
+
+describe('validateChangesSteps', () => {
+  test('validated step by step, changes give the errors validateChanges gives', () => {
+    const log = new ChangeLog(emptyTree(schema));
+    applyEdit(log, bigMerge(50), { adopt: true });
+    const { steps: n, value } = count(validateChangesSteps(log.tree, log.since(), { config: true }));
+    expect(value).toEqual(validateChanges(log.tree, log.since(), { config: true }));
+    expect(n).toBeGreaterThanOrEqual(50);
+  });
+});
