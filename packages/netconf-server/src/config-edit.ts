@@ -1,8 +1,8 @@
 import { NETCONF_BASE_NS } from '@yangkit/netconf-client';
-import type { TreeEdit } from '@yangkit/yang-json-codec';
+import { finishSteps, type Steps, type TreeEdit } from '@yangkit/yang-json-codec';
 import type { SchemaNode } from '@yangkit/yang-schema';
 import type { Datastore } from './datastore.js';
-import { applyEdits, type EditOperation, type ErrorOption, replaceAllEdits } from './edit-config.js';
+import { applyEditsSteps, type EditOperation, type ErrorOption, replaceAllEdits } from './edit-config.js';
 import { RpcError, rpcError } from './errors.js';
 import type { NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
@@ -35,6 +35,22 @@ export function editConfigTree(
   edits: readonly TreeEdit[],
   options: ConfigEditOptions,
 ): void {
+  finishSteps(editConfigTreeSteps(server, session, target, edits, options));
+}
+
+/**
+ * {@link editConfigTree} in steps: an edit of the candidate and its NACM check go a few nodes at a
+ * time; an edit of running is one step (its transaction is one turn, which no reader sees half
+ * done). Whoever runs it in slices keeps others from the candidate until it ends (see
+ * `NetconfServer.reserveCandidate`).
+ */
+export function* editConfigTreeSteps(
+  server: NetconfServer,
+  session: ServerSession,
+  target: 'running' | 'candidate' | 'startup',
+  edits: readonly TreeEdit[],
+  options: ConfigEditOptions,
+): Steps<void> {
   if (target === 'startup' || (target === 'running' && !server.features.writableRunning)) {
     throw rpcError('operation-not-supported', `the ${target} datastore cannot be edited directly`, {
       errorType: 'protocol',
@@ -48,18 +64,18 @@ export function editConfigTree(
   const { errorOption, testOption } = options;
   server.nacm?.checkEditTargets(access, edits);
   // RFC 6241 7.2 default-operation replace: the config replaces the whole target.
-  const edit = (d: Datastore): void => {
+  const edit = (d: Datastore): Steps<void> => {
     const all =
       options.defaultOperation === 'replace'
         ? [...replaceAllEdits(d, options.tops ?? new Set()), ...edits]
         : edits;
-    applyEdits(server.schema, d, all, errorOption);
+    return applyEditsSteps(server.schema, d, all, errorOption);
   };
   if (target === 'running') {
     if (testOption === 'test-only') {
       const mark = ds.mark();
       try {
-        edit(ds);
+        finishSteps(edit(ds));
         server.nacm?.checkWrite(access, ds.since(mark));
         server.validateChanges(ds.tree, ds.since(mark));
       } finally {
@@ -74,7 +90,7 @@ export function editConfigTree(
         session,
         (d) => {
           try {
-            edit(d);
+            finishSteps(edit(d));
           } catch (error) {
             if (errorOption === 'rollback-on-error' || !(error instanceof RpcError)) throw error;
             editError = error;
@@ -93,22 +109,24 @@ export function editConfigTree(
   }
   const mark = ds.mark();
   // RFC 8341 section 3.4.5: a denied change undoes the whole edit, whatever the error-option.
-  const permitted = (): void => {
+  const nacm = server.nacm;
+  function* permitted(): Steps<void> {
+    if (nacm === undefined) return;
     try {
-      server.nacm?.checkWrite(access, ds.since(mark));
+      yield* nacm.checkWriteSteps(access, ds.since(mark));
     } catch (error) {
       ds.undoTo(mark);
       throw error;
     }
-  };
+  }
   try {
-    edit(ds);
+    yield* edit(ds);
   } catch (error) {
     if (errorOption === 'rollback-on-error') ds.undoTo(mark);
-    else permitted();
+    else yield* permitted();
     throw error;
   }
-  permitted();
+  yield* permitted();
   if (testOption === 'test-only') {
     try {
       server.validateChanges(ds.tree, ds.since(mark));

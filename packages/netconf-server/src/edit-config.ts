@@ -1,14 +1,16 @@
 import type { XmlElement } from '@yangkit/xml';
 import {
   type Annotation,
-  applyEdit,
+  applyEditSteps,
   CodecError,
   CompactChildMap,
   type DataNode,
   decodeXml,
+  finishSteps,
   type InsertPosition,
   type InstanceTree,
   type PathStep,
+  type Steps,
   stepOf,
   type TreeEdit,
 } from '@yangkit/yang-json-codec';
@@ -266,11 +268,21 @@ export function applyEdits(
   edits: readonly TreeEdit[],
   errorOption: ErrorOption,
 ): void {
+  finishSteps(applyEditsSteps(schema, ds, edits, errorOption));
+}
+
+/** {@link applyEdits} in steps, a step after each node added (the codec's `applyEditSteps`). */
+export function* applyEditsSteps(
+  schema: SchemaTree,
+  ds: Datastore,
+  edits: readonly TreeEdit[],
+  errorOption: ErrorOption,
+): Steps<void> {
   const mark = ds.mark();
   const errors: RpcErrorFields[] = [];
   for (const edit of edits) {
     try {
-      applyEdit(ds, edit, { adopt: true });
+      yield* applyEditSteps(ds, edit, { adopt: true });
     } catch (error) {
       if (!CodecError.isInstance(error)) throw error;
       errors.push(codecErrorFields(schema, error));

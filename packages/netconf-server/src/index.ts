@@ -1,7 +1,13 @@
 /** Re-exported from `@yangkit/netconf-client` so one import connects a client in-process. */
 export { duplexPair } from '@yangkit/netconf-client';
 /** The codec's tree types, which the datastores and hooks use. */
-export type { DataNode, InstanceTree, PathStep as Step, WithDefaultsMode } from '@yangkit/yang-json-codec';
+export type {
+  DataNode,
+  InstanceTree,
+  PathStep as Step,
+  Steps,
+  WithDefaultsMode,
+} from '@yangkit/yang-json-codec';
 export { type Change, Datastore, type DatastoreName } from './datastore.js';
 export {
   type ErrorTag,

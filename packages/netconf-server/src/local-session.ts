@@ -3,13 +3,15 @@ import {
   type ChildHolder,
   cloneNode,
   findChildren,
+  finishSteps,
   holdsNoState,
   type InstanceTree,
   type PathStep,
+  type Steps,
   selectPath,
   type TreeEdit,
 } from '@yangkit/yang-json-codec';
-import { editConfigTree } from './config-edit.js';
+import { editConfigTreeSteps } from './config-edit.js';
 import type { Datastore, DatastoreName } from './datastore.js';
 import { rpcError } from './errors.js';
 import { editDatastore, markOrigin } from './nmda.js';
@@ -190,12 +192,34 @@ export class LocalSession {
     edits: readonly TreeEdit[],
     defaultOperation: 'merge' | 'replace' = 'merge',
   ): void {
-    editConfigTree(this.#server, this.#session, target, edits, {
+    finishSteps(this.editConfigSteps(target, edits, defaultOperation));
+  }
+
+  /**
+   * {@link LocalSession.editConfig} in steps: an edit of the candidate goes a few nodes at a time. Run
+   * it within {@link LocalSession.reserveCandidate}, which keeps others from the candidate meanwhile.
+   */
+  editConfigSteps(
+    target: 'running' | 'candidate',
+    edits: readonly TreeEdit[],
+    defaultOperation: 'merge' | 'replace' = 'merge',
+  ): Steps<void> {
+    return editConfigTreeSteps(this.#server, this.#session, target, edits, {
       defaultOperation,
       errorOption: 'rollback-on-error',
       testOption: 'test-then-set',
       tops: new Set(edits.map((e) => e.target[0]!.schema)),
     });
+  }
+
+  /**
+   * Runs `work`, steps of this session's calls (say {@link LocalSession.editConfigSteps} of the
+   * candidate, then {@link LocalSession.commit}), in slices of a few milliseconds with the candidate
+   * held for it, so that a big edit does not hold the event loop (see `NetconfServer.reserveCandidate`):
+   * what others do meanwhile sees the candidate and running either before `work` or after it.
+   */
+  reserveCandidate(work: () => Steps<void>): Promise<void> {
+    return this.#server.reserveCandidate(work);
   }
 
   /**
@@ -208,7 +232,15 @@ export class LocalSession {
 
   /** `<commit>` of the candidate (RFC 6241 section 8.3.4.1), confirmed when asked (section 8.4). */
   commit(options: LocalCommitOptions = {}): void {
-    this.#server.confirmedCommit(this.#session, {
+    finishSteps(this.commitSteps(options));
+  }
+
+  /**
+   * {@link LocalSession.commit} in steps: the candidate's changes are validated a few at a time, and the
+   * commit itself is one step. Run it within {@link LocalSession.reserveCandidate}.
+   */
+  commitSteps(options: LocalCommitOptions = {}): Steps<void> {
+    return this.#server.confirmedCommitSteps(this.#session, {
       confirmed: options.confirmed === true,
       timeout: options.timeout ?? DEFAULT_CONFIRM_TIMEOUT,
       ...(options.persist === undefined ? {} : { persist: options.persist }),

@@ -6,15 +6,18 @@ import {
   cloneTree,
   type DataNode,
   decodeXml,
+  finishSteps,
   type InstanceTree,
   invertChange,
   NOTIFICATION_NS,
   overlayTree,
   replaceTree,
+  type Steps,
   validate,
-  validateChanges,
+  validateChangesSteps,
 } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
+import { CandidateReservations } from './candidate-reservations.js';
 import { CatchUp } from './catch-up.js';
 import { configChangeEvent, sessionParams } from './change-events.js';
 import { type Change, createDatastore, type Datastore, type DatastoreName } from './datastore.js';
@@ -189,6 +192,8 @@ export class NetconfServer implements SessionHost {
   private readonly candidateStore: Datastore;
   /** The changes of running an unmodified candidate has yet to replay. */
   private readonly candidateCatchUp: CatchUp;
+  /** Edits of the candidate (with their commits) running in slices. */
+  private readonly reservations = new CandidateReservations();
   private candidateStale = false;
   private committing = false;
   private pending: PendingCommit | undefined;
@@ -407,11 +412,24 @@ export class NetconfServer implements SessionHost {
   /**
    * The candidate datastore (RFC 6241 section 8.3). While it is unmodified it follows running: the
    * changes committed to running are replayed on it in the background, and whoever asks for it here
-   * gets it once every one of them is replayed.
+   * gets it once every one of them is replayed, and once the edit that holds it (see
+   * {@link NetconfServer.reserveCandidate}) has ended.
    */
   get candidate(): Datastore {
+    this.reservations.finish();
     this.candidateCatchUp.finish();
     return this.candidateStore;
+  }
+
+  /**
+   * Runs `work` (an edit of the candidate and its commit, made of steps such as
+   * `LocalSession.editConfigSteps`) in slices of a few milliseconds with the candidate held for it:
+   * work asked for before runs first, work asked for after waits. Whoever else needs the candidate or
+   * changes running meanwhile has the rest of `work` run at once first, so nobody sees it half done.
+   * Resolves when it ends; rejects with what it throws.
+   */
+  reserveCandidate(work: () => Steps<void>): Promise<void> {
+    return this.reservations.run(work);
   }
 
   /** The datastore of a name, checking it is offered. */
@@ -442,12 +460,16 @@ export class NetconfServer implements SessionHost {
    * Runs `edit` on running as one transaction: validation of what changed, application hooks, the
    * journal (fsynced before returning), commit hooks and the config-change event. On any error every
    * change is undone and the error rethrown. With `access`, every change must be one NACM permits.
+   * `validate`: what the changes can affect (default), `all` of running, `none` (not even the
+   * application's hooks), or `hooks` alone (the caller validated the changes on the same tree).
    */
   transact(
     session: ServerSession | undefined,
     edit: (ds: Datastore) => void,
-    options: { validate?: 'changes' | 'all' | 'none'; access?: UserAccess | undefined } = {},
+    options: { validate?: 'changes' | 'all' | 'none' | 'hooks'; access?: UserAccess | undefined } = {},
   ): Change[] {
+    // An edit of the candidate in progress commits first: running changes only after it.
+    this.reservations.finish();
     const ds = this.running;
     const mark = ds.mark();
     try {
@@ -456,7 +478,7 @@ export class NetconfServer implements SessionHost {
       const changes = ds.since(mark);
       if (changes.length > 0 && options.validate !== 'none') {
         if (options.validate === 'all' || this.fullValidation) this.validateAll(ds.tree);
-        else this.validateChanges(ds.tree, changes);
+        else if (options.validate !== 'hooks') this.validateChanges(ds.tree, changes);
         for (const hook of this.validateHooks) hook(ds.tree, changes, { session, server: this });
       }
     } catch (error) {
@@ -493,7 +515,12 @@ export class NetconfServer implements SessionHost {
 
   /** Validates what `changes` (applied to `tree`) can affect; throws every error as one {@link RpcError}. */
   validateChanges(tree: InstanceTree, changes: readonly Change[]): void {
-    this.refuse(validateChanges(tree, changes, { config: true }));
+    finishSteps(this.validateChangesSteps(tree, changes));
+  }
+
+  /** {@link NetconfServer.validateChanges} in steps (the codec's `validateChangesSteps`). */
+  *validateChangesSteps(tree: InstanceTree, changes: readonly Change[]): Steps<void> {
+    this.refuse(yield* validateChangesSteps(tree, changes, { config: true }));
   }
 
   private refuse(errors: readonly CodecError[]): void {
@@ -552,9 +579,20 @@ export class NetconfServer implements SessionHost {
    * a whole.
    */
   commitCandidate(session: ServerSession | undefined): void {
+    finishSteps(this.commitCandidateSteps(session));
+  }
+
+  /**
+   * {@link NetconfServer.commitCandidate} in steps: the candidate's changes are validated on its tree,
+   * which is the tree running takes, a few at a time before the exchange (see
+   * {@link NetconfServer.reserveCandidate}); the exchange and what follows it are one step.
+   */
+  *commitCandidateSteps(session: ServerSession | undefined): Steps<void> {
     const candidate = this.candidate;
     if (!this.candidateStale) {
-      if (candidate.mark() > 0) this.transact(session, (ds) => ds.adopt(candidate));
+      if (candidate.mark() === 0) return;
+      if (!this.fullValidation) yield* this.validateChangesSteps(candidate.tree, candidate.since());
+      this.transact(session, (ds) => ds.adopt(candidate), { validate: 'hooks' });
       return;
     }
     this.committing = true;
@@ -590,6 +628,14 @@ export class NetconfServer implements SessionHost {
     session: ServerSession,
     params: { confirmed: boolean; timeout: number; persist?: string; persistId?: string },
   ): void {
+    finishSteps(this.confirmedCommitSteps(session, params));
+  }
+
+  /** {@link NetconfServer.confirmedCommit} in steps (see {@link NetconfServer.commitCandidateSteps}). */
+  *confirmedCommitSteps(
+    session: ServerSession,
+    params: { confirmed: boolean; timeout: number; persist?: string; persistId?: string },
+  ): Steps<void> {
     this.datastore('candidate');
     this.checkLock('running', session);
     const pending = this.pending;
@@ -626,7 +672,7 @@ export class NetconfServer implements SessionHost {
       });
     }
     if (!pending && !params.confirmed) {
-      this.commitCandidate(session);
+      yield* this.commitCandidateSteps(session);
       return;
     }
     if (!pending) {
@@ -639,7 +685,7 @@ export class NetconfServer implements SessionHost {
       };
       this.pending = record;
       try {
-        this.commitCandidate(session);
+        yield* this.commitCandidateSteps(session);
       } catch (error) {
         clearTimeout(record.timer);
         this.pending = undefined;
@@ -648,7 +694,7 @@ export class NetconfServer implements SessionHost {
       this.confirmEvent(session, 'start', params.timeout);
       return;
     }
-    this.commitCandidate(session);
+    yield* this.commitCandidateSteps(session);
     clearTimeout(pending.timer);
     if (params.confirmed) {
       pending.timer = this.pendingTimer(params.timeout);
@@ -826,6 +872,7 @@ export class NetconfServer implements SessionHost {
     this.closed = true;
     for (const s of [...this.sessions.values()]) s.terminate('other');
     if (this.pending) clearTimeout(this.pending.timer);
+    this.reservations.finish();
     this.candidateCatchUp.finish();
     this.eventSubscriptions.close();
     this.store?.close();

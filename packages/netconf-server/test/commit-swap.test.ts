@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -315,7 +315,11 @@ describe('a commit exchanges the candidate and running', () => {
     local.editConfig('candidate', mixedEdits());
     local.commit();
     const committed = json(server.running.tree);
-    await turns(20);
+    // The snapshot is written and the journals it covers deleted.
+    const compacted = () =>
+      existsSync(startupFile) && readdirSync(dir!).filter((n) => n.includes('.journal.')).length <= 1;
+    for (let i = 0; i < 100 && !compacted(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(compacted()).toBe(true);
     await server.close();
     server = await testServer({ startupFile });
     expect(json(server.running.tree)).toBe(committed);

@@ -1,8 +1,10 @@
 import {
   type DataNode,
   entryKey,
+  finishSteps,
   type InstanceTree,
   type PathStep,
+  type Steps,
   type TreeEdit,
 } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
@@ -14,7 +16,7 @@ import { Access, NACM_MODULE, NACM_NS, type NacmConfig, readNacmConfig } from '.
 import { readableEvent } from './events.js';
 import { readableAlong, readableTree } from './read.js';
 import { UserAccess } from './rules.js';
-import { deniedWrite, pathText, statesAlong } from './write.js';
+import { deniedWriteSteps, pathText, statesAlong } from './write.js';
 
 /** The RFC 8341 counters (`/nacm/denied-*`), since the server started. */
 export interface NacmCounters {
@@ -131,8 +133,13 @@ export class AccessControl {
    * judged by the rules in force before it); the caller undoes the edit.
    */
   checkWrite(access: UserAccess | undefined, changes: readonly Change[]): void {
+    finishSteps(this.checkWriteSteps(access, changes));
+  }
+
+  /** {@link checkWrite} in steps of a few dozen changes. */
+  *checkWriteSteps(access: UserAccess | undefined, changes: readonly Change[]): Steps<void> {
     if (access === undefined || changes.length === 0) return;
-    const denied = deniedWrite(access, changes);
+    const denied = yield* deniedWriteSteps(access, changes);
     if (denied === undefined) return;
     this.counters.deniedDataWrites++;
     throw rpcError('access-denied', `${denied.access} access to ${denied.path} is denied`);

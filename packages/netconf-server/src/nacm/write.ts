@@ -1,4 +1,11 @@
-import { type DataNode, entryKey, type PathStep, stepKey } from '@yangkit/yang-json-codec';
+import {
+  type DataNode,
+  entryKey,
+  finishSteps,
+  type PathStep,
+  type Steps,
+  stepKey,
+} from '@yangkit/yang-json-codec';
 import type { Change } from '../datastore.js';
 import { Access } from './config.js';
 import type { MatchState, UserAccess } from './rules.js';
@@ -19,6 +26,9 @@ export function pathText(steps: readonly PathStep[]): string {
   }
   return out;
 }
+
+/** Changes checked between two steps of {@link deniedWrite}. */
+const CHANGES_PER_STEP = 64;
 
 /** The match states of the node at `steps`, from the root. */
 export function statesAlong(access: UserAccess, steps: readonly PathStep[]): MatchState {
@@ -54,11 +64,21 @@ function deniedBelow(
  * removes. Deleting a subtree needs delete access on each of its nodes.
  */
 export function deniedWrite(access: UserAccess, changes: readonly Change[]): DeniedWrite | undefined {
+  return finishSteps(deniedWriteSteps(access, changes));
+}
+
+/** {@link deniedWrite} in steps of a few dozen changes. */
+export function* deniedWriteSteps(
+  access: UserAccess,
+  changes: readonly Change[],
+): Steps<DeniedWrite | undefined> {
   // The paths of one edit share their leading steps (the same objects): the match states along the
   // previous path are kept per depth, and only the steps that differ are matched again.
   let previous: readonly PathStep[] = [];
   const along: MatchState[] = [access.rootStates()];
+  let n = 0;
   for (const change of changes) {
+    if (++n % CHANGES_PER_STEP === 0) yield;
     const path = change.path;
     let shared = 0;
     while (shared < path.length && shared < previous.length && path[shared] === previous[shared]) shared++;
