@@ -3,6 +3,7 @@ import {
   type NetconfServer,
   NetconfServerError,
   type RpcError,
+  type Steps,
 } from '@yangkit/netconf-server';
 import {
   type Backend,
@@ -38,12 +39,26 @@ function reported(error: unknown): unknown {
   return new BackendRpcError((error as RpcError).errors, { cause: error });
 }
 
-/** Runs one step of an edit; a failure names the edit at `index` (undefined: the raw error). */
+/** A failure of one step of an edit, naming the edit at `index` (undefined: the raw error). */
+function failure(index: number | undefined, error: unknown): unknown {
+  return index === undefined ? reported(error) : new EditError(index, reported(error));
+}
+
+/** Runs one step of an edit; a failure names the edit at `index`. */
 function step(index: number | undefined, run: () => void): void {
   try {
     run();
   } catch (error) {
-    throw index === undefined ? reported(error) : new EditError(index, reported(error));
+    throw failure(index, error);
+  }
+}
+
+/** {@link step} for steps run in slices. */
+function* steps(index: number | undefined, run: Steps<void>): Steps<void> {
+  try {
+    yield* run;
+  } catch (error) {
+    throw failure(index, error);
   }
 }
 
@@ -52,8 +67,9 @@ function step(index: number | undefined, run: () => void): void {
  * reads and edits go to the datastores directly through the server's tree API
  * (`NetconfServer.localSession`), with no XML written or read: a read copies the selected subtree
  * (a shared read does not: the response is written from the datastore's own nodes, and detaches
- * before the datastore changes), an edit applies the codec's edits in one turn, a `{+restconf}/data` edit through the candidate
- * and a commit (confirmed when asked) when the server has one. The server's own code does the
+ * before the datastore changes), an edit applies the codec's edits in one turn, a `{+restconf}/data`
+ * edit through the candidate and a commit (confirmed when asked) when the server has one, in slices
+ * with the candidate held for it. The server's own code does the
  * checks of its NETCONF operations: locks, NACM, validation, journal, config-change events.
  * Changes of running by other clients (NETCONF sessions, a confirmed commit's rollback) are
  * reported through `onChange` from the server's commit hook.
@@ -88,22 +104,30 @@ export function createEmbeddedBackend(options: EmbeddedBackendOptions): Backend 
     if (!closed && (context.session === undefined || !own.has(context.session.id))) changed('running');
   });
 
-  /** A `{+restconf}/data` edit through the candidate: each edit alone (so a failure names it), then the commit. */
-  function editCandidate(session: LocalSession, request: EditRequest): void {
+  /**
+   * A `{+restconf}/data` edit through the candidate: each edit alone (so a failure names it), then
+   * the commit, in slices with the candidate held for this request (a big edit does not hold the
+   * event loop; other requests' edits wait for their turn).
+   */
+  function* editCandidate(session: LocalSession, request: EditRequest): Steps<void> {
+    // Here, at its turn: the edits before this one are committed.
+    request.check?.();
     try {
       // default-operation replace removes what the edits do not name: one step with all of them.
       if (request.defaultOperation === 'replace') {
-        step(request.edits.length === 0 ? undefined : 0, () =>
-          session.editConfig('candidate', request.edits, 'replace'),
+        yield* steps(
+          request.edits.length === 0 ? undefined : 0,
+          session.editConfigSteps('candidate', request.edits, 'replace'),
         );
       } else {
-        request.edits.forEach((edit, i) => {
-          step(i, () => session.editConfig('candidate', [edit]));
-        });
+        for (const [i, edit] of request.edits.entries()) {
+          yield* steps(i, session.editConfigSteps('candidate', [edit]));
+        }
       }
       const { confirmed, persistId } = request;
-      step(undefined, () =>
-        session.commit({
+      yield* steps(
+        undefined,
+        session.commitSteps({
           ...(confirmed === undefined
             ? {}
             : {
@@ -114,6 +138,8 @@ export function createEmbeddedBackend(options: EmbeddedBackendOptions): Backend 
           ...(persistId === undefined ? {} : { persistId }),
         }),
       );
+      // In the same step as the commit: the next request's check sees its entity-tag.
+      changed('running');
     } catch (error) {
       try {
         session.discardChanges();
@@ -155,6 +181,10 @@ export function createEmbeddedBackend(options: EmbeddedBackendOptions): Backend 
     async edit(request) {
       const session = sessionOf(request.user);
       const { datastore, edits } = request;
+      if (datastore === undefined && operations.capabilities.candidate) {
+        await session.reserveCandidate(() => editCandidate(session, request));
+        return;
+      }
       // Every step below is synchronous: from the check to the commit, no other request runs.
       request.check?.();
       // One step with every edit: the failure names the first, as one edit-config would.
@@ -162,9 +192,6 @@ export function createEmbeddedBackend(options: EmbeddedBackendOptions): Backend 
       if (datastore !== undefined) {
         step(first, () => session.editData(datastore, edits));
         changed(datastore);
-      } else if (operations.capabilities.candidate) {
-        editCandidate(session, request);
-        changed('running');
       } else {
         step(first, () => session.editConfig('running', edits, request.defaultOperation));
         changed('running');

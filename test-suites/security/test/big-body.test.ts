@@ -108,6 +108,12 @@ function playlistsXml(count: number): string {
 /** Longest the event loop may be held while a body decodes: generous, a decode once held it for seconds. */
 const MAX_STALL_MS = 1_000;
 
+/**
+ * Longest the event loop may be held while a big edit is applied, validated and committed: generous,
+ * its apply once held it for about a second in one turn.
+ */
+const MAX_APPLY_STALL_MS = 600;
+
 describe('a user who may not write', () => {
   let creds: Credentials;
   let s: Server;
@@ -146,22 +152,28 @@ describe('a user who may not write', () => {
     });
     expect(await s.snapshot()).toBe(before);
     if (updateFigures) {
-      const rootAuth = basic('root', PASSWORDS.root);
-      const denied = await measureStall(s, rootAuth, patch('bob'));
-      const limitBody = playlists(99_999); // 199,999 data nodes with the container: within the limit
-      // Over a minute on a loaded machine: past the suite's request deadline, so a fetch of its own.
-      const allowed = await measureStall(s, rootAuth, () =>
-        fetch(`${s.gateway.url}${JUKEBOX}`, {
-          method: 'PATCH',
-          headers: { 'Content-Type': DATA_JSON, Authorization: basic('alice', PASSWORDS.alice) },
-          body: limitBody,
-        }),
-      );
+      const denied = await measureStall(s, basic('root', PASSWORDS.root), patch('bob'));
+      figures.push(row('700,000 playlists by a user who may write nothing there', body.length, denied));
+    }
+  }, 120_000);
+
+  test('a leaf GET is answered within 600 ms while a user who may write there applies 99,999 playlists', async () => {
+    const body = playlists(99_999); // 199,999 data nodes with the container: within the limit
+    // Over a minute on a loaded machine: past the suite's request deadline, so a fetch of its own.
+    const allowed = await measureStall(s, basic('root', PASSWORDS.root), () =>
+      fetch(`${s.gateway.url}${JUKEBOX}`, {
+        method: 'PATCH',
+        headers: { 'Content-Type': DATA_JSON, Authorization: basic('alice', PASSWORDS.alice) },
+        body,
+      }),
+    );
+    expect(allowed.status).toBe(204);
+    expect(allowed.worstGapMs).toBeLessThan(MAX_APPLY_STALL_MS);
+    if (updateFigures) {
       figures.push(
-        row('700,000 playlists by a user who may write nothing there', body.length, denied),
         row(
           '99,999 playlists (199,999 data nodes, the default limit is 200,000) by a user who may write there',
-          limitBody.length,
+          body.length,
           allowed,
         ),
       );
@@ -339,7 +351,7 @@ afterAll(() => {
       '| --- | ---: | ---: | ---: | ---: | ---: |',
       ...figures,
       '',
-      'The first is refused before its body is decoded (NACM on). Bodies are decoded in slices of about 5 ms that give the event loop back (the last two rows: refused once decoded). The edit of the second is then applied, validated and committed in one turn of the datastore, which no reader may see half done: that turn is what remains of its wait.',
+      "The first is refused before its body is decoded (NACM on). Bodies are decoded in slices of about 5 ms that give the event loop back (the last two rows: refused once decoded). The edit of the second is then applied to the candidate, checked by NACM and validated in slices of about 4 ms with the candidate held for it (what needs the candidate or changes running meanwhile has the rest done at once, so nobody sees it half done); the commit gives running the candidate's tree without a copy, and the candidate catches up in slices in the background. What remains of its wait is the commit's own turn (its journal and events) and the garbage collector.",
     ].join('\n'),
   );
 });
