@@ -214,7 +214,7 @@ export class LocalSession {
 
   /**
    * Runs `work`, steps of this session's calls (say {@link LocalSession.editConfigSteps} of the
-   * candidate, then {@link LocalSession.commit}), in slices of a few milliseconds with the candidate
+   * candidate, then {@link LocalSession.commitSteps}), in slices of a few milliseconds with the candidate
    * held for it, so that a big edit does not hold the event loop (see `NetconfServer.reserveCandidate`):
    * what others do meanwhile sees the candidate and running either before `work` or after it.
    */

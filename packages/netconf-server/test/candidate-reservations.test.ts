@@ -1,9 +1,9 @@
-import { decodeJson, encodeJson, type Steps, stepOf, type TreeEdit } from '@yangkit/yang-json-codec';
+import { encodeJson, type Steps } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { LocalSession } from '../src/local-session.js';
 import type { NetconfServer } from '../src/server.js';
-import { testSchema, testServer } from './helpers.js';
+import { configMerges, testSchema, testServer } from './helpers.js';
 
 // Work reserved on the candidate (an edit and its commit) runs in slices; whoever needs the
 // candidate or changes running meanwhile has the rest run at once, so nobody sees it half done.
@@ -16,14 +16,8 @@ beforeAll(async () => {
 });
 afterEach(() => server?.close());
 
-function merges(json: object): TreeEdit[] {
-  const tree = decodeJson(schema, json, { kind: 'config' });
-  return [...tree.children.values()]
-    .flat()
-    .map((node) => ({ operation: 'merge', target: [stepOf(node)], node }));
-}
-
-const playlist = (name: string) => merges({ 'example-jukebox:jukebox': { playlist: [{ name }] } });
+const playlist = (name: string) =>
+  configMerges(schema, { 'example-jukebox:jukebox': { playlist: [{ name }] } });
 const running = () => encodeJson(server.running.tree);
 const nextTurn = () => new Promise((r) => setImmediate(r));
 

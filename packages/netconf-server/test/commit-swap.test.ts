@@ -4,11 +4,9 @@ import path from 'node:path';
 import {
   ChangeLog,
   cloneTree,
-  decodeJson,
   encodeJson,
   type InstanceTree,
   instanceIdSteps,
-  stepOf,
   type TreeEdit,
 } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
@@ -16,7 +14,7 @@ import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { RpcError } from '../src/errors.js';
 import type { LocalSession } from '../src/local-session.js';
 import type { NetconfServer } from '../src/server.js';
-import { client, testSchema, testServer } from './helpers.js';
+import { client, configMerges, refusal, testSchema, testServer } from './helpers.js';
 
 // A commit of a candidate made of edits to running's content exchanges the two trees instead of
 // copying the changes onto running; the candidate then replays them in the background. Every
@@ -35,12 +33,7 @@ afterEach(async () => {
 });
 
 /** Merges of the top-level nodes of a JSON configuration. */
-function merges(json: object): TreeEdit[] {
-  const tree = decodeJson(schema, json, { kind: 'config' });
-  return [...tree.children.values()]
-    .flat()
-    .map((node) => ({ operation: 'merge', target: [stepOf(node)], node }));
-}
+const merges = (json: object) => configMerges(schema, json);
 
 const at = (id: string) => instanceIdSteps(schema, id)!;
 const json = (tree: InstanceTree) => encodeJson(tree);
@@ -93,16 +86,6 @@ async function serverWithJukebox(
   const local = server.localSession('alice');
   local.editConfig('running', merges(JUKEBOX));
   return { server, local };
-}
-
-async function refusal(run: () => unknown): Promise<RpcError> {
-  try {
-    await run();
-  } catch (error) {
-    if (error instanceof RpcError) return error;
-    throw error;
-  }
-  throw new Error('expected an RpcError');
 }
 
 describe('a commit exchanges the candidate and running', () => {

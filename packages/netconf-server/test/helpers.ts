@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { connectStream, duplexPair, type NetconfSession } from '@yangkit/netconf-client';
+import { decodeJson, stepOf, type TreeEdit } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
+import { RpcError } from '../src/errors.js';
 import { loadServerSchema } from '../src/schema.js';
 import { NetconfServer, type NetconfServerOptions } from '../src/server.js';
 
@@ -63,6 +65,25 @@ export function iface(name: string, extra = '', op?: string): string {
       ? `<name>${name}</name>`
       : `<name>${name}</name><type xmlns:ianaift="${IANAIFT}">ianaift:ethernetCsmacd</type>${extra}`;
   return `<interfaces xmlns="${IF}"><interface${attr}>${body}</interface></interfaces>`;
+}
+
+/** Merges (codec edits) of the top-level nodes of a JSON configuration. */
+export function configMerges(schema: SchemaTree, json: object): TreeEdit[] {
+  const tree = decodeJson(schema, json, { kind: 'config' });
+  return [...tree.children.values()]
+    .flat()
+    .map((node) => ({ operation: 'merge', target: [stepOf(node)], node }));
+}
+
+/** The RpcError a call of the tree API throws or its promise rejects with. */
+export async function refusal(run: () => unknown): Promise<RpcError> {
+  try {
+    await run();
+  } catch (error) {
+    if (error instanceof RpcError) return error;
+    throw error;
+  }
+  throw new Error('expected an RpcError');
 }
 
 /** Runs `p` and returns the NetconfRpcError it rejects with. */

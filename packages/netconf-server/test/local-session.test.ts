@@ -4,14 +4,12 @@ import {
   findPath,
   type InstanceTree,
   type PathStep,
-  stepOf,
   type TreeEdit,
 } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { RpcError } from '../src/errors.js';
 import type { NetconfServer } from '../src/server.js';
-import { client, JB, testSchema, testServer } from './helpers.js';
+import { client, configMerges, JB, refusal, testSchema, testServer } from './helpers.js';
 
 let schema: SchemaTree;
 let server: NetconfServer;
@@ -21,12 +19,7 @@ beforeAll(async () => {
 afterEach(() => server?.close());
 
 /** Merges of the top-level nodes of a JSON configuration. */
-function merges(json: object): TreeEdit[] {
-  const tree = decodeJson(schema, json, { kind: 'config' });
-  return [...tree.children.values()]
-    .flat()
-    .map((node) => ({ operation: 'merge', target: [stepOf(node)], node }));
-}
+const merges = (json: object) => configMerges(schema, json);
 
 const library = (...names: string[]) => ({
   'example-jukebox:jukebox': { library: { artist: names.map((name) => ({ name })) } },
@@ -45,17 +38,6 @@ function artistPath(name: string): PathStep[] {
 }
 
 const json = (tree: InstanceTree) => JSON.parse(encodeJson(tree) || '{}');
-
-/** The RpcError a call throws or its promise rejects with. */
-async function refusal(run: () => unknown): Promise<RpcError> {
-  try {
-    await run();
-  } catch (error) {
-    if (error instanceof RpcError) return error;
-    throw error;
-  }
-  throw new Error('expected an RpcError');
-}
 
 describe('LocalSession', () => {
   test('a read gives the target inside its ancestors as a copy the caller may change', async () => {
