@@ -142,7 +142,7 @@ export function createEmbeddedBackend(options: EmbeddedBackendOptions): Backend 
       changed('running');
     } catch (error) {
       try {
-        session.discardChanges();
+        yield* session.discardChangesSteps();
       } catch {
         // Another session locks the candidate: what this edit left there is that session's to discard.
       }

@@ -20,9 +20,18 @@ interface Reservation {
  */
 export class CandidateReservations {
   readonly #queue: Reservation[] = [];
+  readonly #ready: () => boolean;
   /** True while a step of the work in progress runs (what it calls must not finish it again). */
   #stepping = false;
   #scheduled = false;
+
+  /**
+   * `ready` tells whether work may start: the candidate's catch-up with running (see `CatchUp`) is
+   * left to go on in its own slices rather than be finished at once by the next work's first step.
+   */
+  constructor(ready: () => boolean) {
+    this.#ready = ready;
+  }
 
   /** Runs `work` once the work asked for before has ended; resolves when it ends, rejects with what it throws. */
   run(work: () => Steps<void>): Promise<void> {
@@ -49,7 +58,9 @@ export class CandidateReservations {
     this.#scheduled = false;
     const until = performance.now() + SLICE_MS;
     while (this.#queue.length > 0) {
-      this.#step(this.#queue[0]!);
+      const head = this.#queue[0]!;
+      if (head.steps === undefined && !this.#ready()) break;
+      this.#step(head);
       if (performance.now() >= until) break;
     }
     this.#schedule();

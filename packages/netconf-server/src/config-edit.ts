@@ -115,14 +115,14 @@ export function* editConfigTreeSteps(
     try {
       yield* nacm.checkWriteSteps(access, ds.since(mark));
     } catch (error) {
-      ds.undoTo(mark);
+      yield* ds.undoToSteps(mark);
       throw error;
     }
   }
   try {
     yield* edit(ds);
   } catch (error) {
-    if (errorOption === 'rollback-on-error') ds.undoTo(mark);
+    if (errorOption === 'rollback-on-error') yield* ds.undoToSteps(mark);
     else yield* permitted();
     throw error;
   }

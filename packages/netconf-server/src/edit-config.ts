@@ -290,7 +290,7 @@ export function* applyEditsSteps(
     }
   }
   if (errors.length === 0) return;
-  if (errorOption === 'rollback-on-error') ds.undoTo(mark);
+  if (errorOption === 'rollback-on-error') yield* ds.undoToSteps(mark);
   throw new RpcError(errors[0]!, errors.slice(1));
 }
 

@@ -253,6 +253,11 @@ export class LocalSession {
     this.#server.discardChangesOf(this.#session);
   }
 
+  /** {@link LocalSession.discardChanges} in steps. Run it within {@link LocalSession.reserveCandidate}. */
+  discardChangesSteps(): Steps<void> {
+    return this.#server.discardChangesOfSteps(this.#session);
+  }
+
   /** Operational: the state of the providers `target` can need; other datastores have none. */
   async #stateFor(
     datastore: NmdaDatastoreName,

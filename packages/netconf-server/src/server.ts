@@ -193,7 +193,7 @@ export class NetconfServer implements SessionHost {
   /** The changes of running an unmodified candidate has yet to replay. */
   private readonly candidateCatchUp: CatchUp;
   /** Edits of the candidate (with their commits) running in slices. */
-  private readonly reservations = new CandidateReservations();
+  private readonly reservations: CandidateReservations;
   private candidateStale = false;
   private committing = false;
   private pending: PendingCommit | undefined;
@@ -204,6 +204,7 @@ export class NetconfServer implements SessionHost {
     this.running = createDatastore(options.schema);
     this.candidateStore = createDatastore(options.schema);
     this.candidateCatchUp = new CatchUp(this.candidateStore, this.running);
+    this.reservations = new CandidateReservations(() => !this.candidateCatchUp.pending);
     this.startup = createDatastore(options.schema);
     this.maxMessageBytes = options.maxMessageBytes ?? 64 * 1024 * 1024;
     this.helloTimeoutMs = seconds(options.helloTimeout ?? 60, 'helloTimeout') * 1000;
@@ -546,17 +547,27 @@ export class NetconfServer implements SessionHost {
    * another session locks it; then the candidate becomes running again.
    */
   discardChangesOf(session: ServerSession): void {
+    finishSteps(this.discardChangesOfSteps(session));
+  }
+
+  /** {@link NetconfServer.discardChangesOf} in steps (see {@link NetconfServer.reserveCandidate}). */
+  *discardChangesOfSteps(session: ServerSession): Steps<void> {
     this.datastore('candidate');
     this.checkLock('candidate', session);
-    this.discardChanges();
+    yield* this.discardChangesSteps();
   }
 
   /** RFC 6241 8.3.4.2 discard-changes: the candidate becomes running again. */
   discardChanges(): void {
+    finishSteps(this.discardChangesSteps());
+  }
+
+  /** {@link NetconfServer.discardChanges} in steps: the candidate's changes undone a few dozen at a time. */
+  *discardChangesSteps(): Steps<void> {
     if (this.candidateStale) {
       this.candidate.reset(cloneTree(this.running.tree));
       this.candidateStale = false;
-    } else this.candidate.undoTo(0);
+    } else yield* this.candidate.undoToSteps(0);
   }
 
   /** Whether the candidate holds uncommitted changes. */

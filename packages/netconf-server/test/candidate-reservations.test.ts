@@ -1,6 +1,7 @@
 import { encodeJson, type Steps } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { CandidateReservations } from '../src/candidate-reservations.js';
 import type { LocalSession } from '../src/local-session.js';
 import type { NetconfServer } from '../src/server.js';
 import { configMerges, testSchema, testServer } from './helpers.js';
@@ -89,6 +90,17 @@ describe('reserveCandidate', () => {
     expect(running()).toContain('"p2"');
   });
 
+  test('a work that undoes its edit in steps leaves the candidate as running', async () => {
+    server = await testServer();
+    local = server.localSession('alice');
+    await local.reserveCandidate(function* () {
+      yield* local.editConfigSteps('candidate', playlist('p1'));
+      yield* local.discardChangesSteps();
+    });
+    expect(server.candidateModified).toBe(false);
+    expect(encodeJson(server.candidate.tree)).toBe(running());
+  });
+
   test('a work that fails rejects its own promise, not the call that ended it', async () => {
     server = await testServer();
     local = server.localSession('alice');
@@ -102,5 +114,24 @@ describe('reserveCandidate', () => {
     expect(encodeJson(await server.localSession('bob').read({ datastore: 'candidate' }))).toContain('"p1"');
     await refused;
     expect(running()).not.toContain('"p1"');
+  });
+});
+
+describe('CandidateReservations', () => {
+  test('work does not start while the candidate catches up, and starts once it is done', async () => {
+    let ready = false;
+    const reservations = new CandidateReservations(() => ready);
+    const log: string[] = [];
+    const done = reservations.run(function* () {
+      log.push('started');
+      yield;
+    });
+    await nextTurn();
+    await nextTurn();
+    reservations.finish();
+    expect(log).toEqual([]);
+    ready = true;
+    await done;
+    expect(log).toEqual(['started']);
   });
 });

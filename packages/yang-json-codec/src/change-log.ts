@@ -13,6 +13,10 @@ import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { shallowCopy } from './instance';
 import { PathCursor } from './path-cursor';
 import { type PathStep, pathOf, stepOf } from './path-step';
+import { finishSteps, type Steps } from './steps';
+
+/** Changes undone between two steps of {@link ChangeLog.undoToSteps}. */
+const CHANGES_PER_STEP = 64;
 
 /** A leaf's value and the union member it matched. */
 export interface LeafValue {
@@ -183,12 +187,25 @@ export class ChangeLog {
    * tree again, as it was: the adopted changes are given back, not undone.
    */
   undoTo(mark: number): void {
+    finishSteps(this.undoToSteps(mark));
+  }
+
+  /**
+   * {@link ChangeLog.undoTo} in steps, a step every few dozen changes undone, so that a server can
+   * undo a big edit in slices. Between two steps the tree holds part of the edit: whoever runs it in
+   * slices keeps others from the tree until it ends.
+   */
+  *undoToSteps(mark: number): Steps<void> {
     const adopted = this.#adopted;
     const giveBack = adopted !== undefined && mark === 0;
     const floor = giveBack ? adopted.count : mark;
     if (this.#changes.length > floor) this.#beforeChange();
     this.#cursor.forget();
-    while (this.#changes.length > floor) undo(this.#tree, this.#changes.pop()!);
+    let undone = 0;
+    while (this.#changes.length > floor) {
+      undo(this.#tree, this.#changes.pop()!);
+      if (++undone % CHANGES_PER_STEP === 0) yield;
+    }
     if (adopted === undefined) return;
     if (!giveBack) {
       adopted.count = Math.min(adopted.count, mark);

@@ -75,3 +75,15 @@ describe('validateChangesSteps', () => {
     expect(n).toBeGreaterThanOrEqual(50);
   });
 });
+
+describe('ChangeLog.undoToSteps', () => {
+  test('undone step by step, a big edit leaves the tree as it was, a step every few dozen changes', () => {
+    const log = new ChangeLog(sampleTop(schema));
+    const before = encodeJson(log.tree);
+    applyEdit(log, bigMerge(200), { adopt: true });
+    const { steps: n } = count(log.undoToSteps(0));
+    expect(encodeJson(log.tree)).toBe(before);
+    expect(log.mark()).toBe(0);
+    expect(n).toBeGreaterThanOrEqual(8);
+  });
+});
