@@ -167,7 +167,11 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
         });
       }
       if (path === '/server-status' && options.serverStatus === true) {
-        out.text(200, MEDIA.json, serverStatusJson(stats, s.backend, subscriptionStats(s), s.bodies.stats()));
+        out.text(
+          200,
+          MEDIA.json,
+          serverStatusJson(stats, s.backend, subscriptionStats(s), s.events.stats(), s.bodies.stats()),
+        );
         return;
       }
       if (path === '/metrics' && metrics !== undefined) {

@@ -12,8 +12,6 @@ export class RequestStats {
   readonly byStatus = new Map<number, number>();
   total = 0;
   inFlight = 0;
-  /** Open event streams (SSE); none are served by this version, so it stays 0. */
-  streams = 0;
 
   /** Records a finished request. */
   record(status: number): void {
@@ -23,13 +21,15 @@ export class RequestStats {
 }
 
 /**
- * The `/server-status` document: uptime, requests by status, requests in flight, active
- * streams, RFC 8650 subscriptions, the body admission and NETCONF sessions.
+ * The `/server-status` document: uptime, requests by status, requests in flight (open event
+ * streams among them), the event streams (SSE) open, RFC 8650 subscriptions, the body admission
+ * and NETCONF sessions.
  */
 export function serverStatusJson(
   stats: RequestStats,
   backend: Backend,
   subs: SubscriptionStats,
+  events: EventStreamStats,
   bodies: BodyAdmissionStats,
 ): string {
   const b = backend.stats();
@@ -40,7 +40,7 @@ export function serverStatusJson(
       'in-flight': stats.inFlight,
       'by-status': Object.fromEntries([...stats.byStatus].sort((x, y) => x[0] - y[0])),
     },
-    'active-streams': stats.streams,
+    'active-streams': events.open,
     subscriptions: { open: subs.open, 'queued-bytes': subs.queuedBytes },
     'request-bodies': {
       decoding: bodies.decoding,

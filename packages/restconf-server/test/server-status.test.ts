@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Gateway, startGateway } from './harness.js';
+import { openStream } from './streams-helpers.js';
 
 let gw: Gateway;
 beforeAll(async () => {
@@ -26,6 +27,24 @@ describe('/server-status and /metrics', () => {
     expect(s.requests['by-status']['400']).toBeGreaterThanOrEqual(1);
     expect(s['active-streams']).toBe(0);
     expect(s['netconf-sessions'].open).toBeGreaterThanOrEqual(1);
+  });
+
+  test('server-status counts the event streams open', async () => {
+    const activeStreams = async (): Promise<number> =>
+      ((await (await gw.fetch('/server-status')).json()) as { 'active-streams': number })['active-streams'];
+    const stream = await openStream(`${gw.url}/restconf/streams/json-NETCONF`);
+    try {
+      expect(await activeStreams()).toBe(1);
+    } finally {
+      stream.close();
+    }
+    // The server sees the client leave a moment later.
+    let open = await activeStreams();
+    for (let i = 0; i < 100 && open > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      open = await activeStreams();
+    }
+    expect(open).toBe(0);
   });
 
   test('metrics are in the Prometheus text format', async () => {
