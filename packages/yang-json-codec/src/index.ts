@@ -96,6 +96,7 @@ export type { ValidateOptions } from './validate';
 export { validate, validateChanges, validateChangesSteps } from './validate';
 export type { ValueError, ValueOk } from './values';
 export { valueFromCanonical, valueFromXml } from './values';
+export { DEFAULT_ORIGIN, type OriginRule, ownOrigin } from './origin';
 export { applyView, type TreeView, type ViewedNode, viewedTopLevel } from './view';
 export type { WithDefaultsMode } from './with-defaults';
 export { applyWithDefaults } from './with-defaults';

@@ -4,6 +4,7 @@ import { type ChildPairs, groupAt, instanceOf, pairsOf, sizeOf } from './child-m
 import { contentGroups } from './content';
 import { fieldSelection, fieldsGroups, type Selection, selectedBelow } from './fields';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
+import { type OriginRule, Origins } from './origin';
 import { checkedMode, defaultsGroups, type WithDefaultsMode } from './with-defaults';
 
 /**
@@ -14,7 +15,8 @@ import { checkedMode, defaultsGroups, type WithDefaultsMode } from './with-defau
  * - `content`: RFC 8040 section 4.8.1 `content` / RFC 8526 section 3.1.1 `config-filter`, which
  *   also leaves out what `withDefaults` adds outside it;
  * - `fields`: RFC 8040 section 4.8.3;
- * - `depth`: RFC 8040 section 4.8.2.
+ * - `depth`: RFC 8040 section 4.8.2;
+ * - `origin`: RFC 8342 section 5.3.4 (RESTCONF `with-origin`, RFC 8527 section 3.2.2).
  */
 export interface TreeView {
   /** `config` writes configuration only; `nonconfig` state, with the configuration ancestors (and list keys) that lead to it. */
@@ -25,6 +27,12 @@ export interface TreeView {
   readonly fields?: string | readonly FieldsNode[];
   /** The `depth`; the target is level 1 (for a data document the datastore, so top-level nodes are level 2). */
   readonly depth?: number | 'unbounded';
+  /**
+   * The origin of each node, written as the `ietf-origin:origin` annotation where it differs from the
+   * parent's (every top-level node states its own). A node's own annotation stands, and what
+   * `withDefaults` adds has origin `ietf-origin:default`; the rule gives the rest. Absent: none written.
+   */
+  readonly origin?: OriginRule;
 }
 
 const NO_GROUPS: ChildPairs = [];
@@ -36,6 +44,7 @@ class Rules {
   readonly withDefaults: WithDefaultsMode;
   readonly depth: number;
   readonly fields: Selection | undefined;
+  readonly origins: Origins | undefined;
   /** True when `content=nonconfig` keeps a configuration node: state lies at or below it. */
   readonly stateBelow = (node: DataNode, place: Place): boolean => {
     const pairs = this.defaulted(node, place);
@@ -56,6 +65,7 @@ class Rules {
     this.withDefaults = checkedMode(view.withDefaults ?? 'explicit');
     this.depth = view.depth === undefined || view.depth === 'unbounded' ? Infinity : view.depth;
     this.fields = view.fields === undefined ? undefined : fieldSelection(view.fields);
+    this.origins = view.origin === undefined ? undefined : new Origins(view.origin);
   }
 
   /** The children of `holder` after with-defaults (which applies to inner nodes, not to a document). */
@@ -119,6 +129,7 @@ export class Place {
       const keys = this.inner ? (holder as DataNode).schema.keyNodes : undefined;
       pairs = fieldsGroups(pairs, this.fields, this.module, keys);
     }
+    if (rules.origins !== undefined) pairs = rules.origins.annotate(holder, pairs, this.inner);
     return pairs;
   }
 }

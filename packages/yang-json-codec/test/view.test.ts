@@ -6,15 +6,20 @@ import {
   applyDepth,
   applyFields,
   applyWithDefaults,
+  type ChildHolder,
   cloneTree,
+  type DataNode,
   decodeJson,
   type EncodeOptions,
   encodeJson,
   encodeJsonChunks,
   encodeXml,
   type InstanceTree,
+  type OriginRule,
+  ownOrigin,
   type TreeView,
   type WithDefaultsMode,
+  walk,
 } from '../src/index';
 import { SHARED_YANG } from './helpers';
 import { InstanceGenerator, prng } from './instance-generator';
@@ -71,7 +76,12 @@ beforeAll(async () => {
   for (const [name, set] of Object.entries(SETS)) {
     schemas.set(
       name,
-      await loadSchema({ paths: [SHARED_YANG], texts: set.texts ?? [], modules: set.modules }),
+      // ietf-origin defines the `origin` annotation, which the origin rules write.
+      await loadSchema({
+        paths: [SHARED_YANG],
+        texts: set.texts ?? [],
+        modules: [...set.modules, 'ietf-origin'],
+      }),
     );
   }
 }, 60_000);
@@ -142,10 +152,56 @@ function caseOf(
 /** The tree changed in place by the public functions, one rule after the other, in the view's order. */
 function inPlace(tree: InstanceTree, view: TreeView): InstanceTree {
   const copy = cloneTree(tree);
+  // The groups each holder had before with-defaults: those it adds have origin default.
+  const present = new Map<ChildHolder, Set<SchemaNode>>();
+  if (view.origin !== undefined)
+    for (const holder of [copy, ...walk(copy)]) present.set(holder, new Set(holder.children?.keys()));
   applyWithDefaults(copy, view.withDefaults ?? 'explicit');
   applyContent(copy, view.content ?? 'all');
   if (view.fields !== undefined) applyFields(copy, view.fields);
-  return applyDepth(copy, view.depth ?? 'unbounded');
+  applyDepth(copy, view.depth ?? 'unbounded');
+  if (view.origin !== undefined) markOrigin(copy, view.origin, present, undefined, false);
+  return copy;
+}
+
+const DEFAULT = 'ietf-origin:default';
+
+/**
+ * RFC 8342 section 5.3.4 marking on a tree the other rules were applied to, node by node: the origin
+ * annotation added where a node's origin differs from its parent's (always at the top level).
+ */
+function markOrigin(
+  holder: ChildHolder,
+  rule: OriginRule,
+  present: ReadonlyMap<ChildHolder, ReadonlySet<SchemaNode>>,
+  origin: string | undefined,
+  inner: boolean,
+): void {
+  for (const [schema, nodes] of holder.children ?? []) {
+    const added = present.has(holder) && !present.get(holder)!.has(schema);
+    for (const n of nodes) {
+      const own = ownOrigin(n);
+      const mine = own ?? (added || origin === DEFAULT ? DEFAULT : rule(n, origin));
+      if (own === undefined && mine !== undefined && (!inner || mine !== origin))
+        n.annotations = [...(n.annotations ?? []), { module: 'ietf-origin', name: 'origin', value: mine }];
+      markOrigin(n, rule, present, mine, true);
+    }
+  }
+}
+
+/** Configuration from intended, state from the system (netconf-server's rule). */
+const bySchema: OriginRule = (n) => (n.schema.config ? 'ietf-origin:intended' : 'ietf-origin:system');
+/** Inherited, learned at the top (with the origins a NETCONF server's reply carries, see `withOwnOrigins`). */
+const inherited: OriginRule = (_, parent) => parent ?? 'ietf-origin:learned';
+
+/** `tree` with an origin annotation of its own on about one node in `1 / every`, as a NETCONF reply has them. */
+function withOwnOrigins(tree: InstanceTree, rnd: () => number, every: number): InstanceTree {
+  for (const n of walk(tree)) {
+    if (rnd() * every >= 1) continue;
+    const value = rnd() < 0.5 ? 'ietf-origin:system' : 'ietf-origin:intended';
+    n.annotations = [...(n.annotations ?? []), { module: 'ietf-origin', name: 'origin', value }];
+  }
+  return tree;
 }
 
 const picks = fc.record({
@@ -178,6 +234,88 @@ describe.each(Object.keys(SETS))('a view of generated %s data', (set) => {
         expect(encode(tree, options)).toBe(before);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe.each(Object.keys(SETS))('a view with an origin rule of generated %s data', (set) => {
+  test('writes what marking the origins of a copy in place leaves, byte for byte, in JSON and XML, and leaves the tree as it was', () => {
+    fc.assert(
+      fc.property(fc.integer(), picks, formats, fc.boolean(), (seed, pick, format, own) => {
+        const { tree, view } = caseOf(set, seed, pick);
+        if (own) withOwnOrigins(tree, prng(seed ^ 0x5a5a), 8);
+        const originView: TreeView = { ...view, origin: own ? inherited : bySchema };
+        const options: EncodeOptions = {
+          returnEmptyNpContainers: format.keepEmptyNp,
+          wrapper: format.wrapper,
+          indent: format.indent,
+        };
+        const encode = format.xml ? encodeXml : encodeJson;
+        const before = encode(tree, options);
+        expect(encode(tree, { ...options, view: originView })).toBe(encode(inPlace(tree, originView), options));
+        expect(encode(tree, options)).toBe(before);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('the origins a view writes (RFC 8342 section 5.3.4)', () => {
+  const box = () =>
+    decodeJson(schemas.get('view-test')!, {
+      'view-test:box': { mode: 'auto', counters: { seen: 7 }, item: [{ name: 'a', weight: 5, hits: 3 }] },
+    });
+  const json = (tree: InstanceTree, view: TreeView) => JSON.parse(encodeJson(tree, { view }));
+  const origin = (value: string) => ({ 'ietf-origin:origin': `ietf-origin:${value}` });
+
+  test('states the origin at the top and where it differs from the parent, nowhere else', () => {
+    expect(json(box(), { origin: bySchema })).toEqual({
+      'view-test:box': {
+        '@': origin('intended'),
+        mode: 'auto',
+        counters: { '@': origin('system'), seen: 7 },
+        item: [{ name: 'a', weight: 5, hits: 3, '@hits': origin('system') }],
+      },
+    });
+  });
+
+  test('gives the values with-defaults adds origin default, once at the top of what it adds', () => {
+    const out = json(box(), { origin: bySchema, withDefaults: 'report-all' })['view-test:box'];
+    expect(out['@tcp-port']).toEqual(origin('default'));
+    expect(out.timers).toEqual({ '@': origin('default'), hello: 10, inner: { dead: 40 } });
+    expect(out.counters['@drops']).toEqual(origin('default'));
+    expect(out['@mode']).toBeUndefined();
+  });
+
+  test('leaves a configured value equal to its default of origin intended under report-all-tagged', () => {
+    const out = json(box(), { origin: bySchema, withDefaults: 'report-all-tagged' })['view-test:box'];
+    expect(out['@mode']).toEqual({ 'ietf-netconf-with-defaults:default': true });
+    expect(out['@hello']).toBeUndefined();
+    expect(out.timers['@hello']).toEqual({ 'ietf-netconf-with-defaults:default': true });
+  });
+
+  test("keeps a node's own origin annotation and lets its descendants inherit it", () => {
+    const tree = box();
+    const counters = [...walk(tree)].find((n) => n.schema.name === 'counters')!;
+    counters.annotations = [{ module: 'ietf-origin', name: 'origin', value: 'ietf-origin:learned' }];
+    const out = json(tree, { origin: (_, parent) => parent ?? 'ietf-origin:intended' })['view-test:box'];
+    expect(out.counters).toEqual({ '@': origin('learned'), seen: 7 });
+    expect(out['@']).toEqual(origin('intended'));
+  });
+
+  test('states at the top of a resource the origin its ancestors give it', () => {
+    const tree = box();
+    const entry = [...walk(tree)].find((n) => n.schema.name === 'item')!;
+    const resource = { ...tree, kind: 'resource' as const, parent: entry.schema.parent, children: new Map([[entry.schema, [entry]]]) };
+    const learned: OriginRule = (n: DataNode, parent) => (n.schema.name === 'box' ? 'ietf-origin:learned' : parent);
+    expect(json(resource, { origin: learned })).toEqual({
+      'view-test:item': [{ '@': origin('learned'), name: 'a', weight: 5, hits: 3 }],
+    });
+  });
+
+  test('writes the origin as an attribute in the ietf-origin namespace in XML', () => {
+    expect(encodeXml(box(), { view: { origin: bySchema, fields: 'view-test:box(counters)' } })).toBe(
+      '<box xmlns="urn:example:view-test" xmlns:or="urn:ietf:params:xml:ns:yang:ietf-origin" or:origin="or:intended"><counters xmlns:or="urn:ietf:params:xml:ns:yang:ietf-origin" or:origin="or:system"><seen>7</seen></counters></box>',
     );
   });
 });
