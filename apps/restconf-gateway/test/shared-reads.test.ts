@@ -10,7 +10,7 @@ const COUNT = 100_000;
 let gw: Gateway;
 beforeAll(async () => {
   gw = await startGateway(
-    { port: 0, initialData: '', maxBodyBytes: 64 * 1024 * 1024, maxBodyNodes: 1_000_000 },
+    { port: 0, initialData: '', maxBodyBytes: 64 * 1024 * 1024, maxBodyNodes: 1_000_000, withNmda: true },
     { logger: pino({ level: 'silent' }) },
   );
   const artist = Array.from({ length: COUNT }, (_, i) => ({
@@ -29,9 +29,9 @@ afterAll(() => gw.close());
 const readers = () => gw.backend.netconf!.running.readers;
 
 /** A GET of the whole jukebox (with `query`) whose body is not read: the server stops at a full socket. */
-function pausedGet(query = ''): Promise<IncomingMessage> {
+function pausedGet(query = '', path = JUKEBOX): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const url = new URL(gw.url + JUKEBOX + query);
+    const url = new URL(gw.url + path + query);
     const req = httpRequest(url, { headers: { Accept: JSON_DATA } }, (res) => {
       res.pause();
       resolve(res);
@@ -137,5 +137,37 @@ describe('reads with query parameters written from the datastore without a copy'
     expect(body.some((a) => a.name === 'during-the-depth-get')).toBe(false);
     expect(body[0]).toEqual({ name: 'artist-0', album: [{}] });
     expect((await depth4()).some((a) => a.name === 'during-the-depth-get')).toBe(true);
+  }, 60_000);
+});
+
+describe('with-origin reads of the operational datastore written from the datastore without a copy', () => {
+  const OPERATIONAL = '/restconf/ds/ietf-datastores:operational/example-jukebox:jukebox';
+  type Annotated = { '@'?: Record<string, string> };
+  const origin = (text: string) => (JSON.parse(text) as Record<string, Annotated>)['example-jukebox:jukebox']!['@'];
+
+  test('a GET with ?with-origin holds the datastore as a reader, never reads a copy, and states the origins', async () => {
+    const copies = vi.spyOn(gw.backend.backend, 'read');
+    try {
+      const res = await pausedGet('?with-origin', OPERATIONAL);
+      await expect.poll(readers, { timeout: 20_000 }).toBe(1);
+      const text = await bodyOf(res);
+      expect(names(text).length).toBeGreaterThanOrEqual(COUNT);
+      expect(origin(text)).toEqual({ 'ietf-origin:origin': 'ietf-origin:intended' });
+      await expect.poll(readers, { timeout: 20_000 }).toBe(0);
+      expect(copies).not.toHaveBeenCalled();
+    } finally {
+      copies.mockRestore();
+    }
+  }, 60_000);
+
+  test('an edit committed in the middle of a with-origin GET leaves that GET entirely the old state', async () => {
+    const res = await pausedGet('?with-origin', OPERATIONAL);
+    await expect.poll(readers, { timeout: 20_000 }).toBe(1);
+    expect((await addArtist('during-the-origin-get')).status).toBe(201);
+    const text = await bodyOf(res);
+    expect(names(text).some((a) => a.name === 'during-the-origin-get')).toBe(false);
+    expect(origin(text)).toEqual({ 'ietf-origin:origin': 'ietf-origin:intended' });
+    const after = await fetch(`${gw.url}${OPERATIONAL}?with-origin`, { headers: { Accept: JSON_DATA } });
+    expect(names(await after.text()).some((a) => a.name === 'during-the-origin-get')).toBe(true);
   }, 60_000);
 });

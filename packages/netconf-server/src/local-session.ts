@@ -1,11 +1,13 @@
 import {
   applyContent,
+  applyView,
   type ChildHolder,
   cloneNode,
   findChildren,
   finishSteps,
   holdsNoState,
   type InstanceTree,
+  type OriginRule,
   type PathStep,
   type Steps,
   selectPath,
@@ -14,7 +16,7 @@ import {
 import { editConfigTreeSteps } from './config-edit.js';
 import type { Datastore, DatastoreName } from './datastore.js';
 import { rpcError } from './errors.js';
-import { editDatastore, markOrigin } from './nmda.js';
+import { editDatastore, operationalOrigin } from './nmda.js';
 import { DEFAULT_CONFIRM_TIMEOUT, type NetconfServer, withState } from './server.js';
 import type { ServerSession } from './session.js';
 
@@ -44,6 +46,11 @@ export interface LocalReadOptions {
 export interface SharedRead {
   /** The data read; the caller must not change it. */
   readonly tree: InstanceTree;
+  /**
+   * With `withOrigin`: the origin of each node (RFC 8342 section 5.3.4), for the encoders' view
+   * (its `origin`), which writes the annotations the tree does not hold.
+   */
+  readonly origin?: OriginRule;
   /**
    * What to do, synchronously, when the datastore is about to change while the read is held: copy what
    * is still to be used. By default, `tree` is made a copy of itself in place (its top-level groups
@@ -105,13 +112,13 @@ export class LocalSession {
    * the datastore's own (inside copies of their ancestors), so reading a large subtree costs the path,
    * not the subtree. The parts NACM restricts are copied as `read` does. `content` chooses what is read
    * (running alone for `config`) but is not applied to the tree: the caller writes it through the
-   * codec's view with the same `content` (the encoders' `view` option). `withOrigin` annotates the
-   * selection in place, so that read is a copy (`release` then does nothing). The datastore holds the
+   * codec's view with the same `content` (the encoders' `view` option); so is `withOrigin`, whose rule
+   * comes with the read (its `origin`, the view's `origin`). The datastore holds the
    * reader until `release`: before any change in place it calls the reader's detach (see
    * {@link SharedRead.onDetach}), so the answer stays one snapshot.
    */
   async readShared(options: LocalReadOptions = {}): Promise<SharedRead> {
-    return this.#read(options, options.withOrigin !== true);
+    return this.#read(options, true);
   }
 
   async #read(options: LocalReadOptions, share: boolean): Promise<SharedRead> {
@@ -138,7 +145,7 @@ export class LocalSession {
     const view = this.#server.nacm?.readable(this.#session, selection) ?? selection;
     if (!share) {
       if (content !== 'all') applyContent(view, content);
-      if (options.withOrigin === true) markOrigin(view, undefined);
+      if (options.withOrigin === true) applyView(view, { origin: operationalOrigin });
       return { tree: view, onDetach: () => {}, release: () => {} };
     }
     let detach = (): void => {
@@ -151,6 +158,7 @@ export class LocalSession {
     const release = log.hold(() => detach());
     return {
       tree: view,
+      ...(options.withOrigin === true ? { origin: operationalOrigin } : {}),
       onDetach: (d) => {
         detach = d;
       },

@@ -1,7 +1,6 @@
 import { childElement, childElements, textOf, type XmlElement } from '@yangkit/xml';
 import {
-  type ChildHolder,
-  cloneTree,
+  type DataNode,
   type InstanceTree,
   type TreeEdit,
   type WithDefaultsMode,
@@ -77,30 +76,23 @@ export async function getData(
       errorInfo: { 'bad-element': 'with-origin' },
     });
   }
-  // The selection shares nodes with the datastore: config-filter and max-depth apply as it is
-  // written; origin annotations are added to a copy.
-  const written = withOrigin ? cloneTree(selection) : selection;
-  if (withOrigin) markOrigin(written, undefined);
-  return dataXml(written, wd ? (textOf(wd).trim() as WithDefaultsMode) : undefined, NMDA_NS, {
+  // The selection shares nodes with the datastore: config-filter, max-depth and the origins apply
+  // as it is written.
+  return dataXml(selection, wd ? (textOf(wd).trim() as WithDefaultsMode) : undefined, NMDA_NS, {
     ...(configFilter === undefined ? {} : { content: configFilter ? 'config' : 'nonconfig' }),
     // RFC 8526 max-depth counts top-level nodes as level 1; the codec's depth counts the datastore.
     ...(maxDepth === undefined ? {} : { depth: maxDepth + 1 }),
+    ...(withOrigin ? { origin: operationalOrigin } : {}),
   });
 }
 
 /**
- * RFC 8342 section 5.3.4 `with-origin`: the `or:origin` annotation where a node's origin differs from its
- * parent's (configuration comes from `intended`, state from the `system`).
+ * RFC 8342 section 5.3.4 `with-origin`: the origin of a node of this server's operational datastore
+ * (a codec `OriginRule`): configuration comes from `intended`, state from the `system`. The encoders'
+ * view writes it where it differs from the parent's, and `default` for what with-defaults adds.
  */
-export function markOrigin(holder: ChildHolder, parentOrigin: string | undefined): void {
-  for (const nodes of holder.children?.values() ?? []) {
-    for (const n of nodes) {
-      const origin = n.schema.config ? 'ietf-origin:intended' : 'ietf-origin:system';
-      if (origin !== parentOrigin)
-        (n.annotations ??= []).push({ module: 'ietf-origin', name: 'origin', value: origin });
-      markOrigin(n, origin);
-    }
-  }
+export function operationalOrigin(node: DataNode): string {
+  return node.schema.config ? 'ietf-origin:intended' : 'ietf-origin:system';
 }
 
 /** RFC 8526 3.1.2 `<edit-data>`: edit-config semantics on running or candidate. */

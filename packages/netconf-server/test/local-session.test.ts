@@ -249,12 +249,20 @@ describe('LocalSession.readShared', () => {
     read.release();
   });
 
-  test('with-origin is read as a copy that holds nothing', async () => {
+  test('with-origin shares the nodes and brings the rule that gives their origins', async () => {
     const s = await serverWith('Foo');
     const read = await s
       .localSession('alice')
       .readShared({ datastore: 'operational', withOrigin: true, target: libraryPath() });
-    expect(findPath(read.tree, libraryPath())).not.toBe(findPath(s.running.tree, libraryPath()));
-    expect(s.running.readers).toBe(0);
+    expect(findPath(read.tree, libraryPath())).toBe(findPath(s.running.tree, libraryPath()));
+    expect(s.running.readers).toBe(1);
+    expect(JSON.parse(encodeJson(read.tree, { view: { origin: read.origin! } }))).toEqual({
+      'example-jukebox:jukebox': {
+        '@': { 'ietf-origin:origin': 'ietf-origin:intended' },
+        library: { artist: [{ name: 'Foo' }] },
+      },
+    });
+    expect(encodeJson(read.tree)).not.toContain('ietf-origin');
+    read.release();
   });
 });

@@ -20,6 +20,17 @@ test('get-data of operational marks config with origin intended', async () => {
   expect(reply.xml).toMatch(/<interfaces [^>]*or:origin="or:intended"/);
 });
 
+test('get-data with-origin gives the defaults that with-defaults adds origin default', async () => {
+  server = await testServer();
+  const c = await client(server);
+  await c.editConfig({ target: 'running', config: iface('eth0') });
+  const reply = await c.rpc(
+    `<get-data xmlns="${NMDA}" xmlns:ds="${DS}"><datastore>ds:operational</datastore><subtree-filter><interfaces xmlns="${IF}"/></subtree-filter><with-origin/><with-defaults>report-all</with-defaults></get-data>`,
+  );
+  expect(reply.xml).toMatch(/<enabled [^>]*or:origin="or:default">true<\/enabled>/);
+  expect(reply.xml).toMatch(/<name>eth0<\/name>/);
+});
+
 test('get-data of running holds no state data', async () => {
   server = await testServer();
   const c = await client(server);

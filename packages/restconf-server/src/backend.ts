@@ -1,4 +1,4 @@
-import type { InstanceTree, PathStep, TreeEdit } from '@yangkit/yang-json-codec';
+import type { InstanceTree, OriginRule, PathStep, TreeEdit } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 
 /** A datastore of RFC 8342 section 5, by its `ietf-datastores` identity name. */
@@ -243,6 +243,11 @@ export interface BackendStats {
 export interface SharedRead {
   /** The data read; never changed by the caller. */
   readonly tree: InstanceTree;
+  /**
+   * With `withOrigin`: the origin of each node (RFC 8342 section 5.3.4), which the handler's view
+   * writes; absent: the tree's own `ietf-origin:origin` annotations, inherited below.
+   */
+  readonly origin?: OriginRule;
   /** Sets what to do when the datastore is about to change: copy (or write out) what is still to be used. */
   onDetach(detach: () => void): void;
   /** The caller is done with `tree` (written, failed, or the client went away). */

@@ -4,10 +4,10 @@ import {
   encodeJsonChunks,
   encodeXmlChunks,
   type InstanceTree,
+  type OriginRule,
   type PathStep,
   type TreeView,
   viewedTopLevel,
-  walk,
 } from '@yangkit/yang-json-codec';
 import type { SharedRead } from './backend.js';
 import { encodeOptions, type RequestContext } from './context.js';
@@ -16,7 +16,7 @@ import { findInstances, resourceTree, toPathSteps } from './instances.js';
 import { dataMediaType } from './media.js';
 import { addRestconfState } from './monitoring.js';
 import { followsRunning, type NmdaDatastore } from './nmda/datastores.js';
-import { keepInheritedOrigin, markDefaultOrigin, markSystemOrigin } from './nmda/origin.js';
+import { markSystemOrigin } from './nmda/origin.js';
 import { addSchemaLocations } from './schema-locations.js';
 import { snapshotChunks } from './snapshot-chunks.js';
 import { addSubscriptionState } from './subscriptions/index.js';
@@ -24,25 +24,25 @@ import { annotateValidators } from './validator-metadata.js';
 import { selectsSeveral } from './wildcard.js';
 
 /**
- * What the answer writes of the tree read: content, with-defaults (RFC 8040 sections 4.8.1,
- * 4.8.9), fields and depth (4.8.3, 4.8.2), applied by the encoder as it walks the tree. With
- * `with-origin` the values with-defaults adds have origin `default`: they are added to the tree
- * (a copy then) before it is written.
+ * A read copied by the backend holds its origin annotations (an external NETCONF server's): a node
+ * without one has its parent's (RFC 8342 section 5.3.4).
  */
-function viewOf(ctx: RequestContext, tree: InstanceTree): TreeView {
+const inheritedOrigin: OriginRule = (_, parentOrigin) => parentOrigin;
+
+/**
+ * What the answer writes of the tree read: content, with-defaults (RFC 8040 sections 4.8.1,
+ * 4.8.9), fields and depth (4.8.3, 4.8.2), and with `with-origin` the origins (RFC 8527 section
+ * 3.2.2: the shared read's rule, or the annotations of a copy), applied by the encoder as it walks
+ * the tree.
+ */
+function viewOf(ctx: RequestContext, shared: SharedRead | undefined): TreeView {
   const q = ctx.query;
-  let withDefaults = q.withDefaults ?? ctx.settings.defaultStyle;
-  if (q.withOrigin) {
-    const before = new Set(walk(tree));
-    applyWithDefaults(tree, withDefaults);
-    markDefaultOrigin(walk(tree), before);
-    withDefaults = 'explicit';
-  }
   return {
     content: q.content ?? 'all',
-    withDefaults,
+    withDefaults: q.withDefaults ?? ctx.settings.defaultStyle,
     ...(q.fields === undefined ? {} : { fields: q.fields }),
     ...(q.depth === undefined ? {} : { depth: q.depth }),
+    ...(q.withOrigin ? { origin: shared?.origin ?? inheritedOrigin } : {}),
   };
 }
 
@@ -59,14 +59,6 @@ function hasDefault(target: readonly PathStep[], content: 'config' | 'nonconfig'
   return content === 'all' || (content === 'config') === schema.config;
 }
 
-/**
- * True when the read can be written from the backend's own nodes (a {@link SharedRead}): the
- * query parameters apply while the tree is written (see {@link viewOf}), except `with-origin`,
- * whose annotations (`nmda/origin.ts`) are added to the tree, so those reads take a copy.
- */
-function sharable(ctx: RequestContext): boolean {
-  return ctx.settings.backend.readShared !== undefined && ctx.query.withOrigin !== true;
-}
 
 /**
  * The instance tree of a read: the datastore, or the target resource and its descendants; with
@@ -86,7 +78,9 @@ async function readTree(
     ...(ctx.query.withOrigin ? { withOrigin: true } : {}),
     user: ctx.user,
   };
-  const shared = sharable(ctx) ? await s.backend.readShared!(request) : undefined;
+  // The query parameters apply while the tree is written (see viewOf), so a backend that can share
+  // its nodes is never asked for a copy.
+  const shared = s.backend.readShared === undefined ? undefined : await s.backend.readShared(request);
   try {
     const tree = selectTarget(ctx, target, ds, shared?.tree ?? (await s.backend.read(request)));
     return shared === undefined ? { tree } : { tree, shared };
@@ -123,7 +117,7 @@ function selectTarget(
     nodes = findInstances(applyWithDefaults(tree, 'report-all'), target);
   }
   if (nodes.length === 0) throw noTarget();
-  if (ctx.query.withOrigin) keepInheritedOrigin(nodes);
+  // With `with-origin` the view states at the target the origin its ancestors give it.
   return resourceTree(tree, nodes);
 }
 
@@ -159,7 +153,7 @@ async function writeTree(
   shared: SharedRead | undefined,
 ): Promise<void> {
   const s = ctx.settings;
-  const view = viewOf(ctx, tree);
+  const view = viewOf(ctx, shared);
   const target = resolved === undefined ? undefined : viewedTopLevel(tree, view);
   // The target may hold nothing in the content asked for (RFC 8040 section 4.8.1).
   if (target?.length === 0) throw noTarget();
