@@ -143,7 +143,8 @@ describe('reads with query parameters written from the datastore without a copy'
 describe('with-origin reads of the operational datastore written from the datastore without a copy', () => {
   const OPERATIONAL = '/restconf/ds/ietf-datastores:operational/example-jukebox:jukebox';
   type Annotated = { '@'?: Record<string, string> };
-  const origin = (text: string) => (JSON.parse(text) as Record<string, Annotated>)['example-jukebox:jukebox']!['@'];
+  const origin = (text: string) =>
+    (JSON.parse(text) as Record<string, Annotated>)['example-jukebox:jukebox']!['@'];
 
   test('a GET with ?with-origin holds the datastore as a reader, never reads a copy, and states the origins', async () => {
     const copies = vi.spyOn(gw.backend.backend, 'read');

@@ -1,10 +1,5 @@
 import { childElement, childElements, textOf, type XmlElement } from '@yangkit/xml';
-import {
-  type DataNode,
-  type InstanceTree,
-  type TreeEdit,
-  type WithDefaultsMode,
-} from '@yangkit/yang-json-codec';
+import type { DataNode, InstanceTree, TreeEdit, WithDefaultsMode } from '@yangkit/yang-json-codec';
 import type { DatastoreName } from './datastore.js';
 import { applyEdits, configEdits, decodeConfig, type EditOperation } from './edit-config.js';
 import { rpcError } from './errors.js';

@@ -59,7 +59,6 @@ function hasDefault(target: readonly PathStep[], content: 'config' | 'nonconfig'
   return content === 'all' || (content === 'config') === schema.config;
 }
 
-
 /**
  * The instance tree of a read: the datastore, or the target resource and its descendants; with
  * `shared`, the backend's read that holds its nodes (to release once written).

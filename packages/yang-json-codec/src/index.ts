@@ -66,6 +66,7 @@ export { membersJsonSchema, nodeJsonSchema, toJsonSchema } from './json-schema';
 export { parseJsonText, parseJsonTextSteps } from './json-text';
 export type { JsonCheck } from './json-validator';
 export { compileJsonValidator } from './json-validator';
+export { DEFAULT_ORIGIN, type OriginRule, ownOrigin } from './origin';
 export { overlayTree } from './overlay';
 export {
   entryKey,
@@ -96,7 +97,6 @@ export type { ValidateOptions } from './validate';
 export { validate, validateChanges, validateChangesSteps } from './validate';
 export type { ValueError, ValueOk } from './values';
 export { valueFromCanonical, valueFromXml } from './values';
-export { DEFAULT_ORIGIN, type OriginRule, ownOrigin } from './origin';
 export { applyView, type TreeView, type ViewedNode, viewedTopLevel } from './view';
 export type { WithDefaultsMode } from './with-defaults';
 export { applyWithDefaults } from './with-defaults';

@@ -37,7 +37,9 @@ export class Origins {
 
   /** The origin of `node`, from its parent's. */
   below(node: DataNode, parentOrigin: string | undefined): string | undefined {
-    return ownOrigin(node) ?? (parentOrigin === DEFAULT_ORIGIN ? parentOrigin : this.rule(node, parentOrigin));
+    return (
+      ownOrigin(node) ?? (parentOrigin === DEFAULT_ORIGIN ? parentOrigin : this.rule(node, parentOrigin))
+    );
   }
 
   /** The origin of `node` (undefined: the datastore), from its ancestors': a node's parent is the datastore's. */

@@ -218,20 +218,29 @@ const formats = fc.record({
   indent: fc.constantFrom(-1, 2),
 });
 
+/** Expects `tree` written through `view` to be, byte for byte, what {@link inPlace} leaves of a copy, the tree unchanged. */
+function expectInPlaceWritten(
+  tree: InstanceTree,
+  view: TreeView,
+  format: { xml: boolean; keepEmptyNp: boolean; wrapper: boolean; indent: number },
+): void {
+  const options: EncodeOptions = {
+    returnEmptyNpContainers: format.keepEmptyNp,
+    wrapper: format.wrapper,
+    indent: format.indent,
+  };
+  const encode = format.xml ? encodeXml : encodeJson;
+  const before = encode(tree, options);
+  expect(encode(tree, { ...options, view })).toBe(encode(inPlace(tree, view), options));
+  expect(encode(tree, options)).toBe(before);
+}
+
 describe.each(Object.keys(SETS))('a view of generated %s data', (set) => {
   test('writes what the in-place functions leave of a copy, byte for byte, in JSON and XML, and leaves the tree as it was', () => {
     fc.assert(
       fc.property(fc.integer(), picks, formats, (seed, pick, format) => {
         const { tree, view } = caseOf(set, seed, pick);
-        const options: EncodeOptions = {
-          returnEmptyNpContainers: format.keepEmptyNp,
-          wrapper: format.wrapper,
-          indent: format.indent,
-        };
-        const encode = format.xml ? encodeXml : encodeJson;
-        const before = encode(tree, options);
-        expect(encode(tree, { ...options, view })).toBe(encode(inPlace(tree, view), options));
-        expect(encode(tree, options)).toBe(before);
+        expectInPlaceWritten(tree, view, format);
       }),
       { numRuns: 300 },
     );
@@ -244,16 +253,7 @@ describe.each(Object.keys(SETS))('a view with an origin rule of generated %s dat
       fc.property(fc.integer(), picks, formats, fc.boolean(), (seed, pick, format, own) => {
         const { tree, view } = caseOf(set, seed, pick);
         if (own) withOwnOrigins(tree, prng(seed ^ 0x5a5a), 8);
-        const originView: TreeView = { ...view, origin: own ? inherited : bySchema };
-        const options: EncodeOptions = {
-          returnEmptyNpContainers: format.keepEmptyNp,
-          wrapper: format.wrapper,
-          indent: format.indent,
-        };
-        const encode = format.xml ? encodeXml : encodeJson;
-        const before = encode(tree, options);
-        expect(encode(tree, { ...options, view: originView })).toBe(encode(inPlace(tree, originView), options));
-        expect(encode(tree, options)).toBe(before);
+        expectInPlaceWritten(tree, { ...view, origin: own ? inherited : bySchema }, format);
       }),
       { numRuns: 300 },
     );
@@ -306,8 +306,14 @@ describe('the origins a view writes (RFC 8342 section 5.3.4)', () => {
   test('states at the top of a resource the origin its ancestors give it', () => {
     const tree = box();
     const entry = [...walk(tree)].find((n) => n.schema.name === 'item')!;
-    const resource = { ...tree, kind: 'resource' as const, parent: entry.schema.parent, children: new Map([[entry.schema, [entry]]]) };
-    const learned: OriginRule = (n: DataNode, parent) => (n.schema.name === 'box' ? 'ietf-origin:learned' : parent);
+    const resource = {
+      ...tree,
+      kind: 'resource' as const,
+      parent: entry.schema.parent,
+      children: new Map([[entry.schema, [entry]]]),
+    };
+    const learned: OriginRule = (n: DataNode, parent) =>
+      n.schema.name === 'box' ? 'ietf-origin:learned' : parent;
     expect(json(resource, { origin: learned })).toEqual({
       'view-test:item': [{ '@': origin('learned'), name: 'a', weight: 5, hits: 3 }],
     });
