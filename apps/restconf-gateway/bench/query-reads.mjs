@@ -4,18 +4,29 @@
 // the largest live size seen (V8 heap in use plus memory outside the heap) is kept; it prints that
 // peak and the resident size, each as growth over what they were before the GET, and the median
 // time of three more runs of the GET without the collections.
+// A query that starts with `/` is a path from the RESTCONF root instead (an NMDA datastore: RFC 8527).
 // The resident size grows once and stays: give one query to measure its growth alone.
 //   node --expose-gc bench/query-reads.mjs [ARTISTS [QUERY...]]   (after `pnpm build`; default 100000, all)
 import { optionsFromArgs, startGateway } from '../dist/index.js';
 
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
 const artists = Number(process.argv[2] ?? 100_000);
-const ALL = ['', '?depth=3', '?content=config', '?fields=library/artist/name', '?with-defaults=report-all'];
+const OPERATIONAL = '/ds/ietf-datastores:operational/example-jukebox:jukebox';
+const ALL = [
+  '',
+  '?depth=3',
+  '?content=config',
+  '?fields=library/artist/name',
+  '?with-defaults=report-all',
+  `${OPERATIONAL}?with-origin`,
+];
 const QUERIES = process.argv.length > 3 ? process.argv.slice(3) : ALL;
 
-const { options } = optionsFromArgs(['--port=0', '--initial-data=', '--log-level=error']);
+const { options } = optionsFromArgs(['--port=0', '--initial-data=', '--log-level=error', '--with-nmda']);
 const gateway = await startGateway({ ...options, maxBodyBytes: 256 * 2 ** 20, maxBodyNodes: 10_000_000 });
 const url = `${gateway.url}/restconf/data/example-jukebox:jukebox`;
+/** The URL of a query: the jukebox with it, or the path from the RESTCONF root it is. */
+const urlOf = (query) => (query.startsWith('/') ? `${gateway.url}/restconf${query}` : url + query);
 
 const artist = [];
 for (let i = 0; i < artists; i++)
@@ -38,7 +49,7 @@ const mb = (bytes) => (bytes / 2 ** 20).toFixed(1);
 /** Runs the GET, reading its body as it comes; its status, size and time. */
 async function get(query) {
   const start = performance.now();
-  const res = await fetch(url + query, { headers: { accept: 'application/yang-data+json' } });
+  const res = await fetch(urlOf(query), { headers: { accept: 'application/yang-data+json' } });
   let bytes = 0;
   for await (const chunk of res.body) bytes += chunk.length;
   return { status: res.status, bytes, ms: performance.now() - start };
