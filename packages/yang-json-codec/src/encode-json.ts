@@ -13,7 +13,7 @@ import {
 import type { Annotation, AnyElement, ChildHolder, DataNode, InstanceTree } from './instance';
 import { knownAnnotation } from './known-annotations';
 import { valueToJson } from './values';
-import { type Place, viewPlace } from './view';
+import { type Place, startPlace } from './view';
 
 /** Options of {@link encodeJson}. */
 export interface EncodeJsonOptions extends EncodeOptions {
@@ -32,7 +32,7 @@ export interface EncodeJsonOptions extends EncodeOptions {
  */
 export function* encodeJsonChunks(tree: InstanceTree, options: EncodeJsonOptions = {}): Generator<string> {
   const w = new JsonWriter(tree.schema, options);
-  yield* w.document(tree, options.view === undefined ? undefined : viewPlace(tree, options.view));
+  yield* w.document(tree, startPlace(tree, options.view));
   if (w.out.length > 0) yield w.take();
 }
 

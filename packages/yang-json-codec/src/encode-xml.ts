@@ -19,7 +19,7 @@ import type { Annotation, AnyElement, ChildHolder, DataNode, InstanceTree } from
 import { knownAnnotation } from './known-annotations';
 import { prefixOfModule } from './schema-view';
 import { usesPrefixes, valueToXml, xpathToXml } from './values';
-import { type Place, viewPlace } from './view';
+import { type Place, startPlace } from './view';
 
 /** Options of {@link encodeXml}. */
 export interface EncodeXmlOptions extends EncodeOptions {
@@ -38,7 +38,7 @@ export interface EncodeXmlOptions extends EncodeOptions {
  */
 export function* encodeXmlChunks(tree: InstanceTree, options: EncodeXmlOptions = {}): Generator<string> {
   const w = new XmlWriter(tree.schema, options);
-  yield* w.document(tree, options.view === undefined ? undefined : viewPlace(tree, options.view));
+  yield* w.document(tree, startPlace(tree, options.view));
   if (w.out.length > 0) yield w.take();
 }
 

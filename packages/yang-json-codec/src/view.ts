@@ -134,6 +134,22 @@ export class Place {
   }
 }
 
+/**
+ * Where an encoder's walk of `tree` starts: the tree's place under `view`, or undefined when there
+ * is no view or it writes the tree as it is (what a plain read passes), so that such a walk costs
+ * nothing per node for the view.
+ */
+export function startPlace(tree: InstanceTree, view: TreeView | undefined): Place | undefined {
+  if (view === undefined) return undefined;
+  const asItIs =
+    (view.content ?? 'all') === 'all' &&
+    (view.withDefaults ?? 'explicit') === 'explicit' &&
+    view.fields === undefined &&
+    (view.depth ?? 'unbounded') === 'unbounded' &&
+    view.origin === undefined;
+  return asItIs ? undefined : viewPlace(tree, view);
+}
+
 /** The place of `tree` itself under `view`, from which a walk starts. */
 export function viewPlace(tree: InstanceTree, view: TreeView): Place {
   const rules = new Rules(tree, view);
