@@ -48,7 +48,8 @@ export interface RestconfHandler {
 const READ = ['GET', 'HEAD', 'OPTIONS'];
 const ACCEPT_PATCH = `${MEDIA.patchXml},${MEDIA.patchJson},${MEDIA.dataXml},${MEDIA.dataJson}`;
 
-function settingsOf(o: RestconfHandlerOptions): Settings {
+function settingsOf(o: RestconfHandlerOptions, stats: RequestStats): Settings {
+  const events = createEventStreams(streamSettings(o.streams, o.sseKeepalive));
   const root = (o.root ?? '/restconf').replace(/\/+$/, '');
   if (o.schema !== undefined && o.schema !== o.backend.schema) {
     throw new RestconfError('INVALID_OPTION', 'schema must be the schema of the backend', {
@@ -84,10 +85,14 @@ function settingsOf(o: RestconfHandlerOptions): Settings {
       o.maxBodiesWaiting ?? BODY_ADMISSION_DEFAULTS.maxWaiting,
       o.collectGarbage === undefined
         ? undefined
-        : new IdleCollection({ collect: o.collectGarbage }, o.logger),
+        : new IdleCollection(
+            // Event streams stay open as long as their clients: they do not put the collection off.
+            { collect: o.collectGarbage, busy: () => stats.inFlight > events.stats().open },
+            o.logger,
+          ),
     ),
     clock: o.clock ?? memoryChangeClock(),
-    events: createEventStreams(streamSettings(o.streams, o.sseKeepalive)),
+    events,
     subscriptions: subscriptionSettings(o.subscriptions),
   };
 }
@@ -115,8 +120,8 @@ function allowedMethods(target: RequestTarget, resolved: ResolvedApiPath | undef
  * `node:http` request listener and as connect/express middleware.
  */
 export function createRestconfHandler(options: RestconfHandlerOptions): RestconfHandler {
-  const s = settingsOf(options);
   const stats = new RequestStats();
+  const s = settingsOf(options, stats);
   const metrics =
     options.metrics === true || (typeof options.metrics === 'object' && options.metrics !== null)
       ? new Metrics(

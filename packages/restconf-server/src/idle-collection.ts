@@ -5,7 +5,10 @@ import type { Logger } from './options.js';
  * Defaults of the collection after big bodies: how long no big body may have been in progress
  * before it runs (`quietMs`), and how often at most it runs (`intervalMs`).
  */
-export const IDLE_COLLECTION_DEFAULTS = { quietMs: 2_000, intervalMs: 30_000 } as const;
+export const IDLE_COLLECTION_DEFAULTS = { quietMs: 2_000, intervalMs: 30_000, maxDeferMs: 10_000 } as const;
+
+/** How often a collection put off by requests in progress looks again. */
+const RECHECK_MS = 50;
 
 /** When and how the memory of big bodies is given back. */
 export interface IdleCollectionOptions {
@@ -15,6 +18,13 @@ export interface IdleCollectionOptions {
   readonly quietMs?: number;
   /** Fewest milliseconds between two collections (default 30,000). */
   readonly intervalMs?: number;
+  /**
+   * True while requests are being answered (open event streams aside): the collection, which holds
+   * the event loop for a fraction of a second, waits for a moment when none is, for at most
+   * `maxDeferMs` (default 10,000), so that clients rarely meet its pause.
+   */
+  readonly busy?: () => boolean;
+  readonly maxDeferMs?: number;
 }
 
 const MB = 2 ** 20;
@@ -26,12 +36,16 @@ const MB = 2 ** 20;
  * the last big body is done and none has started for `quietMs`, one full collection runs, which
  * lets V8 free the pages left empty; at most one per `intervalMs`, so that a steady stream of
  * big bodies costs one pause per interval. It never runs while a big body is in progress, nor
- * on the path of a request: only from its own timer, which does not keep the process alive.
+ * on the path of a request: only from its own timer, which does not keep the process alive, and
+ * at a moment when no request is being answered, if one comes within `maxDeferMs`.
  */
 export class IdleCollection {
   private readonly quietMs: number;
   private readonly intervalMs: number;
+  private readonly maxDeferMs: number;
   private inProgress = 0;
+  /** When the collection first found requests in progress; undefined when it has not. */
+  private deferredSince: number | undefined;
   private timer: NodeJS.Timeout | undefined;
   private last = Number.NEGATIVE_INFINITY;
   private runs = 0;
@@ -42,6 +56,7 @@ export class IdleCollection {
   ) {
     this.quietMs = options.quietMs ?? IDLE_COLLECTION_DEFAULTS.quietMs;
     this.intervalMs = options.intervalMs ?? IDLE_COLLECTION_DEFAULTS.intervalMs;
+    this.maxDeferMs = options.maxDeferMs ?? IDLE_COLLECTION_DEFAULTS.maxDeferMs;
   }
 
   /** Collections run since the start. */
@@ -75,6 +90,7 @@ export class IdleCollection {
   private cancel(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.deferredSince = undefined;
   }
 
   private run(): void {
@@ -84,7 +100,17 @@ export class IdleCollection {
       this.schedule(wait);
       return;
     }
-    this.last = Date.now();
+    const now = Date.now();
+    if (this.options.busy?.() === true) {
+      const since = this.deferredSince ?? now;
+      if (now - since < this.maxDeferMs) {
+        this.schedule(RECHECK_MS);
+        this.deferredSince = since;
+        return;
+      }
+    }
+    this.deferredSince = undefined;
+    this.last = now;
     this.runs++;
     const heapBefore = getHeapStatistics().total_heap_size;
     const started = performance.now();

@@ -87,4 +87,28 @@ describe('IdleCollection', () => {
       expect.stringMatching(/^garbage collected after big request bodies in \d+ ms: heap \d+ MB -> \d+ MB$/),
     );
   });
+
+  test('waits for a moment with no request being answered, for at most maxDeferMs', () => {
+    let busy = true;
+    const waiting = new IdleCollection({ collect, busy: () => busy });
+    try {
+      waiting.begin();
+      waiting.end();
+      vi.advanceTimersByTime(quietMs + 500);
+      expect(collect).not.toHaveBeenCalled();
+      busy = false;
+      vi.advanceTimersByTime(100);
+      expect(collect).toHaveBeenCalledTimes(1);
+      // Past the interval, with requests never ending: it waits maxDeferMs, then runs all the same.
+      busy = true;
+      waiting.begin();
+      waiting.end();
+      vi.advanceTimersByTime(intervalMs + IDLE_COLLECTION_DEFAULTS.maxDeferMs - 1_000);
+      expect(collect).toHaveBeenCalledTimes(1);
+      vi.advanceTimersByTime(1_000);
+      expect(collect).toHaveBeenCalledTimes(2);
+    } finally {
+      waiting.close();
+    }
+  });
 });
