@@ -1,7 +1,4 @@
-import type { Steps } from '@yangkit/yang-json-codec';
-
-/** Longest run of steps before the event loop gets a turn, in milliseconds. */
-const SLICE_MS = 4;
+import { SLICE_MS, type Steps } from '@yangkit/yang-json-codec';
 
 interface Reservation {
   readonly work: () => Steps<void>;

@@ -1,11 +1,5 @@
-import { cloneTree, finishInSlices, finishSteps, type Steps } from '@yangkit/yang-json-codec';
+import { cloneTree, finishInSlices, finishSteps, ITEMS_PER_STEP, type Steps } from '@yangkit/yang-json-codec';
 import type { Change, Datastore } from './datastore.js';
-
-/** Changes replayed between two checks of the clock. */
-const CHANGES_PER_STEP = 64;
-
-/** Longest run of replays before the event loop gets a turn, in milliseconds. */
-const SLICE_MS = 4;
 
 /**
  * The changes committed to running that an unmodified candidate has yet to replay to equal running
@@ -42,7 +36,7 @@ export class CatchUp {
     // From the next turn on (finishInSlices runs a first slice at once); a failed replay has already
     // made the candidate a copy of running (see #replay): nothing is left to do then.
     setImmediate(() => {
-      finishInSlices(steps, { sliceMs: SLICE_MS }).catch(() => undefined);
+      finishInSlices(steps).catch(() => undefined);
     });
   }
 
@@ -58,7 +52,7 @@ export class CatchUp {
       for (let q = 0; q < this.#queue.length; q++) {
         for (const change of this.#queue[q]!) {
           log.replay(change);
-          if (++n % CHANGES_PER_STEP === 0) yield;
+          if (++n % ITEMS_PER_STEP === 0) yield;
         }
       }
     } catch (error) {

@@ -13,10 +13,7 @@ import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { shallowCopy } from './instance';
 import { PathCursor } from './path-cursor';
 import { type PathStep, pathOf, stepOf } from './path-step';
-import { finishSteps, type Steps } from './steps';
-
-/** Changes undone between two steps of {@link ChangeLog.undoToSteps}. */
-const CHANGES_PER_STEP = 64;
+import { finishSteps, ITEMS_PER_STEP, type Steps } from './steps';
 
 /** A leaf's value and the union member it matched. */
 export interface LeafValue {
@@ -204,7 +201,7 @@ export class ChangeLog {
     let undone = 0;
     while (this.#changes.length > floor) {
       undo(this.#tree, this.#changes.pop()!);
-      if (++undone % CHANGES_PER_STEP === 0) yield;
+      if (++undone % ITEMS_PER_STEP === 0) yield;
     }
     if (adopted === undefined) return;
     if (!giveBack) {

@@ -82,7 +82,14 @@ export {
 export { pathOfSteps, xmlPathNamespaces } from './paths';
 export { type FilterElement, selectSubtree, selectXPath } from './select';
 export { selectPath } from './select-path';
-export { finishInSlices, finishSteps, type SliceOptions, type Steps } from './steps';
+export {
+  finishInSlices,
+  finishSteps,
+  ITEMS_PER_STEP,
+  SLICE_MS,
+  type SliceOptions,
+  type Steps,
+} from './steps';
 export {
   type ApplyEditOptions,
   applyEdit,

@@ -6,6 +6,15 @@
  */
 export type Steps<T> = Generator<void, T, void>;
 
+/**
+ * Items (changes, nodes) a loop of work in steps handles between two steps: few enough that a step is
+ * short, enough that stepping costs little beside the work.
+ */
+export const ITEMS_PER_STEP = 64;
+
+/** Longest run of steps before the event loop gets a turn, in milliseconds ({@link finishInSlices}'s default). */
+export const SLICE_MS = 5;
+
 /** Runs `steps` to its end at once and returns its result. */
 export function finishSteps<T>(steps: Steps<T>): T {
   let next = steps.next();
@@ -15,7 +24,7 @@ export function finishSteps<T>(steps: Steps<T>): T {
 
 /** Options of {@link finishInSlices}. */
 export interface SliceOptions {
-  /** Longest run of steps before the event loop gets a turn, in milliseconds (default 5). */
+  /** Longest run of steps before the event loop gets a turn, in milliseconds (default {@link SLICE_MS}). */
   readonly sliceMs?: number;
 }
 
@@ -32,7 +41,7 @@ function nextTurn(): Promise<void> {
  * what it throws. The result is the one {@link finishSteps} gives: only the timing differs.
  */
 export async function finishInSlices<T>(steps: Steps<T>, options: SliceOptions = {}): Promise<T> {
-  const sliceMs = options.sliceMs ?? 5;
+  const sliceMs = options.sliceMs ?? SLICE_MS;
   let until = performance.now() + sliceMs;
   for (;;) {
     const next = steps.next();

@@ -8,7 +8,7 @@ import { createNode } from './instance';
 import { PathCursor } from './path-cursor';
 import { pathOfChild, pathOfNode } from './paths';
 import { isDataKind } from './schema-view';
-import { finishSteps, type Steps } from './steps';
+import { finishSteps, ITEMS_PER_STEP, type Steps } from './steps';
 import { checkReference, checkReferencesInto, isReferenced, requiresInstance } from './validate-references';
 import { checkMust, checkWhen } from './validate-xpath';
 
@@ -72,9 +72,6 @@ export function* validateChangesSteps(
   return v.errors;
 }
 
-/** Changes looked at between two steps of {@link validateChangesSteps}. */
-const CHANGES_PER_STEP = 64;
-
 class Validator {
   readonly errors: CodecError[] = [];
   private readonly config: boolean;
@@ -124,7 +121,7 @@ class Validator {
     };
     let seen = 0;
     for (const c of changes) {
-      if (++seen % CHANGES_PER_STEP === 0) yield;
+      if (++seen % ITEMS_PER_STEP === 0) yield;
       const path = c.path;
       const holder = cursor.find(tree, path, path.length - 1);
       const parent = holder === undefined || path.length === 1 ? undefined : (holder as DataNode);

@@ -351,7 +351,7 @@ afterAll(() => {
       '| --- | ---: | ---: | ---: | ---: | ---: |',
       ...figures,
       '',
-      "The first is refused before its body is decoded (NACM on). Bodies are decoded in slices of about 5 ms that give the event loop back (the last two rows: refused once decoded). The edit of the second is then applied to the candidate, checked by NACM and validated in slices of about 4 ms with the candidate held for it (what needs the candidate or changes running meanwhile has the rest done at once, so nobody sees it half done); the commit gives running the candidate's tree without a copy, and the candidate catches up in slices in the background. What remains of its wait is the commit's own turn (its journal and events) and the garbage collector.",
+      "The first is refused before its body is decoded (NACM on). Bodies are decoded in slices of about 5 ms that give the event loop back (the last two rows: refused once decoded). The edit of the second is then applied to the candidate, checked by NACM and validated in slices of about 5 ms with the candidate held for it (what needs the candidate or changes running meanwhile has the rest done at once, so nobody sees it half done); the commit gives running the candidate's tree without a copy, and the candidate catches up in slices in the background. What remains of its wait is the commit's own turn (its journal and events) and the garbage collector.",
     ].join('\n'),
   );
 });

@@ -2,6 +2,7 @@ import {
   type DataNode,
   entryKey,
   finishSteps,
+  ITEMS_PER_STEP,
   type PathStep,
   type Steps,
   stepKey,
@@ -26,9 +27,6 @@ export function pathText(steps: readonly PathStep[]): string {
   }
   return out;
 }
-
-/** Changes checked between two steps of {@link deniedWrite}. */
-const CHANGES_PER_STEP = 64;
 
 /** The match states of the node at `steps`, from the root. */
 export function statesAlong(access: UserAccess, steps: readonly PathStep[]): MatchState {
@@ -78,7 +76,7 @@ export function* deniedWriteSteps(
   const along: MatchState[] = [access.rootStates()];
   let n = 0;
   for (const change of changes) {
-    if (++n % CHANGES_PER_STEP === 0) yield;
+    if (++n % ITEMS_PER_STEP === 0) yield;
     const path = change.path;
     let shared = 0;
     while (shared < path.length && shared < previous.length && path[shared] === previous[shared]) shared++;
