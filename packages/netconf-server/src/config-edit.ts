@@ -1,9 +1,10 @@
 import { NETCONF_BASE_NS } from '@yangkit/netconf-client';
-import { finishSteps, type Steps, type TreeEdit } from '@yangkit/yang-json-codec';
+import type { Steps, TreeEdit } from '@yangkit/yang-json-codec';
 import type { SchemaNode } from '@yangkit/yang-schema';
 import type { Datastore } from './datastore.js';
 import { applyEditsSteps, type EditOperation, type ErrorOption, replaceAllEdits } from './edit-config.js';
-import { RpcError, rpcError } from './errors.js';
+import { rpcError } from './errors.js';
+import { editRunningSteps } from './running-edit.js';
 import type { NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
 
@@ -23,26 +24,13 @@ export interface ConfigEditOptions {
 }
 
 /**
- * The edit of `<edit-config>` (RFC 6241 7.2) once its content is the codec's edits: the lock and NACM
- * checks (RFC 8341 section 3.4.5), then on running one transaction (validation, journal, events), on the
- * candidate the edits alone; a denied change undoes the whole edit. Both the NETCONF operation and the
- * in-process tree API run it.
- */
-export function editConfigTree(
-  server: NetconfServer,
-  session: ServerSession,
-  target: 'running' | 'candidate' | 'startup',
-  edits: readonly TreeEdit[],
-  options: ConfigEditOptions,
-): void {
-  finishSteps(editConfigTreeSteps(server, session, target, edits, options));
-}
-
-/**
- * {@link editConfigTree} in steps: an edit of the candidate and its NACM check go a few nodes at a
- * time; an edit of running is one step (its transaction is one turn, which no reader sees half
- * done). Whoever runs it in slices keeps others from the candidate until it ends (see
- * `NetconfServer.reserveCandidate`).
+ * The edit of `<edit-config>` (RFC 6241 7.2) once its content is the codec's edits, in steps: the lock
+ * and NACM checks (RFC 8341 section 3.4.5), then on running one transaction (validation, journal,
+ * events; see `editRunningSteps`), on the candidate the edits alone; a denied change undoes the whole
+ * edit. The edit, its NACM check and (on running) its validation go a few nodes at a time; whoever
+ * runs it in slices keeps others from the candidate until it ends (see
+ * `NetconfServer.reserveCandidate`), and the synchronous calls run it at once. Both the NETCONF
+ * operation and the in-process tree API run it.
  */
 export function* editConfigTreeSteps(
   server: NetconfServer,
@@ -58,6 +46,21 @@ export function* editConfigTreeSteps(
       errorPathNamespaces: new Map([['nc', NETCONF_BASE_NS]]),
     });
   }
+  yield* editDatastoreSteps(server, session, target, edits, options);
+}
+
+/**
+ * An edit of running or the candidate with edit-config's parameters (RFC 6241 7.2), as
+ * `<edit-config>` and `<edit-data>` (RFC 8526 3.1.2) make it: the lock and NACM checks, then the edit
+ * of running ({@link editRunningSteps}) or of the candidate, in steps.
+ */
+export function* editDatastoreSteps(
+  server: NetconfServer,
+  session: ServerSession,
+  target: 'running' | 'candidate',
+  edits: readonly TreeEdit[],
+  options: ConfigEditOptions,
+): Steps<void> {
   const ds = server.datastore(target);
   server.checkLock(target, session);
   const access = server.nacm?.of(session);
@@ -72,39 +75,7 @@ export function* editConfigTreeSteps(
     return applyEditsSteps(server.schema, d, all, errorOption);
   };
   if (target === 'running') {
-    if (testOption === 'test-only') {
-      const mark = ds.mark();
-      try {
-        finishSteps(edit(ds));
-        server.nacm?.checkWrite(access, ds.since(mark));
-        server.validateChanges(ds.tree, ds.since(mark));
-      } finally {
-        ds.undoTo(mark);
-      }
-      return;
-    }
-    // stop-on-error and continue-on-error keep what was applied before the error (RFC 6241 7.2).
-    let editError: RpcError | undefined;
-    try {
-      server.transact(
-        session,
-        (d) => {
-          try {
-            finishSteps(edit(d));
-          } catch (error) {
-            if (errorOption === 'rollback-on-error' || !(error instanceof RpcError)) throw error;
-            editError = error;
-          }
-        },
-        { validate: testOption === 'set' ? 'none' : 'changes', access },
-      );
-    } catch (error) {
-      // The partial result did not validate either: nothing was applied; report the edit's errors first.
-      if (editError && error instanceof RpcError)
-        throw new RpcError(editError.fields, [...editError.errors.slice(1), ...error.errors]);
-      throw error;
-    }
-    if (editError) throw editError;
+    yield* editRunningSteps(server, session, edit, { errorOption, testOption, access });
     return;
   }
   const mark = ds.mark();
@@ -129,9 +100,11 @@ export function* editConfigTreeSteps(
   yield* permitted();
   if (testOption === 'test-only') {
     try {
-      server.validateChanges(ds.tree, ds.since(mark));
-    } finally {
-      ds.undoTo(mark);
+      yield* server.validateChangesSteps(ds.tree, ds.since(mark));
+    } catch (error) {
+      yield* ds.undoToSteps(mark);
+      throw error;
     }
+    yield* ds.undoToSteps(mark);
   }
 }

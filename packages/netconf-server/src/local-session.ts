@@ -16,7 +16,7 @@ import {
 import { editConfigTreeSteps } from './config-edit.js';
 import type { Datastore, DatastoreName } from './datastore.js';
 import { rpcError } from './errors.js';
-import { editDatastore, operationalOrigin } from './nmda.js';
+import { editDataSteps, operationalOrigin } from './nmda.js';
 import { DEFAULT_CONFIRM_TIMEOUT, type NetconfServer, withState } from './server.js';
 import type { ServerSession } from './session.js';
 
@@ -235,7 +235,16 @@ export class LocalSession {
    * the edits' nodes are taken as {@link LocalSession.editConfig} takes them.
    */
   editData(datastore: NmdaDatastoreName, edits: readonly TreeEdit[]): void {
-    editDatastore(this.#server, this.#session, datastore, edits);
+    finishSteps(this.editDataSteps(datastore, edits));
+  }
+
+  /**
+   * {@link LocalSession.editData} in steps: the edit, its NACM check and, on running, its validation
+   * go a few nodes at a time (an edit of running is made on the candidate while that is unmodified,
+   * and running takes the result in one step). Run it within {@link LocalSession.reserveCandidate}.
+   */
+  editDataSteps(datastore: NmdaDatastoreName, edits: readonly TreeEdit[]): Steps<void> {
+    return editDataSteps(this.#server, this.#session, datastore, edits);
   }
 
   /** `<commit>` of the candidate (RFC 6241 section 8.3.4.1), confirmed when asked (section 8.4). */

@@ -1,7 +1,8 @@
 import { childElement, childElements, textOf, type XmlElement } from '@yangkit/xml';
-import type { DataNode, InstanceTree, TreeEdit, WithDefaultsMode } from '@yangkit/yang-json-codec';
+import type { DataNode, InstanceTree, Steps, TreeEdit, WithDefaultsMode } from '@yangkit/yang-json-codec';
+import { editDatastoreSteps } from './config-edit.js';
 import type { DatastoreName } from './datastore.js';
-import { applyEdits, configEdits, decodeConfig, type EditOperation } from './edit-config.js';
+import { configEdits, decodeConfig, type EditOperation } from './edit-config.js';
 import { rpcError } from './errors.js';
 import { dataXml, type Filter, filterElements, select } from './operation-args.js';
 import type { NetconfServer } from './server.js';
@@ -90,8 +91,12 @@ export function operationalOrigin(node: DataNode): string {
   return node.schema.config ? 'ietf-origin:intended' : 'ietf-origin:system';
 }
 
-/** RFC 8526 3.1.2 `<edit-data>`: edit-config semantics on running or candidate. */
-export function editData(server: NetconfServer, session: ServerSession, op: XmlElement): string {
+/** RFC 8526 3.1.2 `<edit-data>`: edit-config semantics on running or candidate, in slices with the candidate held. */
+export async function editData(
+  server: NetconfServer,
+  session: ServerSession,
+  op: XmlElement,
+): Promise<string> {
   const name = datastoreOf(op);
   const dop = childElement(op, 'default-operation', NMDA_NS);
   const defaultOperation = (dop ? textOf(dop).trim() : 'merge') as EditOperation;
@@ -102,41 +107,32 @@ export function editData(server: NetconfServer, session: ServerSession, op: XmlE
       errorInfo: { 'bad-element': 'config' },
     });
   const edits = configEdits(decodeConfig(server.schema, childElements(config)), defaultOperation);
-  editDatastore(server, session, name, edits);
+  await server.reserveCandidate(() => editDataSteps(server, session, name, edits));
   return '<ok/>';
 }
 
 /**
- * The edit of `<edit-data>` (RFC 8526 3.1.2) once its content is the codec's edits: all or none, on
- * running as one transaction, NACM checked (RFC 8341 section 3.4.5). Both the NETCONF operation and
- * the in-process tree API run it.
+ * The edit of `<edit-data>` (RFC 8526 3.1.2) once its content is the codec's edits, in steps: all or
+ * none, NACM checked (RFC 8341 section 3.4.5), on running one transaction (see `editRunningSteps`).
+ * Both the NETCONF operation and the in-process tree API run it; run in slices, it goes within
+ * `NetconfServer.reserveCandidate`.
  */
-export function editDatastore(
+export function* editDataSteps(
   server: NetconfServer,
   session: ServerSession,
   name: string,
   edits: readonly TreeEdit[],
-): void {
+): Steps<void> {
   if (name !== 'running' && name !== 'candidate') {
     throw rpcError('invalid-value', `the ${name} datastore cannot be edited`, {
       errorType: 'protocol',
       errorInfo: { 'bad-element': 'datastore' },
     });
   }
-  const ds = server.datastore(name);
-  server.checkLock(name, session);
-  const access = server.nacm?.of(session);
-  server.nacm?.checkEditTargets(access, edits);
-  const edit = (d: typeof ds): void => applyEdits(server.schema, d, edits, 'rollback-on-error');
-  if (name === 'running') server.transact(session, edit, { access });
-  else {
-    const mark = ds.mark();
-    try {
-      edit(ds);
-      server.nacm?.checkWrite(access, ds.since(mark));
-    } catch (error) {
-      ds.undoTo(mark);
-      throw error;
-    }
-  }
+  // The edits carry their operations: default-operation is merge, whatever <edit-data> said.
+  yield* editDatastoreSteps(server, session, name, edits, {
+    defaultOperation: 'merge',
+    errorOption: 'rollback-on-error',
+    testOption: 'test-then-set',
+  });
 }

@@ -1,7 +1,7 @@
 import { NETCONF_BASE_NS, NOTIFICATION_NS } from '@yangkit/netconf-client';
 import { childElement, childElements, escapeXmlText, textOf, type XmlElement } from '@yangkit/xml';
 import { diff, type InstanceTree } from '@yangkit/yang-json-codec';
-import { editConfigTree, type TestOption } from './config-edit.js';
+import { editConfigTreeSteps, type TestOption } from './config-edit.js';
 import { type DatastoreName, emptyConfig } from './datastore.js';
 import { configEdits, decodeConfig, type EditOperation, type ErrorOption } from './edit-config.js';
 import { rpcError } from './errors.js';
@@ -59,7 +59,7 @@ const handlers: Record<string, Handler> = {
     return dataXml(select(tree, filter), withDefaultsOf(op));
   },
   // RFC 6241 7.2
-  [`${NETCONF_BASE_NS}|edit-config`](server, session, op) {
+  async [`${NETCONF_BASE_NS}|edit-config`](server, session, op) {
     const target = datastoreIn(op, 'target') as DatastoreName;
     const defaultOperationEl = base(op, 'default-operation');
     const defaultOperation = (
@@ -99,12 +99,17 @@ const handlers: Record<string, Handler> = {
       throw missing(op, 'config');
     }
     const content = decodeConfig(server.schema, childElements(config));
-    editConfigTree(server, session, target, configEdits(content, defaultOperation), {
-      defaultOperation,
-      errorOption,
-      testOption,
-      tops: new Set(content.children.keys()),
-    });
+    const edits = configEdits(content, defaultOperation);
+    // In slices with the candidate held (see NetconfServer.reserveCandidate): a big edit does not
+    // hold the event loop, whichever datastore it edits.
+    await server.reserveCandidate(() =>
+      editConfigTreeSteps(server, session, target, edits, {
+        defaultOperation,
+        errorOption,
+        testOption,
+        tops: new Set(content.children.keys()),
+      }),
+    );
     return '<ok/>';
   },
   // RFC 6241 7.3
@@ -210,7 +215,7 @@ const handlers: Record<string, Handler> = {
     return '<ok/>';
   },
   // RFC 6241 8.3.4.1, 8.4
-  [`${NETCONF_BASE_NS}|commit`](server, session, op) {
+  async [`${NETCONF_BASE_NS}|commit`](server, session, op) {
     const confirmed = base(op, 'confirmed') !== undefined;
     const timeoutEl = base(op, 'confirm-timeout');
     const timeout = timeoutEl ? Number(textOf(timeoutEl).trim()) : DEFAULT_CONFIRM_TIMEOUT;
@@ -222,17 +227,18 @@ const handlers: Record<string, Handler> = {
     }
     const persist = base(op, 'persist');
     const persistId = base(op, 'persist-id');
-    server.confirmedCommit(session, {
+    const params = {
       confirmed,
       timeout,
       ...(persist ? { persist: textOf(persist) } : {}),
       ...(persistId ? { persistId: textOf(persistId) } : {}),
-    });
+    };
+    await server.reserveCandidate(() => server.confirmedCommitSteps(session, params));
     return '<ok/>';
   },
   // RFC 6241 8.3.4.2
-  [`${NETCONF_BASE_NS}|discard-changes`](server, session) {
-    server.discardChangesOf(session);
+  async [`${NETCONF_BASE_NS}|discard-changes`](server, session) {
+    await server.reserveCandidate(() => server.discardChangesOfSteps(session));
     return '<ok/>';
   },
   // RFC 6241 8.4.4.1

@@ -601,9 +601,7 @@ export class NetconfServer implements SessionHost {
   *commitCandidateSteps(session: ServerSession | undefined): Steps<void> {
     const candidate = this.candidate;
     if (!this.candidateStale) {
-      if (candidate.mark() === 0) return;
-      if (!this.fullValidation) yield* this.validateChangesSteps(candidate.tree, candidate.since());
-      this.transact(session, (ds) => ds.adopt(candidate), { validate: 'hooks' });
+      yield* this.adoptCandidateSteps(session, { validate: true });
       return;
     }
     this.committing = true;
@@ -615,6 +613,28 @@ export class NetconfServer implements SessionHost {
       this.committing = false;
     }
     candidate.take();
+  }
+
+  /**
+   * The exchange of a commit of an unmodified-but-edited candidate: running takes the candidate's
+   * tree with its changes as one transaction (journal, commit hooks, config-change event of running)
+   * and the candidate takes running's former tree, which replays them in the background. With
+   * `validate`, the changes are validated first on the candidate's tree in steps (with `full`
+   * validation, the transaction validates all of running instead), and the application's hooks run;
+   * without, neither (RFC 6241 7.2 test-option `set`). `atExchange` runs in the exchange's own step,
+   * before it: a check that must hold when running changes (a lock). Nothing happens when the
+   * candidate holds no change. On failure the candidate gets its tree and changes back.
+   */
+  *adoptCandidateSteps(
+    session: ServerSession | undefined,
+    options: { validate: boolean; atExchange?: () => void },
+  ): Steps<void> {
+    const candidate = this.candidate;
+    if (candidate.mark() === 0) return;
+    if (options.validate && !this.fullValidation)
+      yield* this.validateChangesSteps(candidate.tree, candidate.since());
+    options.atExchange?.();
+    this.transact(session, (ds) => ds.adopt(candidate), { validate: options.validate ? 'hooks' : 'none' });
   }
 
   /**

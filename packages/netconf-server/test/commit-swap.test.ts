@@ -199,6 +199,9 @@ describe('a commit exchanges the candidate and running', () => {
     await local.read({ datastore: 'candidate' });
     expect(detached).toBe(0);
     local.editConfig('running', merges({ 'example-jukebox:jukebox': { player: { gap: '0.7' } } }));
+    // The edit of running is made on the candidate, whose tree running takes: the tree read changes
+    // when the candidate catches up with running.
+    await local.read({ datastore: 'candidate' });
     expect(detached).toBe(1);
     held.release();
   });
