@@ -2,6 +2,7 @@ import {
   type LocalSession,
   type NetconfServer,
   NetconfServerError,
+  type NmdaDatastoreName,
   type RpcError,
   type Steps,
 } from '@yangkit/netconf-server';
@@ -67,9 +68,10 @@ function* steps(index: number | undefined, run: Steps<void>): Steps<void> {
  * reads and edits go to the datastores directly through the server's tree API
  * (`NetconfServer.localSession`), with no XML written or read: a read copies the selected subtree
  * (a shared read does not: the response is written from the datastore's own nodes, and detaches
- * before the datastore changes), an edit applies the codec's edits in one turn, a `{+restconf}/data`
- * edit through the candidate and a commit (confirmed when asked) when the server has one, in slices
- * with the candidate held for it. The server's own code does the
+ * before the datastore changes). An edit runs in slices with the candidate held for it: a
+ * `{+restconf}/data` edit through the candidate and a commit (confirmed when asked), an NMDA edit as
+ * `<edit-data>` of its datastore (of running: made on the candidate while that is unmodified); on a
+ * server without a candidate, a `{+restconf}/data` edit is one turn. The server's own code does the
  * checks of its NETCONF operations: locks, NACM, validation, journal, config-change events.
  * Changes of running by other clients (NETCONF sessions, a confirmed commit's rollback) are
  * reported through `onChange` from the server's commit hook.
@@ -150,6 +152,25 @@ export function createEmbeddedBackend(options: EmbeddedBackendOptions): Backend 
     }
   }
 
+  /**
+   * An NMDA edit of one datastore (RFC 8527 `{+restconf}/ds/...`), all or none, in slices with the
+   * candidate held for this request: of the candidate, or of running made on the candidate while it
+   * is unmodified (see `LocalSession.editDataSteps`).
+   */
+  function* editDatastore(
+    session: LocalSession,
+    request: EditRequest,
+    datastore: NmdaDatastoreName,
+  ): Steps<void> {
+    // Here, at its turn: the edits before this one are made.
+    request.check?.();
+    // One edit-data with every edit: the failure names the first, as one edit-config would.
+    const { edits } = request;
+    yield* steps(edits.length === 0 ? undefined : 0, session.editDataSteps(datastore, edits));
+    // In the same step as the edit's end: the next request's check sees its entity-tag.
+    changed(datastore);
+  }
+
   return {
     schema: operations.schema,
     start: () => operations.start(),
@@ -181,21 +202,21 @@ export function createEmbeddedBackend(options: EmbeddedBackendOptions): Backend 
     async edit(request) {
       const session = sessionOf(request.user);
       const { datastore, edits } = request;
-      if (datastore === undefined && operations.capabilities.candidate) {
+      if (datastore !== undefined) {
+        await session.reserveCandidate(() => editDatastore(session, request, datastore));
+        return;
+      }
+      if (operations.capabilities.candidate) {
         await session.reserveCandidate(() => editCandidate(session, request));
         return;
       }
-      // Every step below is synchronous: from the check to the commit, no other request runs.
+      // Without a candidate there is no private tree to edit in slices short of copying running:
+      // one synchronous turn, from the check to the commit, that no other request interleaves with.
       request.check?.();
-      // One step with every edit: the failure names the first, as one edit-config would.
-      const first = edits.length === 0 ? undefined : 0;
-      if (datastore !== undefined) {
-        step(first, () => session.editData(datastore, edits));
-        changed(datastore);
-      } else {
-        step(first, () => session.editConfig('running', edits, request.defaultOperation));
-        changed('running');
-      }
+      step(edits.length === 0 ? undefined : 0, () =>
+        session.editConfig('running', edits, request.defaultOperation),
+      );
+      changed('running');
     },
     invoke: (request) => operations.invoke(request),
     subscribe: (request) => operations.subscribe(request),
