@@ -5,10 +5,11 @@ import {
   CodecError,
   CompactChildMap,
   type DataNode,
-  decodeXml,
+  decodeXmlSteps,
   finishSteps,
   type InsertPosition,
   type InstanceTree,
+  ITEMS_PER_STEP,
   type PathStep,
   type Steps,
   stepOf,
@@ -33,8 +34,16 @@ const MAX_NODES = 10_000_000;
  * attributes kept as annotations.
  */
 export function decodeConfig(schema: SchemaTree, xml: string | readonly XmlElement[]): InstanceTree {
+  return finishSteps(decodeConfigSteps(schema, xml));
+}
+
+/** {@link decodeConfig} in steps (the codec's `decodeXmlSteps`). */
+export function* decodeConfigSteps(
+  schema: SchemaTree,
+  xml: string | readonly XmlElement[],
+): Steps<InstanceTree> {
   try {
-    return decodeXml(schema, xml, { kind: 'config', editAttributes: true });
+    return yield* decodeXmlSteps(schema, xml, { kind: 'config', editAttributes: true });
   } catch (error) {
     if (CodecError.isInstance(error)) throw rpcErrorOf(schema, [error])!;
     throw error;
@@ -90,8 +99,14 @@ function keysOf(text: string): { name: string; value: string }[] | undefined {
  * nothing. Keys identify list entries: deleting one alone is refused.
  */
 export function configEdits(config: InstanceTree, defaultOperation: EditOperation): TreeEdit[] {
+  return finishSteps(configEditsSteps(config, defaultOperation));
+}
+
+/** {@link configEdits} in steps, a step every few dozen nodes. */
+export function* configEditsSteps(config: InstanceTree, defaultOperation: EditOperation): Steps<TreeEdit[]> {
   const walker = new ConfigEdits();
-  for (const nodes of config.children.values()) for (const n of nodes) walker.visit(n, [], defaultOperation);
+  for (const nodes of config.children.values())
+    for (const n of nodes) yield* walker.visit(n, [], defaultOperation);
   return walker.edits;
 }
 
@@ -104,14 +119,8 @@ class ConfigEdits {
   readonly edits: TreeEdit[] = [];
   private count = 0;
 
-  visit(n: DataNode, parent: readonly PathStep[], inherited: EditOperation): void {
-    if (++this.count > MAX_NODES) {
-      throw new RpcError({
-        errorType: 'application',
-        errorTag: 'too-big',
-        errorMessage: `an edit holds more than ${MAX_NODES} nodes`,
-      });
-    }
+  *visit(n: DataNode, parent: readonly PathStep[], inherited: EditOperation): Steps<void> {
+    yield* this.counted();
     const own = this.operationOf(n);
     const op = own ?? inherited;
     const target = [...parent, stepOf(n)];
@@ -125,8 +134,8 @@ class ConfigEdits {
       case 'create':
       case 'replace': {
         const later: Later[] = [];
-        this.edits.push({ operation: op, target, node: this.plain(n, target, later), ...at });
-        for (const l of later) this.visit(l.node, l.parent, 'merge');
+        this.edits.push({ operation: op, target, node: yield* this.plain(n, target, later), ...at });
+        for (const l of later) yield* this.visit(l.node, l.parent, 'merge');
         return;
       }
       default: {
@@ -135,13 +144,25 @@ class ConfigEdits {
           return;
         }
         const later: Later[] = [];
-        const node = this.plain(n, target, later);
+        const node = yield* this.plain(n, target, later);
         if (op === 'merge' && (hasContent(node) || insert !== undefined)) {
           this.edits.push({ operation: 'merge', target, node, ...at });
         }
-        for (const l of later) this.visit(l.node, l.parent, op);
+        for (const l of later) yield* this.visit(l.node, l.parent, op);
       }
     }
+  }
+
+  /** Counts a node of the edit: refused past {@link MAX_NODES}; a step every few dozen. */
+  private *counted(): Steps<void> {
+    if (++this.count > MAX_NODES) {
+      throw new RpcError({
+        errorType: 'application',
+        errorTag: 'too-big',
+        errorMessage: `an edit holds more than ${MAX_NODES} nodes`,
+      });
+    }
+    if (this.count % ITEMS_PER_STEP === 0) yield;
   }
 
   /** RFC 6241 7.2 `operation`: read, checked and taken off the node. */
@@ -209,7 +230,7 @@ class ConfigEdits {
    * A copy of `n`'s subtree without the descendants that carry an operation or insert of their own (they
    * go to `later`, to be edits of their own), and without inner nodes left empty by that.
    */
-  private plain(n: DataNode, path: readonly PathStep[], later: Later[]): DataNode {
+  private *plain(n: DataNode, path: readonly PathStep[], later: Later[]): Steps<DataNode> {
     const copy: DataNode = { ...n, children: n.children === undefined ? undefined : new CompactChildMap() };
     if (n.children === undefined || n.schema.kind === 'anydata' || n.schema.kind === 'anyxml') {
       copy.children = n.children;
@@ -230,12 +251,12 @@ class ConfigEdits {
           kept.push(c);
           continue;
         }
-        if (++this.count > MAX_NODES) throw new RpcError({ errorType: 'application', errorTag: 'too-big' });
+        yield* this.counted();
         if (carriesEdit(c)) {
           later.push({ node: c, parent: path });
           continue;
         }
-        const child = this.plain(c, [...path, stepOf(c)], later);
+        const child = yield* this.plain(c, [...path, stepOf(c)], later);
         if (isLeafy(schema) || schema.kind === 'list' || schema.presence !== undefined || hasContent(child)) {
           child.parent = copy;
           kept.push(child);

@@ -13,9 +13,11 @@ import {
   escapeXmlAttribute,
   escapeXmlText,
   readXmlDocument,
+  readXmlDocumentSteps,
   textOf,
   type XmlElement,
 } from '@yangkit/xml';
+import { finishInSlices } from '@yangkit/yang-json-codec';
 import { RpcError, type RpcErrorFields } from './errors.js';
 import { writeReply, writeRpcError } from './reply.js';
 
@@ -301,7 +303,8 @@ export class ServerSession {
     if (this.state !== 'open') return;
     let rpc: XmlElement;
     try {
-      rpc = readXmlDocument(text, { maxSize: this.host.maxMessageBytes });
+      // In slices: a big message does not hold the event loop while it is read.
+      rpc = await finishInSlices(readXmlDocumentSteps(text, { maxSize: this.host.maxMessageBytes }));
     } catch (error) {
       this.counters.inBadRpcs++;
       this.sendErrors('', [
@@ -313,6 +316,8 @@ export class ServerSession {
       ]);
       return;
     }
+    // Ended while its message was read: nobody is left to answer.
+    if (this.state !== 'open') return;
     if (rpc.local !== 'rpc' || rpc.ns !== NETCONF_BASE_NS) {
       this.counters.inBadRpcs++;
       this.sendErrors('', [

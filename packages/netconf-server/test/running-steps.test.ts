@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { readXml } from '@yangkit/xml';
 import {
   encodeJson,
   type InstanceTree,
@@ -10,6 +11,8 @@ import {
 } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { createDatastore } from '../src/datastore.js';
+import { applyEdits, configEdits, configEditsSteps, decodeConfig } from '../src/edit-config.js';
 import type { NetconfServer } from '../src/server.js';
 import { client, configMerges, JB, NC, refusal, rpcErrorOf, testSchema, testServer } from './helpers.js';
 
@@ -193,6 +196,50 @@ describe('an edit of running in steps', () => {
     await (await client(server)).cancelCommit({ persistId: 'tok' });
     expect(json(server.running.tree)).toBe(before);
     expect(candidateIsRunning(server)).toBe(true);
+  });
+});
+
+describe('a NETCONF edit in slices', () => {
+  /** `count` playlists as edit-config content. */
+  const playlistsXml = (count: number) =>
+    `<jukebox xmlns="${JB}">${Array.from({ length: count }, (_, i) => `<playlist><name>p${i}</name></playlist>`).join('')}</jukebox>`;
+
+  test('a big <edit-config> of running lets the event loop turn many times before it is answered', async () => {
+    const server = await serverOf();
+    const nc = await client(server);
+    const config = playlistsXml(5_000);
+    let answered = false;
+    let turns = 0;
+    const count = (): void => {
+      turns++;
+      if (!answered) setImmediate(count);
+    };
+    setImmediate(count);
+    await nc.editConfig({ target: 'running', config });
+    answered = true;
+    // Read, decoded, applied, checked and validated in slices of about 5 ms: one turn each at least.
+    expect(turns).toBeGreaterThan(10);
+    expect(json(server.running.tree)).toContain('"p4999"');
+  });
+
+  test('configEditsSteps yields while it turns a big config into edits, and gives what configEdits gives', () => {
+    const content = () => decodeConfig(schema, readXml(playlistsXml(3_000)));
+    const steps = configEditsSteps(content(), 'merge');
+    let yields = 0;
+    let next = steps.next();
+    while (next.done !== true) {
+      yields++;
+      next = steps.next();
+    }
+    expect(yields).toBeGreaterThan(10);
+    // The same edits make the same datastore.
+    const applied = (edits: readonly TreeEdit[]) => {
+      const ds = createDatastore(schema);
+      applyEdits(schema, ds, edits, 'rollback-on-error');
+      return json(ds.tree);
+    };
+    expect(applied(next.value)).toBe(applied(configEdits(content(), 'merge')));
+    expect(applied(next.value)).toContain('"p2999"');
   });
 });
 

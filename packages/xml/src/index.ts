@@ -12,6 +12,7 @@ export { childElement, childElements, textOf } from './navigate.js';
 export {
   readXml,
   readXmlDocument,
+  readXmlDocumentSteps,
   readXmlSteps,
   streamXml,
   streamXmlSteps,
@@ -19,4 +20,4 @@ export {
   type XmlSinkDecision,
 } from './reader.js';
 export { innerXml, namespaceDeclarations, outerXml } from './serialize.js';
-export { streamXmlElements } from './stream-elements.js';
+export { streamXmlElements, streamXmlElementsSteps } from './stream-elements.js';

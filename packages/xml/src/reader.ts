@@ -57,7 +57,15 @@ export function readXml(text: string, limits: XmlLimits = {}): XmlElement[] {
  * @throws {XmlError} `XML_MALFORMED` when there is no element or more than one, else as {@link readXml}
  */
 export function readXmlDocument(text: string, limits: XmlLimits = {}): XmlElement {
-  return finish(new Reader(text, limits, undefined, true).steps())[0]!;
+  return finish(readXmlDocumentSteps(text, limits));
+}
+
+/** {@link readXmlDocument} in steps (see {@link readXmlSteps}). */
+export function* readXmlDocumentSteps(
+  text: string,
+  limits: XmlLimits = {},
+): Generator<void, XmlElement, void> {
+  return (yield* new Reader(text, limits, undefined, true).steps())[0]!;
 }
 
 /**
@@ -91,7 +99,7 @@ export function streamXmlSteps(
 const XML_STEP = 512;
 
 /** Runs a reader's steps to their end. */
-function finish(steps: Generator<void, XmlElement[], void>): XmlElement[] {
+function finish<T>(steps: Generator<void, T, void>): T {
   let next = steps.next();
   while (next.done !== true) next = steps.next();
   return next.value;

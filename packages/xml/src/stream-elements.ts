@@ -16,7 +16,23 @@ interface Open {
  * children it was read with. Iterative: nesting depth cannot exhaust the stack.
  */
 export function streamXmlElements(elements: XmlElement | readonly XmlElement[], sink: XmlSink): void {
+  const steps = streamXmlElementsSteps(elements, sink);
+  while (steps.next().done !== true);
+}
+
+/** Elements handed on between two yields of {@link streamXmlElementsSteps}. */
+const ELEMENTS_PER_STEP = 512;
+
+/**
+ * {@link streamXmlElements} in steps: the generator yields after every few hundred elements handed
+ * on, so that a server can give the event loop back while a big document is decoded.
+ */
+export function* streamXmlElementsSteps(
+  elements: XmlElement | readonly XmlElement[],
+  sink: XmlSink,
+): Generator<void, void, void> {
   const top: readonly XmlChild[] = Array.isArray(elements) ? elements : [elements as XmlElement];
+  let handed = 0;
   for (const element of top) {
     if (typeof element === 'string') continue;
     const stack: Open[] = [];
@@ -37,7 +53,10 @@ export function streamXmlElements(elements: XmlElement | readonly XmlElement[], 
       }
       const child = children[open.next++]!;
       if (typeof child === 'string') sink.text(open.element, child);
-      else enter(child);
+      else {
+        enter(child);
+        if (++handed % ELEMENTS_PER_STEP === 0) yield;
+      }
     }
   }
 }

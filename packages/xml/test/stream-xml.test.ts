@@ -2,9 +2,11 @@ import { describe, expect, test } from 'vitest';
 import {
   readXml,
   readXmlDocument,
+  readXmlDocumentSteps,
   readXmlSteps,
   streamXml,
   streamXmlElements,
+  streamXmlElementsSteps,
   streamXmlSteps,
   type XmlElement,
   type XmlSink,
@@ -151,6 +153,30 @@ describe('reading in steps', () => {
     for (const _ of streamXmlSteps(text, b.sink)) {
       // every step is taken
     }
+    expect(b.events).toEqual(a.events);
+  });
+
+  test('readXmlDocumentSteps yields while it reads a long document and returns what readXmlDocument returns', () => {
+    const text = entries(3_000);
+    const steps = readXmlDocumentSteps(text);
+    let yields = 0;
+    let next = steps.next();
+    while (next.done !== true) {
+      yields++;
+      next = steps.next();
+    }
+    expect(yields).toBeGreaterThan(10);
+    expect(next.value).toEqual(readXmlDocument(text));
+  });
+
+  test('streamXmlElementsSteps yields while it hands many elements, and hands what streamXmlElements hands', () => {
+    const elements = readXml(entries(3_000));
+    const a = recorder(() => 'stream', false);
+    const b = recorder(() => 'stream', false);
+    streamXmlElements(elements, a.sink);
+    let yields = 0;
+    for (const _ of streamXmlElementsSteps(elements, b.sink)) yields++;
+    expect(yields).toBeGreaterThan(10);
     expect(b.events).toEqual(a.events);
   });
 

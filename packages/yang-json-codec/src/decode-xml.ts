@@ -1,6 +1,7 @@
 import {
   childElements,
   streamXmlElements,
+  streamXmlElementsSteps,
   streamXmlSteps,
   textOf,
   type XmlElement,
@@ -63,7 +64,7 @@ export function* decodeXmlSteps(
   const ctx = new DecodeContext(schema, options);
   const target = resolveDocument(schema, options);
   const decoder = new XmlDecoder(ctx, target);
-  if (typeof xml !== 'string') streamXmlElements(xml, decoder);
+  if (typeof xml !== 'string') yield* streamXmlElementsSteps(xml, decoder);
   else {
     // Streamed: containers and list entries become instances as their end tags are read, so the document
     // never exists as a whole element tree beside the instance tree.
