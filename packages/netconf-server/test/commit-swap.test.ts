@@ -1,20 +1,13 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  ChangeLog,
-  cloneTree,
-  encodeJson,
-  type InstanceTree,
-  instanceIdSteps,
-  type TreeEdit,
-} from '@yangkit/yang-json-codec';
+import { ChangeLog, cloneTree, encodeJson, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { RpcError } from '../src/errors.js';
 import type { LocalSession } from '../src/local-session.js';
 import type { NetconfServer } from '../src/server.js';
-import { client, configMerges, refusal, testSchema, testServer } from './helpers.js';
+import { client, configMerges, JUKEBOX, mixedEdits, refusal, testSchema, testServer } from './helpers.js';
 
 // A commit of a candidate made of edits to running's content exchanges the two trees instead of
 // copying the changes onto running; the candidate then replays them in the background. Every
@@ -35,48 +28,10 @@ afterEach(async () => {
 /** Merges of the top-level nodes of a JSON configuration. */
 const merges = (json: object) => configMerges(schema, json);
 
-const at = (id: string) => instanceIdSteps(schema, id)!;
 const json = (tree: InstanceTree) => encodeJson(tree);
-/** A playlist song: every one plays the library's only song (`id` is an instance-identifier). */
-const song = (index: number) => ({
-  index,
-  id: "/example-jukebox:jukebox/library/artist[name='A']/album[name='A1']/song[name='s']",
-});
 const turns = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
 };
-
-const JUKEBOX = {
-  'example-jukebox:jukebox': {
-    library: { artist: [{ name: 'A', album: [{ name: 'A1', song: [{ name: 's', location: 'l' }] }] }] },
-    playlist: [
-      { name: 'p1', description: 'one', song: [song(1), song(2), song(3)] },
-      { name: 'p2', song: [song(1)] },
-    ],
-    player: { gap: '1.5' },
-  },
-};
-
-/** Edits of every kind on {@link JUKEBOX}: creates, a leaf set, a removal, a move of a user-ordered entry. */
-function mixedEdits(): TreeEdit[] {
-  return [
-    ...merges({
-      'example-jukebox:jukebox': {
-        playlist: [
-          { name: 'p1', description: 'first' },
-          { name: 'p3', song: [song(7)] },
-        ],
-        player: { gap: '0.5' },
-      },
-    }),
-    { operation: 'delete', target: at("/example-jukebox:jukebox/playlist[name='p2']") },
-    {
-      operation: 'move',
-      target: at("/example-jukebox:jukebox/playlist[name='p1']/song[index='3']"),
-      insert: { where: 'first' },
-    },
-  ];
-}
 
 /** A server whose running holds {@link JUKEBOX}, and a session of it. */
 async function serverWithJukebox(
@@ -91,7 +46,7 @@ async function serverWithJukebox(
 describe('a commit exchanges the candidate and running', () => {
   test('running becomes what replaying the candidate changes on it made it', async () => {
     const { local } = await serverWithJukebox();
-    local.editConfig('candidate', mixedEdits());
+    local.editConfig('candidate', mixedEdits(schema));
     const expected = new ChangeLog(cloneTree(server.running.tree));
     for (const c of server.candidate.since()) expected.replay(c);
     local.commit();
@@ -101,7 +56,7 @@ describe('a commit exchanges the candidate and running', () => {
 
   test('running takes the candidate tree itself, copying nothing', async () => {
     const { local } = await serverWithJukebox();
-    local.editConfig('candidate', mixedEdits());
+    local.editConfig('candidate', mixedEdits(schema));
     const candidateTree = server.candidate.tree;
     local.commit();
     expect(server.running.tree).toBe(candidateTree);
@@ -109,7 +64,7 @@ describe('a commit exchanges the candidate and running', () => {
 
   test('the candidate read right after a commit equals running', async () => {
     const { local } = await serverWithJukebox();
-    local.editConfig('candidate', mixedEdits());
+    local.editConfig('candidate', mixedEdits(schema));
     local.commit();
     expect(json(await local.read({ datastore: 'candidate' }))).toBe(json(server.running.tree));
     expect(server.candidateModified).toBe(false);
@@ -118,7 +73,7 @@ describe('a commit exchanges the candidate and running', () => {
   test('the candidate got by NETCONF right after a commit equals running', async () => {
     const { local } = await serverWithJukebox();
     const nc = await client(server);
-    local.editConfig('candidate', mixedEdits());
+    local.editConfig('candidate', mixedEdits(schema));
     local.commit();
     const [candidate, running] = await Promise.all([
       nc.getConfig({ source: 'candidate' }),
@@ -135,7 +90,7 @@ describe('a commit exchanges the candidate and running', () => {
     held.onDetach(() => {
       detached = true;
     });
-    local.editConfig('candidate', mixedEdits());
+    local.editConfig('candidate', mixedEdits(schema));
     local.commit();
     // The former running tree is the candidate's: replaying onto it detaches its reader first.
     expect(detached).toBe(false);
@@ -149,7 +104,7 @@ describe('a commit exchanges the candidate and running', () => {
     const before = json(server.running.tree);
     // Not started yet: detached, it goes on from a copy of what it read (the default).
     const held = await local.readShared({ datastore: 'running' });
-    local.editConfig('candidate', mixedEdits());
+    local.editConfig('candidate', mixedEdits(schema));
     local.commit();
     expect(json(held.tree)).toBe(before);
     await local.read({ datastore: 'candidate' });
@@ -160,7 +115,7 @@ describe('a commit exchanges the candidate and running', () => {
   test('a shared read asked for before a commit and answered after it keeps what it read', async () => {
     const { local } = await serverWithJukebox();
     const reading = local.readShared({ datastore: 'running' });
-    local.editConfig('candidate', mixedEdits());
+    local.editConfig('candidate', mixedEdits(schema));
     local.commit();
     const held = await reading;
     const read = json(held.tree);
@@ -178,7 +133,7 @@ describe('a commit exchanges the candidate and running', () => {
     });
     const reading = local.readShared({ datastore: 'operational' });
     await turns(1);
-    local.editConfig('candidate', mixedEdits());
+    local.editConfig('candidate', mixedEdits(schema));
     local.commit();
     answer('');
     const held = await reading;
@@ -191,7 +146,7 @@ describe('a commit exchanges the candidate and running', () => {
 
   test('a reader of the candidate during a commit reads running afterwards and detaches before it changes', async () => {
     const { local } = await serverWithJukebox();
-    local.editConfig('candidate', mixedEdits());
+    local.editConfig('candidate', mixedEdits(schema));
     const held = await local.readShared({ datastore: 'candidate' });
     let detached = 0;
     held.onDetach(() => detached++);
@@ -208,7 +163,7 @@ describe('a commit exchanges the candidate and running', () => {
 
   test('two commits in a row, the second before the candidate caught up with the first', async () => {
     const { local } = await serverWithJukebox();
-    local.editConfig('candidate', mixedEdits());
+    local.editConfig('candidate', mixedEdits(schema));
     local.commit();
     local.editConfig('candidate', merges({ 'example-jukebox:jukebox': { playlist: [{ name: 'p4' }] } }));
     local.commit();
@@ -221,7 +176,7 @@ describe('a commit exchanges the candidate and running', () => {
 
   test('an edit of running while the candidate catches up reaches the candidate after the commit', async () => {
     const { local } = await serverWithJukebox();
-    local.editConfig('candidate', mixedEdits());
+    local.editConfig('candidate', mixedEdits(schema));
     local.commit();
     local.editConfig('running', merges({ 'example-jukebox:jukebox': { player: { gap: '0.9' } } }));
     await turns(20);
@@ -237,7 +192,7 @@ describe('a commit exchanges the candidate and running', () => {
     const before = json(running);
     // RFC 7950 section 7.6.5: a playlist song's id is mandatory.
     local.editConfig('candidate', [
-      ...mixedEdits(),
+      ...mixedEdits(schema),
       ...merges({ 'example-jukebox:jukebox': { playlist: [{ name: 'p1', song: [{ index: 9 }] }] } }),
     ]);
     const candidate = json(server.candidate.tree);
@@ -258,7 +213,7 @@ describe('a commit exchanges the candidate and running', () => {
       seen = json(tree);
       throw new RpcError({ errorTag: 'operation-failed', errorType: 'application', errorMessage: 'no' });
     });
-    local.editConfig('candidate', mixedEdits());
+    local.editConfig('candidate', mixedEdits(schema));
     const candidate = json(server.candidate.tree);
     expect((await refusal(() => local.commit())).errorTag).toBe('operation-failed');
     expect(seen).toBe(candidate);
@@ -269,7 +224,7 @@ describe('a commit exchanges the candidate and running', () => {
   test("a confirmed commit's rollback after the exchange restores running and the candidate", async () => {
     const { local } = await serverWithJukebox();
     const before = json(server.running.tree);
-    local.editConfig('candidate', mixedEdits());
+    local.editConfig('candidate', mixedEdits(schema));
     local.commit({ confirmed: true, persist: 'tok' });
     local.editConfig('candidate', merges({ 'example-jukebox:jukebox': { playlist: [{ name: 'p4' }] } }));
     local.commit({ confirmed: true, persistId: 'tok' });
@@ -283,7 +238,7 @@ describe('a commit exchanges the candidate and running', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'ncs-swap-'));
     const startupFile = path.join(dir, 'startup.json');
     const { local } = await serverWithJukebox({ startupFile });
-    local.editConfig('candidate', mixedEdits());
+    local.editConfig('candidate', mixedEdits(schema));
     local.commit();
     local.editConfig('candidate', merges({ 'example-jukebox:jukebox': { playlist: [{ name: 'p4' }] } }));
     local.commit();
@@ -298,7 +253,7 @@ describe('a commit exchanges the candidate and running', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'ncs-swap-'));
     const startupFile = path.join(dir, 'startup.json');
     const { local } = await serverWithJukebox({ startupFile, compactBytes: 64 });
-    local.editConfig('candidate', mixedEdits());
+    local.editConfig('candidate', mixedEdits(schema));
     local.commit();
     const committed = json(server.running.tree);
     // The snapshot is written and the journals it covers deleted.

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { connectStream, duplexPair, type NetconfSession } from '@yangkit/netconf-client';
-import { decodeJson, stepOf, type TreeEdit } from '@yangkit/yang-json-codec';
+import { decodeJson, instanceIdSteps, stepOf, type TreeEdit } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { RpcError } from '../src/errors.js';
 import { loadServerSchema } from '../src/schema.js';
@@ -73,6 +73,45 @@ export function configMerges(schema: SchemaTree, json: object): TreeEdit[] {
   return [...tree.children.values()]
     .flat()
     .map((node) => ({ operation: 'merge', target: [stepOf(node)], node }));
+}
+
+/** A playlist song: every one plays the library's only song of {@link JUKEBOX} (`id` is an instance-identifier). */
+export function song(index: number): { index: number; id: string } {
+  return { index, id: "/example-jukebox:jukebox/library/artist[name='A']/album[name='A1']/song[name='s']" };
+}
+
+/** A jukebox configuration (JSON) with a library song, two playlists and a player setting. */
+export const JUKEBOX = {
+  'example-jukebox:jukebox': {
+    library: { artist: [{ name: 'A', album: [{ name: 'A1', song: [{ name: 's', location: 'l' }] }] }] },
+    playlist: [
+      { name: 'p1', description: 'one', song: [song(1), song(2), song(3)] },
+      { name: 'p2', song: [song(1)] },
+    ],
+    player: { gap: '1.5' },
+  },
+};
+
+/** Edits of every kind on {@link JUKEBOX}: creates, a leaf set, a removal, a move of a user-ordered entry. */
+export function mixedEdits(schema: SchemaTree): TreeEdit[] {
+  const at = (id: string) => instanceIdSteps(schema, id)!;
+  return [
+    ...configMerges(schema, {
+      'example-jukebox:jukebox': {
+        playlist: [
+          { name: 'p1', description: 'first' },
+          { name: 'p3', song: [song(7)] },
+        ],
+        player: { gap: '0.5' },
+      },
+    }),
+    { operation: 'delete', target: at("/example-jukebox:jukebox/playlist[name='p2']") },
+    {
+      operation: 'move',
+      target: at("/example-jukebox:jukebox/playlist[name='p1']/song[index='3']"),
+      insert: { where: 'first' },
+    },
+  ];
 }
 
 /** The RpcError a call of the tree API throws or its promise rejects with. */

@@ -2,19 +2,24 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readXml } from '@yangkit/xml';
-import {
-  encodeJson,
-  type InstanceTree,
-  instanceIdSteps,
-  type Steps,
-  type TreeEdit,
-} from '@yangkit/yang-json-codec';
+import { encodeJson, type InstanceTree, type Steps, type TreeEdit } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createDatastore } from '../src/datastore.js';
 import { applyEdits, configEdits, configEditsSteps, decodeConfig } from '../src/edit-config.js';
 import type { NetconfServer } from '../src/server.js';
-import { client, configMerges, JB, NC, refusal, rpcErrorOf, testSchema, testServer } from './helpers.js';
+import {
+  client,
+  configMerges,
+  JB,
+  JUKEBOX,
+  mixedEdits,
+  NC,
+  refusal,
+  rpcErrorOf,
+  testSchema,
+  testServer,
+} from './helpers.js';
 
 // An edit of running is made on the candidate, while the candidate is unmodified, in steps, and
 // running takes the candidate's tree by the exchange a commit uses: every result must be the one of
@@ -38,7 +43,6 @@ async function serverOf(options: Parameters<typeof testServer>[0] = {}): Promise
 }
 
 const json = (tree: InstanceTree) => encodeJson(tree);
-const at = (id: string) => instanceIdSteps(schema, id)!;
 const nextTurn = () => new Promise((r) => setImmediate(r));
 const jukebox = (body: object) => configMerges(schema, { 'example-jukebox:jukebox': body });
 /** `count` playlists named `<prefix><i>`: a few thousand make an edit of many slices. */
@@ -294,33 +298,11 @@ describe('an edit of running in steps gives the results of one turn', () => {
       journals.push(dir);
       return { startupFile: path.join(dir, 'startup.json') };
     };
-    const seed = () =>
-      jukebox({
-        library: { artist: [{ name: 'A', album: [{ name: 'A1', song: [{ name: 's', location: 'l' }] }] }] },
-        playlist: [{ name: 'p1', description: 'one', song: [song(1), song(2), song(3)] }, { name: 'p2' }],
-        player: { gap: '1.5' },
-      });
+    const seed = () => configMerges(schema, JUKEBOX);
     const results: { journal: string; event: unknown }[] = [];
     for (const [i, server] of (await pair(seed, startupFile)).entries()) {
       const alice = server.localSession('alice');
-      // Creates, a leaf set, a removal and a move of a user-ordered entry.
-      await alice.reserveCandidate(() =>
-        alice.editConfigSteps('running', [
-          ...jukebox({
-            playlist: [
-              { name: 'p1', description: 'first' },
-              { name: 'p3', song: [song(7)] },
-            ],
-            player: { gap: '0.5' },
-          }),
-          { operation: 'delete', target: at("/example-jukebox:jukebox/playlist[name='p2']") },
-          {
-            operation: 'move',
-            target: at("/example-jukebox:jukebox/playlist[name='p1']/song[index='3']"),
-            insert: { where: 'first' },
-          },
-        ]),
-      );
+      await alice.reserveCandidate(() => alice.editConfigSteps('running', mixedEdits(schema)));
       const last = server.events.between(0, Number.POSITIVE_INFINITY).at(-1)!;
       const event = JSON.parse(json(last.tree))['ietf-restconf:notification'];
       delete event.eventTime;
@@ -331,11 +313,6 @@ describe('an edit of running in steps gives the results of one turn', () => {
     expect(JSON.stringify(inSteps!.event)).toContain('netconf-config-change');
   });
 });
-
-/** A playlist song: every one plays the library's only song. */
-function song(index: number) {
-  return { index, id: "/example-jukebox:jukebox/library/artist[name='A']/album[name='A1']/song[name='s']" };
-}
 
 /** The journal lines of the startup file in `dir`, every generation. */
 function journalOf(dir: string): string {

@@ -128,22 +128,33 @@ describe('streamXmlElements', () => {
   });
 });
 
+/** Runs steps to their end: how many times they yielded, and what they returned. */
+function run<T>(steps: Generator<void, T, void>): { yields: number; value: T } {
+  let yields = 0;
+  let next = steps.next();
+  while (next.done !== true) {
+    yields++;
+    next = steps.next();
+  }
+  return { yields, value: next.value };
+}
+
 describe('reading in steps', () => {
   const entries = (n: number) =>
     `<list>${Array.from({ length: n }, (_, i) => `<entry a="${i}"><name>e${i}</name><!-- c --></entry>`).join('\n')}</list>`;
 
-  test('readXmlSteps yields while it reads a long document and returns what readXml returns', () => {
-    const text = entries(3_000);
-    const steps = readXmlSteps(text);
-    let yields = 0;
-    let next = steps.next();
-    while (next.done !== true) {
-      yields++;
-      next = steps.next();
-    }
-    expect(yields).toBeGreaterThan(10);
-    expect(next.value).toEqual(readXml(text));
-  });
+  test.each([
+    ['readXmlSteps', 'readXml', readXmlSteps, readXml],
+    ['readXmlDocumentSteps', 'readXmlDocument', readXmlDocumentSteps, readXmlDocument],
+  ] as const)(
+    '%s yields while it reads a long document and returns what %s returns',
+    (_, __, steps, read) => {
+      const text = entries(3_000);
+      const { yields, value } = run(steps(text));
+      expect(yields).toBeGreaterThan(10);
+      expect(value).toEqual(read(text));
+    },
+  );
 
   test('streamXmlSteps hands the sink what streamXml hands it', () => {
     const text = entries(1_500);
@@ -156,27 +167,12 @@ describe('reading in steps', () => {
     expect(b.events).toEqual(a.events);
   });
 
-  test('readXmlDocumentSteps yields while it reads a long document and returns what readXmlDocument returns', () => {
-    const text = entries(3_000);
-    const steps = readXmlDocumentSteps(text);
-    let yields = 0;
-    let next = steps.next();
-    while (next.done !== true) {
-      yields++;
-      next = steps.next();
-    }
-    expect(yields).toBeGreaterThan(10);
-    expect(next.value).toEqual(readXmlDocument(text));
-  });
-
   test('streamXmlElementsSteps yields while it hands many elements, and hands what streamXmlElements hands', () => {
     const elements = readXml(entries(3_000));
     const a = recorder(() => 'stream', false);
     const b = recorder(() => 'stream', false);
     streamXmlElements(elements, a.sink);
-    let yields = 0;
-    for (const _ of streamXmlElementsSteps(elements, b.sink)) yields++;
-    expect(yields).toBeGreaterThan(10);
+    expect(run(streamXmlElementsSteps(elements, b.sink)).yields).toBeGreaterThan(10);
     expect(b.events).toEqual(a.events);
   });
 
