@@ -143,18 +143,15 @@ describe('reading in steps', () => {
   const entries = (n: number) =>
     `<list>${Array.from({ length: n }, (_, i) => `<entry a="${i}"><name>e${i}</name><!-- c --></entry>`).join('\n')}</list>`;
 
-  test.each([
+  test.each<[string, string, (text: string) => Generator<void, unknown, void>, (text: string) => unknown]>([
     ['readXmlSteps', 'readXml', readXmlSteps, readXml],
     ['readXmlDocumentSteps', 'readXmlDocument', readXmlDocumentSteps, readXmlDocument],
-  ] as const)(
-    '%s yields while it reads a long document and returns what %s returns',
-    (_, __, steps, read) => {
-      const text = entries(3_000);
-      const { yields, value } = run(steps(text));
-      expect(yields).toBeGreaterThan(10);
-      expect(value).toEqual(read(text));
-    },
-  );
+  ])('%s yields while it reads a long document and returns what %s returns', (_, __, steps, read) => {
+    const text = entries(3_000);
+    const { yields, value } = run(steps(text));
+    expect(yields).toBeGreaterThan(10);
+    expect(value).toEqual(read(text));
+  });
 
   test('streamXmlSteps hands the sink what streamXml hands it', () => {
     const text = entries(1_500);
