@@ -24,6 +24,7 @@ import { Metrics, RequestStats, serverStatusJson } from './server-status.js';
 import { createEventStreams, streamSettings } from './streams/index.js';
 import {
   clientOf,
+  recordBasicUser,
   requesterOf,
   serveSubscription,
   subscriptionSettings,
@@ -154,6 +155,7 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
       next();
       return;
     }
+    if (options.trustBasicUser === true) recordBasicUser(req);
     const out = new Responder(req, res);
     auditRequest(options.audit, req, res, url, s.root);
     const startedAt = process.hrtime.bigint();

@@ -75,6 +75,15 @@ export interface RestconfHandlerOptions {
   readonly withNmda?: boolean;
   /** Extra capability URIs for restconf-state (`--restconf-capability`). */
   readonly capabilities?: readonly string[];
+  /**
+   * Takes the user name of an HTTP Basic Authorization header as the request's user when nothing
+   * in front of the handler recorded one (`req.remoteUser`, `req.user`, `req.auth.user`): for an
+   * application that checks Basic credentials before the handler without recording whom it let
+   * in. Default false: a name nobody verified is no user, so that on a server without
+   * authentication NACM sees no user and every request counts against its client address in the
+   * limits per client, whatever user name it makes up.
+   */
+  readonly trustBasicUser?: boolean;
   /** Where to log (default: nothing). */
   readonly logger?: Logger;
   /** Serve `/server-status` (default false). */

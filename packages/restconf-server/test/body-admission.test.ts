@@ -18,7 +18,7 @@ interface Upload {
   abandon(): void;
 }
 
-/** HTTP Basic credentials of `user` (the handler takes the user as authenticated before it). */
+/** HTTP Basic credentials of `user` (with `trustBasicUser`, the handler takes the user as authenticated before it). */
 const basic = (user: string) => `Basic ${Buffer.from(`${user}:secret`).toString('base64')}`;
 
 /** Who sends an upload: a user, or without credentials a loopback address of its own (127.0.0.2, say). */
@@ -110,7 +110,7 @@ describe('the body admission', () => {
   const big = (prefix: string) => playlists(prefix, 6000);
 
   beforeAll(async () => {
-    gw = await startGateway({ metrics: true, maxBodiesDecoding: 1, maxBodiesWaiting: 1 });
+    gw = await startGateway({ metrics: true, maxBodiesDecoding: 1, maxBodiesWaiting: 1, trustBasicUser: true });
     await gw.fetch('/restconf/data', json('PUT', JUKEBOX));
   });
   afterAll(() => gw.close());
@@ -212,6 +212,26 @@ describe('the body admission', () => {
     await untilBodies(gw, 1, 1);
     expect(await Promise.all([first.finish(), next.finish()])).toEqual([204, 204]);
     expect((await playlistNames(gw)).some((n) => n.startsWith('gone'))).toBe(false);
+  });
+});
+
+describe('the body admission without authentication', () => {
+  test('counts big bodies with made-up Basic user names against their address: one share, then 429', async () => {
+    // Nothing verifies the names (no trustBasicUser, no user recorded in front of the handler).
+    const gw = await startGateway({ metrics: true, maxBodiesDecoding: 1, maxBodiesWaiting: 1 });
+    try {
+      await gw.fetch('/restconf/data', json('PUT', JUKEBOX));
+      const first = startUpload(gw, playlists('name-0', 6000), { user: 'name-0' });
+      await untilBodies(gw, 1, 0);
+      for (const name of ['name-1', 'name-2', 'name-3']) {
+        const r = await gw.fetch(JB, json('PATCH', playlists(name, 6000), { Authorization: basic(name) }));
+        expect(r.status).toBe(429);
+        expect(await r.text()).toContain('for client address 127.0.0.1');
+      }
+      expect(await first.finish()).toBe(204);
+    } finally {
+      await gw.close();
+    }
   });
 });
 

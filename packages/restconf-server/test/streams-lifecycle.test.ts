@@ -92,7 +92,7 @@ describe('shared live feeds', () => {
   });
 
   test('clients of one user share a session; another user gets a session of their own', async () => {
-    const r = await rig();
+    const r = await rig({ trustBasicUser: true });
     const a1 = await openStream(`${r.url}/restconf/streams/json-NETCONF`, basic('alice'));
     const a2 = await openStream(`${r.url}/restconf/streams/json-NETCONF`, basic('alice'));
     expect(r.backend.stats().active).toBe(1);

@@ -73,6 +73,8 @@ export async function start(options: StartOptions = {}): Promise<Gateway> {
         res.writeHead(401, { 'www-authenticate': 'Basic' }).end();
         return;
       }
+      // As connect/express middleware records the user it verified.
+      (req as typeof req & { remoteUser?: string }).remoteUser = user;
     }
     handler(req, res);
   });

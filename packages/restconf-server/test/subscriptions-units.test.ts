@@ -11,11 +11,14 @@ import { RESTCONF_MODULES } from '../src/modules.js';
 import { Responder } from '../src/response.js';
 import { streamSettings } from '../src/streams/index.js';
 import {
+  clientOf,
   type EndReason,
+  recordBasicUser,
   requesterOf,
   Subscription,
   subscriptionModules,
 } from '../src/subscriptions/index.js';
+import { basicUserOf } from '../src/subscriptions/requester.js';
 import { YANG_DIR } from './harness.js';
 import { openStream } from './streams-helpers.js';
 
@@ -336,29 +339,56 @@ describe('Subscription', () => {
 describe('requesterOf', () => {
   const req = (headers: Record<string, string>, extra: object = {}): IncomingMessage =>
     Object.assign({ headers } as unknown as IncomingMessage, extra);
+  const alice = `Basic ${Buffer.from('alice:x:y').toString('base64')}`;
 
-  test('an HTTP Basic Authorization names the user', () => {
-    expect(requesterOf(req({ authorization: `Basic ${Buffer.from('alice:x:y').toString('base64')}` }))).toBe(
-      'alice',
-    );
+  test('the user recorded by authentication in front of the handler is the requester', () => {
+    expect(requesterOf(req({}, { remoteUser: 'alice' }))).toBe('alice');
+    expect(requesterOf(req({ authorization: 'Basic Ym9iOng=' }, { user: 'carol' }))).toBe('carol');
+    expect(requesterOf(req({}, { auth: { user: 'dave' } }))).toBe('dave');
   });
 
-  test('a user set by middleware wins over the header', () => {
-    expect(requesterOf(req({ authorization: 'Basic Ym9iOng=' }, { user: 'carol' }))).toBe('carol');
+  test('an HTTP Basic Authorization nobody verified names no user', () => {
+    expect(requesterOf(req({ authorization: alice }))).toBeUndefined();
+  });
+
+  test('recordBasicUser takes the HTTP Basic user name as the requester', () => {
+    const r = req({ authorization: alice });
+    recordBasicUser(r);
+    expect(requesterOf(r)).toBe('alice');
+  });
+
+  test('recordBasicUser keeps a user recorded before it', () => {
+    const r = req({ authorization: alice }, { user: 'carol' });
+    recordBasicUser(r);
+    expect(requesterOf(r)).toBe('carol');
   });
 
   test('no authentication means no user', () => {
     expect(requesterOf(req({}))).toBeUndefined();
-    expect(requesterOf(req({ authorization: 'Bearer abc' }))).toBeUndefined();
+    expect(basicUserOf(req({ authorization: 'Bearer abc' }))).toBeUndefined();
   });
 
   test('any Authorization header yields a string or undefined, never an exception', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200 }), (header) => {
-        const user = requesterOf(req({ authorization: header }));
+        const user = basicUserOf(req({ authorization: header }));
         expect(user === undefined || typeof user === 'string').toBe(true);
       }),
     );
+  });
+});
+
+describe('clientOf', () => {
+  const req = (headers: Record<string, string>, extra: object = {}): IncomingMessage =>
+    Object.assign({ headers, socket: { remoteAddress: '192.0.2.1' } } as unknown as IncomingMessage, extra);
+
+  test('counts a verified user as that user', () => {
+    expect(clientOf(req({}, { remoteUser: 'alice' }))).toBe('user:alice');
+  });
+
+  test('counts requests with made-up Basic user names by their address', () => {
+    const names = ['a', 'b', 'c'].map((u) => clientOf(req({ authorization: `Basic ${btoa(`${u}:x`)}` })));
+    expect(new Set(names)).toEqual(new Set(['addr:192.0.2.1']));
   });
 });
 

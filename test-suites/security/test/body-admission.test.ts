@@ -1,4 +1,5 @@
 import { type ClientHttp2Session, connect } from 'node:http2';
+import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { basic, type Credentials, makeCredentials, metricValue } from './credentials.js';
@@ -249,4 +250,54 @@ test('a user NACM lets write nothing there gets 403 without taking a place in th
   expect((await denied.answered).status).toBe(403);
   await untilBodies(1, 0);
   expect((await first.finish()).status).toBe(204);
+});
+
+describe('big bodies without authentication', () => {
+  let open: Server;
+  beforeAll(async () => {
+    open = await startServer({ metrics: true, maxBodiesDecoding: 1, maxBodiesWaiting: 1 });
+  });
+  afterAll(() => open?.close());
+
+  /** A big PATCH over HTTP/1.1 with a made-up Basic user name; its first 1,000 bytes are sent at once. */
+  const madeUp = (name: string) => {
+    const body = playlists(name);
+    const req = httpRequest(`${open.gateway.url}${JUKEBOX}`, {
+      method: 'PATCH',
+      agent: false,
+      headers: {
+        authorization: basic(name, 'made-up'),
+        'content-type': DATA_JSON,
+        'content-length': String(Buffer.byteLength(body)),
+      },
+    });
+    const status = new Promise<number>((resolve, reject) => {
+      req.once('response', (res) => {
+        res.resume();
+        res.once('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.once('error', reject);
+    });
+    req.write(body.slice(0, 1000));
+    return {
+      status,
+      finish: () => {
+        req.end(body.slice(1000));
+        return status;
+      },
+    };
+  };
+
+  test('requests with a new made-up Basic user name each share their address\'s places: one, then 429', async () => {
+    const first = madeUp('name-0');
+    for (let i = 0; i < 500; i++) {
+      const text = await (await open.fetch('/metrics')).text();
+      if (metricValue(text, 'restconf_bodies_decoding') === 1) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const before = await open.snapshot();
+    for (const name of ['name-1', 'name-2', 'name-3']) expect(await madeUp(name).status).toBe(429);
+    expect(await open.snapshot()).toBe(before);
+    expect(await first.finish()).toBe(204);
+  });
 });

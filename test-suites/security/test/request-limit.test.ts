@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type Credentials, makeCredentials, basic as basicHeader } from './credentials.js';
 import { DATA_JSON, errorsBody, type Server, startServer } from './harness.js';
 
 // Issue 12, limits: --max-requests-per-client bounds the requests (event streams included) one
 // client has in progress; the next gets 429 resource-denied, and other clients are unaffected.
 const MAX = 2;
+const PASSWORDS = { alice: 'wonderland', bob: 'builder' };
+let creds: Credentials;
 let s: Server;
 let location: string;
 const open: AbortController[] = [];
 
-function basic(user: string): Record<string, string> {
-  return { Authorization: `Basic ${Buffer.from(`${user}:pw`).toString('base64')}` };
+function basic(user: keyof typeof PASSWORDS): Record<string, string> {
+  return { Authorization: basicHeader(user, PASSWORDS[user]) };
 }
 
 /** Opens an event stream as `user` and leaves it open. */
@@ -23,9 +26,10 @@ async function openStream(user: string): Promise<Response> {
 }
 
 beforeAll(async () => {
-  s = await startServer({ maxRequestsPerClient: MAX });
+  creds = makeCredentials(PASSWORDS, 1024);
+  s = await startServer({ usersFile: creds.usersFile, maxRequestsPerClient: MAX });
   const r = await s.fetch('/restconf/data/ietf-restconf-monitoring:restconf-state/streams', {
-    headers: { Accept: DATA_JSON },
+    headers: { Accept: DATA_JSON, ...basic('alice') },
   });
   const body = (await r.json()) as Record<string, { stream: { access: { location: string }[] }[] }>;
   location = Object.values(body)[0]!.stream[0]!.access[0]!.location;
@@ -33,6 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of open) c.abort();
   await s.close();
+  creds.remove();
 });
 
 describe('requests in progress per client', () => {
@@ -93,5 +98,14 @@ describe('requests in progress per client by default', () => {
     }
     const r = await other.fetch('/restconf/data/example-jukebox:jukebox', { headers: { Accept: DATA_JSON } });
     expect(r.status).toBe(429);
+  });
+
+  test('without authentication a made-up Basic user name buys no share of its own: the address is at its limit', async () => {
+    for (const name of ['mallory', 'trudy', 'eve']) {
+      const r = await other.fetch('/restconf/data/example-jukebox:jukebox', {
+        headers: { Accept: DATA_JSON, Authorization: basicHeader(name, 'made-up') },
+      });
+      expect(r.status).toBe(429);
+    }
   });
 });

@@ -8,7 +8,7 @@ export {
   YANG_PUSH_MODULE,
 } from './names.js';
 export type { SubscriptionStats } from './registry.js';
-export { clientOf, requesterOf } from './requester.js';
+export { clientOf, recordBasicUser, requesterOf } from './requester.js';
 export {
   serveSubscription,
   subscriptionOperation,
