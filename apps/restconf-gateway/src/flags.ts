@@ -366,6 +366,20 @@ export const FLAGS: readonly FlagSpec[] = [
     help: 'Request bodies waiting for one of --max-bodies-decoding; more get 503 with Retry-After: 1.',
   },
   {
+    name: 'max-heap-percent',
+    type: 'integer',
+    range: [1, 100],
+    defaultText: '70',
+    value: 'N',
+    help: 'Percent of the V8 heap limit in use above which a request body over 64 KiB gets 503 with Retry-After: 1, unread (100: never).',
+  },
+  {
+    name: 'idle-collection',
+    type: 'boolean',
+    defaultText: 'true',
+    help: 'Run one full compacting garbage collection 2 s after the last body over 64 KiB (at most once per 30 s) to give its memory back; false leaves that to V8.',
+  },
+  {
     name: 'insecure',
     type: 'boolean',
     defaultText: 'false',

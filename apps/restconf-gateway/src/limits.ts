@@ -1,5 +1,7 @@
+import { getHeapStatistics } from 'node:v8';
 import {
   BODY_ADMISSION_DEFAULTS,
+  IDLE_COLLECTION_DEFAULTS,
   MAX_BODY_NODES,
   MAX_KEY_LENGTH,
   MAX_STRING_LENGTH,
@@ -23,6 +25,8 @@ export interface GatewayLimits {
   readonly bodyNodes: number;
   readonly bodiesDecoding: number;
   readonly bodiesWaiting: number;
+  readonly heapPercent: number;
+  readonly idleCollection: boolean;
 }
 
 /** The gateway's own limits: the options given, else the defaults. */
@@ -37,6 +41,8 @@ export function limitsOf(options: GatewayOptions): GatewayLimits {
     bodyNodes: options.maxBodyNodes ?? MAX_BODY_NODES,
     bodiesDecoding: options.maxBodiesDecoding ?? BODY_ADMISSION_DEFAULTS.maxDecoding,
     bodiesWaiting: options.maxBodiesWaiting ?? BODY_ADMISSION_DEFAULTS.maxWaiting,
+    heapPercent: options.maxHeapPercent ?? BODY_ADMISSION_DEFAULTS.maxHeapPercent,
+    idleCollection: options.idleCollection ?? true,
   };
 }
 
@@ -57,7 +63,10 @@ export function limitsLine(limits: GatewayLimits, served: Served): string {
   const parts = [
     `${limits.requestsPerClient} requests in progress per client`,
     `list keys of ${limits.keyLength} bytes, values of ${limits.stringLength} bytes, ${limits.bodyNodes} data nodes per body`,
-    `${limits.bodiesDecoding} bodies over ${SMALL_BODY_BYTES / 1024} KiB decoded at once and ${limits.bodiesWaiting} waiting`,
+    `${limits.bodiesDecoding} bodies over ${SMALL_BODY_BYTES / 1024} KiB decoded at once and ${limits.bodiesWaiting} waiting, refused above ${limits.heapPercent}% of the ${Math.round(getHeapStatistics().heap_size_limit / 2 ** 20)} MB heap limit`,
+    limits.idleCollection
+      ? `their memory given back by a full collection ${IDLE_COLLECTION_DEFAULTS.quietMs / 1000} s after the last`
+      : 'no collection after them (--idle-collection=false)',
     `headers within ${s(http.headersTimeout)}, a whole request within ${s(http.requestTimeout)}, idle keep-alive ${s(http.keepAliveTimeout)}`,
   ];
   if (served.http2)

@@ -91,7 +91,11 @@ export interface GatewayOptions {
   readonly maxBodiesDecoding?: number;
   /** Request bodies waiting for a slot of `maxBodiesDecoding`; more get 503 (default 16). */
   readonly maxBodiesWaiting?: number;
-  /** Requests one client (authenticated user, Basic user, else peer address) may have in progress (default 32). */
+  /** Percent of the V8 heap limit in use above which a body over 64 KiB gets 503 (default 70). */
+  readonly maxHeapPercent?: number;
+  /** The full garbage collection after big bodies, which gives their memory back (default true). */
+  readonly idleCollection?: boolean;
+  /** Requests one client (its authenticated user, else its peer address) may have in progress (default 32). */
   readonly maxRequestsPerClient?: number;
   /** RFC 8639 subscriptions one user may hold at once (default 8). */
   readonly maxSubscriptionsPerUser?: number;

@@ -31,6 +31,13 @@ describe('optionsFromArgs', () => {
     });
   });
 
+  test('reads --idle-collection=false and --max-heap-percent', () => {
+    expect(optionsFromArgs(['--idle-collection=false', '--max-heap-percent=50'], {})).toEqual({
+      help: false,
+      options: { idleCollection: false, maxHeapPercent: 50 },
+    });
+  });
+
   test('answers --help without other checks', () => {
     expect(optionsFromArgs(['--help', '--wildcard-keys'], {})).toEqual({ help: true });
   });

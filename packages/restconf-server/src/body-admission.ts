@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { ConcurrencyLimit, type ReleaseSlot } from './concurrency-limit.js';
 import { RestconfError } from './errors.js';
 import type { IdleCollection } from './idle-collection.js';
@@ -5,10 +6,13 @@ import type { Responder } from './response.js';
 
 /**
  * Default bounds of the request bodies held at once, across all clients (`maxBodiesDecoding`,
- * `maxBodiesWaiting`). Decoding is CPU work on the one JavaScript thread, so more than two at
- * once only share that thread while each holds its text and tree in memory.
+ * `maxBodiesWaiting`), and of the V8 heap in use, in percent of its limit, above which a big body
+ * is refused (`maxHeapPercent`). Decoding is CPU work on the one JavaScript thread, so more than
+ * two at once only share that thread while each holds its text and tree in memory. A big body
+ * costs many times its size in heap while it is decoded and applied, so none starts with little
+ * heap left.
  */
-export const BODY_ADMISSION_DEFAULTS = { maxDecoding: 2, maxWaiting: 16 } as const;
+export const BODY_ADMISSION_DEFAULTS = { maxDecoding: 2, maxWaiting: 16, maxHeapPercent: 70 } as const;
 
 /**
  * A body whose Content-Length declares at most this many bytes is read without waiting for a
@@ -24,7 +28,10 @@ export interface BodyAdmissionStats {
   readonly decoding: number;
   /** Bodies waiting for a slot, none of their bytes read. */
   readonly waiting: number;
-  /** Requests answered 503 because the queue was full, or 429 past their client's share, since the start. */
+  /**
+   * Requests answered 503 because the queue was full or the heap above its ceiling, or 429 past
+   * their client's share, since the start.
+   */
   readonly refused: number;
   /** Full garbage collections run once the big bodies were done (see {@link IdleCollection}). */
   readonly collections: number;
@@ -49,7 +56,9 @@ export interface BodySlot {
  * without being read. One client (its user, or without authentication its address) holds at
  * most half of the places (decoding and waiting, rounded up), so that a client with many big
  * bodies cannot leave none to the others: past that share its next big body is answered 429,
- * unread. Once the big bodies are done, `idle` gives their memory back.
+ * unread. A big body is answered 503, unread, while the V8 heap in use is above `maxHeapPercent`
+ * of its limit (read only then: one call, no allocation worth counting). Once the big bodies are
+ * done, `idle` gives their memory back.
  */
 export class BodyAdmission {
   private readonly limit: ConcurrencyLimit;
@@ -62,8 +71,17 @@ export class BodyAdmission {
   constructor(
     maxDecoding: number,
     maxWaiting: number,
+    private readonly maxHeapPercent: number,
     private readonly idle?: IdleCollection,
   ) {
+    if (!(maxHeapPercent > 0 && maxHeapPercent <= 100))
+      throw new RestconfError(
+        'INVALID_OPTION',
+        `maxHeapPercent ${maxHeapPercent} is not a percentage above 0`,
+        {
+          errorTag: 'invalid-value',
+        },
+      );
     this.limit = new ConcurrencyLimit(maxDecoding, maxWaiting);
     this.perClient = Math.ceil((maxDecoding + maxWaiting) / 2);
   }
@@ -75,6 +93,7 @@ export class BodyAdmission {
       take: async (maxBodyBytes) => {
         const declared = Number(out.req.headers['content-length']);
         if (declared <= SMALL_BODY_BYTES) return Math.min(maxBodyBytes, SMALL_BODY_BYTES);
+        this.checkHeap(out);
         const share = this.claimShare(out, client);
         this.idle?.begin();
         const done = (): void => {
@@ -98,6 +117,20 @@ export class BodyAdmission {
         release = undefined;
       },
     };
+  }
+
+  /** Throws 503 when the V8 heap in use is above `maxHeapPercent` of its limit. */
+  private checkHeap(out: Responder): void {
+    const heap = getHeapStatistics();
+    const percent = (100 * heap.used_heap_size) / heap.heap_size_limit;
+    if (percent <= this.maxHeapPercent) return;
+    this.refusals++;
+    out.header('Retry-After', '1');
+    throw new RestconfError(
+      'RESOURCE_DENIED',
+      `the server's memory is ${Math.round(percent)}% used, over the ${this.maxHeapPercent}% of its heap limit past which request bodies over ${SMALL_BODY_BYTES / 1024} KiB are refused; retry later`,
+      { errorTag: 'resource-denied', reason: 'unavailable' },
+    );
   }
 
   /** Counts one more place for `client`, or throws 429 past the client's share; returns its release. */

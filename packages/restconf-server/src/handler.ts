@@ -84,11 +84,12 @@ function settingsOf(o: RestconfHandlerOptions, stats: RequestStats): Settings {
     bodies: new BodyAdmission(
       o.maxBodiesDecoding ?? BODY_ADMISSION_DEFAULTS.maxDecoding,
       o.maxBodiesWaiting ?? BODY_ADMISSION_DEFAULTS.maxWaiting,
+      o.maxHeapPercent ?? BODY_ADMISSION_DEFAULTS.maxHeapPercent,
       o.collectGarbage === undefined
         ? undefined
         : new IdleCollection(
             // Event streams stay open as long as their clients: they do not put the collection off.
-            { collect: o.collectGarbage, busy: () => stats.inFlight > events.stats().open },
+            { collect: o.collectGarbage, busy: () => stats.answering() },
             o.logger,
           ),
     ),
@@ -159,9 +160,9 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
     const out = new Responder(req, res);
     auditRequest(options.audit, req, res, url, s.root);
     const startedAt = process.hrtime.bigint();
-    stats.inFlight++;
+    stats.inProgress.add(out);
     res.on('close', () => {
-      stats.inFlight--;
+      stats.inProgress.delete(out);
       const status = res.statusCode;
       stats.record(status);
       metrics?.observe(req.method ?? 'GET', status, Number(process.hrtime.bigint() - startedAt) / 1e9);

@@ -107,10 +107,18 @@ export interface RestconfHandlerOptions {
   /** Most bodies waiting for a slot (default 16); past them a request is 503 with `Retry-After: 1`. */
   readonly maxBodiesWaiting?: number;
   /**
+   * Percent of V8's heap limit in use (`used_heap_size` of `heap_size_limit`) above which a body
+   * over 64 KiB, or of undeclared size, is answered 503 with `Retry-After: 1`, unread (default 70;
+   * 100 never refuses). Read only when such a body comes.
+   */
+  readonly maxHeapPercent?: number;
+  /**
    * Runs one full garbage collection (V8's `gc()`; Node exposes it with `--expose-gc`). When
    * given, it runs once the last body over 64 KiB is done and none has come for 2 s, at most
-   * once per 30 s, so that the memory of big bodies goes back to the system rather than staying
-   * resident until JavaScript allocates again (default: not run; V8 decides alone).
+   * once per 30 s, at a moment no request is being answered (open event streams and RFC 8650
+   * subscription receivers aside; at most 10 s later), so that the memory of big bodies goes back
+   * to the system rather than staying resident until JavaScript allocates again (default: not
+   * run; V8 decides alone).
    */
   readonly collectGarbage?: () => void;
   /** Entity tag and last-modified state of the datastore (default in memory). */

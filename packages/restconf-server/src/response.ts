@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createSseWriter, type SseWriter, type SseWriterOptions } from '@yangkit/sse-stream';
 import { errorsBody } from './error-body.js';
 import type { RestconfError } from './errors.js';
 import { dataMediaType, type Encoding } from './media.js';
@@ -35,6 +36,8 @@ export class Responder {
   status = 0;
   /** Called just before a success status line is written (late headers such as a new ETag). */
   onSend: (() => void) | undefined;
+  /** True once the response is an event stream ({@link Responder.eventStream}). */
+  streaming = false;
 
   constructor(req: IncomingMessage, res: ServerResponse) {
     this.req = req;
@@ -45,6 +48,17 @@ export class Responder {
     res.setHeader('Date', responseDate(Date.now()));
     const id = req.headers['message-id'];
     if (typeof id === 'string' && id.length <= 1024 && !/[\r\n]/.test(id)) res.setHeader('Message-ID', id);
+  }
+
+  /**
+   * Turns the response into an SSE event stream: an RFC 8040 section 6.4 stream or an RFC 8650
+   * section 3.3 subscription's. It stays open as long as its client does, so it counts as no
+   * request being answered (the collection after big bodies does not wait for it).
+   */
+  eventStream(options: SseWriterOptions): SseWriter {
+    this.status = 200;
+    this.streaming = true;
+    return createSseWriter(this.res, options);
   }
 
   /** Sets a header before the status line is written. */

@@ -3,6 +3,7 @@ import type * as PromClient from 'prom-client';
 import type { Counter, Histogram, Registry } from 'prom-client';
 import type { Backend } from './backend.js';
 import type { BodyAdmissionStats } from './body-admission.js';
+import type { Responder } from './response.js';
 import type { EventStreamStats } from './streams/index.js';
 import type { SubscriptionStats } from './subscriptions/index.js';
 
@@ -11,7 +12,22 @@ export class RequestStats {
   readonly started = Date.now();
   readonly byStatus = new Map<number, number>();
   total = 0;
-  inFlight = 0;
+  /** The responses being written, event streams among them. */
+  readonly inProgress = new Set<Responder>();
+
+  /** Requests being answered. */
+  get inFlight(): number {
+    return this.inProgress.size;
+  }
+
+  /**
+   * True while a request is being answered that is not an event stream (RFC 8040 or RFC 8650):
+   * a stream stays open as long as its client, and is no request being answered.
+   */
+  answering(): boolean {
+    for (const out of this.inProgress) if (!out.streaming) return true;
+    return false;
+  }
 
   /** Records a finished request. */
   record(status: number): void {

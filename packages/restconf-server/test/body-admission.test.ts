@@ -1,6 +1,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type Gateway, JUKEBOX, json, startGateway } from './harness.js';
+import { openStream } from './streams-helpers.js';
+import { establish, start } from './subscriptions-helpers.js';
 
 const JB = '/restconf/data/example-jukebox:jukebox';
 
@@ -110,7 +112,12 @@ describe('the body admission', () => {
   const big = (prefix: string) => playlists(prefix, 6000);
 
   beforeAll(async () => {
-    gw = await startGateway({ metrics: true, maxBodiesDecoding: 1, maxBodiesWaiting: 1, trustBasicUser: true });
+    gw = await startGateway({
+      metrics: true,
+      maxBodiesDecoding: 1,
+      maxBodiesWaiting: 1,
+      trustBasicUser: true,
+    });
     await gw.fetch('/restconf/data', json('PUT', JUKEBOX));
   });
   afterAll(() => gw.close());
@@ -255,6 +262,29 @@ describe('the collection after big bodies', () => {
         'idle-collections': 1,
       });
     } finally {
+      await gw.close();
+    }
+  });
+});
+
+describe('the collection after big bodies with notification streams open', () => {
+  test('is not put off by a connected RFC 8650 subscription receiver nor an RFC 8040 event stream', async () => {
+    const collectGarbage = vi.fn<() => void>();
+    const gw = await start({ handler: { collectGarbage } });
+    const at = (path: string, init: RequestInit) => fetch(gw.url + path, init);
+    const { path } = await establish(gw, { stream: 'NETCONF' });
+    const receiver = await openStream(gw.url + path);
+    const stream = await openStream(`${gw.url}/restconf/streams/json-NETCONF`);
+    try {
+      await at('/restconf/data', json('PUT', JUKEBOX));
+      expect((await at(JB, json('PATCH', playlists('big', 6000)))).status).toBe(204);
+      // 2 s of quiet; had the streams counted as requests in progress, it would come 10 s later.
+      for (let i = 0; i < 160 && collectGarbage.mock.calls.length === 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(collectGarbage).toHaveBeenCalledTimes(1);
+    } finally {
+      receiver.close();
+      stream.close();
       await gw.close();
     }
   });

@@ -1,5 +1,5 @@
-import { type ClientHttp2Session, connect } from 'node:http2';
 import { request as httpRequest } from 'node:http';
+import { type ClientHttp2Session, connect } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { basic, type Credentials, makeCredentials, metricValue } from './credentials.js';
@@ -288,7 +288,7 @@ describe('big bodies without authentication', () => {
     };
   };
 
-  test('requests with a new made-up Basic user name each share their address\'s places: one, then 429', async () => {
+  test("requests with a new made-up Basic user name each share their address's places: one, then 429", async () => {
     const first = madeUp('name-0');
     for (let i = 0; i < 500; i++) {
       const text = await (await open.fetch('/metrics')).text();

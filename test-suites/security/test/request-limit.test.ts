@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type Credentials, makeCredentials, basic as basicHeader } from './credentials.js';
+import { basic as basicHeader, type Credentials, makeCredentials } from './credentials.js';
 import { DATA_JSON, errorsBody, type Server, startServer } from './harness.js';
 
 // Issue 12, limits: --max-requests-per-client bounds the requests (event streams included) one

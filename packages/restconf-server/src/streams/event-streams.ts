@@ -1,5 +1,5 @@
 import type { QueryParameters } from '@yangkit/restconf-uri';
-import { createSseWriter, SSE_HEADERS, type SseWriter } from '@yangkit/sse-stream';
+import { SSE_HEADERS, type SseWriter } from '@yangkit/sse-stream';
 import type { Backend, BackendNotification, EventStreamInfo } from '../backend.js';
 import type { Settings } from '../context.js';
 import { RestconfError } from '../errors.js';
@@ -143,10 +143,9 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
             void writer?.close();
           },
         });
-        out.status = 200;
         // The client left (or fell too far behind): it leaves the feed at once, and the feed's
         // NETCONF session ends with its last client.
-        writer = createSseWriter(out.res, { ...writerOptions, onClose: () => leave() });
+        writer = out.eventStream({ ...writerOptions, onClose: () => leave() });
         track(writer);
         for (const n of early.splice(0)) forward(writer, n);
         await writer.closed;
@@ -161,9 +160,8 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
         ...(stopTime === undefined ? {} : { stopTime }),
         user: requesterOf(out.req),
       });
-      out.status = 200;
       // The client left (or fell too far behind): its subscription ends at once.
-      const writer = createSseWriter(out.res, { ...writerOptions, onClose: () => subscription.close() });
+      const writer = out.eventStream({ ...writerOptions, onClose: () => subscription.close() });
       track(writer);
       try {
         // The iteration ends with the subscription (RFC 5277 section 2.2.3: after notificationComplete).

@@ -1,4 +1,4 @@
-import { createSseWriter, type SseWriter } from '@yangkit/sse-stream';
+import type { SseWriter } from '@yangkit/sse-stream';
 import { type DataNode, decodeXml, encodeJson, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { BackendNotification, BackendSubscription, InvokeRequest } from '../backend.js';
@@ -140,8 +140,7 @@ export class Subscription {
   async receive(out: Responder): Promise<void> {
     const st = this.#ctx.streams;
     clearTimeout(this.#timer);
-    out.status = 200;
-    const writer = createSseWriter(out.res, {
+    const writer = out.eventStream({
       keepaliveSeconds: st.keepaliveSeconds,
       maxQueuedEvents: st.maxQueuedEvents,
       maxQueuedBytes: st.maxQueuedBytes,
