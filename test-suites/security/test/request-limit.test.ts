@@ -16,7 +16,7 @@ function basic(user: keyof typeof PASSWORDS): Record<string, string> {
 }
 
 /** Opens an event stream as `user` and leaves it open. */
-async function openStream(user: string): Promise<Response> {
+async function openStream(user: keyof typeof PASSWORDS): Promise<Response> {
   const controller = new AbortController();
   open.push(controller);
   return fetch(location, {
