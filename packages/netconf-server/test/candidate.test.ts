@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from 'vitest';
 import type { NetconfServer } from '../src/server.js';
-import { client, IF, iface, rpcErrorOf, testServer } from './helpers.js';
+import { client, configMerges, IF, iface, rpcErrorOf, testSchema, testServer } from './helpers.js';
 
 let server: NetconfServer;
 afterEach(async () => {
@@ -94,4 +94,24 @@ test('an edit of running directly keeps an unmodified candidate in step', async 
   const c = await client(server);
   await c.editConfig({ target: 'running', config: iface('eth0') });
   expect(await c.getConfig({ source: 'candidate', filter })).toContain('eth0');
+});
+
+test('a confirmed commit of 150,000 changes is made and then confirmed', async () => {
+  const schema = await testSchema();
+  server = await testServer();
+  const local = server.localSession('tester');
+  // The jukebox exists, so that each new playlist is a change of its own.
+  local.editConfig(
+    'running',
+    configMerges(schema, { 'example-jukebox:jukebox': { playlist: [{ name: 'seed' }] } }),
+  );
+  const playlist = Array.from({ length: 150_000 }, (_, i) => ({ name: `p${i}` }));
+  local.editConfig('candidate', configMerges(schema, { 'example-jukebox:jukebox': { playlist } }));
+  local.commit({ confirmed: true, timeout: 60 });
+  expect(server.confirmedCommitPending).toBe(true);
+  local.commit();
+  expect(server.confirmedCommitPending).toBe(false);
+  const running = await local.read();
+  const jukebox = [...running.children.values()].flat()[0]!;
+  expect([...jukebox.children!.values()].flat()).toHaveLength(150_001);
 });
