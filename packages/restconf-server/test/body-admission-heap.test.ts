@@ -2,7 +2,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vit
 import { RestconfError } from '../src/errors.js';
 import { createRestconfHandler } from '../src/handler.js';
 import { createNetconfBackend } from '../src/netconf-backend/index.js';
-import { exampleSchema, type Gateway, JUKEBOX, json, startGateway } from './harness.js';
+import {
+  exampleSchema,
+  type Gateway,
+  JUKEBOX,
+  json,
+  playlistNames,
+  playlists,
+  startGateway,
+} from './harness.js';
 
 // The heap in use as the body admission reads it, set by each test: a fraction of the limit.
 const heap = vi.hoisted(() => ({ used: 0.1 }));
@@ -18,19 +26,6 @@ vi.mock('node:v8', async (importOriginal) => {
 });
 
 const JB = '/restconf/data/example-jukebox:jukebox';
-
-/** A PATCH body of `count` playlists named `<prefix>-<i>`: 6,000 are about 140 KB. */
-function playlists(prefix: string, count: number): string {
-  const playlist = Array.from({ length: count }, (_, i) => ({ name: `${prefix}-${i}` }));
-  return JSON.stringify({ 'example-jukebox:jukebox': { playlist } });
-}
-
-async function playlistNames(gw: Gateway): Promise<string[]> {
-  const r = await gw.fetch(`${JB}/playlist`, { headers: { Accept: 'application/yang-data+json' } });
-  if (r.status === 404) return [];
-  const body = (await r.json()) as { 'example-jukebox:playlist': { name: string }[] };
-  return body['example-jukebox:playlist'].map((p) => p.name);
-}
 
 describe('the heap ceiling of the body admission', () => {
   let gw: Gateway;

@@ -1,16 +1,10 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { type Gateway, JUKEBOX, json, startGateway } from './harness.js';
+import { type Gateway, JUKEBOX, json, playlistNames, playlists, startGateway } from './harness.js';
 import { openStream } from './streams-helpers.js';
 import { establish, start } from './subscriptions-helpers.js';
 
 const JB = '/restconf/data/example-jukebox:jukebox';
-
-/** A PATCH body of `count` playlists named `<prefix>-<i>`: 1,000 playlists are about 20 KB. */
-function playlists(prefix: string, count: number): string {
-  const playlist = Array.from({ length: count }, (_, i) => ({ name: `${prefix}-${i}` }));
-  return JSON.stringify({ 'example-jukebox:jukebox': { playlist } });
-}
 
 /** A request whose body is sent in two parts, the second when the test says so. */
 interface Upload {
@@ -99,12 +93,6 @@ async function untilBodies(gw: Gateway, decoding: number, waiting: number): Prom
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`the admission never reached ${decoding} decoding and ${waiting} waiting`);
-}
-
-async function playlistNames(gw: Gateway): Promise<string[]> {
-  const r = await gw.fetch(`${JB}/playlist`, { headers: { Accept: 'application/yang-data+json' } });
-  const body = (await r.json()) as { 'example-jukebox:playlist': { name: string }[] };
-  return body['example-jukebox:playlist'].map((p) => p.name);
 }
 
 describe('the body admission', () => {

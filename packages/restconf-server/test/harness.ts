@@ -113,3 +113,18 @@ export function json(method: string, body?: unknown, headers: Record<string, str
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   };
 }
+
+/** A PATCH body of `count` playlists named `<prefix>-<i>`: 1,000 playlists are about 20 KB. */
+export function playlists(prefix: string, count: number): string {
+  const playlist = Array.from({ length: count }, (_, i) => ({ name: `${prefix}-${i}` }));
+  return JSON.stringify({ 'example-jukebox:jukebox': { playlist } });
+}
+
+/** The names of the jukebox's playlists (the jukebox must exist). */
+export async function playlistNames(gw: Gateway): Promise<string[]> {
+  const r = await gw.fetch('/restconf/data/example-jukebox:jukebox/playlist', {
+    headers: { Accept: 'application/yang-data+json' },
+  });
+  const body = (await r.json()) as { 'example-jukebox:playlist': { name: string }[] };
+  return body['example-jukebox:playlist'].map((p) => p.name);
+}

@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import { type ClientHttp2Session, connect } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -48,10 +47,20 @@ let creds: Credentials;
 let s: Server;
 let h2: ClientHttp2Session;
 
-/** Starts a request of `user` with `body`; its first 1,000 bytes are sent at once. */
-function startUpload(transport: Transport, user: User, method: string, path: string, body = ''): Upload {
+/**
+ * Who sends a request: a user of the users file, to the gateway `s`; or a user name nobody
+ * checks, to another gateway (over HTTP/1.1: the HTTP/2 session is to `s`).
+ */
+type Sender = User | { readonly madeUp: string; readonly server: Server };
+
+/** Starts a request of `sender` with `body`; its first 1,000 bytes are sent at once. */
+function startUpload(transport: Transport, sender: Sender, method: string, path: string, body = ''): Upload {
+  const [server, authorization] =
+    typeof sender === 'string'
+      ? [s, basic(sender, PASSWORDS[sender])]
+      : [sender.server, basic(sender.madeUp, 'made-up')];
   const headers = {
-    authorization: basic(user, PASSWORDS[user]),
+    authorization,
     'content-type': DATA_JSON,
     accept: DATA_JSON,
     'content-length': String(Buffer.byteLength(body)),
@@ -87,7 +96,7 @@ function startUpload(transport: Transport, user: User, method: string, path: str
     if (first !== '') stream.write(first);
     send = (rest) => stream.end(rest);
   } else {
-    const req = httpsRequest(`${s.gateway.url}${path}`, { method, headers, ca: creds.ca, agent: false });
+    const req = httpsRequest(`${server.gateway.url}${path}`, { method, headers, ca: creds.ca, agent: false });
     answered = new Promise((resolve, reject) => {
       req.once('response', (res) => {
         let text = '';
@@ -255,49 +264,36 @@ test('a user NACM lets write nothing there gets 403 without taking a place in th
 describe('big bodies without authentication', () => {
   let open: Server;
   beforeAll(async () => {
-    open = await startServer({ metrics: true, maxBodiesDecoding: 1, maxBodiesWaiting: 1 });
+    open = await startServer({
+      tlsCert: creds.tlsCert,
+      tlsKey: creds.tlsKey,
+      metrics: true,
+      maxBodiesDecoding: 1,
+      maxBodiesWaiting: 1,
+    });
   });
   afterAll(() => open?.close());
 
-  /** A big PATCH over HTTP/1.1 with a made-up Basic user name; its first 1,000 bytes are sent at once. */
-  const madeUp = (name: string) => {
-    const body = playlists(name);
-    const req = httpRequest(`${open.gateway.url}${JUKEBOX}`, {
-      method: 'PATCH',
-      agent: false,
-      headers: {
-        authorization: basic(name, 'made-up'),
-        'content-type': DATA_JSON,
-        'content-length': String(Buffer.byteLength(body)),
-      },
-    });
-    const status = new Promise<number>((resolve, reject) => {
-      req.once('response', (res) => {
-        res.resume();
-        res.once('end', () => resolve(res.statusCode ?? 0));
-      });
-      req.once('error', reject);
-    });
-    req.write(body.slice(0, 1000));
-    return {
-      status,
-      finish: () => {
-        req.end(body.slice(1000));
-        return status;
-      },
-    };
-  };
+  /** A big PATCH from a user name nobody checks, sent in two parts. */
+  const madeUp = (name: string) =>
+    startUpload('HTTP/1.1', { madeUp: name, server: open }, 'PATCH', JUKEBOX, playlists(name));
 
   test("requests with a new made-up Basic user name each share their address's places: one, then 429", async () => {
     const first = madeUp('name-0');
     for (let i = 0; i < 500; i++) {
-      const text = await (await open.fetch('/metrics')).text();
+      const text = (
+        await startUpload('HTTP/1.1', { madeUp: 'monitor', server: open }, 'GET', '/metrics').finish()
+      ).text;
       if (metricValue(text, 'restconf_bodies_decoding') === 1) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const before = await open.snapshot();
-    for (const name of ['name-1', 'name-2', 'name-3']) expect(await madeUp(name).status).toBe(429);
+    for (const name of ['name-1', 'name-2', 'name-3']) {
+      const refused = await madeUp(name).answered;
+      expect(refused.status).toBe(429);
+      expect(errorsOf(refused).error[0]?.['error-message']).toContain('for client address 127.0.0.1');
+    }
     expect(await open.snapshot()).toBe(before);
-    expect(await first.finish()).toBe(204);
+    expect((await first.finish()).status).toBe(204);
   });
 });
