@@ -77,7 +77,7 @@ export class BodyAdmission {
     if (!(maxHeapPercent > 0 && maxHeapPercent <= 100))
       throw new RestconfError(
         'INVALID_OPTION',
-        `maxHeapPercent ${maxHeapPercent} is not a percentage above 0`,
+        `maxHeapPercent ${maxHeapPercent} is not above 0 and at most 100`,
         {
           errorTag: 'invalid-value',
         },
