@@ -57,7 +57,7 @@ export interface BodySlot {
  * most half of the places (decoding and waiting, rounded up), so that a client with many big
  * bodies cannot leave none to the others: past that share its next big body is answered 429,
  * unread. A big body is answered 503, unread, while the V8 heap in use is above `maxHeapPercent`
- * of its limit (read only then: one call, no allocation worth counting). Once the big bodies are
+ * of its limit, when it comes or when its slot is free (read only then: one call each). Once the big bodies are
  * done, `idle` gives their memory back.
  */
 export class BodyAdmission {
@@ -110,6 +110,9 @@ export class BodyAdmission {
           done();
           throw error;
         }
+        // Judged again once it has its slot: the heap may have grown while it waited (the
+        // request frees the slot when it is refused).
+        this.checkHeap(out);
         return maxBodyBytes;
       },
       free: () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vit
 import { RestconfError } from '../src/errors.js';
 import { createRestconfHandler } from '../src/handler.js';
 import { createNetconfBackend } from '../src/netconf-backend/index.js';
+import { startUpload, untilBodies } from './body-admission-helpers.js';
 import {
   exampleSchema,
   type Gateway,
@@ -30,7 +31,7 @@ const JB = '/restconf/data/example-jukebox:jukebox';
 describe('the heap ceiling of the body admission', () => {
   let gw: Gateway;
   beforeAll(async () => {
-    gw = await startGateway({ metrics: true, serverStatus: true });
+    gw = await startGateway({ metrics: true, serverStatus: true, maxBodiesDecoding: 1, maxBodiesWaiting: 1 });
   });
   afterAll(() => gw.close());
   beforeEach(async () => {
@@ -71,6 +72,19 @@ describe('the heap ceiling of the body admission', () => {
     heap.used = 0.69;
     expect((await gw.fetch(JB, json('PATCH', playlists('admitted', 6000)))).status).toBe(204);
     expect(await playlistNames(gw)).toContain('admitted-5999');
+  });
+
+  test('answers a big body that waited for its slot 503 when the heap grew above the ceiling meanwhile', async () => {
+    const held = startUpload(gw, playlists('held', 6000), { from: '127.0.0.2' });
+    await untilBodies(gw, 1, 0);
+    const waiting = gw.fetch(JB, json('PATCH', playlists('waited', 6000)));
+    await untilBodies(gw, 1, 1);
+    heap.used = 0.8;
+    expect(await held.finish()).toBe(204);
+    expect((await waiting).status).toBe(503);
+    await untilBodies(gw, 0, 0);
+    heap.used = 0.1;
+    expect((await playlistNames(gw)).some((n) => n.startsWith('waited'))).toBe(false);
   });
 
   test('lets a body that declares at most 64 KiB through above the ceiling', async () => {
