@@ -18,6 +18,7 @@ export {
   streamXmlSteps,
   type XmlSink,
   type XmlSinkDecision,
+  type XmlTextPieces,
 } from './reader.js';
 export { innerXml, namespaceDeclarations, outerXml } from './serialize.js';
 export { streamXmlElements, streamXmlElementsSteps } from './stream-elements.js';

@@ -69,11 +69,20 @@ export function* readXmlDocumentSteps(
 }
 
 /**
- * Reads XML text like {@link readXml} but hands it to `sink` element by element (top-level elements
- * included), keeping only what the sink asks to collect.
+ * Text in pieces, read in order as if joined (a file read a block at a time, say): a piece may end
+ * anywhere, inside a tag or a name; the reader keeps only the markup it has not read yet, so a
+ * document read this way is never held whole. Positions (in errors and given to a sink) count from
+ * the start of the first piece.
  */
-export function streamXml(text: string, sink: XmlSink, limits: XmlLimits = {}): void {
-  finish(new Reader(text, limits, sink, false).steps());
+export type XmlTextPieces = Iterable<string>;
+
+/**
+ * Reads XML text like {@link readXml} but hands it to `sink` element by element (top-level elements
+ * included), keeping only what the sink asks to collect. The text may come in pieces
+ * ({@link XmlTextPieces}): a document bigger than memory then streams through a sink that keeps little.
+ */
+export function streamXml(text: string | XmlTextPieces, sink: XmlSink, limits: XmlLimits = {}): void {
+  finish(readerSteps(text, limits, sink));
 }
 
 /**
@@ -86,17 +95,30 @@ export function readXmlSteps(text: string, limits: XmlLimits = {}): Generator<vo
   return new Reader(text, limits, undefined, false).steps();
 }
 
-/** {@link streamXml} in steps (see {@link readXmlSteps}). */
+/** {@link streamXml} in steps (see {@link readXmlSteps}), the text whole or in pieces. */
 export function streamXmlSteps(
-  text: string,
+  text: string | XmlTextPieces,
   sink: XmlSink,
   limits: XmlLimits = {},
 ): Generator<void, XmlElement[], void> {
-  return new Reader(text, limits, sink, false).steps();
+  return readerSteps(text, limits, sink);
+}
+
+/** The steps of a reader of `text`, one string or pieces. */
+function readerSteps(
+  text: string | XmlTextPieces,
+  limits: XmlLimits,
+  sink: XmlSink,
+): Generator<void, XmlElement[], void> {
+  if (typeof text === 'string') return new Reader(text, limits, sink, false).steps();
+  return new Reader('', limits, sink, false).pieceSteps(text);
 }
 
 /** Pieces of markup (tags, comments, CDATA sections, with their text) read between two yields. */
 const XML_STEP = 512;
+
+/** Thrown inside a reader when the markup being read runs past the text so far (see `wholeMarkup`). */
+const CUT = Symbol('cut');
 
 /** Runs a reader's steps to their end. */
 function finish<T>(steps: Generator<void, T, void>): T {
@@ -254,24 +276,52 @@ class Reader {
   /** Index just past the reference {@link reference} decoded last. */
   private referenceEnd = 0;
 
+  /**
+   * The text not read yet, from the first piece of markup not read (read in pieces, the text read
+   * before it is dropped as each piece is added); `offset` is where it starts in the whole text.
+   */
+  private text: string;
+  private offset = 0;
+  /** Whether `text` runs to the end of the document (no more pieces will come). */
+  private final: boolean;
+  /** Characters of the document so far (for `maxSize`). */
+  private size: number;
+  private readonly maxSize: number;
+  /**
+   * The line `text` starts on, and the characters of that line before it (the line and column of
+   * an error count from the start of the whole text).
+   */
+  private line = 1;
+  private column = 0;
+  /** Whether the byte order mark and the XML declaration are behind. */
+  private started = false;
+  /** Pieces of markup read since the last yield. */
+  private step = 0;
+
   constructor(
-    private readonly text: string,
+    text: string,
     limits: XmlLimits,
     private readonly sink: XmlSink | undefined,
     private readonly single: boolean,
   ) {
     if (typeof text !== 'string') throw new XmlError('XML_MALFORMED', 'XML input must be a string');
-    const maxSize = limits.maxSize ?? DEFAULTS.maxSize;
+    this.text = text;
+    this.final = true;
+    this.size = text.length;
+    this.maxSize = limits.maxSize ?? DEFAULTS.maxSize;
     this.maxDepth = limits.maxDepth ?? DEFAULTS.maxDepth;
     this.maxAttributes = limits.maxAttributes ?? DEFAULTS.maxAttributes;
     this.maxElements = limits.maxElements ?? DEFAULTS.maxElements;
     this.maxTextLength = limits.maxTextLength ?? DEFAULTS.maxTextLength;
-    if (text.length > maxSize) {
-      throw new XmlError(
-        'XML_LIMIT_EXCEEDED',
-        `XML text of ${text.length} characters is longer than the limit of ${maxSize}`,
-        { limit: 'maxSize' },
-      );
+    this.checkSize();
+  }
+
+  private checkSize(): void {
+    if (this.size > this.maxSize) {
+      const what = `XML text of ${this.final ? '' : 'at least '}${this.size} characters`;
+      throw new XmlError('XML_LIMIT_EXCEEDED', `${what} is longer than the limit of ${this.maxSize}`, {
+        limit: 'maxSize',
+      });
     }
   }
 
@@ -280,37 +330,148 @@ class Reader {
     if (code === 'XML_MALFORMED' && firstNonXmlChar(this.text.slice(at, at + 2)) === 0) {
       return this.fail('XML_INVALID_CHAR', `${codePointName(this.text, at)} is not an XML 1.0 character`, at);
     }
-    const position = positionOf(this.text, at);
+    const p = positionOf(this.text, at);
+    const position =
+      this.offset === 0
+        ? p
+        : {
+            line: p.line + this.line - 1,
+            column: p.line === 1 ? p.column + this.column : p.column,
+            offset: p.offset + this.offset,
+          };
     return new XmlError(code, reason, limit === undefined ? { position } : { position, limit });
   }
 
   /** Reads the whole text, yielding after every {@link XML_STEP} pieces of markup; returns the top elements. */
   *steps(): Generator<void, XmlElement[], void> {
+    yield* this.read();
+    return this.end();
+  }
+
+  /** {@link steps} of the text given in `pieces`: each is read as far as it completes the markup before it. */
+  *pieceSteps(pieces: XmlTextPieces): Generator<void, XmlElement[], void> {
+    this.final = false;
+    for (const piece of pieces) {
+      this.add(piece);
+      yield* this.read();
+    }
+    this.final = true;
+    yield* this.read();
+    return this.end();
+  }
+
+  /** Adds `piece` to the text not read yet, dropping what was read. */
+  private add(piece: string): void {
+    if (typeof piece !== 'string') throw new XmlError('XML_MALFORMED', 'XML input must be a string');
+    this.size += piece.length;
+    this.checkSize();
+    const read = this.i;
+    if (read > 0) this.advancePosition(read);
+    this.text = read === 0 ? this.text + piece : this.text.slice(read) + piece;
+    this.offset += read;
+    this.i = 0;
+  }
+
+  /** Moves the line and column where `text` starts past its first `to` characters (about to be dropped). */
+  private advancePosition(to: number): void {
+    const text = this.text;
+    // Line ends as `positionOf` counts them: LF, and a CR not followed by LF (`to` is at a `<`).
+    let lines = 0;
+    let lineStart = -1;
+    for (let k = text.indexOf('\n'); k >= 0 && k < to; k = text.indexOf('\n', k + 1)) {
+      lines++;
+      lineStart = k + 1;
+    }
+    for (let k = text.indexOf('\r'); k >= 0 && k < to; k = text.indexOf('\r', k + 1)) {
+      if (text.charCodeAt(k + 1) === 0x0a) continue;
+      lines++;
+      if (k + 1 > lineStart) lineStart = k + 1;
+    }
+    const from = lines === 0 ? 0 : lineStart;
+    const columns = positionOf(text.slice(from, to), to - from).column - 1;
+    this.line += lines;
+    this.column = lines === 0 ? this.column + columns : columns;
+  }
+
+  /**
+   * Skips the byte order mark and the XML declaration; false when the text so far is too short
+   * to tell where they end (read in pieces, more will come).
+   */
+  private start(): boolean {
     const text = this.text;
     const len = text.length;
     let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     // The XML declaration comes first (whitespace before it, as NETCONF framing may leave, is let pass).
     let j = i;
     while (isSpace(text.charCodeAt(j))) j++;
+    if (!this.final && (j + 6 > len || (text.startsWith('<?xml', j) && text.indexOf('?>', j) < 0))) {
+      return false;
+    }
     if (text.startsWith('<?xml', j) && isSpace(text.charCodeAt(j + 5))) {
       XML_DECLARATION.lastIndex = j;
       if (!XML_DECLARATION.test(text)) throw this.fail('XML_MALFORMED', 'malformed XML declaration', j);
       i = XML_DECLARATION.lastIndex;
     }
     this.i = i;
-    let step = 0;
+    this.started = true;
+    return true;
+  }
+
+  /**
+   * Reads the text as far as it goes: to its end when it is final, else up to the last `<`, whose
+   * markup may be cut (the markup before it is whole: a tag holds no `<`; a comment or a CDATA
+   * section may, and is read only once its end is there too).
+   */
+  private *read(): Generator<void, void, void> {
+    if (!this.started && !this.start()) return;
+    const text = this.text;
+    const len = text.length;
+    const final = this.final;
+    const last = final ? len : text.lastIndexOf('<');
     while (this.i < len) {
       const lt = text.indexOf('<', this.i);
+      if (!final && (lt < 0 || lt >= last || this.isCut(lt))) return;
       const textEnd = lt < 0 ? len : lt;
       if (this.i < textEnd) this.characters(this.i, textEnd);
       if (lt < 0) break;
       this.i = lt;
-      this.markup();
-      if (++step === XML_STEP) {
-        step = 0;
+      if (final) this.markup();
+      else if (!this.wholeMarkup(lt)) return;
+      if (++this.step === XML_STEP) {
+        this.step = 0;
         yield;
       }
     }
+  }
+
+  /**
+   * Reads the markup at `lt` unless the text so far cuts it; false when it does (read nothing then).
+   * Only an attribute value holding a `<`, which is refused in the end, can run past the last `<`:
+   * what is refused, and where, depends on the text after it.
+   */
+  private wholeMarkup(lt: number): boolean {
+    try {
+      this.markup();
+      return true;
+    } catch (error) {
+      if (error !== CUT) throw error;
+      this.i = lt;
+      this.elements--;
+      return false;
+    }
+  }
+
+  /** Whether the comment or CDATA section at `lt` ends beyond the text so far. */
+  private isCut(lt: number): boolean {
+    const text = this.text;
+    if (text.charCodeAt(lt + 1) !== 0x21 /* ! */) return false;
+    if (text.startsWith('<!--', lt)) return text.indexOf('-->', lt + 4) < 0;
+    return text.startsWith('<![CDATA[', lt) && text.indexOf(']]>', lt + 9) < 0;
+  }
+
+  /** The end of the text: every element closed; returns the top-level elements. */
+  private end(): XmlElement[] {
+    const len = this.text.length;
     const open = this.stack.length;
     if (open > 0)
       throw this.fail('XML_MALFORMED', `element <${this.stack[open - 1]!.name}> is not closed`, len);
@@ -531,7 +692,7 @@ class Reader {
     const parentMode = depth === 0 ? (this.sink === undefined ? COLLECT : STREAM) : this.modes[depth - 1]!;
     let mode: Mode = parentMode;
     if (parentMode === STREAM) {
-      const decision = this.sink!.open(element, depth, start, end);
+      const decision = this.sink!.open(element, depth, start + this.offset, end + this.offset);
       mode = decision === 'stream' ? STREAM : decision === 'collect' ? COLLECT : SKIP;
     }
     if (mode === COLLECT) element.children = [];
@@ -568,7 +729,10 @@ class Reader {
       if (q !== 0x22 && q !== 0x27)
         throw this.fail('XML_MALFORMED', `value of attribute "${name}" is not quoted`, this.i);
       const end = text.indexOf(q === 0x22 ? '"' : "'", this.i + 1);
-      if (end < 0) throw this.fail('XML_MALFORMED', `unterminated value of attribute "${name}"`, this.i);
+      if (end < 0) {
+        if (!this.final) throw CUT;
+        throw this.fail('XML_MALFORMED', `unterminated value of attribute "${name}"`, this.i);
+      }
       if (count >= this.maxAttributes) {
         throw this.fail(
           'XML_LIMIT_EXCEEDED',
@@ -733,7 +897,7 @@ class Reader {
   private finish(element: XmlElement, contentEnd: number): void {
     const d = this.stack.length - 1;
     const parentMode = d < 0 ? (this.sink === undefined ? COLLECT : STREAM) : this.modes[d]!;
-    if (parentMode === STREAM) this.sink!.close(element, contentEnd);
+    if (parentMode === STREAM) this.sink!.close(element, contentEnd + this.offset);
     else if (parentMode === COLLECT) {
       if (d < 0) this.top.push(element);
       else this.stack[d]!.children.push(element);

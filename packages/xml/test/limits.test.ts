@@ -27,6 +27,29 @@ describe('limits', () => {
     expect(readXml('<a>0123456789</a>', { maxSize: 17 })).toHaveLength(1);
   });
 
+  test('refuses text in pieces once the pieces so far are longer than maxSize, before the rest is read', () => {
+    const opened: string[] = [];
+    const sink = {
+      open: (e: { local: string }) => {
+        opened.push(e.local);
+        return 'stream' as const;
+      },
+      text() {},
+      close() {},
+    };
+    function* pieces() {
+      yield '<a><b/>';
+      yield '<c/>0123456789';
+      throw new Error('the piece after the limit was asked for');
+    }
+    expect(xmlErrorOf(() => streamXml(pieces(), sink, { maxSize: 12 }))).toMatchObject({
+      code: 'XML_LIMIT_EXCEEDED',
+      limit: 'maxSize',
+    });
+    expect(opened).toEqual(['a']); // <b/> may go on in the next piece: it waits
+    expect(() => streamXml(['<a>0123456789', '</a>'], sink, { maxSize: 17 })).not.toThrow();
+  });
+
   test('refuses more attributes on one element than maxAttributes, declarations included', () => {
     expect(readXmlDocument('<a xmlns="urn:a" b="1"/>', { maxAttributes: 2 }).attributes).toHaveLength(1);
     expect(

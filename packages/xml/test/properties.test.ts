@@ -11,6 +11,7 @@ import {
   textOf,
   type XmlElement,
   XmlError,
+  type XmlSink,
 } from '../src/index.js';
 
 /** Strings of any code units, the ones XML treats specially made frequent. */
@@ -193,6 +194,90 @@ describe('spelling changes nothing', () => {
         expect(streamed.map(shape)).toEqual(readXml(text).map(shape));
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+/** `text` cut at the offsets `cuts` (any order, repeats allowed: empty pieces). */
+function piecesOf(text: string, cuts: readonly number[]): string[] {
+  const at = cuts.map((c) => c % (text.length + 1)).sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let from = 0;
+  for (const c of at) {
+    pieces.push(text.slice(from, c));
+    from = c;
+  }
+  pieces.push(text.slice(from));
+  return pieces;
+}
+
+/**
+ * Everything a sink is given while `text` (a string or pieces) is read, in order, positions
+ * included, and the error that ended the read (code, line, column and offset), if any.
+ */
+function record(text: string | string[]): unknown[] {
+  const calls: unknown[] = [];
+  const sink: XmlSink = {
+    open: (e, depth, start, end) => {
+      calls.push(['open', e.name, e.ns, e.attributes, depth, start, end]);
+      return (['stream', 'collect', 'skip'] as const)[depth % 3]!;
+    },
+    text: (e, t) => void calls.push(['text', e.name, t]),
+    close: (e, contentEnd) => void calls.push(['close', shape(e), contentEnd]),
+  };
+  try {
+    streamXml(text, sink, { maxDepth: 8 });
+  } catch (error) {
+    if (!XmlError.isInstance(error)) throw error;
+    calls.push(['error', error.code, error.line, error.column, error.offset]);
+  }
+  return calls;
+}
+
+describe('reading in pieces changes nothing', () => {
+  test('a document cut anywhere gives the sink what the whole text gives, positions included', () => {
+    fc.assert(
+      fc.property(
+        treeArb,
+        fc.infiniteStream(fc.nat(1000)),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (tree, choices, cuts) => {
+          const it = choices[Symbol.iterator]();
+          const pick = () => it.next().value as number;
+          const text = `\uFEFF<?xml version="1.0"?>\r\n${WRAP}\n${noisy(tree, pick)}\n</root>\n`;
+          expect(record(piecesOf(text, cuts))).toEqual(record(text));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  test('malformed text cut anywhere fails as the whole text does, at the same line and column', () => {
+    const token = fc.constantFrom(
+      ...'< > / a p:b = " \' & ; x ! ? [ ] - xmlns:p <a> </a> <b> &amp; &x; &#0; <!-- --> <![CDATA[ ]]>'.split(
+        ' ',
+      ),
+      ...['\n', '\r', ' ', '<p:c xmlns:p="u"/>', '<?xml version="1.0"?>', '<!DOCTYPE', '\uD800', '😀'],
+      ...['<a b="', " c='", '<a b="1">'],
+    );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 8 }), (parts, cuts) => {
+        const text = parts.join('');
+        expect(record(piecesOf(text, cuts))).toEqual(record(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('a document read one character at a time gives what the whole text gives', () => {
+    fc.assert(
+      fc.property(treeArb, fc.infiniteStream(fc.nat(1000)), (tree, choices) => {
+        const it = choices[Symbol.iterator]();
+        const pick = () => it.next().value as number;
+        const text = `<?xml version="1.0"?>\n${WRAP}${noisy(tree, pick)}</root>`;
+        expect(record([...text])).toEqual(record(text));
+      }),
+      { numRuns: 200 },
     );
   });
 });

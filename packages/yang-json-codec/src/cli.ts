@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
 import { loadSchema, type SchemaNode, type SchemaTree } from '@yangkit/yang-schema';
 import { decodeJson } from './decode-json';
@@ -16,7 +17,8 @@ import type { WithDefaultsMode } from './with-defaults';
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
-  readonly readFile: (file: string) => string;
+  /** The text of a file (`-`: standard input), whole or in pieces read as they are decoded. */
+  readonly readFile: (file: string) => string | Iterable<string>;
 }
 
 const USAGE = `usage: yang-convert --path DIR... --module NAME... --from xml|json --to json|xml
@@ -34,10 +36,44 @@ the output is the RESTCONF form (<input>, "module:input"). notification document
 (yanglint -t notif) or inside <notification> / "ietf-restconf:notification" with its eventTime; the
 output keeps the form of the input.`;
 
+/**
+ * Bytes of a file read at a time: small enough for each piece (and the text being read, the rest
+ * of the last piece before it) to be a young object, which dies young; V8 puts a string of more
+ * than 128 KB in the old generation, where a megabyte piece would wait for a full collection
+ * (about 100 MB of such garbage over a 53 MB document).
+ */
+const READ_SIZE = 64 * 1024;
+
+/**
+ * The text of `file` (UTF-8) in pieces, read as they are asked for: an XML document is decoded as it
+ * is read, never held whole beside its tree. The file is opened at once, so that a missing one is
+ * reported before any work.
+ */
+function readPieces(file: string): Iterable<string> {
+  const fd = openSync(file, 'r');
+  return (function* () {
+    try {
+      const buffer = Buffer.allocUnsafe(READ_SIZE);
+      const decoder = new StringDecoder('utf8');
+      for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) {
+        yield decoder.write(buffer.subarray(0, n));
+      }
+      yield decoder.end();
+    } finally {
+      closeSync(fd);
+    }
+  })();
+}
+
+/** A text given whole or in pieces, as one string. */
+function wholeText(text: string | Iterable<string>): string {
+  return typeof text === 'string' ? text : [...text].join('');
+}
+
 const defaultIo: CliIo = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
-  readFile: (f) => (f === '-' ? readFileSync(0, 'utf8') : readFileSync(f, 'utf8')),
+  readFile: (f) => (f === '-' ? readFileSync(0, 'utf8') : readPieces(f)),
 };
 
 const KINDS = [
@@ -75,16 +111,10 @@ function isKind(kind: string): kind is (typeof KINDS)[number] {
 }
 
 /**
- * The rpc or action named by `--operation`, else by the document itself (libyang's forms: `<play>`,
+ * The rpc or action the document names (libyang's forms: `<play>`,
  * `"example-jukebox:play"`, an action inside its data path, with or without the NETCONF envelope).
  */
-function operationOf(
-  schema: SchemaTree,
-  option: string | undefined,
-  from: 'xml' | 'json',
-  text: string,
-): string | SchemaNode | undefined {
-  if (option !== undefined) return option;
+function operationOf(schema: SchemaTree, from: 'xml' | 'json', text: string): SchemaNode | undefined {
   if (from === 'xml') return operationOfXml(schema, text);
   let value: unknown;
   try {
@@ -124,7 +154,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
     return 2;
   }
   let schema: SchemaTree;
-  let text: string;
+  let text: string | Iterable<string>;
   try {
     schema = await loadSchema({ paths: values.path ?? [], modules: values.module ?? [] });
     text = io.readFile(positionals[0]!);
@@ -139,7 +169,13 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
       return 2;
     }
     const forOperation = OPERATION_KINDS.has(kindName);
-    const operation = forOperation ? operationOf(schema, values.operation, from, text) : values.operation;
+    let operation: string | SchemaNode | undefined = values.operation;
+    if (forOperation && operation === undefined) {
+      // Named by the document: it is read whole to find it (an rpc or action document is small).
+      const whole = wholeText(text);
+      operation = operationOf(schema, from, whole);
+      text = whole;
+    }
     if (forOperation && operation === undefined) {
       io.stderr(
         `yang-convert: the document names no rpc or action of the schema (a RESTCONF "input" does not): give --operation\n`,
@@ -153,7 +189,8 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
       ...(parent !== undefined ? { parent } : {}),
       ...(values['yang-data'] !== undefined ? { yangData: values['yang-data'] } : {}),
     };
-    const tree = from === 'xml' ? decodeXml(schema, text, options) : decodeJson(schema, text, options);
+    const tree =
+      from === 'xml' ? decodeXml(schema, text, options) : decodeJson(schema, wholeText(text), options);
     const errors = validate(tree);
     if (errors.length > 0) throw errors[0];
     // Written chunk by chunk: a large document never exists as one string beside its tree; the

@@ -8,6 +8,7 @@ import {
   XmlError,
   type XmlLimits,
   type XmlSink,
+  type XmlTextPieces,
 } from '@yangkit/xml';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { addChild, CompactChildMap } from './child-map';
@@ -41,14 +42,12 @@ export const RESTCONF_NS = 'urn:ietf:params:xml:ns:yang:ietf-restconf';
  * - notification: `<notification>` with `<eventTime>` and the event element, or the event element alone;
  * - yang-data: the structure's top element (e.g. `<errors>`).
  *
- * `xml` is the text, or elements already read by `@yangkit/xml` (a NETCONF reply read once, say, whose
- * `<data>` element is decoded without being written back to text).
+ * `xml` is the text; or the text in pieces (`XmlTextPieces`: an array of strings, or any other
+ * iterable of them, such as a generator reading a file a block at a time), read as they come, so that
+ * the whole text is never held beside the tree; or elements already read by `@yangkit/xml` (a NETCONF
+ * reply read once, say, whose `<data>` element is decoded without being written back to text).
  */
-export function decodeXml(
-  schema: SchemaTree,
-  xml: string | XmlElement | readonly XmlElement[],
-  options: DecodeOptions = {},
-): InstanceTree {
+export function decodeXml(schema: SchemaTree, xml: XmlInput, options: DecodeOptions = {}): InstanceTree {
   return finishSteps(decodeXmlSteps(schema, xml, options));
 }
 
@@ -58,13 +57,13 @@ export function decodeXml(
  */
 export function* decodeXmlSteps(
   schema: SchemaTree,
-  xml: string | XmlElement | readonly XmlElement[],
+  xml: XmlInput,
   options: DecodeOptions = {},
 ): Steps<InstanceTree> {
   const ctx = new DecodeContext(schema, options);
   const target = resolveDocument(schema, options);
   const decoder = new XmlDecoder(ctx, target);
-  if (typeof xml !== 'string') yield* streamXmlElementsSteps(xml, decoder);
+  if (!isText(xml)) yield* streamXmlElementsSteps(xml, decoder);
   else {
     // Streamed: containers and list entries become instances as their end tags are read, so the document
     // never exists as a whole element tree beside the instance tree.
@@ -75,6 +74,16 @@ export function* decodeXmlSteps(
     }
   }
   return decoder.finish();
+}
+
+/** What {@link decodeXml} reads: text, whole or in pieces, or elements already read. */
+export type XmlInput = string | XmlTextPieces | XmlElement | readonly XmlElement[];
+
+/** Whether `xml` is text (an array is text when it holds strings, elements when it holds elements). */
+function isText(xml: XmlInput): xml is string | XmlTextPieces {
+  if (typeof xml === 'string') return true;
+  if (Array.isArray(xml)) return typeof xml[0] === 'string';
+  return !('local' in xml);
 }
 
 const ONE_NOTIFICATION =

@@ -7,6 +7,7 @@ export {
   type XmlElement,
   type XmlLimits,
   type XmlSink,
+  type XmlTextPieces,
 } from '@yangkit/xml';
 export {
   ChangeLog,
@@ -30,7 +31,14 @@ export {
 export { CompactChildMap } from './child-map';
 export { applyContent, holdsNoState } from './content';
 export { decodeJson, decodeJsonSteps } from './decode-json';
-export { decodeXml, decodeXmlSteps, NETCONF_NS, NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
+export {
+  decodeXml,
+  decodeXmlSteps,
+  NETCONF_NS,
+  NOTIFICATION_NS,
+  RESTCONF_NS,
+  type XmlInput,
+} from './decode-xml';
 export type { DecodeOptions } from './decoder';
 export { applyDepth } from './depth';
 export type { EncodeJsonOptions } from './encode-json';

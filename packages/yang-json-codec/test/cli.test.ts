@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { main } from '../src/cli';
 import { FIXTURES, SHARED_YANG, TEST_YANG } from './helpers';
 
-async function run(argv: string[], files: Record<string, string> = {}) {
+async function run(argv: string[], files: Record<string, string | Iterable<string>> = {}) {
   let stdout = '';
   let stderr = '';
   const code = await main(argv, {
@@ -39,6 +39,29 @@ describe('yang-convert', () => {
     ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(readFileSync(path.join(dir, 'expected.json'), 'utf8'));
+  });
+
+  test('converts a file read in pieces as it converts the file read whole', async () => {
+    const dir = path.join(cases, 'rfc7951-module-names');
+    const file = path.join(dir, 'input.xml');
+    const text = readFileSync(file, 'utf8');
+    const argv = [
+      ...base,
+      '-m',
+      'example-foomod',
+      '-m',
+      'example-barmod',
+      '--from',
+      'xml',
+      '--to',
+      'json',
+      file,
+    ];
+    for (const to of ['json', 'xml']) {
+      argv[argv.length - 2] = to;
+      const pieces = text.match(/[^]{1,7}/g)!;
+      expect(await run(argv, { [file]: pieces[Symbol.iterator]() })).toEqual(await run(argv));
+    }
   });
 
   test('converts JSON to XML with one element per line', async () => {

@@ -63,6 +63,37 @@ describe.each(Object.keys(SETS))('round trips of generated %s data', (name) => {
     );
   });
 
+  test('XML text decoded in pieces cut anywhere gives what the whole text gives, errors included', () => {
+    const schema = schemas.get(name)!;
+    /** The JSON of the tree `xml` decodes to, or the error it raises. */
+    const outcome = (xml: string | string[]) => {
+      try {
+        return encodeJson(decodeXml(schema, xml));
+      } catch (e) {
+        if (!CodecError.isInstance(e)) throw e;
+        return [e.code, e.message];
+      }
+    };
+    fc.assert(
+      fc.property(
+        fc.integer(),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        fc.option(fc.tuple(fc.nat(), fc.string({ maxLength: 3 }))),
+        (seed, cuts, damage) => {
+          let xml = encodeXml(decodeJson(schema, generate(seed)), { indent: 2 });
+          if (damage !== null) {
+            const at = damage[0] % (xml.length + 1);
+            xml = xml.slice(0, at) + damage[1] + xml.slice(at + 1);
+          }
+          const at = cuts.map((c) => c % (xml.length + 1)).sort((a, b) => a - b);
+          const pieces = [0, ...at].map((from, k) => xml.slice(from, at[k] ?? xml.length));
+          expect(outcome(pieces)).toEqual(outcome(xml));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
   test('indentation changes only whitespace', () => {
     const schema = schemas.get(name)!;
     fc.assert(
