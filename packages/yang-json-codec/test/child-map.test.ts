@@ -140,6 +140,18 @@ describe('CompactChildMap', () => {
     expect(map.get(KEYS[0]!)).toHaveLength(2);
   });
 
+  test('iterators made on two empty maps each visit the keys later added to their own map', () => {
+    const a = new CompactChildMap();
+    const b = new CompactChildMap();
+    const onA = a.keys();
+    const onB = b.keys();
+    b.set(KEYS[1]!, group());
+    a.set(KEYS[0]!, group());
+    b.set(KEYS[2]!, group());
+    expect([...onA]).toEqual([KEYS[0]]);
+    expect([...onB]).toEqual([KEYS[1], KEYS[2]]);
+  });
+
   test('reads as a Map to Object.prototype.toString', () => {
     expect(Object.prototype.toString.call(new CompactChildMap())).toBe('[object Map]');
   });
