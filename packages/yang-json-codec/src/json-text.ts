@@ -98,21 +98,54 @@ function parse(text: string, where: number): unknown {
   }
 }
 
+/** A member of a big container that is a big container itself. */
+interface BigMember {
+  /** Offset just past the comma before the member (or the opening bracket): where its name starts. */
+  readonly member: number;
+  /** Offset of the opening bracket of its value. */
+  readonly start: number;
+}
+
+/** A container longer than a piece, as {@link scan} finds it. */
+interface BigContainer {
+  /** Offset of its closing bracket. */
+  readonly end: number;
+  /**
+   * Offsets of commas between its members (not inside them), about a piece apart: where it is cut
+   * into pieces for `JSON.parse`.
+   */
+  readonly cuts: readonly number[];
+  /** Its members that are big containers themselves, in order. */
+  readonly inner: readonly BigMember[];
+}
+
+const NONE: readonly never[] = [];
+
 /**
  * One pass over the text, yielding every {@link SCAN_STEP} characters: refuses nesting deeper than
  * `maxDepth` (objects and arrays alike), brackets that do not pair, an unterminated string and an
- * object that names one member twice; returns the containers longer than {@link PIECE}, by the
- * offset of their opening bracket, with the offset of their closing one. Jumps over strings and
- * keeps the names of each open object (most objects are small: a list searched in turn, a Set past
+ * object that names one member twice; returns the containers longer than `piece`, by the offset
+ * of their opening bracket, with where {@link build} cuts them. Jumps over strings and keeps the
+ * names of each open object (most objects are small: a list searched in turn, a Set past
  * {@link SMALL_OBJECT}). Escaped names are compared decoded (`"a"` and `"\u0061"` are one name).
  */
-function* scan(text: string, maxDepth: number, piece: number): Steps<Map<number, number>> {
-  const big = new Map<number, number>();
-  // The offsets of the open containers, and the names of each open object (undefined: an array).
+function* scan(text: string, maxDepth: number, piece: number): Steps<Map<number, BigContainer>> {
+  const big = new Map<number, BigContainer>();
+  // For each open container but the innermost (whose state is in the variables below): its offset,
+  // the names of an object (undefined: an array), and what is known of its cuts and members.
   const opens: number[] = [];
   const open: (Names | undefined)[] = [];
+  const openCuts: (number[] | undefined)[] = [];
+  const openInner: (BigMember[] | undefined)[] = [];
+  const openLastCut: number[] = [];
+  const openMember: number[] = [];
   let names: Names | undefined;
   let nameNext = false;
+  /** The innermost container's cuts so far, its big members, its last cut (or its start), its member's start. */
+  let cuts: number[] | undefined;
+  let inner: BigMember[] | undefined;
+  let lastCut = 0;
+  let member = 0;
   let nextYield = SCAN_STEP;
   for (let i = 0; i < text.length; i++) {
     if (i >= nextYield) {
@@ -143,22 +176,45 @@ function* scan(text: string, maxDepth: number, piece: number): Steps<Map<number,
         }
         opens.push(i);
         open.push(names);
+        openCuts.push(cuts);
+        openInner.push(inner);
+        openLastCut.push(lastCut);
+        openMember.push(member);
         const object = text.charCodeAt(i) === OPEN_OBJECT;
         names = object ? [] : undefined;
         nameNext = object;
+        cuts = undefined;
+        inner = undefined;
+        lastCut = i;
+        member = i + 1;
         break;
       }
       case CLOSE_OBJECT:
       case CLOSE_ARRAY: {
         const start = opens.pop();
         if (start === undefined) throw malformed(`unexpected "${text[i]}" at offset ${i}`);
-        if (i - start > piece) big.set(start, i);
+        const isBig = i - start > piece;
+        if (isBig) big.set(start, { end: i, cuts: cuts ?? NONE, inner: inner ?? NONE });
         names = open.pop();
         nameNext = false;
+        cuts = openCuts.pop();
+        inner = openInner.pop();
+        lastCut = openLastCut.pop()!;
+        member = openMember.pop()!;
+        if (isBig) {
+          (inner ??= []).push({ member, start });
+          lastCut = i;
+        }
         break;
       }
       case COMMA:
         nameNext = names !== undefined;
+        member = i + 1;
+        // Only a container longer than a piece gets a cut (it runs past this comma).
+        if (i - lastCut >= piece) {
+          (cuts ??= []).push(i);
+          lastCut = i;
+        }
         break;
       default:
         break;
@@ -195,38 +251,35 @@ export class LazyJsonArray {
   constructor(
     private readonly text: string,
     private readonly start: number,
-    private readonly end: number,
-    private readonly big: Map<number, number>,
-    private readonly piece: number,
+    private readonly big: Map<number, BigContainer>,
   ) {}
 
   /** Hands the items in order to `use`, parsing them a piece at a time; nested long arrays are lazy too. */
   *eachItem(use: (item: unknown) => Steps<void>): Steps<void> {
-    yield* build(this.text, this.start, this.end, this.big, this.piece, true, use);
+    yield* build(this.text, this.start, this.big, true, use);
   }
 
   /** The whole array, every item parsed (nothing nested left lazy). */
   *toArray(): Steps<unknown[]> {
-    return (yield* build(this.text, this.start, this.end, this.big, this.piece, false)) as unknown[];
+    return (yield* build(this.text, this.start, this.big, false)) as unknown[];
   }
 }
 
 /**
- * Builds the container from `start` to `end` (a pair of brackets {@link scan} found longer than
- * {@link PIECE}): its members are parsed by `JSON.parse` in runs of about that length, cut at its
- * commas, and a member that is itself such a container is built the same way, or with `lazy` left
- * as a {@link LazyJsonArray} when it is an array. Yields after each run. With `use`, the items of
- * an array go to it as they are parsed rather than into the returned array.
+ * Builds the container opening at `start` (one {@link scan} found longer than a piece): its members
+ * are parsed by `JSON.parse` in runs cut at the commas the scan chose, and a member that is itself
+ * such a container is built the same way, or with `lazy` left as a {@link LazyJsonArray} when it is
+ * an array. Yields after each run. With `use`, the items of an array go to it as they are parsed
+ * rather than into the returned array.
  */
 function* build(
   text: string,
   start: number,
-  end: number,
-  big: Map<number, number>,
-  piece: number,
+  big: Map<number, BigContainer>,
   lazy: boolean,
   use?: (item: unknown) => Steps<void>,
 ): Steps<unknown> {
+  const { end, cuts, inner } = big.get(start)!;
   const object = text.charCodeAt(start) === OPEN_OBJECT;
   if (text.charCodeAt(end) !== (object ? CLOSE_OBJECT : CLOSE_ARRAY)) {
     throw malformed(`"${text[start]}" at offset ${start} is closed by "${text[end]}"`);
@@ -248,52 +301,41 @@ function* build(
     else for (const [k, v] of Object.entries(members as Record<string, unknown>)) setMember(out, k, v);
   };
   let pieceStart = start + 1;
-  let itemStart = pieceStart;
   /** Whether `pieceStart` follows a comma, so that a member must come. */
   let afterComma = false;
-  let depth = 0;
-  for (let i = start + 1; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) i = stringEnd(text, i);
-    else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
-    else if (c === COMMA && depth === 0) {
-      itemStart = i + 1;
-      if (i - pieceStart >= piece) {
-        yield* add(pieceStart, i);
-        pieceStart = itemStart;
-        afterComma = true;
-        yield;
-      }
-    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      const close = depth === 0 ? big.get(i) : undefined;
-      if (close === undefined) {
-        depth++;
-        continue;
-      }
-      // A member too long for one piece: the members before it, then it on its own.
-      if (itemStart > pieceStart) yield* add(pieceStart, itemStart - 1);
-      const head = text.slice(itemStart, i);
-      const name = object ? MEMBER_NAME.exec(head)?.[1] : undefined;
-      if (object ? name === undefined : skipSpace(head, 0) !== head.length) {
-        throw malformed(`unexpected text before the value at offset ${i}`);
-      }
-      const value =
-        lazy && c === OPEN_ARRAY
-          ? new LazyJsonArray(text, i, close, big, piece)
-          : yield* build(text, i, close, big, piece, lazy);
-      if (Array.isArray(out)) yield* item(value);
-      else setMember(out, parse(name!, itemStart) as string, value);
-      i = skipSpace(text, close + 1);
-      if (i === end) {
-        pieceStart = itemStart = end;
-        afterComma = false;
-        break;
-      }
-      if (text.charCodeAt(i) !== COMMA) throw malformed(`expected "," or the end at offset ${i}`);
-      pieceStart = itemStart = i + 1;
+  let c = 0;
+  /** The runs up to the cuts before `offset`. */
+  const runsBefore = function* (offset: number): Steps<void> {
+    for (; c < cuts.length && cuts[c]! < offset; c++) {
+      yield* add(pieceStart, cuts[c]!);
+      pieceStart = cuts[c]! + 1;
       afterComma = true;
+      yield;
     }
+  };
+  for (const { member, start: i } of inner) {
+    // A member too long for one piece: the members before it, then it on its own.
+    yield* runsBefore(i);
+    if (member > pieceStart) yield* add(pieceStart, member - 1);
+    const head = text.slice(member, i);
+    const name = object ? MEMBER_NAME.exec(head)?.[1] : undefined;
+    if (object ? name === undefined : skipSpace(head, 0) !== head.length) {
+      throw malformed(`unexpected text before the value at offset ${i}`);
+    }
+    const value =
+      lazy && text.charCodeAt(i) === OPEN_ARRAY
+        ? new LazyJsonArray(text, i, big)
+        : yield* build(text, i, big, lazy);
+    if (Array.isArray(out)) yield* item(value);
+    else setMember(out, parse(name!, member) as string, value);
+    const after = skipSpace(text, big.get(i)!.end + 1);
+    if (after === end) return out;
+    if (text.charCodeAt(after) !== COMMA) throw malformed(`expected "," or the end at offset ${after}`);
+    pieceStart = after + 1;
+    afterComma = true;
+    while (c < cuts.length && cuts[c]! <= after) c++;
   }
+  yield* runsBefore(end);
   if (pieceStart < end || afterComma) yield* add(pieceStart, end);
   return out;
 }
@@ -336,8 +378,8 @@ export function parseJsonTextLazySteps(text: string, maxDepth = Number.POSITIVE_
 export function* parseInPieces(text: string, maxDepth: number, piece: number, lazy = false): Steps<unknown> {
   const big = yield* scan(text, maxDepth, piece);
   const start = skipSpace(text, 0);
-  const end = big.get(start);
+  const end = big.get(start)?.end;
   if (end === undefined) return parse(text, 0);
   if (skipSpace(text, end + 1) !== text.length) throw malformed(`unexpected text after offset ${end}`);
-  return yield* build(text, start, end, big, piece, lazy);
+  return yield* build(text, start, big, lazy);
 }
