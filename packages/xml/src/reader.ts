@@ -367,7 +367,9 @@ class Reader {
     this.checkSize();
     const read = this.i;
     if (read > 0) this.advancePosition(read);
-    this.text = read === 0 ? this.text + piece : this.text.slice(read) + piece;
+    // Joined into one flat string: `+` would make a rope, which every character read then goes through.
+    const rest = this.text.length - read;
+    this.text = rest === 0 ? piece : [read === 0 ? this.text : this.text.slice(read), piece].join('');
     this.offset += read;
     this.i = 0;
   }
