@@ -135,6 +135,8 @@ interface Holder {
 type Frame =
   | Holder
   | { readonly type: 'leaf'; readonly schema: SchemaNode; readonly owner: Holder }
+  /** A leaf or leaf-list entry: its text as it is read (streamed, so no element keeps it). */
+  | { readonly type: 'value'; readonly schema: SchemaNode; readonly owner: Holder; text: string }
   | { readonly type: 'skip' }
   | { readonly type: 'data-wrapper'; readonly owner: Holder }
   | { readonly type: 'operation'; readonly part: Holder }
@@ -262,6 +264,8 @@ class XmlDecoder implements XmlSink {
       case 'action-path':
         next = this.actionStep(frame, el);
         break;
+      case 'value':
+        throw this.valueHoldsElement(frame.owner.node, frame.schema, el);
       case 'notification':
         if (depth === 0) {
           if (this.sawNotification) throw this.structure(ONE_NOTIFICATION);
@@ -312,6 +316,10 @@ class XmlDecoder implements XmlSink {
 
   text(el: XmlElement, text: string): void {
     const frame = this.stack[this.stack.length - 1];
+    if (frame?.type === 'value') {
+      frame.text += text;
+      return;
+    }
     if (frame?.type === 'skip' || /^[ \t\r\n]*$/.test(text)) return;
     const node = frame?.type === 'holder' ? frame.node : undefined;
     const path = this.ctx.nodePath(node);
@@ -326,11 +334,12 @@ class XmlDecoder implements XmlSink {
   close(el: XmlElement): void {
     const frame = this.stack.pop()!;
     switch (frame.type) {
-      case 'leaf': {
-        const node = this.leafOrAny(el, frame.schema, frame.owner.node);
-        this.attachTo(frame.owner, node);
+      case 'value':
+        this.attachTo(frame.owner, this.leaf(el, frame.schema, frame.owner.node, frame.text));
         break;
-      }
+      case 'leaf':
+        this.attachTo(frame.owner, this.any(el, frame.schema, frame.owner.node));
+        break;
       case 'holder': {
         // An instance frame (container, list entry, notification) attaches to the frame below it.
         const node = frame.node;
@@ -387,6 +396,7 @@ class XmlDecoder implements XmlSink {
     switch (schema.kind) {
       case 'leaf':
       case 'leaf-list':
+        return { type: 'value', schema, owner: holder, text: '' };
       case 'anydata':
       case 'anyxml':
         return { type: 'leaf', schema, owner: holder };
@@ -463,37 +473,39 @@ class XmlDecoder implements XmlSink {
     return c?.kind === 'notification' ? c : undefined;
   }
 
-  /** A leaf, leaf-list entry or anydata/anyxml from its collected element. */
-  private leafOrAny(el: XmlElement, schema: SchemaNode, parent: DataNode | undefined): DataNode {
+  /** anydata/anyxml from its collected element. */
+  private any(el: XmlElement, schema: SchemaNode, parent: DataNode | undefined): DataNode {
     const node = this.ctx.node(schema, parent);
     if (el.attributes.length > 0) node.annotations = this.annotations(el, node, schema);
-    if (schema.kind === 'anydata' || schema.kind === 'anyxml') {
-      const data = this.anyAsData(el, node);
-      if (data !== undefined) node.children = data;
-      else node.any = (schema.kind === 'anyxml' ? anyText(el) : undefined) ?? this.anyContent(el.children, 0);
-      return node;
-    }
+    const data = this.anyAsData(el, node);
+    if (data !== undefined) node.children = data;
+    else node.any = (schema.kind === 'anyxml' ? anyText(el) : undefined) ?? this.anyContent(el.children, 0);
+    return node;
+  }
+
+  /** A leaf or leaf-list entry whose element held `text`. */
+  private leaf(el: XmlElement, schema: SchemaNode, parent: DataNode | undefined, text: string): DataNode {
+    const node = this.ctx.node(schema, parent);
+    if (el.attributes.length > 0) node.annotations = this.annotations(el, node, schema);
     if (schema.kind === 'leaf' && this.ctx.editAttributes && isDeletion(node)) return node;
-    let value = '';
-    for (const c of el.children) {
-      if (typeof c !== 'string') {
-        const path = this.ctx.childPath(parent, schema);
-        throw this.ctx.error(
-          'BAD_ELEMENT',
-          'bad-element',
-          `${schema.kind} "${schema.name}" holds an element <${c.local}> instead of a value (${path.json})`,
-          path,
-          { errorInfo: { 'bad-element': schema.name } },
-        );
-      }
-      value += c;
-    }
-    this.ctx.checkLength(parent, schema, value);
-    const r = valueFromXml(this.tree, schema.type!, value, el.scope);
-    if (!r.ok) throw this.ctx.badValue(parent, schema, r, value);
+    this.ctx.checkLength(parent, schema, text);
+    const r = valueFromXml(this.tree, schema.type!, text, el.scope);
+    if (!r.ok) throw this.ctx.badValue(parent, schema, r, text);
     node.value = detached(r.value);
     if (r.member !== undefined) node.member = r.member;
     return node;
+  }
+
+  /** A leaf or leaf-list entry whose element holds element `child`. */
+  private valueHoldsElement(parent: DataNode | undefined, schema: SchemaNode, child: XmlElement): CodecError {
+    const path = this.ctx.childPath(parent, schema);
+    return this.ctx.error(
+      'BAD_ELEMENT',
+      'bad-element',
+      `${schema.kind} "${schema.name}" holds an element <${child.local}> instead of a value (${path.json})`,
+      path,
+      { errorInfo: { 'bad-element': schema.name } },
+    );
   }
 
   /**

@@ -25,6 +25,19 @@ describe('decoding errors name the node and the rule', () => {
     expect(e.errorInfo).toEqual({ 'bad-value': '256' });
   });
 
+  test('rejects a leaf that holds an element, and takes its text in pieces split by comments', () => {
+    const e = codecError(() => decodeXml(schema, xmlTypes('<u8>1<x/></u8>')));
+    expect([e.code, e.errorTag, e.errorPath?.json, e.errorInfo]).toEqual([
+      'BAD_ELEMENT',
+      'bad-element',
+      '/codec-types:types/u8',
+      { 'bad-element': 'u8' },
+    ]);
+    expect(e.message).toContain('holds an element <x> instead of a value');
+    const tree = decodeXml(schema, xmlTypes('<u8> 2<!-- c -->5<![CDATA[5]]> </u8>'));
+    expect(encodeJson(tree)).toBe('{"codec-types:types":{"u8":255}}');
+  });
+
   test('says an identity is disabled by a feature, in JSON and XML', () => {
     const feat = compileSchema(
       [
