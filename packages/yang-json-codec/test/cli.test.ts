@@ -59,7 +59,7 @@ describe('yang-convert', () => {
     ];
     for (const to of ['json', 'xml']) {
       argv[argv.length - 2] = to;
-      const pieces = text.match(/[^]{1,7}/g)!;
+      const pieces = text.match(/[\s\S]{1,7}/g)!;
       expect(await run(argv, { [file]: pieces[Symbol.iterator]() })).toEqual(await run(argv));
     }
   });
