@@ -111,6 +111,9 @@ function readerSteps(
   sink: XmlSink,
 ): Generator<void, XmlElement[], void> {
   if (typeof text === 'string') return new Reader(text, limits, sink, false).steps();
+  if (typeof (text as Partial<XmlTextPieces> | null)?.[Symbol.iterator] !== 'function') {
+    throw new XmlError('XML_MALFORMED', 'XML input must be a string, or pieces of one');
+  }
   return new Reader('', limits, sink, false).pieceSteps(text);
 }
 

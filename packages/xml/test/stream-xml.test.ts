@@ -12,6 +12,7 @@ import {
   type XmlSink,
   type XmlSinkDecision,
 } from '../src/index.js';
+import { xmlErrorOf } from './helpers.js';
 
 /** A sink that records what it is handed, deciding per element with `decide`. */
 function recorder(decide: (e: XmlElement, depth: number) => XmlSinkDecision, positions = true) {
@@ -76,6 +77,13 @@ describe('streamXml', () => {
     const { sink, events } = recorder(() => 'collect');
     streamXml('<a/> <b>t</b>', sink);
     expect(events).toEqual(['open a 0 0-4', 'close a 4 children=0', 'open b 0 5-8', 'close b 9 children=1']);
+  });
+
+  test('refuses input that is neither a string nor pieces of one, or a piece that is not a string, with XmlError', () => {
+    const { sink } = recorder(() => 'stream');
+    for (const input of [null, 42, { length: 1 }, ['<a>', 7, '</a>']]) {
+      expect(xmlErrorOf(() => streamXml(input as never, sink)).code).toBe('XML_MALFORMED');
+    }
   });
 
   test('lets an error thrown by the sink through unchanged', () => {
