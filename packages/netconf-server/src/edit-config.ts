@@ -6,6 +6,7 @@ import {
   CompactChildMap,
   type DataNode,
   decodeXmlSteps,
+  finishInSlices,
   finishSteps,
   type InsertPosition,
   type InstanceTree,
@@ -108,6 +109,23 @@ export function* configEditsSteps(config: InstanceTree, defaultOperation: EditOp
   for (const nodes of config.children.values())
     for (const n of nodes) yield* walker.visit(n, [], defaultOperation);
   return walker.edits;
+}
+
+/**
+ * The content of an edit's `<config>` and its edits, decoded in slices of a few milliseconds, so that
+ * a big config does not hold the event loop (`<edit-config>`, `<edit-data>`).
+ */
+export function configEditsInSlices(
+  schema: SchemaTree,
+  config: readonly XmlElement[],
+  defaultOperation: EditOperation,
+): Promise<{ content: InstanceTree; edits: TreeEdit[] }> {
+  return finishInSlices(
+    (function* () {
+      const content = yield* decodeConfigSteps(schema, config);
+      return { content, edits: yield* configEditsSteps(content, defaultOperation) };
+    })(),
+  );
 }
 
 interface Later {

@@ -1,15 +1,8 @@
 import { childElement, childElements, textOf, type XmlElement } from '@yangkit/xml';
-import {
-  type DataNode,
-  finishInSlices,
-  type InstanceTree,
-  type Steps,
-  type TreeEdit,
-  type WithDefaultsMode,
-} from '@yangkit/yang-json-codec';
+import type { DataNode, InstanceTree, Steps, TreeEdit, WithDefaultsMode } from '@yangkit/yang-json-codec';
 import { editDatastoreSteps } from './config-edit.js';
 import type { DatastoreName } from './datastore.js';
-import { configEditsSteps, decodeConfigSteps, type EditOperation } from './edit-config.js';
+import { configEditsInSlices, type EditOperation } from './edit-config.js';
 import { rpcError } from './errors.js';
 import { dataXml, type Filter, filterElements, select } from './operation-args.js';
 import type { NetconfServer } from './server.js';
@@ -113,8 +106,7 @@ export async function editData(
       errorType: 'protocol',
       errorInfo: { 'bad-element': 'config' },
     });
-  const content = await finishInSlices(decodeConfigSteps(server.schema, childElements(config)));
-  const edits = await finishInSlices(configEditsSteps(content, defaultOperation));
+  const { edits } = await configEditsInSlices(server.schema, childElements(config), defaultOperation);
   await server.reserveCandidate(() => editDataSteps(server, session, name, edits));
   return '<ok/>';
 }

@@ -1,15 +1,9 @@
 import { NETCONF_BASE_NS, NOTIFICATION_NS } from '@yangkit/netconf-client';
 import { childElement, childElements, escapeXmlText, textOf, type XmlElement } from '@yangkit/xml';
-import { diff, finishInSlices, type InstanceTree } from '@yangkit/yang-json-codec';
+import { diff, type InstanceTree } from '@yangkit/yang-json-codec';
 import { editConfigTreeSteps, type TestOption } from './config-edit.js';
 import { type DatastoreName, emptyConfig } from './datastore.js';
-import {
-  configEditsSteps,
-  decodeConfig,
-  decodeConfigSteps,
-  type EditOperation,
-  type ErrorOption,
-} from './edit-config.js';
+import { configEditsInSlices, decodeConfig, type EditOperation, type ErrorOption } from './edit-config.js';
 import { rpcError } from './errors.js';
 import { editData, getData, NMDA_NS } from './nmda.js';
 import type { EventFilter } from './notifications.js';
@@ -107,8 +101,11 @@ const handlers: Record<string, Handler> = {
     // Decoded in slices, then applied in slices with the candidate held (see
     // NetconfServer.reserveCandidate): a big edit does not hold the event loop, whichever datastore
     // it edits.
-    const content = await finishInSlices(decodeConfigSteps(server.schema, childElements(config)));
-    const edits = await finishInSlices(configEditsSteps(content, defaultOperation));
+    const { content, edits } = await configEditsInSlices(
+      server.schema,
+      childElements(config),
+      defaultOperation,
+    );
     await server.reserveCandidate(() =>
       editConfigTreeSteps(server, session, target, edits, {
         defaultOperation,

@@ -117,8 +117,11 @@ function readerSteps(
   return new Reader('', limits, sink, false).pieceSteps(text);
 }
 
-/** Pieces of markup (tags, comments, CDATA sections, with their text) read between two yields. */
-const XML_STEP = 512;
+/**
+ * Pieces of markup (tags, comments, CDATA sections, with their text) read, or elements handed on
+ * (`streamXmlElementsSteps`), between two yields.
+ */
+export const XML_STEP = 512;
 
 /** Thrown inside a reader when the markup being read runs past the text so far (see `wholeMarkup`). */
 const CUT = Symbol('cut');

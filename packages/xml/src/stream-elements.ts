@@ -1,5 +1,5 @@
 import type { XmlChild, XmlElement } from './element.js';
-import type { XmlSink } from './reader.js';
+import { XML_STEP, type XmlSink } from './reader.js';
 
 /** An element being handed on, with the index of its next child. */
 interface Open {
@@ -19,9 +19,6 @@ export function streamXmlElements(elements: XmlElement | readonly XmlElement[], 
   const steps = streamXmlElementsSteps(elements, sink);
   while (steps.next().done !== true);
 }
-
-/** Elements handed on between two yields of {@link streamXmlElementsSteps}. */
-const ELEMENTS_PER_STEP = 512;
 
 /**
  * {@link streamXmlElements} in steps: the generator yields after every few hundred elements handed
@@ -55,7 +52,7 @@ export function* streamXmlElementsSteps(
       if (typeof child === 'string') sink.text(open.element, child);
       else {
         enter(child);
-        if (++handed % ELEMENTS_PER_STEP === 0) yield;
+        if (++handed % XML_STEP === 0) yield;
       }
     }
   }
