@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { updateFigures, writeFigures } from './figures.js';
-import { DATA_JSON, errorsBody, PATCH_JSON } from './harness.js';
+import { DATA_JSON, errorsBody, PATCH_JSON, patchStatusErrors } from './harness.js';
 import { KillableNetconfServer } from './netconf-pair.js';
 import type { GatewayProcess } from './process.js';
 import { openEventStream, readUntilEnd, type StreamEnd } from './sse.js';
@@ -96,16 +96,10 @@ function request(kind: Outcome['kind'], name: string): { path: string; init: Req
  */
 function errorMessage(text: string, contentType: string | null): string | undefined {
   type Errors = { error?: { 'error-message'?: string }[] };
-  const errors = errorsBody(text, contentType) as Errors | undefined;
-  if (errors !== undefined) return errors.error?.[0]?.['error-message'];
-  try {
-    const status = (JSON.parse(text) as Record<string, { errors?: Errors } | undefined>)[
-      'ietf-yang-patch:yang-patch-status'
-    ];
-    return status?.errors?.error?.[0]?.['error-message'];
-  } catch {
-    return undefined;
-  }
+  const errors = (errorsBody(text, contentType) ?? patchStatusErrors(text, contentType)) as
+    | Errors
+    | undefined;
+  return errors?.error?.[0]?.['error-message'];
 }
 
 /** Sends one request; never throws, never waits past the bound. */

@@ -1,5 +1,5 @@
 import { type ClientHttp2Session, connect, constants } from 'node:http2';
-import { errorsBody, REQUEST_DEADLINE_MS, type Server } from './harness.js';
+import { errorsBody, patchStatusErrors, REQUEST_DEADLINE_MS, type Server } from './harness.js';
 import type { FuzzRequest } from './requests.js';
 
 /** What one request got back. */
@@ -57,9 +57,10 @@ export function bodyBytes(r: FuzzRequest): string | Buffer | undefined {
 
 /**
  * Sends `r` and checks what every answer must satisfy: an answer within the deadline, never 5xx
- * while the embedded backend is healthy, an `ietf-restconf:errors` body with every 4xx (except
- * where RFC 8040 gives none: HEAD, 405, 406), and running and candidate unchanged after a
- * rejected request (read over NETCONF before and after).
+ * while the embedded backend is healthy, an `ietf-restconf:errors` body with every 4xx (or, for a
+ * YANG Patch, the `yang-patch-status` holding them; none where RFC 8040 gives none: HEAD, 405,
+ * 406), and running and candidate unchanged after a rejected request (read over NETCONF before and
+ * after).
  */
 export async function checkRequest(
   s: Server,
@@ -101,7 +102,8 @@ export async function checkRequest(
     r.method !== 'HEAD' &&
     status !== 405 &&
     status !== 406 &&
-    errorsBody(text, contentType) === undefined
+    errorsBody(text, contentType) === undefined &&
+    patchStatusErrors(text, contentType) === undefined
   ) {
     figures.withoutErrorsBody++;
     return { kind: 'no-errors-body', request: r, detail: `${status} ${text.slice(0, 500)}` };

@@ -67,6 +67,33 @@ export function errorsBody(text: string, contentType: string | null): unknown {
   return undefined;
 }
 
+/**
+ * The errors of a `yang-patch-status` body: RFC 8072 section 2.3 has a failed YANG Patch report
+ * them there, for the whole patch (`errors`) or for the edit that failed (`edit-status`).
+ */
+export function patchStatusErrors(text: string, contentType: string | null): unknown {
+  if (contentType?.includes('json') === true) {
+    type Errors = { error?: unknown[] };
+    type Status = { errors?: Errors; 'edit-status'?: { edit?: { errors?: Errors }[] } };
+    try {
+      const status = (JSON.parse(text) as Record<string, Status | undefined>)[
+        'ietf-yang-patch:yang-patch-status'
+      ];
+      return status?.errors ?? status?.['edit-status']?.edit?.find((e) => e.errors !== undefined)?.errors;
+    } catch {
+      return undefined;
+    }
+  }
+  if (contentType?.includes('xml') === true) {
+    return /<yang-patch-status\s+xmlns="urn:ietf:params:xml:ns:yang:ietf-yang-patch"[\s\S]*<errors>/.test(
+      text,
+    )
+      ? text
+      : undefined;
+  }
+  return undefined;
+}
+
 /** `s.fetch` as one of the users of `passwords` (HTTP Basic), asking for JSON unless told otherwise. */
 export function fetchAs<User extends string>(
   s: () => Server,
