@@ -6,6 +6,7 @@ import {
   type InstanceTree,
   type OriginRule,
   type PathStep,
+  snapshotChunks,
   type TreeView,
   viewedTopLevel,
 } from '@yangkit/yang-json-codec';
@@ -18,7 +19,6 @@ import { addRestconfState } from './monitoring.js';
 import { followsRunning, type NmdaDatastore } from './nmda/datastores.js';
 import { markSystemOrigin } from './nmda/origin.js';
 import { addSchemaLocations } from './schema-locations.js';
-import { snapshotChunks } from './snapshot-chunks.js';
 import { addSubscriptionState } from './subscriptions/index.js';
 import { annotateValidators } from './validator-metadata.js';
 import { selectsSeveral } from './wildcard.js';

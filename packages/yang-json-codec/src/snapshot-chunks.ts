@@ -1,4 +1,11 @@
-import type { SharedRead } from './backend.js';
+/**
+ * A reader that shares nodes with a datastore (`ChangeLog.hold`): it is told, synchronously,
+ * before the datastore next changes in place, and must then stop using the shared nodes.
+ */
+export interface DetachableRead {
+  /** Sets what to do when the datastore is about to change. */
+  onDetach(detach: () => void): void;
+}
 
 /**
  * The chunks of an encoder that walks a tree shared with the datastore, kept one snapshot: when the
@@ -7,7 +14,7 @@ import type { SharedRead } from './backend.js';
  * that text. Until then a chunk is encoded only when the response asks for it, so memory stays one
  * chunk whatever the size of the document; a detached read holds the rest of its text instead.
  */
-export function snapshotChunks(chunks: Iterable<string>, read: SharedRead): Generator<string> {
+export function snapshotChunks(chunks: Iterable<string>, read: DetachableRead): Generator<string> {
   const encoder = chunks[Symbol.iterator]();
   const state: { rest?: string[] } = {};
   // Set now, not when the first chunk is asked for: the tree must not change from here on.

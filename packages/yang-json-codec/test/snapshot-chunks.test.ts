@@ -1,18 +1,13 @@
-import { emptyTree } from '@yangkit/yang-json-codec';
 import { describe, expect, test } from 'vitest';
-import type { SharedRead } from '../src/backend.js';
-import { snapshotChunks } from '../src/snapshot-chunks.js';
-import { exampleSchema } from './harness.js';
+import { type DetachableRead, snapshotChunks } from '../src/snapshot-chunks';
 
 /** A shared read whose detach the test triggers, as a datastore about to change would. */
-async function fakeRead(): Promise<SharedRead & { detach: () => void }> {
+function fakeRead(): DetachableRead & { detach: () => void } {
   let detach = () => {};
   return {
-    tree: emptyTree(await exampleSchema()),
     onDetach: (d) => {
       detach = d;
     },
-    release: () => {},
     detach: () => detach(),
   };
 }
@@ -23,8 +18,8 @@ function* encoder(state: { value: string }, count: number): Generator<string> {
 }
 
 describe('snapshotChunks', () => {
-  test('chunks are encoded one at a time while the read is held', async () => {
-    const read = await fakeRead();
+  test('chunks are encoded one at a time while the read is held', () => {
+    const read = fakeRead();
     const state = { value: 'a' };
     const chunks = snapshotChunks(encoder(state, 3), read);
     expect(chunks.next().value).toBe('a0;');
@@ -32,8 +27,8 @@ describe('snapshotChunks', () => {
     expect([...chunks]).toEqual(['b1;', 'b2;']);
   });
 
-  test('on detach the rest is encoded at once, from the state before the change', async () => {
-    const read = await fakeRead();
+  test('on detach the rest is encoded at once, from the state before the change', () => {
+    const read = fakeRead();
     const state = { value: 'a' };
     const chunks = snapshotChunks(encoder(state, 3), read);
     expect(chunks.next().value).toBe('a0;');
@@ -42,8 +37,8 @@ describe('snapshotChunks', () => {
     expect([...chunks]).toEqual(['a1;', 'a2;']);
   });
 
-  test('a detach before the first chunk keeps the whole document as it was', async () => {
-    const read = await fakeRead();
+  test('a detach before the first chunk keeps the whole document as it was', () => {
+    const read = fakeRead();
     const state = { value: 'a' };
     const chunks = snapshotChunks(encoder(state, 2), read);
     read.detach();
