@@ -262,19 +262,29 @@ export function createFramer(options: FramerOptions): Framer {
  * `\n#<size>\n<xml>\n##\n` in `chunked` mode (size in bytes of the UTF-8 text).
  */
 export function encodeMessage(xml: string, mode: FramingMode): Buffer {
+  return encodeMessagePiece(xml, mode, true);
+}
+
+/**
+ * Frames one piece of a message written in several (RFC 6242 section 4.2): in `chunked` mode each
+ * piece is a chunk of its own, `\n#<size>\n<xml>`, and `\n##\n` follows the last; in `eom` mode the
+ * pieces go as they are and `]]>]]>` follows the last. A message of one piece is
+ * {@link encodeMessage}'s. A chunk holds at least one byte: pieces are never empty in `chunked` mode.
+ */
+export function encodeMessagePiece(xml: string, mode: FramingMode, last: boolean): Buffer {
   // One allocation, the text encoded in place: a small rpc costs less than its copies would.
   const size = Buffer.byteLength(xml, 'utf8');
   if (mode === 'eom') {
-    const out = Buffer.allocUnsafe(size + EOM.length);
+    const out = Buffer.allocUnsafe(size + (last ? EOM.length : 0));
     out.write(xml, 0, 'utf8');
-    EOM.copy(out, size);
+    if (last) EOM.copy(out, size);
     return out;
   }
   if (size === 0) throw new NetconfError('INVALID_ARGUMENT', 'a chunked message needs at least one byte');
   const header = `\n#${size}\n`;
-  const out = Buffer.allocUnsafe(header.length + size + END_OF_CHUNKS.length);
+  const out = Buffer.allocUnsafe(header.length + size + (last ? END_OF_CHUNKS.length : 0));
   out.write(header, 0, 'latin1');
   out.write(xml, header.length, 'utf8');
-  END_OF_CHUNKS.copy(out, header.length + size);
+  if (last) END_OF_CHUNKS.copy(out, header.length + size);
   return out;
 }

@@ -24,7 +24,14 @@ export {
 export { connectStream, NetconfSession } from './client.js';
 export { attachFramer, duplexPair, sendMessage } from './duplex-pair.js';
 export { NetconfError, type NetconfErrorCode, NetconfRpcError, type RpcErrorInfo } from './errors.js';
-export { createFramer, encodeMessage, type Framer, type FramerOptions, type FramingMode } from './framing.js';
+export {
+  createFramer,
+  encodeMessage,
+  encodeMessagePiece,
+  type Framer,
+  type FramerOptions,
+  type FramingMode,
+} from './framing.js';
 export {
   checkHostKey,
   fingerprintSha256,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { splitAt } from '../../../test-support/split.js';
 import { NetconfError } from '../src/errors.js';
-import { createFramer, encodeMessage, type FramingMode } from '../src/framing.js';
+import { createFramer, encodeMessage, encodeMessagePiece, type FramingMode } from '../src/framing.js';
 
 function collect(mode: FramingMode, maxMessageBytes?: number) {
   const messages: string[] = [];
@@ -201,6 +201,25 @@ describe('properties', () => {
           for (const part of splitAt(bytes, cuts)) framer.feed(part);
           expect(errors).toEqual([]);
           expect(messages).toEqual(msgs);
+        },
+      ),
+    );
+  });
+
+  test('a message framed in pieces, in either mode, is read as the message the pieces make', () => {
+    const noMarker = xmlish.filter((m) => !m.includes(']'));
+    fc.assert(
+      fc.property(
+        fc.constantFrom<FramingMode>('eom', 'chunked'),
+        fc.array(noMarker, { minLength: 1, maxLength: 6 }),
+        (mode, pieces) => {
+          const bytes = Buffer.concat(
+            pieces.map((p, i) => encodeMessagePiece(p, mode, i === pieces.length - 1)),
+          );
+          const { framer, messages, errors } = collect(mode);
+          framer.feed(bytes);
+          expect(errors).toEqual([]);
+          expect(messages).toEqual([pieces.join('')]);
         },
       ),
     );
