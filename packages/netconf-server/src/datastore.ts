@@ -1,4 +1,4 @@
-import { ChangeLog, emptyTree, type InstanceTree } from '@yangkit/yang-json-codec';
+import { ChangeLog, emptyTree, type InstanceTree, overlayTree } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 
 /** One primitive change of a datastore (the codec's `TreeChange`), for hooks, the journal and events. */
@@ -22,4 +22,11 @@ export function emptyConfig(schema: SchemaTree): InstanceTree {
 /** A datastore holding `tree` (default: empty). */
 export function createDatastore(schema: SchemaTree, tree: InstanceTree = emptyConfig(schema)): ChangeLog {
   return new ChangeLog(tree);
+}
+
+/** `running` with the operational state of `NetconfServer.operationalState` laid over it. */
+export function withState(running: InstanceTree, state: readonly InstanceTree[]): InstanceTree {
+  let view = running;
+  for (const tree of state) view = overlayTree(view, tree);
+  return view;
 }

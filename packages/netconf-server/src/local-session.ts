@@ -2,23 +2,24 @@ import {
   applyContent,
   applyView,
   type ChildHolder,
-  cloneNode,
   findChildren,
   finishSteps,
   holdsNoState,
   type InstanceTree,
-  type OriginRule,
   type PathStep,
   type Steps,
   selectPath,
   type TreeEdit,
 } from '@yangkit/yang-json-codec';
 import { editConfigTreeSteps } from './config-edit.js';
-import type { Datastore, DatastoreName } from './datastore.js';
+import { type Datastore, type DatastoreName, withState } from './datastore.js';
 import { rpcError } from './errors.js';
 import { editDataSteps, operationalOrigin } from './nmda.js';
-import { DEFAULT_CONFIRM_TIMEOUT, type NetconfServer, withState } from './server.js';
+import { DEFAULT_CONFIRM_TIMEOUT, type NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
+import { holdRead, type SharedRead } from './shared-read.js';
+
+export type { SharedRead } from './shared-read.js';
 
 /** A datastore of RFC 8342 section 5 by its `ietf-datastores` identity name. */
 export type NmdaDatastoreName = DatastoreName | 'intended' | 'operational';
@@ -36,29 +37,6 @@ export interface LocalReadOptions {
   readonly content?: 'config' | 'nonconfig' | 'all';
   /** RFC 8342 section 5.3.4 `or:origin` annotations (the operational datastore only). */
   readonly withOrigin?: boolean;
-}
-
-/**
- * A read that shares nodes with the datastore instead of copying them (see
- * {@link LocalSession.readShared}). Until {@link SharedRead.release}, the datastore lets the reader
- * detach before it changes in place.
- */
-export interface SharedRead {
-  /** The data read; the caller must not change it. */
-  readonly tree: InstanceTree;
-  /**
-   * With `withOrigin`: the origin of each node (RFC 8342 section 5.3.4), for the encoders' view
-   * (its `origin`), which writes the annotations the tree does not hold.
-   */
-  readonly origin?: OriginRule;
-  /**
-   * What to do, synchronously, when the datastore is about to change while the read is held: copy what
-   * is still to be used. By default, `tree` is made a copy of itself in place (its top-level groups
-   * replaced by deep copies), which suits a caller that has not started to walk it.
-   */
-  onDetach(detach: () => void): void;
-  /** The caller is done with `tree` (or stops using it): the datastore forgets the reader. */
-  release(): void;
 }
 
 /** The parameters of a commit (RFC 6241 sections 8.3.4.1 and 8.4.5.1). */
@@ -148,22 +126,7 @@ export class LocalSession {
       if (options.withOrigin === true) applyView(view, { origin: operationalOrigin });
       return { tree: view, onDetach: () => {}, release: () => {} };
     }
-    let detach = (): void => {
-      for (const [schema, nodes] of view.children)
-        view.children.set(
-          schema,
-          nodes.map((n) => cloneNode(n, undefined)),
-        );
-    };
-    const release = log.hold(() => detach());
-    return {
-      tree: view,
-      ...(options.withOrigin === true ? { origin: operationalOrigin } : {}),
-      onDetach: (d) => {
-        detach = d;
-      },
-      release,
-    };
+    return holdRead(log, view, options.withOrigin === true ? operationalOrigin : undefined);
   }
 
   /** Whether the configuration node at `target` exists in the datastore (default running) and the user may read it. */

@@ -1,10 +1,11 @@
 import { childElement, childElements, textOf, type XmlElement } from '@yangkit/xml';
-import type { DataNode, InstanceTree, Steps, TreeEdit, WithDefaultsMode } from '@yangkit/yang-json-codec';
+import type { DataNode, Steps, TreeEdit, WithDefaultsMode } from '@yangkit/yang-json-codec';
 import { editDatastoreSteps } from './config-edit.js';
-import type { DatastoreName } from './datastore.js';
+import { type DatastoreName, withState } from './datastore.js';
 import { configEditsInSlices, type EditOperation } from './edit-config.js';
 import { rpcError } from './errors.js';
-import { dataXml, type Filter, filterElements, select } from './operation-args.js';
+import { dataReply, type Filter, filterElements, select } from './operation-args.js';
+import type { ReplyContent } from './reply.js';
 import type { NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
 
@@ -38,11 +39,14 @@ export async function getData(
   server: NetconfServer,
   session: ServerSession,
   op: XmlElement,
-): Promise<string> {
+): Promise<ReplyContent> {
   const name = datastoreOf(op);
-  let tree: InstanceTree;
-  if (name === 'operational') tree = await server.operationalView(session);
-  else tree = server.datastore(name === 'intended' ? 'running' : (name as DatastoreName)).tree;
+  const state = name === 'operational' ? await server.operationalState(session) : undefined;
+  // From here to the reply's hold, one synchronous run: the tree read is the datastore's own.
+  const datastore = server.datastore(
+    name === 'operational' || name === 'intended' ? 'running' : (name as DatastoreName),
+  );
+  let tree = state === undefined ? datastore.tree : withState(datastore.tree, state);
   const subtree = childElement(op, 'subtree-filter', NMDA_NS);
   const xpath = childElement(op, 'xpath-filter', NMDA_NS);
   // RFC 8341 section 3.4.5: unreadable nodes are left out before filtering.
@@ -74,7 +78,7 @@ export async function getData(
   }
   // The selection shares nodes with the datastore: config-filter, max-depth and the origins apply
   // as it is written.
-  return dataXml(selection, wd ? (textOf(wd).trim() as WithDefaultsMode) : undefined, NMDA_NS, {
+  return dataReply(datastore, selection, wd ? (textOf(wd).trim() as WithDefaultsMode) : undefined, NMDA_NS, {
     ...(configFilter === undefined ? {} : { content: configFilter ? 'config' : 'nonconfig' }),
     // RFC 8526 max-depth counts top-level nodes as level 1; the codec's depth counts the datastore.
     ...(maxDepth === undefined ? {} : { depth: maxDepth + 1 }),

@@ -2,7 +2,7 @@ import { NETCONF_BASE_NS } from '@yangkit/netconf-client';
 import { childElement, childElements, textOf, type XmlElement } from '@yangkit/xml';
 import {
   CodecError,
-  encodeXml,
+  encodeXmlChunks,
   type FilterElement,
   type InstanceTree,
   selectSubtree,
@@ -11,9 +11,11 @@ import {
   type WithDefaultsMode,
 } from '@yangkit/yang-json-codec';
 import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
-import type { DatastoreName } from './datastore.js';
+import type { Datastore, DatastoreName } from './datastore.js';
 import { RpcError, rpcError, rpcErrorOf } from './errors.js';
+import type { ReplyPieces } from './reply.js';
 import type { NetconfServer } from './server.js';
+import { holdRead, sharedReply } from './shared-read.js';
 
 const WD_MODULE_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults';
 
@@ -161,17 +163,42 @@ export function select(tree: InstanceTree, filter: Filter): InstanceTree {
 }
 
 /**
+ * The `<data>` reply of a selection that shares nodes with `datastore`, written in pieces as the
+ * session sends them (see `ServerSession`) from the datastore's own nodes, held until then so that
+ * the reply stays one snapshot (see {@link holdRead}). Call it once every check has passed, in the
+ * synchronous run that read `datastore.tree`.
+ */
+export function dataReply(
+  datastore: Datastore,
+  selection: InstanceTree,
+  withDefaults: WithDefaultsMode | undefined,
+  namespace?: string,
+  view?: TreeView,
+): ReplyPieces {
+  return sharedReply(holdRead(datastore, selection), dataChunks(selection, withDefaults, namespace, view));
+}
+
+/**
  * The `<data>` reply content of a selection (in `namespace` when given: NMDA's get-data): the codec's
  * XML, written through a view with the RFC 6243 retrieval mode and the rest of `view` (the tree is
- * only read).
+ * only read), in chunks of about 64 KiB, each encoded when it is asked for; none is empty.
  */
-export function dataXml(
+export function* dataChunks(
   tree: InstanceTree,
   withDefaults: WithDefaultsMode | undefined,
   namespace?: string,
   view: TreeView = {},
-): string {
-  const body = encodeXml(tree, { view: withDefaults === undefined ? view : { ...view, withDefaults } });
+): Generator<string> {
   const open = namespace === undefined ? '<data' : `<data xmlns="${namespace}"`;
-  return body === '' ? `${open}/>` : `${open}>${body}</data>`;
+  const chunks = encodeXmlChunks(tree, {
+    view: withDefaults === undefined ? view : { ...view, withDefaults },
+  });
+  // One chunk behind the encoder: the last one ends the element.
+  let held: string | undefined;
+  for (const chunk of chunks) {
+    if (chunk === '') continue;
+    if (held !== undefined) yield held;
+    held = held === undefined ? `${open}>${chunk}` : chunk;
+  }
+  yield held === undefined ? `${open}/>` : `${held}</data>`;
 }

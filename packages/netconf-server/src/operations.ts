@@ -2,15 +2,15 @@ import { NETCONF_BASE_NS, NOTIFICATION_NS } from '@yangkit/netconf-client';
 import { childElement, childElements, escapeXmlText, textOf, type XmlElement } from '@yangkit/xml';
 import { diff, type InstanceTree } from '@yangkit/yang-json-codec';
 import { editConfigTreeSteps, type TestOption } from './config-edit.js';
-import { type DatastoreName, emptyConfig } from './datastore.js';
+import { type DatastoreName, emptyConfig, withState } from './datastore.js';
 import { configEditsInSlices, decodeConfig, type EditOperation, type ErrorOption } from './edit-config.js';
 import { rpcError } from './errors.js';
 import { editData, getData, NMDA_NS } from './nmda.js';
 import type { EventFilter } from './notifications.js';
 import {
   base,
+  dataReply,
   datastoreIn,
-  dataXml,
   type Filter,
   filterOf,
   missing,
@@ -18,6 +18,7 @@ import {
   wantedTops,
   withDefaultsOf,
 } from './operation-args.js';
+import type { ReplyContent } from './reply.js';
 import { action, checkInput } from './rpc-dispatch.js';
 import { DEFAULT_CONFIRM_TIMEOUT, type NetconfServer } from './server.js';
 import { CLOSE_AFTER_REPLY, type ServerSession } from './session.js';
@@ -26,7 +27,11 @@ import { SN_NS } from './subscriptions.js';
 const MON_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring';
 const YANG_NS = 'urn:ietf:params:xml:ns:yang:1';
 
-type Handler = (server: NetconfServer, session: ServerSession, op: XmlElement) => Promise<string> | string;
+type Handler = (
+  server: NetconfServer,
+  session: ServerSession,
+  op: XmlElement,
+) => Promise<ReplyContent> | ReplyContent;
 
 /** What of `tree` the session may read (RFC 8341 section 3.4.5); `tree` itself without NACM. */
 function readable(
@@ -48,15 +53,18 @@ const handlers: Record<string, Handler> = {
   // RFC 6241 7.7
   async [`${NETCONF_BASE_NS}|get`](server, session, op) {
     const filter = filterOf(base(op, 'filter'));
-    const view = await server.operationalView(session, wantedTops(server, filter));
-    return dataXml(select(readable(server, session, view, filter), filter), withDefaultsOf(op));
+    const state = await server.operationalState(session, wantedTops(server, filter));
+    // From here to the hold, one synchronous run: the view shares running's nodes.
+    const view = withState(server.running.tree, state);
+    const selection = select(readable(server, session, view, filter), filter);
+    return dataReply(server.running, selection, withDefaultsOf(op));
   },
   // RFC 6241 7.1
   [`${NETCONF_BASE_NS}|get-config`](server, session, op) {
-    const source = datastoreIn(op, 'source') as DatastoreName;
+    const datastore = server.datastore(datastoreIn(op, 'source') as DatastoreName);
     const filter = filterOf(base(op, 'filter'));
-    const tree = readable(server, session, server.datastore(source).tree, filter);
-    return dataXml(select(tree, filter), withDefaultsOf(op));
+    const selection = select(readable(server, session, datastore.tree, filter), filter);
+    return dataReply(datastore, selection, withDefaultsOf(op));
   },
   // RFC 6241 7.2
   async [`${NETCONF_BASE_NS}|edit-config`](server, session, op) {
@@ -393,7 +401,7 @@ export async function dispatchOperation(
   session: ServerSession,
   op: XmlElement,
   _rpc: XmlElement,
-): Promise<string> {
+): Promise<ReplyContent> {
   const ns = op.ns;
   if (server.nacm) checkExec(server, session, op);
   const handler = handlers[`${ns}|${op.local}`];

@@ -31,9 +31,32 @@ export function writeRpcError(e: RpcErrorFields): string {
 }
 
 /**
- * Wraps reply content in `<rpc-reply>`, echoing the `<rpc>` attributes (message-id and any other,
- * RFC 6241 section 4.2).
+ * Reply content written in pieces as the transport takes them (a big `<data>`), rather than as one
+ * string: the session frames each piece as it comes (RFC 6242), so that neither the event loop
+ * nor memory holds the whole reply. Pulling a piece does the work of that piece (encoding).
  */
+export interface ReplyPieces {
+  /** The content's pieces, in order; none empty. */
+  readonly pieces: Iterable<string>;
+  /** Called once, when the pieces are all written or will not be (the session ended, a failure). */
+  release(): void;
+}
+
+/** What an operation answers: the reply content as one string, or in pieces. */
+export type ReplyContent = string | ReplyPieces;
+
+/**
+ * The start of `<rpc-reply>`, echoing the `<rpc>` attributes (message-id and any other, RFC 6241
+ * section 4.2); {@link REPLY_END} ends it.
+ */
+export function replyStart(attributes: string): string {
+  return `<rpc-reply xmlns="${NETCONF_BASE_NS}"${attributes}>`;
+}
+
+/** The end of `<rpc-reply>`. */
+export const REPLY_END = '</rpc-reply>';
+
+/** Wraps reply content in `<rpc-reply>` (see {@link replyStart}). */
 export function writeReply(attributes: string, content: string): string {
-  return `<rpc-reply xmlns="${NETCONF_BASE_NS}"${attributes}>${content}</rpc-reply>`;
+  return `${replyStart(attributes)}${content}${REPLY_END}`;
 }

@@ -10,7 +10,6 @@ import {
   type InstanceTree,
   invertChange,
   NOTIFICATION_NS,
-  overlayTree,
   replaceTree,
   type Steps,
   validate,
@@ -20,7 +19,7 @@ import type { SchemaTree } from '@yangkit/yang-schema';
 import { CandidateReservations } from './candidate-reservations.js';
 import { CatchUp } from './catch-up.js';
 import { configChangeEvent, sessionParams } from './change-events.js';
-import { type Change, createDatastore, type Datastore, type DatastoreName } from './datastore.js';
+import { type Change, createDatastore, type Datastore, type DatastoreName, withState } from './datastore.js';
 import { NetconfServerError, RpcError, rpcError, rpcErrorOf } from './errors.js';
 import { EventSubscriptions } from './event-subscriptions.js';
 import { LocalSession } from './local-session.js';
@@ -31,6 +30,7 @@ import type { UserAccess } from './nacm/rules.js';
 import { EventLog, eventTimeOf, type LoggedEvent } from './notifications.js';
 import { dispatchOperation } from './operations.js';
 import { StartupStore } from './persistence.js';
+import type { ReplyContent } from './reply.js';
 import { ServerSession, type SessionHost, type SessionInfo, type TerminationReason } from './session.js';
 import { DynamicSubscriptions } from './subscriptions.js';
 
@@ -404,7 +404,7 @@ export class NetconfServer implements SessionHost {
     );
   }
 
-  dispatch(session: ServerSession, operation: XmlElement, rpc: XmlElement): Promise<string> {
+  dispatch(session: ServerSession, operation: XmlElement, rpc: XmlElement): Promise<ReplyContent> {
     return dispatchOperation(this, session, operation, rpc);
   }
 
@@ -908,13 +908,6 @@ export class NetconfServer implements SessionHost {
     this.eventSubscriptions.close();
     this.store?.close();
   }
-}
-
-/** `running` with the operational state of {@link NetconfServer.operationalState} laid over it. */
-export function withState(running: InstanceTree, state: readonly InstanceTree[]): InstanceTree {
-  let view = running;
-  for (const tree of state) view = overlayTree(view, tree);
-  return view;
 }
 
 /** Most validation errors reported in one reply. */

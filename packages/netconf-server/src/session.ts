@@ -3,6 +3,7 @@ import {
   BASE_1_1,
   createFramer,
   encodeMessage,
+  encodeMessagePiece,
   type Framer,
   NETCONF_BASE_NS,
   type NetconfError,
@@ -17,9 +18,16 @@ import {
   textOf,
   type XmlElement,
 } from '@yangkit/xml';
-import { finishInSlices } from '@yangkit/yang-json-codec';
+import { finishInSlices, SLICE_MS } from '@yangkit/yang-json-codec';
 import { RpcError, type RpcErrorFields } from './errors.js';
-import { writeReply, writeRpcError } from './reply.js';
+import {
+  REPLY_END,
+  type ReplyContent,
+  type ReplyPieces,
+  replyStart,
+  writeReply,
+  writeRpcError,
+} from './reply.js';
 
 /** Who is on the other end of a session (ietf-netconf-monitoring `session` entry). */
 export interface SessionInfo {
@@ -37,8 +45,11 @@ export type TerminationReason = 'closed' | 'killed' | 'dropped' | 'timeout' | 'b
 /** What a session needs from the engine. */
 export interface SessionHost {
   capabilities(): readonly string[];
-  /** Runs one operation; resolves with the reply content (`<ok/>`, `<data>...</data>`, output). */
-  dispatch(session: ServerSession, operation: XmlElement, rpc: XmlElement): Promise<string>;
+  /**
+   * Runs one operation; resolves with the reply content (`<ok/>`, `<data>...</data>`, output), as one
+   * string or in pieces.
+   */
+  dispatch(session: ServerSession, operation: XmlElement, rpc: XmlElement): Promise<ReplyContent>;
   sessionStarted(session: ServerSession): void;
   /** `established`: whether the hello exchange had completed (only then was the session announced). */
   sessionEnded(
@@ -110,6 +121,10 @@ export class ServerSession {
   private timer: NodeJS.Timeout | undefined;
   /** Rpcs received and not yet answered: a session answering one is not idle. */
   private inFlight = 0;
+  /** While a reply is written in pieces: the notifications that wait for its end. */
+  private held: string[] | undefined;
+  /** While a reply is written in pieces: resolves at its end. */
+  private replyEnd: Promise<void> | undefined;
 
   constructor(
     private readonly host: SessionHost,
@@ -182,28 +197,40 @@ export class ServerSession {
   /** Sends one message: whole to a transport that takes messages, else framed. */
   send(xml: string): void {
     if (this.state === 'closed' || this.io.sendMessage?.(xml)) return;
-    if (this.io.write(encodeMessage(xml, this.framer.mode)) === false) this.congested = true;
+    this.write(encodeMessage(xml, this.framer.mode));
+  }
+
+  private write(bytes: Buffer): void {
+    if (this.io.write(bytes) === false) this.congested = true;
   }
 
   /**
-   * True while the transport holds more than it takes: the client does not read what the session
-   * sent (a slow link, or a client that paused its reading). Work whose result could be made later
-   * waits for {@link drained} instead.
+   * True while the transport holds more than it takes (the client does not read what the session
+   * sent: a slow link, or a client that paused its reading), or while a reply is written in pieces.
+   * Work whose result could be made later waits for {@link drained} instead.
    */
   get backedUp(): boolean {
-    return this.state !== 'closed' && this.io.backedUp?.() === true;
+    return this.state !== 'closed' && (this.held !== undefined || this.io.backedUp?.() === true);
   }
 
-  /** Resolves once the transport took what was written (at once when nothing waits, or on close). */
-  drained(): Promise<void> {
-    return this.io.drained?.() ?? Promise.resolve();
+  /**
+   * Resolves once the reply being written in pieces is done and the transport took what was
+   * written (at once when nothing waits, or on close).
+   */
+  async drained(): Promise<void> {
+    await this.replyEnd;
+    await this.io.drained?.();
   }
 
-  /** Sends a `<notification>` (RFC 5277 section 4). */
+  /**
+   * Sends a `<notification>` (RFC 5277 section 4); during a reply written in pieces, once it is
+   * done (a message never goes between the pieces of another).
+   */
   notify(xml: string): void {
     if (!this.notifiable) return;
     this.counters.outNotifications++;
-    this.send(xml);
+    if (this.held !== undefined) this.held.push(xml);
+    else this.send(xml);
   }
 
   /** Ends the session (transport closed, killed, close-session). */
@@ -359,28 +386,19 @@ export class ServerSession {
       return;
     }
     this.counters.inRpcs++;
-    let content: string;
+    let content: ReplyContent;
     try {
       content = await this.host.dispatch(this, ops[0]!, rpc);
     } catch (error) {
-      if (error === CLOSE_AFTER_REPLY) {
-        this.closeAfterReply = true;
-        content = '<ok/>';
-      } else if (RpcError.isInstance(error) && error instanceof RpcError) {
-        this.sendErrors(attrs, error.errors);
-        return;
-      } else {
-        this.sendErrors(attrs, [
-          {
-            errorType: 'application',
-            errorTag: 'operation-failed',
-            errorMessage: error instanceof Error ? error.message : String(error),
-          },
-        ]);
+      if (error !== CLOSE_AFTER_REPLY) {
+        this.sendFailure(attrs, error);
         return;
       }
+      this.closeAfterReply = true;
+      content = '<ok/>';
     }
-    this.send(writeReply(attrs, content));
+    if (typeof content === 'string') this.send(writeReply(attrs, content));
+    else if (!(await this.sendPieces(attrs, content))) return;
     for (const task of this.afterReplyTasks.splice(0)) {
       try {
         task();
@@ -389,6 +407,87 @@ export class ServerSession {
       }
     }
     if (this.closeAfterReply) this.terminate('closed');
+  }
+
+  /**
+   * Writes a reply whose content comes in pieces (see {@link ReplyPieces}), each framed as it comes
+   * (RFC 6242 section 4.2), in slices of about {@link SLICE_MS} ms with a turn of the event loop
+   * between them, waiting while the transport's buffer is full: a big reply holds neither the event
+   * loop nor more memory than that buffer. Nothing else is written on the session meanwhile
+   * (notifications wait, see {@link notify}). The first two pieces are made before anything is
+   * written: a failure there is still an `<rpc-error>`, and a reply of one piece is written as one
+   * message, as a string would be. A failure after the first byte cannot become an `<rpc-error>`
+   * (RFC 6241 has no way to take back a reply begun): the session is closed instead. The pieces of
+   * a reply are all checked before (filter, NACM, parameters), so only a defect can fail there.
+   * Resolves true once the whole reply is written; false when it was not (an error was answered, or
+   * the session ended, e.g. the client closed it mid-reply).
+   */
+  private async sendPieces(attrs: string, reply: ReplyPieces): Promise<boolean> {
+    let ended = (): void => {};
+    this.replyEnd = new Promise((resolve) => {
+      ended = resolve;
+    });
+    this.held = [];
+    try {
+      const pieces = reply.pieces[Symbol.iterator]();
+      let first: IteratorResult<string>;
+      let next: IteratorResult<string>;
+      try {
+        first = pieces.next();
+        next = first.done === true ? first : pieces.next();
+      } catch (error) {
+        this.sendFailure(attrs, error);
+        return false;
+      }
+      if (next.done === true) {
+        this.send(writeReply(attrs, first.done === true ? '' : first.value));
+        return true;
+      }
+      try {
+        let piece = replyStart(attrs) + first.value;
+        let until = performance.now() + SLICE_MS;
+        while (next.done !== true) {
+          this.write(encodeMessagePiece(piece, this.framer.mode, false));
+          if (this.congested) {
+            this.congested = false;
+            await this.io.drained?.();
+            until = performance.now() + SLICE_MS;
+          } else if (performance.now() >= until) {
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            until = performance.now() + SLICE_MS;
+          }
+          // Closed meanwhile (by the client, or killed): the rest is not made.
+          if (this.state !== 'open') return false;
+          piece = next.value;
+          next = pieces.next();
+        }
+        this.write(encodeMessagePiece(piece + REPLY_END, this.framer.mode, true));
+        return true;
+      } catch {
+        this.terminate('other');
+        return false;
+      }
+    } finally {
+      reply.release();
+      const held = this.held;
+      this.held = undefined;
+      this.replyEnd = undefined;
+      ended();
+      for (const xml of held) this.send(xml);
+    }
+  }
+
+  /** Answers a failed rpc: its {@link RpcError}s, or `operation-failed` for any other failure. */
+  private sendFailure(attrs: string, error: unknown): void {
+    if (RpcError.isInstance(error) && error instanceof RpcError) this.sendErrors(attrs, error.errors);
+    else
+      this.sendErrors(attrs, [
+        {
+          errorType: 'application',
+          errorTag: 'operation-failed',
+          errorMessage: error instanceof Error ? error.message : String(error),
+        },
+      ]);
   }
 
   private sendErrors(attrs: string, errors: readonly RpcErrorFields[]): void {
