@@ -1,0 +1,274 @@
+import { createFramer, duplexPair, encodeMessage, type FramingMode } from '@yangkit/netconf-client';
+import { readXmlDocument } from '@yangkit/xml';
+import { encodeXml } from '@yangkit/yang-json-codec';
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { NMDA_NS } from '../src/nmda.js';
+import { writeReply } from '../src/reply.js';
+import type { NetconfServer } from '../src/server.js';
+import { configMerges, NC, testServer } from './helpers.js';
+
+// A reply of a big datastore is written in pieces as the transport takes them: the event loop runs
+// other work between them, a slow reader holds the session's reply rather than the server's memory,
+// and the bytes are those of the reply written as one string.
+
+/** Artists enough for a `<data>` of about 2 MB: many chunks of the codec's encoder. */
+const BIG = 50_000;
+
+let server: NetconfServer;
+afterEach(async () => {
+  await server?.close();
+});
+
+/** A server whose running datastore holds `count` artists. */
+async function serverWith(count: number): Promise<NetconfServer> {
+  server = await testServer();
+  const artist = Array.from({ length: count }, (_, i) => ({ name: `artist-${i}` }));
+  server
+    .localSession('admin')
+    .editConfig(
+      'running',
+      configMerges(server.schema, { 'example-jukebox:jukebox': { library: { artist } } }),
+    );
+  return server;
+}
+
+/** One write of the server on the session's transport, and the timer ticks counted before it. */
+interface Write {
+  readonly bytes: Buffer;
+  readonly ticks: number;
+}
+
+/**
+ * A session on a transport that records the server's writes; while `full`, it reports each write
+ * as filling its buffer (`write()` false, `writableNeedDrain`) until {@link Wire.drain}.
+ */
+function wire(s: NetconfServer, framing: FramingMode = 'eom') {
+  const [a, b] = duplexPair();
+  const writes: Write[] = [];
+  const state = { full: false, ticks: 0 };
+  const write = a.write.bind(a) as (chunk: Buffer) => boolean;
+  (a as unknown as { write: (chunk: Buffer) => boolean }).write = (chunk: Buffer) => {
+    writes.push({ bytes: Buffer.from(chunk), ticks: state.ticks });
+    write(chunk);
+    return !state.full;
+  };
+  Object.defineProperty(a, 'writableNeedDrain', { get: () => state.full });
+  // The pipe's own 'drain' (its reader took the bytes) does not count while the buffer is "full".
+  const emit = a.emit.bind(a) as (event: string | symbol, ...args: unknown[]) => boolean;
+  (a as unknown as { emit: typeof emit }).emit = (event, ...args) =>
+    event === 'drain' && state.full ? false : emit(event, ...args);
+  const session = s.connect(a, { username: 'reader' });
+  b.resume();
+  const base = framing === 'eom' ? 'base:1.0' : 'base:1.1';
+  b.write(
+    `<hello xmlns="${NC}"><capabilities><capability>urn:ietf:params:netconf:${base}</capability></capabilities></hello>]]>]]>`,
+  );
+  /** The bytes written after the server hello. */
+  const afterHello = (): Buffer => {
+    const all = Buffer.concat(writes.map((w) => w.bytes));
+    return all.subarray(all.indexOf(']]>]]>') + 6);
+  };
+  return {
+    session,
+    state,
+    writes,
+    afterHello,
+    /** The messages written after the server hello, deframed. */
+    messages(): string[] {
+      const messages: string[] = [];
+      const framer = createFramer({
+        mode: framing,
+        onMessage: (m) => messages.push(m),
+        onError: (e) => messages.push(`${e}`),
+      });
+      framer.feed(afterHello());
+      return messages;
+    },
+    send(rpc: string): void {
+      b.write(framing === 'eom' ? `${rpc}]]>]]>` : `\n#${Buffer.byteLength(rpc)}\n${rpc}\n##\n`);
+    },
+    drain(): void {
+      state.full = false;
+      a.emit('drain');
+    },
+    close(): void {
+      b.destroy();
+    },
+  };
+}
+
+type Wire = ReturnType<typeof wire>;
+
+async function until(done: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2000 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!done()) throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Waits for `count` whole messages after the hello. */
+async function messagesOf(w: Wire, count: number): Promise<string[]> {
+  await until(() => w.messages().length >= count, `${count} messages`);
+  return w.messages();
+}
+
+const GET_CONFIG = `<rpc message-id="1" xmlns="${NC}"><get-config><source><running/></source></get-config></rpc>`;
+
+/** The reply to {@link GET_CONFIG} as one string: running's XML in `<data>`. */
+function oneStringReply(s: NetconfServer, open = '<data>'): string {
+  return writeReply(' message-id="1"', `${open}${encodeXml(s.running.tree, { view: {} })}</data>`);
+}
+
+describe('a big reply', () => {
+  beforeAll(async () => {
+    // Loads the schema once, outside the tests' time.
+    await testServer().then((s) => s.close());
+  });
+
+  test('a big <get-config> reply arrives in several writes, with a timer running between them', async () => {
+    const s = await serverWith(BIG);
+    const w = wire(s);
+    await until(() => w.writes.length > 0, 'the hello');
+    const timer = setInterval(() => w.state.ticks++, 1);
+    try {
+      const before = w.writes.length;
+      w.send(GET_CONFIG);
+      await messagesOf(w, 1);
+      const reply = w.writes.slice(before);
+      expect(reply.length).toBeGreaterThan(2);
+      expect(reply.at(-1)!.ticks).toBeGreaterThan(reply[0]!.ticks);
+    } finally {
+      clearInterval(timer);
+    }
+  });
+
+  test.each([
+    ['get', `<get/>`],
+    [
+      'get-data',
+      `<get-data xmlns="${NMDA_NS}"><datastore xmlns:ds="urn:ietf:params:xml:ns:yang:ietf-datastores">ds:operational</datastore></get-data>`,
+    ],
+  ])('a big <%s> reply arrives in several writes and is one well-formed message', async (_, op) => {
+    const s = await serverWith(BIG);
+    const w = wire(s);
+    await until(() => w.writes.length > 0, 'the hello');
+    const before = w.writes.length;
+    w.send(`<rpc message-id="1" xmlns="${NC}">${op}</rpc>`);
+    const [reply] = await messagesOf(w, 1);
+    expect(w.writes.length - before).toBeGreaterThan(2);
+    expect(readXmlDocument(reply!).local).toBe('rpc-reply');
+    expect(reply).toContain(`<name>artist-${BIG - 1}</name>`);
+  });
+
+  test.each([
+    ['small', 'eom', 3],
+    ['small', 'chunked', 3],
+    ['big', 'eom', BIG],
+    ['big', 'chunked', BIG],
+  ] as const)(
+    'the %s <get-config> reply in %s framing has the bytes of the one-string reply',
+    async (_, framing, count) => {
+      const s = await serverWith(count);
+      const w = wire(s, framing);
+      w.send(GET_CONFIG);
+      const [reply] = await messagesOf(w, 1);
+      const expected = oneStringReply(s);
+      expect(reply).toBe(expected);
+      // End-of-message framing writes the same bytes; chunked framing can give each piece a chunk
+      // of its own (RFC 6242 section 4.2), except for a reply of one piece.
+      if (framing === 'eom' || count === 3)
+        expect(w.afterHello().equals(encodeMessage(expected, framing))).toBe(true);
+      else
+        expect(
+          w
+            .afterHello()
+            .toString()
+            .match(/\n#\d+\n/g)!.length,
+        ).toBeGreaterThan(2);
+    },
+  );
+
+  test('a big <get-data> reply of running has the bytes of the one-string reply', async () => {
+    const s = await serverWith(BIG);
+    const w = wire(s);
+    w.send(
+      `<rpc message-id="1" xmlns="${NC}"><get-data xmlns="${NMDA_NS}"><datastore xmlns:ds="urn:ietf:params:xml:ns:yang:ietf-datastores">ds:running</datastore></get-data></rpc>`,
+    );
+    await messagesOf(w, 1);
+    expect(w.afterHello().equals(encodeMessage(oneStringReply(s, `<data xmlns="${NMDA_NS}">`), 'eom'))).toBe(
+      true,
+    );
+  });
+});
+
+describe('a reply the client does not read', () => {
+  /** A session whose transport is full from the first piece of the reply to {@link GET_CONFIG} on. */
+  async function stalledReply(s: NetconfServer): Promise<{ w: Wire; before: number }> {
+    const w = wire(s);
+    await until(() => w.writes.length > 0, 'the hello');
+    const before = w.writes.length;
+    w.state.full = true;
+    w.send(GET_CONFIG);
+    await until(() => w.writes.length > before, 'the first piece');
+    // The rest of the reply is still to be encoded from the datastore's own nodes.
+    expect(s.running.readers).toBe(1);
+    return { w, before };
+  }
+
+  test('the reply waits for the transport: one piece is written while its buffer is full', async () => {
+    const s = await serverWith(BIG);
+    const { w, before } = await stalledReply(s);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(w.writes.length - before).toBe(1);
+    expect(s.running.readers).toBe(1);
+  });
+
+  test('a session closed mid-reply stops it and releases the datastore', async () => {
+    const s = await serverWith(BIG);
+    const { w, before } = await stalledReply(s);
+    w.close();
+    await until(() => s.running.readers === 0, 'the release');
+    expect(w.writes.length - before).toBe(1);
+    s.localSession('admin').editConfig(
+      'running',
+      configMerges(s.schema, { 'example-jukebox:jukebox': { player: { gap: '1.5' } } }),
+    );
+    expect(s.running.readers).toBe(0);
+  });
+
+  test('a change of running during a reply does not show in it', async () => {
+    const s = await serverWith(BIG);
+    const expected = oneStringReply(s);
+    const { w } = await stalledReply(s);
+    s.localSession('admin').editConfig(
+      'running',
+      configMerges(s.schema, {
+        'example-jukebox:jukebox': { library: { artist: [{ name: 'late-artist' }] } },
+      }),
+    );
+    w.drain();
+    const [reply] = await messagesOf(w, 1);
+    expect(reply).toBe(expected);
+    expect(oneStringReply(s)).toContain('late-artist');
+    expect(s.running.readers).toBe(0);
+  });
+
+  test('a notification for the same session comes after the whole reply', async () => {
+    const s = await serverWith(BIG);
+    const w = wire(s);
+    w.send(
+      `<rpc message-id="0" xmlns="${NC}"><create-subscription xmlns="urn:ietf:params:xml:ns:netconf:notification:1.0"/></rpc>`,
+    );
+    await messagesOf(w, 1);
+    const before = w.writes.length;
+    w.state.full = true;
+    w.send(GET_CONFIG);
+    await until(() => w.writes.length > before, 'the first piece');
+    s.publish(
+      '<event xmlns="http://example.com/event/1.0"><event-class>fault</event-class><reporting-entity><card>Ethernet0</card></reporting-entity><severity>major</severity></event>',
+    );
+    expect(w.writes.length - before).toBe(1);
+    w.drain();
+    const messages = await messagesOf(w, 3);
+    expect(messages[1]).toBe(oneStringReply(s));
+    expect(messages[2]).toContain('<card>Ethernet0</card>');
+  });
+});
