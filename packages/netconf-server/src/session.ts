@@ -446,23 +446,19 @@ export class ServerSession {
       try {
         let piece = replyStart(attrs) + first.value;
         let until = performance.now() + SLICE_MS;
-        while (next.done !== true) {
-          this.write(encodeMessagePiece(piece, this.framer.mode, false));
-          if (this.congested) {
-            this.congested = false;
-            await this.io.drained?.();
-            until = performance.now() + SLICE_MS;
-          } else if (performance.now() >= until) {
-            await new Promise<void>((resolve) => setImmediate(resolve));
+        for (;;) {
+          // Closed meanwhile (by the client, or killed): the rest is not written.
+          if (this.state !== 'open') return false;
+          const last = next.done === true;
+          this.write(encodeMessagePiece(last ? piece + REPLY_END : piece, this.framer.mode, last));
+          if (last) return true;
+          if (this.congested || performance.now() >= until) {
+            await this.turn();
             until = performance.now() + SLICE_MS;
           }
-          // Closed meanwhile (by the client, or killed): the rest is not made.
-          if (this.state !== 'open') return false;
           piece = next.value;
           next = pieces.next();
         }
-        this.write(encodeMessagePiece(piece + REPLY_END, this.framer.mode, true));
-        return true;
       } catch {
         this.terminate('other');
         return false;
@@ -475,6 +471,13 @@ export class ServerSession {
       ended();
       for (const xml of held) this.send(xml);
     }
+  }
+
+  /** Gives the event loop a turn, or waits for a full transport to drain. */
+  private async turn(): Promise<void> {
+    if (!this.congested) return new Promise((resolve) => setImmediate(resolve));
+    this.congested = false;
+    await this.io.drained?.();
   }
 
   /** Answers a failed rpc: its {@link RpcError}s, or `operation-failed` for any other failure. */
