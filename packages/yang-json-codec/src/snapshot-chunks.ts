@@ -11,8 +11,9 @@ export interface DetachableRead {
  * The chunks of an encoder that walks a tree shared with the datastore, kept one snapshot: when the
  * datastore is about to change in place (between two chunks, as encoding is synchronous), the rest
  * of the document is encoded at once, from the nodes as they still are, and the chunks go on from
- * that text. Until then a chunk is encoded only when the response asks for it, so memory stays one
- * chunk whatever the size of the document; a detached read holds the rest of its text instead.
+ * that text. Until then a chunk is encoded only when it is asked for (by an HTTP response, a NETCONF
+ * reply), so memory stays one chunk whatever the size of the document; a detached read holds the
+ * rest of its text instead.
  */
 export function snapshotChunks(chunks: Iterable<string>, read: DetachableRead): Generator<string> {
   const encoder = chunks[Symbol.iterator]();
