@@ -125,6 +125,8 @@ export class ServerSession {
   private held: string[] | undefined;
   /** While a reply is written in pieces: resolves at its end. */
   private replyEnd: Promise<void> | undefined;
+  /** While a reply in pieces waits for the transport to drain: ends the wait (the session ended). */
+  private stopWaiting: (() => void) | undefined;
 
   constructor(
     private readonly host: SessionHost,
@@ -241,6 +243,8 @@ export class ServerSession {
     clearTimeout(this.timer);
     this.afterReplyTasks = [];
     this.framer.reset();
+    // A reply waiting for a client that reads nothing stops now, not when the transport closes.
+    this.stopWaiting?.();
     try {
       this.io.end();
     } finally {
@@ -477,7 +481,11 @@ export class ServerSession {
   private async turn(): Promise<void> {
     if (!this.congested) return new Promise((resolve) => setImmediate(resolve));
     this.congested = false;
-    await this.io.drained?.();
+    const ended = new Promise<void>((resolve) => {
+      this.stopWaiting = resolve;
+    });
+    await Promise.race([this.io.drained?.(), ended]);
+    this.stopWaiting = undefined;
   }
 
   /** Answers a failed rpc: its {@link RpcError}s, or `operation-failed` for any other failure. */

@@ -94,6 +94,9 @@ function wire(s: NetconfServer, framing: FramingMode = 'eom') {
     close(): void {
       b.destroy();
     },
+    pauseReading(): void {
+      b.pause();
+    },
   };
 }
 
@@ -232,6 +235,16 @@ describe('a reply the client does not read', () => {
       configMerges(s.schema, { 'example-jukebox:jukebox': { player: { gap: '1.5' } } }),
     );
     expect(s.running.readers).toBe(0);
+  });
+
+  test('a session killed mid-reply releases the datastore though its client reads nothing', async () => {
+    const s = await serverWith(BIG);
+    const { w } = await stalledReply(s);
+    // Nothing is read any more: the transport neither drains nor closes.
+    w.pauseReading();
+    s.killSession(w.session.id, undefined);
+    await until(() => s.running.readers === 0, 'the release');
+    expect(w.session.open).toBe(false);
   });
 
   test('a change of running during a reply does not show in it', async () => {
