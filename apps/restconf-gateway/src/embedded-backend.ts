@@ -45,16 +45,7 @@ function failure(index: number | undefined, error: unknown): unknown {
   return index === undefined ? reported(error) : new EditError(index, reported(error));
 }
 
-/** Runs one step of an edit; a failure names the edit at `index`. */
-function step(index: number | undefined, run: () => void): void {
-  try {
-    run();
-  } catch (error) {
-    throw failure(index, error);
-  }
-}
-
-/** {@link step} for steps run in slices. */
+/** Runs the steps of an edit; a failure names the edit at `index`. */
 function* steps(index: number | undefined, run: Steps<void>): Steps<void> {
   try {
     yield* run;
@@ -68,10 +59,11 @@ function* steps(index: number | undefined, run: Steps<void>): Steps<void> {
  * reads and edits go to the datastores directly through the server's tree API
  * (`NetconfServer.localSession`), with no XML written or read: a read copies the selected subtree
  * (a shared read does not: the response is written from the datastore's own nodes, and detaches
- * before the datastore changes). An edit runs in slices with the candidate held for it: a
- * `{+restconf}/data` edit through the candidate and a commit (confirmed when asked), an NMDA edit as
- * `<edit-data>` of its datastore (of running: made on the candidate while that is unmodified); on a
- * server without a candidate, a `{+restconf}/data` edit is one turn. The server's own code does the
+ * before the datastore changes). An edit runs in slices with the candidate (or the server's scratch
+ * tree) held for it: a `{+restconf}/data` edit through the candidate and a commit (confirmed when
+ * asked), or on a server without a candidate as `<edit-config>` of running; an NMDA edit as
+ * `<edit-data>` of its datastore. An edit of running is made on a scratch tree that running then
+ * takes whole (see `NetconfServer.transactSteps`). The server's own code does the
  * checks of its NETCONF operations: locks, NACM, validation, journal, config-change events.
  * Changes of running by other clients (NETCONF sessions, a confirmed commit's rollback) are
  * reported through `onChange` from the server's commit hook.
@@ -153,6 +145,23 @@ export function createEmbeddedBackend(options: EmbeddedBackendOptions): Backend 
   }
 
   /**
+   * A `{+restconf}/data` edit on a server without a candidate: one `<edit-config>` of running with
+   * every edit (the failure names the first), made in slices on the server's scratch tree (see
+   * `LocalSession.editConfigSteps`).
+   */
+  function* editRunning(session: LocalSession, request: EditRequest): Steps<void> {
+    // Here, at its turn: the edits before this one are made.
+    request.check?.();
+    const { edits } = request;
+    yield* steps(
+      edits.length === 0 ? undefined : 0,
+      session.editConfigSteps('running', edits, request.defaultOperation),
+    );
+    // In the same step as the edit's end: the next request's check sees its entity-tag.
+    changed('running');
+  }
+
+  /**
    * An NMDA edit of one datastore (RFC 8527 `{+restconf}/ds/...`), all or none, in slices with the
    * candidate held for this request: of the candidate, or of running made on the candidate while it
    * is unmodified (see `LocalSession.editDataSteps`).
@@ -206,17 +215,9 @@ export function createEmbeddedBackend(options: EmbeddedBackendOptions): Backend 
         await session.reserveCandidate(() => editDatastore(session, request, datastore));
         return;
       }
-      if (operations.capabilities.candidate) {
-        await session.reserveCandidate(() => editCandidate(session, request));
-        return;
-      }
-      // Without a candidate there is no private tree to edit in slices short of copying running:
-      // one synchronous turn, from the check to the commit, that no other request interleaves with.
-      request.check?.();
-      step(edits.length === 0 ? undefined : 0, () =>
-        session.editConfig('running', edits, request.defaultOperation),
+      await session.reserveCandidate(() =>
+        operations.capabilities.candidate ? editCandidate(session, request) : editRunning(session, request),
       );
-      changed('running');
     },
     invoke: (request) => operations.invoke(request),
     subscribe: (request) => operations.subscribe(request),

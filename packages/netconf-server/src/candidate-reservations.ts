@@ -2,6 +2,8 @@ import { SLICE_MS, type Steps } from '@yangkit/yang-json-codec';
 
 interface Reservation {
   readonly work: () => Steps<void>;
+  /** Work already due (see {@link CandidateReservations.runDue}). */
+  readonly due: boolean;
   steps?: Steps<void>;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
@@ -32,17 +34,37 @@ export class CandidateReservations {
 
   /** Runs `work` once the work asked for before has ended; resolves when it ends, rejects with what it throws. */
   run(work: () => Steps<void>): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ work, resolve, reject });
-      this.#schedule();
-    });
+    return this.#enqueue({ work, due: false }, this.#queue.length);
   }
 
-  /** Runs the rest of the work in progress now, unless called from inside it; work not started waits. */
+  /**
+   * Runs `work` as soon as the work in progress has ended, before any work not yet started: work the
+   * server owes since a given moment (a confirmed commit's rollback on its timeout), which work asked
+   * for later must find done. {@link CandidateReservations.finish} runs it with the work in progress.
+   */
+  runDue(work: () => Steps<void>): Promise<void> {
+    let at = 0;
+    while (at < this.#queue.length && (this.#queue[at]!.due || this.#queue[at]!.steps !== undefined)) at++;
+    return this.#enqueue({ work, due: true }, at);
+  }
+
+  /**
+   * Runs the rest of the work in progress now, and the work due after it, unless called from inside
+   * it; work not started waits.
+   */
   finish(): void {
-    const head = this.#queue[0];
-    if (head?.steps === undefined || this.#stepping) return;
-    while (this.#queue[0] === head) this.#step(head);
+    if (this.#stepping) return;
+    for (let head = this.#queue[0]; head !== undefined && (head.steps !== undefined || head.due); ) {
+      this.#step(head);
+      head = this.#queue[0];
+    }
+  }
+
+  #enqueue(entry: Omit<Reservation, 'resolve' | 'reject'>, at: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#queue.splice(at, 0, { ...entry, resolve, reject });
+      this.#schedule();
+    });
   }
 
   #schedule(): void {

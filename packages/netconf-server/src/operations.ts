@@ -3,7 +3,13 @@ import { childElement, childElements, escapeXmlText, textOf, type XmlElement } f
 import { diff, type InstanceTree } from '@yangkit/yang-json-codec';
 import { editConfigTreeSteps, type TestOption } from './config-edit.js';
 import { type DatastoreName, emptyConfig, withState } from './datastore.js';
-import { configEditsInSlices, decodeConfig, type EditOperation, type ErrorOption } from './edit-config.js';
+import {
+  configEditsInSlices,
+  decodeConfig,
+  decodeConfigSteps,
+  type EditOperation,
+  type ErrorOption,
+} from './edit-config.js';
 import { rpcError } from './errors.js';
 import { editData, getData, NMDA_NS } from './nmda.js';
 import type { EventFilter } from './notifications.js';
@@ -125,23 +131,35 @@ const handlers: Record<string, Handler> = {
     return '<ok/>';
   },
   // RFC 6241 7.3
-  [`${NETCONF_BASE_NS}|copy-config`](server, session, op) {
+  async [`${NETCONF_BASE_NS}|copy-config`](server, session, op) {
     const target = datastoreIn(op, 'target') as DatastoreName;
     const source = datastoreIn(op, 'source', true);
     server.datastore(target);
     if (source === target)
       throw rpcError('invalid-value', 'source and target are the same datastore', { errorType: 'protocol' });
+    if (target === 'running') {
+      // In slices with the scratch tree held (see NetconfServer.replaceRunningSteps); the source is
+      // read at its turn, as the checks are made.
+      await server.reserveCandidate(function* () {
+        server.checkLock(target, session);
+        const access = server.nacm?.of(session);
+        const tree =
+          typeof source === 'string'
+            ? server.datastore(source).tree
+            : yield* decodeConfigSteps(server.schema, childElements(source));
+        if (!server.features.writableRunning)
+          throw rpcError('operation-not-supported', 'running cannot be written directly', {
+            errorType: 'protocol',
+          });
+        // RFC 8341 section 3.4.5: the nodes that differ, not the whole copy, need write access.
+        yield* server.replaceRunningSteps(session, tree, access);
+      });
+      return '<ok/>';
+    }
     server.checkLock(target, session);
     const access = server.nacm?.of(session);
     const tree = typeof source === 'string' ? server.datastore(source).tree : configOf(server, source);
-    if (target === 'running') {
-      if (!server.features.writableRunning)
-        throw rpcError('operation-not-supported', 'running cannot be written directly', {
-          errorType: 'protocol',
-        });
-      // RFC 8341 section 3.4.5: the nodes that differ, not the whole copy, need write access.
-      server.replaceRunning(session, tree, access);
-    } else if (target === 'startup') {
+    if (target === 'startup') {
       server.validateAll(tree);
       server.nacm?.checkWrite(access, diff(server.startup.tree, tree));
       server.replaceStartup(tree);
@@ -254,10 +272,12 @@ const handlers: Record<string, Handler> = {
     return '<ok/>';
   },
   // RFC 6241 8.4.4.1
-  [`${NETCONF_BASE_NS}|cancel-commit`](server, session, op) {
+  async [`${NETCONF_BASE_NS}|cancel-commit`](server, session, op) {
     server.datastore('candidate');
     const persistId = base(op, 'persist-id');
-    server.cancelCommit(session, persistId ? textOf(persistId) : undefined);
+    await server.reserveCandidate(() =>
+      server.cancelCommitSteps(session, persistId ? textOf(persistId) : undefined),
+    );
     return '<ok/>';
   },
   // RFC 6241 8.6.4.1

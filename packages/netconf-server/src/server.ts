@@ -4,16 +4,18 @@ import type { XmlElement } from '@yangkit/xml';
 import {
   CodecError,
   cloneTree,
+  cloneTreeSteps,
   type DataNode,
   decodeXml,
   finishSteps,
   type InstanceTree,
+  ITEMS_PER_STEP,
   invertChange,
   NOTIFICATION_NS,
-  replaceTree,
+  replaceTreeSteps,
   type Steps,
-  validate,
   validateChangesSteps,
+  validateSteps,
 } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { CandidateReservations } from './candidate-reservations.js';
@@ -139,6 +141,13 @@ export interface ConnectOptions {
 /** RFC 6241 section 8.4.5.1 `confirm-timeout` when a confirmed commit gives none: 600 seconds. */
 export const DEFAULT_CONFIRM_TIMEOUT = 600;
 
+/** How the exchange of a commit judges the tree running takes (see `NetconfServer.exchangeSteps`). */
+interface ExchangeOptions {
+  readonly validate: 'changes' | 'all' | 'none';
+  /** A check that must hold when running changes, made in the exchange's own step. */
+  readonly atExchange?: () => void;
+}
+
 interface PendingCommit {
   readonly session: number;
   persist: string | undefined;
@@ -192,7 +201,12 @@ export class NetconfServer implements SessionHost {
   private readonly candidateStore: Datastore;
   /** The changes of running an unmodified candidate has yet to replay. */
   private readonly candidateCatchUp: CatchUp;
-  /** Edits of the candidate (with their commits) running in slices. */
+  /**
+   * The private scratch tree (see {@link NetconfServer.scratchSteps}), made on first need, with the
+   * changes of running it has yet to replay.
+   */
+  private privateScratch: { readonly store: Datastore; readonly catchUp: CatchUp } | undefined;
+  /** Work in slices on the candidate or on running (through a scratch tree), one at a time. */
   private readonly reservations: CandidateReservations;
   private candidateStale = false;
   private committing = false;
@@ -204,7 +218,9 @@ export class NetconfServer implements SessionHost {
     this.running = createDatastore(options.schema);
     this.candidateStore = createDatastore(options.schema);
     this.candidateCatchUp = new CatchUp(this.candidateStore, this.running);
-    this.reservations = new CandidateReservations(() => !this.candidateCatchUp.pending);
+    this.reservations = new CandidateReservations(
+      () => !this.candidateCatchUp.pending && this.privateScratch?.catchUp.pending !== true,
+    );
     this.startup = createDatastore(options.schema);
     this.maxMessageBytes = options.maxMessageBytes ?? 64 * 1024 * 1024;
     this.helloTimeoutMs = seconds(options.helloTimeout ?? 60, 'helloTimeout') * 1000;
@@ -433,6 +449,27 @@ export class NetconfServer implements SessionHost {
     return this.reservations.run(work);
   }
 
+  /**
+   * The scratch tree of a change of running made in steps (see {@link NetconfServer.transactSteps}):
+   * a datastore equal to running with no change logged. The candidate while it is unmodified (it
+   * follows running then; RFC 6241 section 8.3); otherwise (uncommitted changes, replaced by
+   * copy-config, or no candidate at all) the private scratch tree, which follows running the same way.
+   * That one is made on first need by copying running in steps, within the work that needs it (so
+   * running, which changes only after that work ends, stays as it is during the copy), and kept: one
+   * more copy of the configuration, which later changes of running are replayed on in the background.
+   */
+  *scratchSteps(): Steps<Datastore> {
+    if (this.features.candidate && !this.candidateModified) return this.candidate;
+    // Work half made on the private tree ends first (nothing when asked from inside it).
+    this.reservations.finish();
+    if (this.privateScratch === undefined) {
+      const store = createDatastore(this.schema, yield* cloneTreeSteps(this.running.tree));
+      this.privateScratch = { store, catchUp: new CatchUp(store, this.running) };
+    }
+    this.privateScratch.catchUp.finish();
+    return this.privateScratch.store;
+  }
+
   /** The datastore of a name, checking it is offered. */
   datastore(name: DatastoreName): Datastore {
     if (name === 'candidate' && !this.features.candidate)
@@ -478,7 +515,8 @@ export class NetconfServer implements SessionHost {
       if (options.access) this.nacm!.checkWrite(options.access, ds.since(mark));
       const changes = ds.since(mark);
       if (changes.length > 0 && options.validate !== 'none') {
-        if (options.validate === 'all' || this.fullValidation) this.validateAll(ds.tree);
+        if (options.validate === 'all' || (this.fullValidation && options.validate !== 'hooks'))
+          this.validateAll(ds.tree);
         else if (options.validate !== 'hooks') this.validateChanges(ds.tree, changes);
         for (const hook of this.validateHooks) hook(ds.tree, changes, { session, server: this });
       }
@@ -502,7 +540,7 @@ export class NetconfServer implements SessionHost {
     }
     // One by one: a big commit has more changes than a call takes arguments.
     if (this.pending) for (const c of changes) this.pending.changes.push(c);
-    this.syncCandidate(changes);
+    this.syncFollowers(changes);
     for (const hook of this.commitHooks) hook(ds.tree, changes, { session, server: this });
     this.configChanged(session, 'running', changes);
     this.dynamic.changed(changes);
@@ -511,7 +549,12 @@ export class NetconfServer implements SessionHost {
 
   /** Validates a whole datastore tree (RFC 7950 section 8); throws every error as one {@link RpcError}. */
   validateAll(tree: InstanceTree): void {
-    this.refuse(validate(tree, { config: true, complete: true }));
+    finishSteps(this.validateAllSteps(tree));
+  }
+
+  /** {@link NetconfServer.validateAll} in steps (the codec's `validateSteps`). */
+  *validateAllSteps(tree: InstanceTree): Steps<void> {
+    this.refuse(yield* validateSteps(tree, { config: true, complete: true }));
   }
 
   /** Validates what `changes` (applied to `tree`) can affect; throws every error as one {@link RpcError}. */
@@ -530,10 +573,12 @@ export class NetconfServer implements SessionHost {
   }
 
   /**
-   * Keeps an unmodified candidate equal to running (RFC 6241 8.3): it replays `changes` in the
-   * background, after those it has yet to replay (a candidate still catching up is unmodified).
+   * Keeps the private scratch tree and an unmodified candidate equal to running (RFC 6241 8.3): each
+   * replays `changes` in the background, after those it has yet to replay (a candidate still catching
+   * up is unmodified).
    */
-  private syncCandidate(changes: readonly Change[]): void {
+  private syncFollowers(changes: readonly Change[]): void {
+    this.privateScratch?.catchUp.add(changes);
     if (!this.features.candidate || this.committing) return;
     if (!this.candidateCatchUp.pending && this.candidateModified) {
       this.candidateStale = true;
@@ -596,18 +641,22 @@ export class NetconfServer implements SessionHost {
   /**
    * {@link NetconfServer.commitCandidate} in steps: the candidate's changes are validated on its tree,
    * which is the tree running takes, a few at a time before the exchange (see
-   * {@link NetconfServer.reserveCandidate}); the exchange and what follows it are one step.
+   * {@link NetconfServer.reserveCandidate}); the exchange and what follows it are one step. A
+   * candidate replaced by copy-config is copied onto the scratch tree and validated whole in steps,
+   * and running takes that tree by the same exchange. A lock of running taken by another session
+   * meanwhile refuses the commit at the exchange (RFC 6241 7.5).
    */
   *commitCandidateSteps(session: ServerSession | undefined): Steps<void> {
     const candidate = this.candidate;
+    const atExchange = (): void => this.checkLock('running', session);
     if (!this.candidateStale) {
-      yield* this.adoptCandidateSteps(session, { validate: true });
+      yield* this.exchangeSteps(session, candidate, { validate: 'changes', atExchange });
       return;
     }
     this.committing = true;
     try {
       const tree = candidate.tree;
-      this.transact(session, (ds) => replaceTree(ds, tree), { validate: 'all' });
+      yield* this.transactSteps(session, (ds) => replaceTreeSteps(ds, tree), { validate: 'all', atExchange });
       this.candidateStale = false;
     } finally {
       this.committing = false;
@@ -616,25 +665,60 @@ export class NetconfServer implements SessionHost {
   }
 
   /**
-   * The exchange of a commit of an unmodified-but-edited candidate: running takes the candidate's
-   * tree with its changes as one transaction (journal, commit hooks, config-change event of running)
-   * and the candidate takes running's former tree, which replays them in the background. With
-   * `validate`, the changes are validated first on the candidate's tree in steps (with `full`
-   * validation, the transaction validates all of running instead), and the application's hooks run;
-   * without, neither (RFC 6241 7.2 test-option `set`). `atExchange` runs in the exchange's own step,
-   * before it: a check that must hold when running changes (a lock). Nothing happens when the
-   * candidate holds no change. On failure the candidate gets its tree and changes back.
+   * A change of running made in steps on a scratch tree (see {@link NetconfServer.scratchSteps}), as
+   * one transaction of running, with the result {@link NetconfServer.transact} gives: `change` is
+   * applied to the scratch tree, then with `access` every change must be one NACM permits (RFC 8341
+   * section 3.4.5), then the changes are validated (see {@link NetconfServer.exchangeSteps}), each a
+   * few nodes at a time; running then takes the scratch tree by the exchange a commit uses. No reader
+   * of running sees the change half made, and a big change need not hold the event loop: whoever runs
+   * it in slices holds the scratch tree (see {@link NetconfServer.reserveCandidate}). With `testOnly`
+   * (RFC 6241 7.2 test-option `test-only`), the changes are validated and undone. On any error the
+   * scratch tree is made equal to running again, and running is unchanged.
    */
-  *adoptCandidateSteps(
+  *transactSteps(
     session: ServerSession | undefined,
-    options: { validate: boolean; atExchange?: () => void },
+    change: (scratch: Datastore) => Steps<void>,
+    options: ExchangeOptions & { readonly access?: UserAccess | undefined; readonly testOnly?: boolean },
   ): Steps<void> {
-    const candidate = this.candidate;
-    if (candidate.mark() === 0) return;
-    if (options.validate && !this.fullValidation)
-      yield* this.validateChangesSteps(candidate.tree, candidate.since());
+    const scratch = yield* this.scratchSteps();
+    try {
+      yield* change(scratch);
+      if (options.access !== undefined) yield* this.nacm!.checkWriteSteps(options.access, scratch.since());
+      if (options.testOnly === true) {
+        yield* this.validateChangesSteps(scratch.tree, scratch.since());
+        yield* scratch.undoToSteps(0);
+        return;
+      }
+      yield* this.exchangeSteps(session, scratch, options);
+    } catch (error) {
+      yield* scratch.undoToSteps(0);
+      throw error;
+    }
+  }
+
+  /**
+   * The exchange of a commit: running takes the tree of `scratch` (the candidate, or a scratch tree
+   * edited like one) with its changes as one transaction (journal, commit hooks, config-change event
+   * of running), and `scratch` takes running's former tree, which replays them in the background.
+   * `validate`: the changes (`changes`, or all of running with the server's `full` validation) or the
+   * whole tree (`all`) are validated first on the tree running takes, in steps, then the
+   * application's hooks run; `none`: neither (RFC 6241 7.2 test-option `set`). `atExchange` runs in
+   * the exchange's own step, before it: a check that must hold when running changes (a lock). Nothing
+   * happens when `scratch` holds no change. On failure `scratch` gets its tree and changes back.
+   */
+  private *exchangeSteps(
+    session: ServerSession | undefined,
+    scratch: Datastore,
+    options: ExchangeOptions,
+  ): Steps<void> {
+    if (scratch.mark() === 0) return;
+    if (options.validate === 'all' || (options.validate === 'changes' && this.fullValidation))
+      yield* this.validateAllSteps(scratch.tree);
+    else if (options.validate === 'changes') yield* this.validateChangesSteps(scratch.tree, scratch.since());
     options.atExchange?.();
-    this.transact(session, (ds) => ds.adopt(candidate), { validate: options.validate ? 'hooks' : 'none' });
+    this.transact(session, (ds) => ds.adopt(scratch), {
+      validate: options.validate === 'none' ? 'none' : 'hooks',
+    });
   }
 
   /**
@@ -642,7 +726,25 @@ export class NetconfServer implements SessionHost {
    * are changed, journaled and (with `access`) checked by NACM (RFC 8341 section 3.4.5).
    */
   replaceRunning(session: ServerSession | undefined, tree: InstanceTree, access?: UserAccess): void {
-    this.transact(session, (ds) => replaceTree(ds, tree), { validate: 'all', access });
+    finishSteps(this.replaceRunningSteps(session, tree, access));
+  }
+
+  /**
+   * {@link NetconfServer.replaceRunning} in steps (see {@link NetconfServer.transactSteps}): `tree` is
+   * copied onto the scratch tree and the result validated whole a few nodes at a time; a lock of
+   * running taken by another session meanwhile refuses it at the exchange. `tree` must not change
+   * until it ends.
+   */
+  *replaceRunningSteps(
+    session: ServerSession | undefined,
+    tree: InstanceTree,
+    access?: UserAccess,
+  ): Steps<void> {
+    yield* this.transactSteps(session, (ds) => replaceTreeSteps(ds, tree), {
+      validate: 'all',
+      access,
+      atExchange: () => this.checkLock('running', session),
+    });
   }
 
   /** Writes `tree` to startup (copy-config to startup in explicit mode). */
@@ -739,6 +841,15 @@ export class NetconfServer implements SessionHost {
 
   /** RFC 6241 8.4.4.1 cancel-commit. */
   cancelCommit(session: ServerSession, persistId: string | undefined): void {
+    finishSteps(this.cancelCommitSteps(session, persistId));
+  }
+
+  /**
+   * {@link NetconfServer.cancelCommit} in steps: the changes made since the confirmed commit began are
+   * undone on the scratch tree a few at a time, and running takes it by the exchange of a commit (see
+   * {@link NetconfServer.transactSteps}).
+   */
+  *cancelCommitSteps(session: ServerSession, persistId: string | undefined): Steps<void> {
     const pending = this.pending;
     if (!pending)
       throw rpcError('operation-failed', 'no confirmed commit is pending', { errorType: 'protocol' });
@@ -753,7 +864,7 @@ export class NetconfServer implements SessionHost {
         { errorType: 'protocol' },
       );
     }
-    this.rollbackPending('cancel', session);
+    yield* this.rollbackSteps('cancel', session);
   }
 
   /** Whether a confirmed commit is pending. */
@@ -767,19 +878,45 @@ export class NetconfServer implements SessionHost {
     return t;
   }
 
+  /**
+   * Rolls the pending confirmed commit back on its timeout or when its session ends (RFC 6241 8.4.1),
+   * in slices: as soon as the work in progress has ended, before any work asked for later (see
+   * `CandidateReservations.runDue`). Whatever needs the candidate or changes running meanwhile has it
+   * done first. A confirming commit in progress when it falls due ends first, and confirms.
+   */
   private rollbackPending(event: 'cancel' | 'timeout', session: ServerSession | undefined): void {
+    void this.reservations.runDue(() => this.rollbackSteps(event, session));
+  }
+
+  /**
+   * The rollback of the pending confirmed commit, if one is still pending: the inverse of every change
+   * of running since it began, newest first, replayed on the scratch tree in steps (no validation, as
+   * the configuration before the commit was valid), running taking the result by the exchange; then
+   * the `netconf-confirmed-commit` event (RFC 6470).
+   */
+  private *rollbackSteps(event: 'cancel' | 'timeout', session: ServerSession | undefined): Steps<void> {
     const pending = this.pending;
     if (!pending) return;
     clearTimeout(pending.timer);
-    this.pending = undefined;
     const changes = pending.changes;
-    this.transact(
+    const ended = (): void => {
+      if (this.pending === pending) this.pending = undefined;
+    };
+    yield* this.transactSteps(
       session,
-      (ds) => {
-        for (let i = changes.length - 1; i >= 0; i--) for (const c of invertChange(changes[i]!)) ds.replay(c);
+      function* (ds) {
+        let replayed = 0;
+        for (let i = changes.length - 1; i >= 0; i--) {
+          for (const c of invertChange(changes[i]!)) {
+            ds.replay(c);
+            if (++replayed % ITEMS_PER_STEP === 0) yield;
+          }
+        }
       },
-      { validate: 'none' },
+      // Not pending any more once running changes: the rollback's own changes are not recorded.
+      { validate: 'none', atExchange: ended },
     );
+    ended();
     this.confirmEvent(session, event);
   }
 
@@ -905,6 +1042,7 @@ export class NetconfServer implements SessionHost {
     if (this.pending) clearTimeout(this.pending.timer);
     this.reservations.finish();
     this.candidateCatchUp.finish();
+    this.privateScratch?.catchUp.finish();
     this.eventSubscriptions.close();
     this.store?.close();
   }

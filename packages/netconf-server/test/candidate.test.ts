@@ -1,4 +1,4 @@
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import type { NetconfServer } from '../src/server.js';
 import { client, configMerges, IF, iface, rpcErrorOf, testSchema, testServer } from './helpers.js';
 
@@ -79,7 +79,11 @@ test('a confirmed commit without persist is rolled back when its session ends', 
   await a.commit({ confirmed: true });
   await a.close();
   const b = await client(server);
-  expect(await b.getConfig({ source: 'running', filter })).not.toContain('eth0');
+  // The rollback is made in slices, from the session's end on.
+  await vi.waitFor(
+    async () => expect(await b.getConfig({ source: 'running', filter })).not.toContain('eth0'),
+    { timeout: 10_000 },
+  );
 });
 
 test('cancel-commit with nothing pending fails', async () => {

@@ -63,6 +63,7 @@ export {
   childrenNamed,
   cloneNode,
   cloneTree,
+  cloneTreeSteps,
   createNode,
   emptyTree,
   leafValue,
@@ -106,11 +107,12 @@ export {
   diff,
   type InsertPosition,
   replaceTree,
+  replaceTreeSteps,
   type TreeEdit,
   type TreeEditOperation,
 } from './tree-edit';
 export type { ValidateOptions } from './validate';
-export { validate, validateChanges, validateChangesSteps } from './validate';
+export { validate, validateChanges, validateChangesSteps, validateSteps } from './validate';
 export type { ValueError, ValueOk } from './values';
 export { valueFromCanonical, valueFromXml } from './values';
 export { applyView, type TreeView, type ViewedNode, viewedTopLevel } from './view';

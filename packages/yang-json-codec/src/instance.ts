@@ -10,6 +10,7 @@ import {
   sizeOf,
 } from './child-map';
 import { nodeInfo } from './schema-view';
+import { finishSteps, ITEMS_PER_STEP, type Steps } from './steps';
 
 /**
  * An RFC 7952 metadata annotation on one instance: `module:name` names the `md:annotation` (for example
@@ -152,27 +153,49 @@ export function createNode(schema: SchemaNode, parent: DataNode | undefined): Da
  * content is shared: the tree treats it as a value and replaces it whole.
  */
 export function cloneNode(node: DataNode, parent: DataNode | undefined): DataNode {
-  const copy = copyOf(node, parent, node.annotations === undefined ? undefined : [...node.annotations]);
-  if (node.children !== undefined) copy.children = clonedChildren(node.children, copy);
+  const pending: DataNode[] = [];
+  const copy = copied(node, parent, pending);
+  finishSteps(copyPending(pending));
   return copy;
 }
 
-/** Copies of the groups of `children`, with `parent` as the parent of each copy. */
-function clonedChildren(children: ChildMap, parent: DataNode | undefined): ChildMap {
+/** A copy of `node` without its children; `node` and its copy go on `pending` when it has some. */
+function copied(node: DataNode, parent: DataNode | undefined, pending: DataNode[]): DataNode {
+  const copy = copyOf(node, parent, node.annotations === undefined ? undefined : [...node.annotations]);
+  if (node.children !== undefined) pending.push(node, copy);
+  return copy;
+}
+
+/** Copies of the groups of `children` (see {@link copied}), with `parent` as the parent of each copy. */
+function copiedChildren(children: ChildMap, parent: DataNode | undefined, pending: DataNode[]): ChildMap {
   const source = pairsOf(children);
   const pairs: Slot[] = new Array(source.length);
   for (let p = 0; p < source.length; p += 2) {
     pairs[p] = source[p]!;
     const nodes = source[p + 1]!;
     if (!Array.isArray(nodes)) {
-      pairs[p + 1] = cloneNode(nodes as DataNode, parent); // one instance held alone stays alone
+      pairs[p + 1] = copied(nodes as DataNode, parent, pending); // one instance held alone stays alone
       continue;
     }
     const group: DataNode[] = new Array(nodes.length);
-    for (let i = 0; i < nodes.length; i++) group[i] = cloneNode(nodes[i]!, parent);
+    for (let i = 0; i < nodes.length; i++) group[i] = copied(nodes[i]!, parent, pending);
     pairs[p + 1] = group;
   }
   return CompactChildMap.ofPairs(pairs);
+}
+
+/**
+ * Gives the copies on `pending` (source and copy in turn) copies of their sources' children, down to
+ * the leaves: a stack rather than recursion, so that a copy goes in steps whatever the depth.
+ */
+function* copyPending(pending: DataNode[]): Steps<void> {
+  let copies = 0;
+  while (pending.length > 0) {
+    const copy = pending.pop()!;
+    const source = pending.pop()!;
+    copy.children = copiedChildren(source.children!, copy, pending);
+    if (++copies % ITEMS_PER_STEP === 0) yield;
+  }
 }
 
 /**
@@ -207,7 +230,18 @@ export function shallowCopy(node: DataNode): DataNode {
 
 /** A deep copy of a document (see {@link cloneNode}); the original is left untouched. */
 export function cloneTree(tree: InstanceTree): InstanceTree {
-  return { ...tree, children: clonedChildren(tree.children, undefined) };
+  return finishSteps(cloneTreeSteps(tree));
+}
+
+/**
+ * {@link cloneTree} in steps (see {@link Steps}), a step every few dozen nodes with children, so that a
+ * server can copy a big datastore in slices. `tree` must not change until it ends.
+ */
+export function* cloneTreeSteps(tree: InstanceTree): Steps<InstanceTree> {
+  const pending: DataNode[] = [];
+  const copy = { ...tree, children: copiedChildren(tree.children, undefined, pending) };
+  yield* copyPending(pending);
+  return copy;
 }
 
 /** An empty document of `kind` (default 'data') over `schema`. */

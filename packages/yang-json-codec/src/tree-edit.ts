@@ -8,7 +8,7 @@ import { cloneTree, createNode, shallowCopy } from './instance';
 import { entryKey, isWholeStep, type PathStep } from './path-step';
 import { pathOfSteps } from './paths';
 import { dataParent } from './schema-view';
-import { finishSteps, type Steps } from './steps';
+import { finishSteps, ITEMS_PER_STEP, type Steps } from './steps';
 
 /**
  * What one edit does: the operations of RFC 6241 section 7.2, plus `move`, the reordering RFC 7950
@@ -324,8 +324,10 @@ function* syncChildren(
   for (const [schema, nodes] of [...(holder.children ?? [])]) {
     if (list !== undefined && schema.isKey) continue;
     const kept = wanted.get(schema);
+    let seen = 0;
     for (const n of [...nodes]) {
       if (kept === undefined || counterpart(incoming, n) === undefined) log.remove(n);
+      if (++seen % ITEMS_PER_STEP === 0) yield;
     }
   }
   for (const [schema, nodes] of wanted) {
@@ -363,7 +365,16 @@ function follows(holder: ChildHolder, node: DataNode, prev: DataNode | undefined
  * replace at the top), logging only the nodes that differ.
  */
 export function replaceTree(log: ChangeLog, source: InstanceTree): void {
-  finishSteps(syncChildren(log, undefined, source, undefined, false));
+  finishSteps(replaceTreeSteps(log, source));
+}
+
+/**
+ * {@link replaceTree} in steps (see {@link Steps}), so that a server can replace a big datastore in
+ * slices. Between two steps the tree holds part of the change: whoever runs it in slices keeps others
+ * from the tree until it ends; `source` must not change meanwhile.
+ */
+export function replaceTreeSteps(log: ChangeLog, source: InstanceTree): Steps<void> {
+  return syncChildren(log, undefined, source, undefined, false);
 }
 
 /**

@@ -37,8 +37,16 @@ export interface ValidateOptions {
  * RFC 7950 section 15.
  */
 export function validate(tree: InstanceTree, options: ValidateOptions = {}): CodecError[] {
+  return finishSteps(validateSteps(tree, options));
+}
+
+/**
+ * {@link validate} in steps (see {@link Steps}): a step after each node, so that a server can validate a
+ * whole datastore in slices. The tree must not change until it ends.
+ */
+export function* validateSteps(tree: InstanceTree, options: ValidateOptions = {}): Steps<CodecError[]> {
   const v = new Validator(tree, options);
-  v.document();
+  yield* v.document();
   return v.errors;
 }
 
@@ -96,13 +104,13 @@ class Validator {
     return this.config && !schema.config && !schema.isOperation;
   }
 
-  document(): void {
+  *document(): Steps<void> {
     const tree = this.tree;
     if (this.complete && (tree.kind === 'data' || tree.kind === 'config')) this.children(tree, undefined);
     for (const [s, nodes] of tree.children) {
       // Without the whole datastore, the top-level lists present still have unique values.
       if (!this.complete && s.kind === 'list' && s.unique.length > 0 && !this.skip(s)) this.unique(s, nodes);
-      for (const n of nodes) finishSteps(this.subtree(n));
+      for (const n of nodes) yield* this.subtree(n);
     }
     this.errors.splice(this.maxErrors);
   }
