@@ -210,7 +210,7 @@ export function createEmbeddedBackend(options: EmbeddedBackendOptions): Backend 
     deniesWrite: (request) => sessionOf(request.user).writeDenied(request.target),
     async edit(request) {
       const session = sessionOf(request.user);
-      const { datastore, edits } = request;
+      const { datastore } = request;
       if (datastore !== undefined) {
         await session.reserveCandidate(() => editDatastore(session, request, datastore));
         return;
