@@ -10,6 +10,7 @@ import {
   DATA_JSON,
   DATA_XML,
   errorsBody,
+  fetchAs,
   JUKEBOX_EDITORS,
   PATCH_JSON,
   playlists,
@@ -55,6 +56,18 @@ const RULES = {
     ],
   },
 };
+
+/** The gateway with NMDA, the users of `creds` (`root` its NACM admin) and {@link RULES}. */
+async function startWithRules(creds: Credentials): Promise<Server> {
+  const s = await startServer({ usersFile: creds.usersFile, nacmAdmin: 'root', withNmda: true });
+  const rules = await fetchAs(() => s, PASSWORDS)('root', '/restconf/data/ietf-netconf-acm:nacm', {
+    method: 'PUT',
+    headers: { 'Content-Type': DATA_JSON },
+    body: JSON.stringify(RULES),
+  });
+  expect(rules.status).toBeLessThan(300);
+  return s;
+}
 
 interface Errors {
   error: { 'error-type': string; 'error-tag': string; 'error-path'?: string; 'error-message'?: string }[];
@@ -136,21 +149,11 @@ const MAX_APPLY_STALL_MS = 600;
 describe('a user who may not write', () => {
   let creds: Credentials;
   let s: Server;
-  const as = (user: User, path: string, init: RequestInit & { headers?: Record<string, string> }) =>
-    s.fetch(path, {
-      ...init,
-      headers: { Accept: DATA_JSON, Authorization: basic(user, PASSWORDS[user]), ...init.headers },
-    });
+  const as = fetchAs(() => s, PASSWORDS);
 
   beforeAll(async () => {
     creds = makeCredentials(PASSWORDS, 1024);
-    s = await startServer({ usersFile: creds.usersFile, nacmAdmin: 'root', withNmda: true });
-    const rules = await as('root', '/restconf/data/ietf-netconf-acm:nacm', {
-      method: 'PUT',
-      headers: { 'Content-Type': DATA_JSON },
-      body: JSON.stringify(RULES),
-    });
-    expect(rules.status).toBeLessThan(300);
+    s = await startWithRules(creds);
   });
   afterAll(async () => {
     await s?.close();
@@ -250,6 +253,63 @@ describe('a user who may not write', () => {
     });
     expect(denied.status).toBe(403);
   });
+});
+
+describe('an NMDA edit of running while the candidate holds an uncommitted change', () => {
+  // The gateway's server always has a candidate. One holding an uncommitted change cannot serve as
+  // the scratch tree of an edit of running: the edit is made on the server's private copy of
+  // running instead, as every edit of running is on a server without a candidate.
+  const CANDIDATE_DS = '/restconf/ds/ietf-datastores:candidate';
+  let creds: Credentials;
+  let s: Server;
+  const as = fetchAs(() => s, PASSWORDS);
+
+  beforeAll(async () => {
+    creds = makeCredentials(PASSWORDS, 1024);
+    s = await startWithRules(creds);
+  });
+  afterAll(async () => {
+    await s?.close();
+    creds.remove();
+  });
+
+  test('a leaf GET is answered within 600 ms while a user who may write there PATCHes 99,999 playlists to running', async () => {
+    const uncommitted = await as('alice', `${CANDIDATE_DS}/example-jukebox:jukebox`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': DATA_JSON },
+      body: JSON.stringify({ 'example-jukebox:jukebox': { playlist: [{ name: 'uncommitted' }] } }),
+    });
+    expect(uncommitted.status).toBe(204);
+    const body = playlists(99_999);
+    const allowed = await measureStall(s, basic('root', PASSWORDS.root), () =>
+      statusOf(
+        fetch(`${s.gateway.url}${RUNNING_DS}/example-jukebox:jukebox`, {
+          method: 'PATCH',
+          headers: { 'Content-Type': DATA_JSON, Authorization: basic('alice', PASSWORDS.alice) },
+          body,
+        }),
+      ),
+    );
+    expect(allowed.status).toBe(204);
+    expect(allowed.worstGapMs).toBeLessThan(MAX_APPLY_STALL_MS);
+    // The candidate keeps its own change, and only it.
+    const candidate = await as('alice', `${CANDIDATE_DS}/example-jukebox:jukebox/playlist=uncommitted`, {
+      method: 'GET',
+    });
+    expect(candidate.status).toBe(200);
+    const edited = await as('alice', `${CANDIDATE_DS}/example-jukebox:jukebox/playlist=p99998`, {
+      method: 'GET',
+    });
+    expect(edited.status).toBe(404);
+    if (updateFigures)
+      figures.push(
+        row(
+          '99,999 playlists to `{+restconf}/ds/ietf-datastores:running` (NMDA) while the candidate holds an uncommitted change',
+          body.length,
+          allowed,
+        ),
+      );
+  }, 120_000);
 });
 
 describe('a big NETCONF edit over SSH', () => {
