@@ -10,8 +10,9 @@ interface Reservation {
 }
 
 /**
- * Work that holds the candidate while it runs in slices of a few milliseconds: a big edit of the
- * candidate and its commit, which would otherwise hold the event loop for the whole edit. One runs
+ * Work that holds the candidate and the private scratch tree while it runs in slices of a few
+ * milliseconds: a big edit of the candidate and its commit, a change of running made on a scratch
+ * tree, which would otherwise hold the event loop for the whole edit. One runs
  * at a time, in the order asked for; the others wait for their turn. What needs the candidate or
  * changes running meanwhile calls {@link CandidateReservations.finish} first, which runs the rest of
  * the work in progress at once: nobody sees a half-made edit, and every change of running comes

@@ -167,8 +167,10 @@ export class LocalSession {
   }
 
   /**
-   * {@link LocalSession.editConfig} in steps: an edit of the candidate goes a few nodes at a time. Run
-   * it within {@link LocalSession.reserveCandidate}, which keeps others from the candidate meanwhile.
+   * {@link LocalSession.editConfig} in steps: the edit goes a few nodes at a time (of running, on a
+   * scratch tree that running then takes; see `NetconfServer.transactSteps`). Run it within
+   * {@link LocalSession.reserveCandidate}, which keeps others from the candidate and the scratch tree
+   * meanwhile.
    */
   editConfigSteps(
     target: 'running' | 'candidate',
@@ -203,8 +205,9 @@ export class LocalSession {
 
   /**
    * {@link LocalSession.editData} in steps: the edit, its NACM check and, on running, its validation
-   * go a few nodes at a time (an edit of running is made on the candidate while that is unmodified,
-   * and running takes the result in one step). Run it within {@link LocalSession.reserveCandidate}.
+   * go a few nodes at a time (an edit of running is made on a scratch tree, the candidate while that
+   * is unmodified, and running takes the result in one step). Run it within
+   * {@link LocalSession.reserveCandidate}.
    */
   editDataSteps(datastore: NmdaDatastoreName, edits: readonly TreeEdit[]): Steps<void> {
     return editDataSteps(this.#server, this.#session, datastore, edits);

@@ -145,7 +145,7 @@ export const DEFAULT_CONFIRM_TIMEOUT = 600;
 interface ExchangeOptions {
   readonly validate: 'changes' | 'all' | 'none';
   /** A check that must hold when running changes, made in the exchange's own step. */
-  readonly atExchange?: () => void;
+  readonly atExchange?: (() => void) | undefined;
 }
 
 interface PendingCommit {
@@ -439,8 +439,9 @@ export class NetconfServer implements SessionHost {
   }
 
   /**
-   * Runs `work` (an edit of the candidate and its commit, made of steps such as
-   * `LocalSession.editConfigSteps`) in slices of a few milliseconds with the candidate held for it:
+   * Runs `work` (an edit of the candidate and its commit, or a change of running, made of steps such
+   * as `LocalSession.editConfigSteps`) in slices of a few milliseconds with the candidate and the
+   * private scratch tree (see {@link NetconfServer.scratchSteps}) held for it:
    * work asked for before runs first, work asked for after waits. Whoever else needs the candidate or
    * changes running meanwhile has the rest of `work` run at once first, so nobody sees it half done.
    * Resolves when it ends; rejects with what it throws.
@@ -648,7 +649,7 @@ export class NetconfServer implements SessionHost {
    */
   *commitCandidateSteps(session: ServerSession | undefined): Steps<void> {
     const candidate = this.candidate;
-    const atExchange = (): void => this.checkLock('running', session);
+    const atExchange = this.lockCheck(session);
     if (!this.candidateStale) {
       yield* this.exchangeSteps(session, candidate, { validate: 'changes', atExchange });
       return;
@@ -743,8 +744,17 @@ export class NetconfServer implements SessionHost {
     yield* this.transactSteps(session, (ds) => replaceTreeSteps(ds, tree), {
       validate: 'all',
       access,
-      atExchange: () => this.checkLock('running', session),
+      atExchange: this.lockCheck(session),
     });
+  }
+
+  /**
+   * The check of running's lock a change of `session` makes again at its exchange (RFC 6241 7.5: a
+   * lock taken by another session while the change was made); none for the application's own
+   * changes (no session), which locks do not hold back.
+   */
+  private lockCheck(session: ServerSession | undefined): (() => void) | undefined {
+    return session === undefined ? undefined : () => this.checkLock('running', session);
   }
 
   /** Writes `tree` to startup (copy-config to startup in explicit mode). */
@@ -902,21 +912,25 @@ export class NetconfServer implements SessionHost {
     const ended = (): void => {
       if (this.pending === pending) this.pending = undefined;
     };
-    yield* this.transactSteps(
-      session,
-      function* (ds) {
-        let replayed = 0;
-        for (let i = changes.length - 1; i >= 0; i--) {
-          for (const c of invertChange(changes[i]!)) {
-            ds.replay(c);
-            if (++replayed % ITEMS_PER_STEP === 0) yield;
+    try {
+      yield* this.transactSteps(
+        session,
+        function* (ds) {
+          let replayed = 0;
+          for (let i = changes.length - 1; i >= 0; i--) {
+            for (const c of invertChange(changes[i]!)) {
+              ds.replay(c);
+              if (++replayed % ITEMS_PER_STEP === 0) yield;
+            }
           }
-        }
-      },
-      // Not pending any more once running changes: the rollback's own changes are not recorded.
-      { validate: 'none', atExchange: ended },
-    );
-    ended();
+        },
+        // Not pending any more once running changes: the rollback's own changes are not recorded.
+        { validate: 'none', atExchange: ended },
+      );
+    } finally {
+      // Ended, even when the rollback failed: nothing would end it later.
+      ended();
+    }
     this.confirmEvent(session, event);
   }
 

@@ -88,74 +88,12 @@ function candidateIsRunning(server: NetconfServer): boolean {
 }
 
 describe('an edit of running in steps', () => {
-  test('a reader of running between slices reads running as it was before the edit', async () => {
-    const server = await serverOf();
-    const alice = server.localSession('alice');
-    alice.editConfig('running', jukebox({ player: { gap: '1.5' } }));
-    const before = json(server.running.tree);
-    const hold = { holding: false, go: false };
-    const done = alice.reserveCandidate(() =>
-      heldAfterFirstStep(alice.editConfigSteps('running', playlists(2_000)), hold),
-    );
-    await turns();
-    expect(hold.holding).toBe(true);
-    expect(json(await server.localSession('bob').read({ datastore: 'running' }))).toBe(before);
-    hold.go = true;
-    await done;
-    expect(json(server.running.tree)).toContain('"p1999"');
-    expect(candidateIsRunning(server)).toBe(true);
-  });
-
   test('running takes the tree the edit was made on (the candidate) rather than being edited in place', async () => {
     const server = await serverOf();
     const alice = server.localSession('alice');
     const candidateTree = server.candidate.tree;
     await alice.reserveCandidate(() => alice.editConfigSteps('running', playlists(10)));
     expect(server.running.tree).toBe(candidateTree);
-    expect(candidateIsRunning(server)).toBe(true);
-  });
-
-  test('an edit that does not validate changes neither running nor the candidate', async () => {
-    const server = await serverOf();
-    const alice = server.localSession('alice');
-    alice.editConfig('running', playlists(3, 'kept'));
-    const before = json(server.running.tree);
-    const edits = jukebox({ playlist: [{ name: 'new' }, invalidPlaylist] });
-    const error = await refusal(() => alice.reserveCandidate(() => alice.editConfigSteps('running', edits)));
-    expect(error.errorTag).toBe('missing-element');
-    expect(json(server.running.tree)).toBe(before);
-    expect(candidateIsRunning(server)).toBe(true);
-  });
-
-  test('an edit NACM denies changes neither running nor the candidate', async () => {
-    const server = await serverOf({ nacm: true });
-    server.localSession('system', { recovery: true }).editConfig('running', playlists(3, 'kept'));
-    const before = json(server.running.tree);
-    // No rule lets alice write, and write-default is deny (RFC 8341 section 3.4.5).
-    const alice = server.localSession('alice');
-    const error = await refusal(() =>
-      alice.reserveCandidate(() => alice.editConfigSteps('running', playlists(200))),
-    );
-    expect(error.errorTag).toBe('access-denied');
-    expect(json(server.running.tree)).toBe(before);
-    expect(candidateIsRunning(server)).toBe(true);
-  });
-
-  test('a lock of running taken by another session while the edit is made refuses it with in-use, and changes nothing', async () => {
-    const server = await serverOf();
-    const alice = server.localSession('alice');
-    const before = json(server.running.tree);
-    const hold = { holding: false, go: false };
-    const done = alice.reserveCandidate(() =>
-      heldAfterFirstStep(alice.editConfigSteps('running', playlists(500)), hold),
-    );
-    const refused = refusal(() => done);
-    await turns();
-    expect(hold.holding).toBe(true);
-    await (await client(server)).lock({ target: 'running' });
-    hold.go = true;
-    expect((await refused).errorTag).toBe('in-use');
-    expect(json(server.running.tree)).toBe(before);
     expect(candidateIsRunning(server)).toBe(true);
   });
 
@@ -325,22 +263,27 @@ describe('an edit of running in steps gives the results of one turn', () => {
 // in steps on the server's private scratch tree: an edit of running, copy-config to running, the
 // commit of a candidate replaced by copy-config, a confirmed commit's rollback.
 
-/** The servers whose changes of running are made on the private scratch tree, by how they are made. */
-const PRIVATE_SCRATCH = [
+/**
+ * The servers by the scratch tree of their changes of running: the candidate (unmodified), the
+ * private one (without a candidate, or with one holding an uncommitted change).
+ */
+const SCRATCH_KINDS = [
+  ['whose candidate is unmodified', undefined],
   ['without a candidate', false],
   ['whose candidate holds an uncommitted change', true],
 ] as const;
 
 /**
- * A server without a candidate, or (`modified`) with a candidate holding an uncommitted change made
- * by a recovery session; `options` as {@link testServer}'s.
+ * A server with an unmodified candidate (`modified` undefined), without a candidate (false), or with
+ * a candidate holding an uncommitted change made by a recovery session (true); `options` as
+ * {@link testServer}'s.
  */
-async function privateScratchServer(
-  modified: boolean,
+async function scratchServer(
+  modified: boolean | undefined,
   options: Parameters<typeof testServer>[0] = {},
 ): Promise<NetconfServer> {
-  const server = await serverOf({ ...options, candidate: modified });
-  if (modified)
+  const server = await serverOf({ ...options, candidate: modified !== false });
+  if (modified === true)
     server
       .localSession('carol', { recovery: true })
       .editConfig('candidate', jukebox({ player: { gap: '0.7' } }));
@@ -350,6 +293,15 @@ async function privateScratchServer(
 /** The candidate's content, undefined without a candidate (a modified candidate must keep it). */
 function candidateOf(server: NetconfServer): string | undefined {
   return server.features.candidate ? json(server.candidate.tree) : undefined;
+}
+
+/** An unmodified candidate follows running; one holding a change keeps it as it was (`before`). */
+function expectCandidateAfter(
+  server: NetconfServer,
+  modified: boolean | undefined,
+  before: string | undefined,
+): void {
+  expect(candidateOf(server)).toBe(modified === undefined ? json(server.running.tree) : before);
 }
 
 /** How many playlists running holds: cheap enough to read at every turn of the event loop. */
@@ -400,9 +352,9 @@ const playlistsTree = (count: number, prefix = 'p') =>
     { kind: 'config' },
   );
 
-describe.each(PRIVATE_SCRATCH)('on a server %s', (_, modified) => {
+describe.each(SCRATCH_KINDS)('on a server %s', (_, modified) => {
   test('a reader of running between slices of an edit of running reads running as it was before it', async () => {
-    const server = await privateScratchServer(modified);
+    const server = await scratchServer(modified);
     const alice = server.localSession('alice');
     alice.editConfig('running', jukebox({ player: { gap: '1.5' } }));
     const before = json(server.running.tree);
@@ -417,11 +369,11 @@ describe.each(PRIVATE_SCRATCH)('on a server %s', (_, modified) => {
     hold.go = true;
     await done;
     expect(json(server.running.tree)).toContain('"p1999"');
-    expect(candidateOf(server)).toBe(candidate);
+    expectCandidateAfter(server, modified, candidate);
   });
 
   test('a big <edit-config> of running is made in slices, and no reader of running sees it half made', async () => {
-    const server = await privateScratchServer(modified);
+    const server = await scratchServer(modified);
     const nc = await client(server);
     const { turns, counts } = await readingsDuring(server, () =>
       nc.editConfig({ target: 'running', config: playlistsXml(5_000) }),
@@ -433,7 +385,7 @@ describe.each(PRIVATE_SCRATCH)('on a server %s', (_, modified) => {
   });
 
   test('an edit of running that does not validate changes neither running nor the candidate', async () => {
-    const server = await privateScratchServer(modified);
+    const server = await scratchServer(modified);
     const alice = server.localSession('alice');
     alice.editConfig('running', playlists(3, 'kept'));
     const before = json(server.running.tree);
@@ -442,11 +394,11 @@ describe.each(PRIVATE_SCRATCH)('on a server %s', (_, modified) => {
     const error = await refusal(() => alice.reserveCandidate(() => alice.editConfigSteps('running', edits)));
     expect(error.errorTag).toBe('missing-element');
     expect(json(server.running.tree)).toBe(before);
-    expect(candidateOf(server)).toBe(candidate);
+    expectCandidateAfter(server, modified, candidate);
   });
 
   test('an edit of running NACM denies changes neither running nor the candidate', async () => {
-    const server = await privateScratchServer(modified, { nacm: true });
+    const server = await scratchServer(modified, { nacm: true });
     server.localSession('system', { recovery: true }).editConfig('running', playlists(3, 'kept'));
     const before = json(server.running.tree);
     const candidate = candidateOf(server);
@@ -456,11 +408,11 @@ describe.each(PRIVATE_SCRATCH)('on a server %s', (_, modified) => {
     );
     expect(error.errorTag).toBe('access-denied');
     expect(json(server.running.tree)).toBe(before);
-    expect(candidateOf(server)).toBe(candidate);
+    expectCandidateAfter(server, modified, candidate);
   });
 
   test('a lock of running taken while an edit of running is made refuses it with in-use, and changes nothing', async () => {
-    const server = await privateScratchServer(modified);
+    const server = await scratchServer(modified);
     const alice = server.localSession('alice');
     const before = json(server.running.tree);
     const candidate = candidateOf(server);
@@ -476,11 +428,11 @@ describe.each(PRIVATE_SCRATCH)('on a server %s', (_, modified) => {
     hold.go = true;
     expect((await refused).errorTag).toBe('in-use');
     expect(json(server.running.tree)).toBe(before);
-    expect(candidateOf(server)).toBe(candidate);
+    expectCandidateAfter(server, modified, candidate);
   });
 
   test('a big copy-config to running is made in slices, and no reader of running sees it half made', async () => {
-    const server = await privateScratchServer(modified);
+    const server = await scratchServer(modified);
     const nc = await client(server);
     await nc.editConfig({ target: 'running', config: playlistsXml(10, 'old') });
     const candidate = candidateOf(server);
@@ -492,11 +444,11 @@ describe.each(PRIVATE_SCRATCH)('on a server %s', (_, modified) => {
     expect([...counts]).toEqual([10]);
     expect(playlistCount(server)).toBe(5_000);
     expect(json(server.running.tree)).not.toContain('"old0"');
-    expect(candidateOf(server)).toBe(candidate);
+    expectCandidateAfter(server, modified, candidate);
   });
 
   test('a copy-config to running that does not validate changes neither running nor the candidate', async () => {
-    const server = await privateScratchServer(modified);
+    const server = await scratchServer(modified);
     const nc = await client(server);
     await nc.editConfig({ target: 'running', config: playlistsXml(3, 'kept') });
     const before = json(server.running.tree);
@@ -505,11 +457,11 @@ describe.each(PRIVATE_SCRATCH)('on a server %s', (_, modified) => {
     const error = await rpcErrorOf(nc.copyConfig({ target: 'running', source: { config } }));
     expect(error.errors.map((e) => e.errorTag)).toEqual(['missing-element']);
     expect(json(server.running.tree)).toBe(before);
-    expect(candidateOf(server)).toBe(candidate);
+    expectCandidateAfter(server, modified, candidate);
   });
 
   test('a copy-config to running NACM denies changes neither running nor the candidate', async () => {
-    const server = await privateScratchServer(modified, { nacm: true });
+    const server = await scratchServer(modified, { nacm: true });
     server.localSession('system', { recovery: true }).editConfig('running', playlists(3, 'kept'));
     const before = json(server.running.tree);
     const candidate = candidateOf(server);
@@ -519,17 +471,19 @@ describe.each(PRIVATE_SCRATCH)('on a server %s', (_, modified) => {
     );
     expect(error.errors.map((e) => e.errorTag)).toEqual(['access-denied']);
     expect(json(server.running.tree)).toBe(before);
-    expect(candidateOf(server)).toBe(candidate);
+    expectCandidateAfter(server, modified, candidate);
   });
 
   test('a lock of running taken while a copy-config to running is made refuses it with in-use, and changes nothing', async () => {
-    const server = await privateScratchServer(modified);
+    const server = await scratchServer(modified);
     const before = json(server.running.tree);
     const candidate = candidateOf(server);
+    await client(server);
+    const [session] = server.sessions.values();
     const hold = { holding: false, go: false };
     const refused = refusal(() =>
       server.reserveCandidate(() =>
-        heldAfterFirstStep(server.replaceRunningSteps(undefined, playlistsTree(2_000)), hold),
+        heldAfterFirstStep(server.replaceRunningSteps(session, playlistsTree(2_000)), hold),
       ),
     );
     await turns();
@@ -539,7 +493,7 @@ describe.each(PRIVATE_SCRATCH)('on a server %s', (_, modified) => {
     hold.go = true;
     expect((await refused).errorTag).toBe('in-use');
     expect(json(server.running.tree)).toBe(before);
-    expect(candidateOf(server)).toBe(candidate);
+    expectCandidateAfter(server, modified, candidate);
   });
 });
 
@@ -591,15 +545,21 @@ describe('the commit of a candidate replaced by copy-config', () => {
 });
 
 describe('the rollback of a confirmed commit while the candidate holds an uncommitted change', () => {
-  /** A pending confirmed commit (persist `tok`) of 2 playlists, then `count` more edited into running, then a candidate edit. */
-  async function pendingWithModifiedCandidate(server: NetconfServer, count: number): Promise<void> {
+  /**
+   * A pending confirmed commit (persist `tok`) of 2 playlists, then `count` more edited into running,
+   * then (`modified`, the default) an uncommitted change of the candidate.
+   */
+  async function pendingWithModifiedCandidate(
+    server: NetconfServer,
+    count: number,
+    modified = true,
+  ): Promise<void> {
     const alice = server.localSession('alice');
     alice.editConfig('candidate', playlists(2, 'kept'));
     alice.commit({ confirmed: true, persist: 'tok' });
     alice.editConfig('running', playlists(count));
-    server
-      .localSession('carol', { recovery: true })
-      .editConfig('candidate', jukebox({ player: { gap: '0.7' } }));
+    const carol = server.localSession('carol', { recovery: true });
+    if (modified) carol.editConfig('candidate', jukebox({ player: { gap: '0.7' } }));
   }
 
   test('lets a reader of running between slices read running as it was before it', async () => {
@@ -642,14 +602,7 @@ describe('the rollback of a confirmed commit while the candidate holds an uncomm
       const dir = mkdtempSync(path.join(tmpdir(), 'ncs-scratch-'));
       dirs.push(dir);
       const server = await serverOf({ startupFile: path.join(dir, 'startup.json') });
-      if (modified) await pendingWithModifiedCandidate(server, 3);
-      else {
-        const alice = server.localSession('alice');
-        alice.editConfig('candidate', playlists(2, 'kept'));
-        alice.commit({ confirmed: true, persist: 'tok' });
-        alice.editConfig('running', playlists(3));
-        server.localSession('carol', { recovery: true });
-      }
+      await pendingWithModifiedCandidate(server, 3, modified);
       const skip = eventsOf(server).length;
       await (await client(server)).cancelCommit({ persistId: 'tok' });
       results.push({
@@ -709,8 +662,7 @@ describe('a change of running on the private scratch tree gives the results of o
       const dir = mkdtempSync(path.join(tmpdir(), 'ncs-scratch-'));
       dirs.push(dir);
       const options = { startupFile: path.join(dir, 'startup.json') };
-      const server =
-        modified === undefined ? await serverOf(options) : await privateScratchServer(modified, options);
+      const server = await scratchServer(modified, options);
       server.localSession('seed').editConfig('running', seed());
       made.push({ server, dir });
     }

@@ -5,12 +5,18 @@ import {
   applyEditSteps,
   ChangeLog,
   CodecError,
+  cloneTree,
+  cloneTreeSteps,
   emptyTree,
   encodeJson,
+  replaceTree,
+  replaceTreeSteps,
   type Steps,
   type TreeEdit,
+  validate,
   validateChanges,
   validateChangesSteps,
+  validateSteps,
 } from '../src/index';
 import { resource, sampleTop, steps, topDoc, treeSchema } from './tree-fixtures';
 
@@ -85,5 +91,43 @@ describe('ChangeLog.undoToSteps', () => {
     expect(encodeJson(log.tree)).toBe(before);
     expect(log.mark()).toBe(0);
     expect(n).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('whole-tree work in steps', () => {
+  /** A tree of `top` with `items` entries, and a log of it. */
+  function bigTree(items: number): ChangeLog {
+    const log = new ChangeLog(emptyTree(schema));
+    applyEdit(log, bigMerge(items), { adopt: true });
+    log.take();
+    return log;
+  }
+
+  test('cloneTreeSteps copies a tree step by step into what cloneTree gives, sharing no node with it', () => {
+    const tree = bigTree(500).tree;
+    const { steps: n, value } = count(cloneTreeSteps(tree));
+    expect(encodeJson(value)).toBe(encodeJson(cloneTree(tree)));
+    expect(encodeJson(value)).toBe(encodeJson(tree));
+    const [top] = [...value.children.values()][0]!;
+    expect(top).not.toBe([...tree.children.values()][0]![0]);
+    expect(n).toBeGreaterThanOrEqual(5);
+  });
+
+  test('replaceTreeSteps makes a tree equal to another step by step, logging what replaceTree logs', () => {
+    const source = bigTree(300).tree;
+    const inSteps = new ChangeLog(sampleTop(schema));
+    const atOnce = new ChangeLog(sampleTop(schema));
+    const { steps: n } = count(replaceTreeSteps(inSteps, source));
+    replaceTree(atOnce, source);
+    expect(encodeJson(inSteps.tree)).toBe(encodeJson(source));
+    expect(inSteps.since().length).toBe(atOnce.since().length);
+    expect(n).toBeGreaterThanOrEqual(300);
+  });
+
+  test('validateSteps validates a whole tree step by step into the errors validate gives', () => {
+    const tree = bigTree(200).tree;
+    const { steps: n, value } = count(validateSteps(tree, { config: true, complete: true }));
+    expect(value).toEqual(validate(tree, { config: true, complete: true }));
+    expect(n).toBeGreaterThanOrEqual(200);
   });
 });

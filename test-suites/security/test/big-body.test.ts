@@ -57,16 +57,28 @@ const RULES = {
   },
 };
 
-/** The gateway with NMDA, the users of `creds` (`root` its NACM admin) and {@link RULES}. */
-async function startWithRules(creds: Credentials): Promise<Server> {
-  const s = await startServer({ usersFile: creds.usersFile, nacmAdmin: 'root', withNmda: true });
-  const rules = await fetchAs(() => s, PASSWORDS)('root', '/restconf/data/ietf-netconf-acm:nacm', {
-    method: 'PUT',
-    headers: { 'Content-Type': DATA_JSON },
-    body: JSON.stringify(RULES),
+/**
+ * The gateway with NMDA, the users of {@link PASSWORDS} (`root` its NACM admin) and {@link RULES},
+ * started before the tests of the describe around and closed after them.
+ */
+function judgedServer(): { s: Server } {
+  const judged = {} as { s: Server };
+  let creds: Credentials;
+  beforeAll(async () => {
+    creds = makeCredentials(PASSWORDS, 1024);
+    judged.s = await startServer({ usersFile: creds.usersFile, nacmAdmin: 'root', withNmda: true });
+    const rules = await fetchAs(() => judged.s, PASSWORDS)('root', '/restconf/data/ietf-netconf-acm:nacm', {
+      method: 'PUT',
+      headers: { 'Content-Type': DATA_JSON },
+      body: JSON.stringify(RULES),
+    });
+    expect(rules.status).toBeLessThan(300);
   });
-  expect(rules.status).toBeLessThan(300);
-  return s;
+  afterAll(async () => {
+    await judged.s?.close();
+    creds.remove();
+  });
+  return judged;
 }
 
 interface Errors {
@@ -147,21 +159,11 @@ const MAX_STALL_MS = 1_000;
 const MAX_APPLY_STALL_MS = 600;
 
 describe('a user who may not write', () => {
-  let creds: Credentials;
-  let s: Server;
-  const as = fetchAs(() => s, PASSWORDS);
-
-  beforeAll(async () => {
-    creds = makeCredentials(PASSWORDS, 1024);
-    s = await startWithRules(creds);
-  });
-  afterAll(async () => {
-    await s?.close();
-    creds.remove();
-  });
+  const judged = judgedServer();
+  const as = fetchAs(() => judged.s, PASSWORDS);
 
   test('gets 403 access-denied for a 14 MB PATCH of 700,000 entries, and nothing changes', async () => {
-    const before = await s.snapshot();
+    const before = await judged.s.snapshot();
     const body = playlists(700_000);
     const patch = (user: User) => () =>
       as(user, JUKEBOX, { method: 'PATCH', headers: { 'Content-Type': DATA_JSON }, body });
@@ -172,9 +174,11 @@ describe('a user who may not write', () => {
       'error-tag': 'access-denied',
       'error-path': '/example-jukebox:jukebox',
     });
-    expect(await s.snapshot()).toBe(before);
+    expect(await judged.s.snapshot()).toBe(before);
     if (updateFigures) {
-      const denied = await measureStall(s, basic('root', PASSWORDS.root), () => statusOf(patch('bob')()));
+      const denied = await measureStall(judged.s, basic('root', PASSWORDS.root), () =>
+        statusOf(patch('bob')()),
+      );
       figures.push(row('700,000 playlists by a user who may write nothing there', body.length, denied));
     }
   }, 120_000);
@@ -197,9 +201,9 @@ describe('a user who may not write', () => {
       // 199,999 data nodes with the container: within the limit.
       const body = playlists(99_999).replaceAll('"name":"p', `"name":"${prefix}`);
       // Over a minute on a loaded machine: past the suite's request deadline, so a fetch of its own.
-      const allowed = await measureStall(s, basic('root', PASSWORDS.root), () =>
+      const allowed = await measureStall(judged.s, basic('root', PASSWORDS.root), () =>
         statusOf(
-          fetch(`${s.gateway.url}${path}`, {
+          fetch(`${judged.s.gateway.url}${path}`, {
             method: 'PATCH',
             headers: { 'Content-Type': DATA_JSON, Authorization: basic('alice', PASSWORDS.alice) },
             body,
@@ -260,18 +264,8 @@ describe('an NMDA edit of running while the candidate holds an uncommitted chang
   // the scratch tree of an edit of running: the edit is made on the server's private copy of
   // running instead, as every edit of running is on a server without a candidate.
   const CANDIDATE_DS = '/restconf/ds/ietf-datastores:candidate';
-  let creds: Credentials;
-  let s: Server;
-  const as = fetchAs(() => s, PASSWORDS);
-
-  beforeAll(async () => {
-    creds = makeCredentials(PASSWORDS, 1024);
-    s = await startWithRules(creds);
-  });
-  afterAll(async () => {
-    await s?.close();
-    creds.remove();
-  });
+  const judged = judgedServer();
+  const as = fetchAs(() => judged.s, PASSWORDS);
 
   test('a leaf GET is answered within 600 ms while a user who may write there PATCHes 99,999 playlists to running', async () => {
     const uncommitted = await as('alice', `${CANDIDATE_DS}/example-jukebox:jukebox`, {
@@ -281,9 +275,9 @@ describe('an NMDA edit of running while the candidate holds an uncommitted chang
     });
     expect(uncommitted.status).toBe(204);
     const body = playlists(99_999);
-    const allowed = await measureStall(s, basic('root', PASSWORDS.root), () =>
+    const allowed = await measureStall(judged.s, basic('root', PASSWORDS.root), () =>
       statusOf(
-        fetch(`${s.gateway.url}${RUNNING_DS}/example-jukebox:jukebox`, {
+        fetch(`${judged.s.gateway.url}${RUNNING_DS}/example-jukebox:jukebox`, {
           method: 'PATCH',
           headers: { 'Content-Type': DATA_JSON, Authorization: basic('alice', PASSWORDS.alice) },
           body,
