@@ -149,10 +149,6 @@ describe('an edit of running in steps', () => {
 });
 
 describe('a NETCONF edit in slices', () => {
-  /** `count` playlists as edit-config content. */
-  const playlistsXml = (count: number) =>
-    `<jukebox xmlns="${JB}">${Array.from({ length: count }, (_, i) => `<playlist><name>p${i}</name></playlist>`).join('')}</jukebox>`;
-
   test('a big <edit-config> of running lets the event loop turn many times before it is answered', async () => {
     const server = await serverOf();
     const nc = await client(server);
