@@ -45,8 +45,8 @@ output keeps the form of the input.`;
 const READ_SIZE = 64 * 1024;
 
 /**
- * The text of `file` (UTF-8) in pieces, read as they are asked for: an XML document is decoded as it
- * is read, never held whole beside its tree. The file is opened at once, so that a missing one is
+ * The text of `file` (UTF-8) in pieces, read as they are asked for: a document is decoded as it is
+ * read, never held whole beside its tree. The file is opened at once, so that a missing one is
  * reported before any work.
  */
 function readPieces(file: string): Iterable<string> {
@@ -189,8 +189,8 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
       ...(parent !== undefined ? { parent } : {}),
       ...(values['yang-data'] !== undefined ? { yangData: values['yang-data'] } : {}),
     };
-    const tree =
-      from === 'xml' ? decodeXml(schema, text, options) : decodeJson(schema, wholeText(text), options);
+    // Either decodes the text as it reads it: the document is never held whole beside its tree.
+    const tree = from === 'xml' ? decodeXml(schema, text, options) : decodeJson(schema, text, options);
     const errors = validate(tree);
     if (errors.length > 0) throw errors[0];
     // Written chunk by chunk: a large document never exists as one string beside its tree; the

@@ -6,15 +6,69 @@ import { operationOfJson } from './document-operation';
 import { CodecError } from './errors';
 import type { Annotation, AnyElement, ChildMap, DataNode, InstanceTree } from './instance';
 import { jsonDepth } from './json-depth';
-import { LazyJsonArray, parseJsonTextLazySteps } from './json-text';
+import { JsonStream, type JsonTextPieces, readJsonSteps } from './json-text';
 import { type NodeInfo, nodeInfo, splitName, structureInfo, topLevelInfo } from './schema-view';
 import { finishSteps, type Steps } from './steps';
 import { valueFromJson } from './values';
 
 type JsonObject = Record<string, unknown>;
+/** A JSON object, parsed or read as it comes. */
+type ObjectValue = JsonObject | JsonStream;
 
 function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof LazyJsonArray);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonStream);
+}
+
+function isObjectValue(v: unknown): v is ObjectValue {
+  return isObject(v) || (v instanceof JsonStream && !v.array);
+}
+
+/** Whether `json` is JSON text in pieces (an array is a parsed value: a document is never an array). */
+function isTextPieces(json: unknown): json is JsonTextPieces {
+  return (
+    typeof json === 'object' &&
+    json !== null &&
+    !Array.isArray(json) &&
+    !(json instanceof JsonStream) &&
+    typeof (json as Partial<JsonTextPieces>)[Symbol.iterator] === 'function'
+  );
+}
+
+/** Kinds of schema node whose JSON value is decoded whole (a container's members are decoded as read). */
+const VALUE_KINDS: ReadonlySet<string> = new Set(['list', 'leaf-list', 'leaf', 'anydata', 'anyxml']);
+
+/** Kinds of document decoded as their text is read (the others are read whole first). */
+const STREAMED_DOCUMENTS: ReadonlySet<string> = new Set(['data', 'config', 'resource', 'yang-data']);
+
+/** The RFC 8040 section 3.5.3 wrapper of a whole datastore's content. */
+const RESTCONF_DATA = 'ietf-restconf:data';
+
+/** What one level of members is decoded into, and its `@` members once read. */
+interface Level {
+  readonly schemaParent: SchemaNode | undefined;
+  readonly info: NodeInfo;
+  readonly parent: DataNode | undefined;
+  readonly into: ChildMap;
+  readonly depth: number;
+  readonly topLevel: boolean;
+  readonly notifications: boolean;
+  meta: JsonObject | undefined;
+}
+
+function tooBig(size: string | number, maxSize: number): CodecError {
+  return new CodecError('LIMIT_EXCEEDED', `JSON input of ${size} characters exceeds the limit of ${maxSize}`, {
+    errorTag: 'too-big',
+  });
+}
+
+/** `pieces`, refused once they hold more than `maxSize` characters. */
+function* sizeLimited(pieces: JsonTextPieces, maxSize: number): Generator<string> {
+  let size = 0;
+  for (const piece of pieces) {
+    size += piece.length;
+    if (size > maxSize) throw tooBig(`more than ${maxSize}`, maxSize);
+    yield piece;
+  }
 }
 
 /**
@@ -30,7 +84,7 @@ function isObject(v: unknown): v is JsonObject {
  */
 export function decodeJson(
   schema: SchemaTree,
-  json: string | unknown,
+  json: string | JsonTextPieces | unknown,
   options: DecodeOptions = {},
 ): InstanceTree {
   return finishSteps(decodeJsonSteps(schema, json, options));
@@ -43,27 +97,22 @@ export function decodeJson(
  */
 export function* decodeJsonSteps(
   schema: SchemaTree,
-  json: string | unknown,
+  json: string | JsonTextPieces | unknown,
   options: DecodeOptions = {},
 ): Steps<InstanceTree> {
   const ctx = new DecodeContext(schema, options);
   const maxSize = options.maxSize ?? 256 * 1024 * 1024;
   let value = json;
-  if (typeof json === 'string') {
-    if (json.length > maxSize) {
-      throw new CodecError(
-        'LIMIT_EXCEEDED',
-        `JSON input of ${json.length} characters exceeds the limit of ${maxSize}`,
-        {
-          errorTag: 'too-big',
-        },
-      );
-    }
+  if (typeof json === 'string' || isTextPieces(json)) {
+    if (typeof json === 'string' && json.length > maxSize) throw tooBig(json.length, maxSize);
     // Each data level is at most two JSON levels (a list's array and entry object): a bound that
-    // refuses before JSON.parse what the decoder would refuse after it.
-    // Long arrays stay unparsed until read: a list's entries are parsed a piece at a time as they
-    // are decoded, so the parsed text never exists whole beside the instance tree.
-    value = yield* parseJsonTextLazySteps(json, 2 * ctx.maxDepth + 2);
+    // refuses while reading what the decoder would refuse after it.
+    // A long container is read as it is decoded, member by member: neither the text nor its parsed
+    // value is ever held whole beside the instance tree.
+    value = yield* readJsonSteps(
+      typeof json === 'string' ? json : sizeLimited(json, maxSize),
+      2 * ctx.maxDepth + 2,
+    );
   }
   const target = resolveDocument(schema, options);
   return yield* new JsonDecoder(ctx, options.simpleNames ?? false).document(value, target);
@@ -84,8 +133,11 @@ class JsonDecoder {
     return this.ctx.error('BAD_ELEMENT', 'bad-element', message, { json: '/', xml: '/' });
   }
 
-  *document(value: unknown, target: DocumentTarget): Steps<InstanceTree> {
-    if (!isObject(value)) throw this.structure('a YANG JSON document is a JSON object');
+  *document(json: unknown, target: DocumentTarget): Steps<InstanceTree> {
+    let value = json;
+    // Data, a resource and yang-data are decoded as read; an operation or a notification is read whole.
+    if (value instanceof JsonStream && !STREAMED_DOCUMENTS.has(target.kind)) value = yield* value.toValue();
+    if (!isObjectValue(value)) throw this.structure('a YANG JSON document is a JSON object');
     const children: ChildMap = new CompactChildMap();
     const doc: InstanceTree = {
       schema: this.tree,
@@ -96,21 +148,13 @@ class JsonDecoder {
       children,
       annotations: undefined,
     };
-    const keys = Object.keys(value);
     switch (target.kind) {
       case 'data':
-      case 'config': {
-        let content = value;
-        if (keys.length === 1 && keys[0] === 'ietf-restconf:data') {
-          const inner = value['ietf-restconf:data'];
-          if (!isObject(inner)) throw this.structure('"ietf-restconf:data" must be a JSON object');
-          content = inner;
-        }
-        yield* this.members(content, undefined, topLevelInfo(this.tree), undefined, children, 0, true);
-        if (isObject(content['@']))
-          doc.annotations = this.annotationObject(content['@'], undefined, undefined);
+      case 'config':
+        doc.annotations = this.ownMetadata(
+          value instanceof JsonStream ? yield* this.streamedData(value, children) : yield* this.data(value, children),
+        );
         break;
-      }
       case 'resource': {
         const info = target.parent === undefined ? topLevelInfo(this.tree) : nodeInfo(target.parent);
         yield* this.members(value, target.parent, info, undefined, children, 0, target.parent === undefined);
@@ -121,13 +165,76 @@ class JsonDecoder {
         yield* this.members(value, undefined, info, undefined, children, 0, true);
         break;
       }
+      // Read whole above: a parsed object.
       case 'notification':
-        yield* this.notification(value, doc);
+        yield* this.notification(value as JsonObject, doc);
         break;
       default:
-        yield* this.operation(value, target, children);
+        yield* this.operation(value as JsonObject, target, children);
     }
     return doc;
+  }
+
+  /** The members of a data document: `{ "ietf-restconf:data": { ... } }` or the content alone. */
+  private *data(value: JsonObject, children: ChildMap): Steps<JsonObject | undefined> {
+    const keys = Object.keys(value);
+    let content = value;
+    if (keys.length === 1 && keys[0] === RESTCONF_DATA) {
+      const inner = value[RESTCONF_DATA];
+      if (!isObject(inner)) throw this.structure(`"${RESTCONF_DATA}" must be a JSON object`);
+      content = inner;
+    }
+    return yield* this.members(content, undefined, topLevelInfo(this.tree), undefined, children, 0, true);
+  }
+
+  /**
+   * {@link data} of a document read as it is decoded: a first "ietf-restconf:data" member is decoded
+   * as the content, unless another member follows it (the content is then the document, as when it
+   * is given whole).
+   */
+  private *streamedData(value: JsonStream, children: ChildMap): Steps<JsonObject | undefined> {
+    const info = topLevelInfo(this.tree);
+    const level: Level = {
+      schemaParent: undefined,
+      info,
+      parent: undefined,
+      into: children,
+      depth: 0,
+      topLevel: true,
+      notifications: false,
+      meta: undefined,
+    };
+    let first = true;
+    /** The first member, "ietf-restconf:data", while it is the only one, and its `@` members. */
+    let wrapped: { readonly value: unknown; meta: JsonObject | undefined } | undefined;
+    yield* value.each((key, member) => {
+      if (first && key === RESTCONF_DATA) {
+        const only = { value: member, meta: undefined as JsonObject | undefined };
+        wrapped = only;
+        first = false;
+        if (!isObjectValue(member)) return undefined; // refused below if it stays the only member
+        return (function* (this: JsonDecoder) {
+          only.meta = yield* this.members(member, undefined, info, undefined, children, 0, true);
+        }).call(this);
+      }
+      first = false;
+      if (wrapped !== undefined) {
+        // The content is the document: "ietf-restconf:data" is a member of it, unknown to the schema.
+        wrapped = undefined;
+        children.clear();
+        this.resolve(RESTCONF_DATA, info, undefined, undefined, true);
+      }
+      return this.member(level, key!, member);
+    });
+    if (wrapped === undefined) return this.metadata(level);
+    if (!isObjectValue(wrapped.value)) throw this.structure(`"${RESTCONF_DATA}" must be a JSON object`);
+    return wrapped.meta;
+  }
+
+  /** The metadata of a document (RFC 7952 section 5.2): its `@` member. */
+  private ownMetadata(members: JsonObject | undefined): Annotation[] | undefined {
+    const meta = members?.['@'];
+    return isObject(meta) ? this.annotationObject(meta, undefined, undefined) : undefined;
   }
 
   private *notification(value: JsonObject, doc: InstanceTree): Steps<void> {
@@ -260,110 +367,155 @@ class JsonDecoder {
     throw this.ctx.unknown(parent, schemaParent?.module, name, `in ${describe(parent)}`);
   }
 
-  /** Decodes the members of a JSON object under `parent`. */
+  /**
+   * Decodes the members of a JSON object under `parent`; returns its `@` members (RFC 7952 metadata),
+   * read once the others are.
+   */
   private *members(
-    obj: JsonObject,
+    obj: ObjectValue,
     schemaParent: SchemaNode | undefined,
     info: NodeInfo,
     parent: DataNode | undefined,
     into: ChildMap,
     depth: number,
     topLevel: boolean,
-    notifications?: boolean,
-  ): Steps<void> {
+    notifications = false,
+  ): Steps<JsonObject | undefined> {
     if (depth > this.ctx.maxDepth) throw this.structure(`nesting deeper than ${this.ctx.maxDepth}`);
     if (this.ctx.stepDue()) yield;
-    let metaMembers: string[] | undefined;
-    for (const key in obj) {
-      if (key.charCodeAt(0) === 0x40 /* @ */) {
-        const meta = obj[key];
-        if (meta instanceof LazyJsonArray) obj[key] = yield* meta.toArray();
-        (metaMembers ??= []).push(key);
-        continue;
+    const level: Level = { schemaParent, info, parent, into, depth, topLevel, notifications, meta: undefined };
+    if (obj instanceof JsonStream) yield* obj.each((key, value) => this.member(level, key!, value));
+    else {
+      for (const key in obj) {
+        const steps = this.member(level, key, obj[key]);
+        if (steps !== undefined) yield* steps;
       }
-      let schema = this.resolveMaybeNotification(
-        key,
-        info,
-        schemaParent,
-        parent,
-        topLevel,
-        notifications === true,
-      );
-      if (schema === undefined) continue;
-      this.ctx.checkConfig(parent, schema);
-      if (into.has(schema)) throw this.ctx.duplicate(parent, schema);
-      let value = obj[key];
-      if (value instanceof LazyJsonArray) {
-        if (schema.kind === 'list') {
-          const entries: DataNode[] = [];
-          into.set(schema, entries);
-          const list = schema;
-          yield* value.eachItem((item) => this.listEntry(item, list, parent, entries, depth, notifications));
-          if (entries.length === 0)
-            into.delete(schema); // a long run of blanks: no entries
-          else into.set(schema, exactCopy(entries));
-          continue;
-        }
-        value = yield* value.toArray();
-      }
-      switch (schema.kind) {
-        case 'list': {
-          if (!Array.isArray(value)) throw this.shape(parent, schema, 'a JSON array of entries');
-          if (value.length === 0) break; // no entries: RFC 7951 5.4 arrays only carry instances
-          const entries: DataNode[] = [];
-          into.set(schema, entries);
-          for (const item of value)
-            yield* this.listEntry(item, schema, parent, entries, depth, notifications);
-          into.set(schema, exactCopy(entries));
-          break;
-        }
-        case 'leaf-list': {
-          if (!Array.isArray(value)) throw this.shape(parent, schema, 'a JSON array of values');
-          if (value.length === 0) break;
-          const entries: DataNode[] = [];
-          into.set(schema, entries);
-          for (const item of value) {
-            const n = this.leaf(schema, parent, item);
-            entries.push(n);
-            this.ctx.checkLeafListValue(n, entries);
-            if (this.ctx.stepDue()) yield;
-          }
-          into.set(schema, exactCopy(entries));
-          break;
-        }
-        case 'leaf':
-          addChild(into, this.leaf(schema, parent, value));
-          break;
-        case 'anydata':
-        case 'anyxml': {
-          const n = this.ctx.node(schema, parent);
-          const data = yield* this.anyAsData(value, n, depth + 1);
-          if (data !== undefined) n.children = data;
-          else n.any = this.anyValue(value, schema.module, depth + 1, parent, schema);
-          addChild(into, n);
-          break;
-        }
-        default: {
-          if (!isObject(value)) throw this.shape(parent, schema, 'a JSON object');
-          const n = this.ctx.node(schema, parent);
-          addChild(into, n);
-          yield* this.members(
-            value,
-            schema,
-            nodeInfo(schema),
-            n,
-            n.children!,
-            depth + 1,
-            false,
-            notifications,
-          );
-          if (isObject(value['@'])) n.annotations = this.annotationObject(value['@'], n, undefined);
-        }
-      }
-      schema = undefined;
     }
-    if (metaMembers !== undefined)
-      this.siblingMetadata(obj, metaMembers, info, schemaParent, parent, into, topLevel);
+    return this.metadata(level);
+  }
+
+  /** Reads the `@name` members of a level once its other members are read; returns them. */
+  private metadata(level: Level): JsonObject | undefined {
+    const { meta } = level;
+    if (meta !== undefined) {
+      this.siblingMetadata(meta, level.info, level.schemaParent, level.parent, level.into, level.topLevel);
+    }
+    return meta;
+  }
+
+  /** Decodes one member of an object: at once, or in the steps returned. */
+  private member(level: Level, key: string, value: unknown): Steps<void> | undefined {
+    const { parent, into, depth, notifications } = level;
+    if (key.charCodeAt(0) === 0x40 /* @ */) {
+      const meta = (level.meta ??= {});
+      if (!(value instanceof JsonStream)) meta[key] = value;
+      else {
+        return (function* () {
+          meta[key] = yield* value.toValue();
+        })();
+      }
+      return undefined;
+    }
+    const schema = this.resolveMaybeNotification(
+      key,
+      level.info,
+      level.schemaParent,
+      parent,
+      level.topLevel,
+      notifications,
+    );
+    if (schema === undefined) return undefined;
+    this.ctx.checkConfig(parent, schema);
+    if (into.has(schema)) throw this.ctx.duplicate(parent, schema);
+    if (value instanceof JsonStream) {
+      // A long list or container is decoded as it is read; anything else is read whole first.
+      if (value.array && schema.kind === 'list') return this.streamedList(value, schema, level);
+      if (!value.array && !VALUE_KINDS.has(schema.kind)) return this.container(value, schema, level);
+      return this.readWhole(level, key, value);
+    }
+    switch (schema.kind) {
+      case 'list': {
+        if (!Array.isArray(value)) throw this.shape(parent, schema, 'a JSON array of entries');
+        if (value.length === 0) return undefined; // no entries: RFC 7951 5.4 arrays only carry instances
+        return this.list(value, schema, level);
+      }
+      case 'leaf-list': {
+        if (!Array.isArray(value)) throw this.shape(parent, schema, 'a JSON array of values');
+        if (value.length === 0) return undefined;
+        return this.leafList(value, schema, level);
+      }
+      case 'leaf':
+        addChild(into, this.leaf(schema, parent, value));
+        return undefined;
+      case 'anydata':
+      case 'anyxml':
+        return this.any(value, schema, level);
+      default:
+        return this.container(value, schema, level);
+    }
+  }
+
+  /** A member read whole before it is decoded. */
+  private *readWhole(level: Level, key: string, value: JsonStream): Steps<void> {
+    const steps = this.member(level, key, yield* value.toValue());
+    if (steps !== undefined) yield* steps;
+  }
+
+  private *list(value: unknown[], schema: SchemaNode, level: Level): Steps<void> {
+    const entries: DataNode[] = [];
+    level.into.set(schema, entries);
+    for (const item of value)
+      yield* this.listEntry(item, schema, level.parent, entries, level.depth, level.notifications);
+    level.into.set(schema, exactCopy(entries));
+  }
+
+  /** A list whose entries are decoded as they are read. */
+  private *streamedList(value: JsonStream, schema: SchemaNode, level: Level): Steps<void> {
+    const entries: DataNode[] = [];
+    level.into.set(schema, entries);
+    yield* value.each((_, item) =>
+      this.listEntry(item, schema, level.parent, entries, level.depth, level.notifications),
+    );
+    if (entries.length === 0)
+      level.into.delete(schema); // only blanks: no entries
+    else level.into.set(schema, exactCopy(entries));
+  }
+
+  private *leafList(value: unknown[], schema: SchemaNode, level: Level): Steps<void> {
+    const entries: DataNode[] = [];
+    level.into.set(schema, entries);
+    for (const item of value) {
+      const n = this.leaf(schema, level.parent, item);
+      entries.push(n);
+      this.ctx.checkLeafListValue(n, entries);
+      if (this.ctx.stepDue()) yield;
+    }
+    level.into.set(schema, exactCopy(entries));
+  }
+
+  private *any(value: unknown, schema: SchemaNode, level: Level): Steps<void> {
+    const n = this.ctx.node(schema, level.parent);
+    const data = yield* this.anyAsData(value, n, level.depth + 1);
+    if (data !== undefined) n.children = data;
+    else n.any = this.anyValue(value, schema.module, level.depth + 1, level.parent, schema);
+    addChild(level.into, n);
+  }
+
+  private *container(value: unknown, schema: SchemaNode, level: Level): Steps<void> {
+    if (!isObjectValue(value)) throw this.shape(level.parent, schema, 'a JSON object');
+    const n = this.ctx.node(schema, level.parent);
+    addChild(level.into, n);
+    const meta = yield* this.members(
+      value,
+      schema,
+      nodeInfo(schema),
+      n,
+      n.children!,
+      level.depth + 1,
+      false,
+      level.notifications,
+    );
+    if (isObject(meta?.['@'])) n.annotations = this.annotationObject(meta['@'], n, undefined);
   }
 
   /** One entry of a list, decoded into `entries`, with its keys checked against the others'. */
@@ -373,12 +525,12 @@ class JsonDecoder {
     parent: DataNode | undefined,
     entries: DataNode[],
     depth: number,
-    notifications: boolean | undefined,
+    notifications: boolean,
   ): Steps<void> {
-    if (!isObject(item)) throw this.shape(parent, schema, 'JSON objects as entries');
+    if (!isObjectValue(item)) throw this.shape(parent, schema, 'JSON objects as entries');
     const entry = this.ctx.node(schema, parent);
     entries.push(entry);
-    yield* this.members(
+    const meta = yield* this.members(
       item,
       schema,
       nodeInfo(schema),
@@ -388,7 +540,7 @@ class JsonDecoder {
       false,
       notifications,
     );
-    if (isObject(item['@'])) entry.annotations = this.annotationObject(item['@'], entry, undefined);
+    if (isObject(meta?.['@'])) entry.annotations = this.annotationObject(meta['@'], entry, undefined);
     this.ctx.checkListEntry(entry, entries);
   }
 
@@ -437,21 +589,20 @@ class JsonDecoder {
 
   /** `@name` members: metadata of the sibling leaf, leaf-list entries (aligned array) or anydata. */
   private siblingMetadata(
-    obj: JsonObject,
-    metaMembers: string[],
+    members: JsonObject,
     info: NodeInfo,
     schemaParent: SchemaNode | undefined,
     parent: DataNode | undefined,
     into: ChildMap,
     topLevel: boolean,
   ): void {
-    for (const key of metaMembers) {
+    for (const key of Object.keys(members)) {
       if (key === '@') continue; // the enclosing node's own metadata, read by the caller
       const target = key.slice(1);
       const schema = this.resolve(target, info, schemaParent, parent, topLevel);
       if (schema === undefined) continue;
       const nodes = into.get(schema);
-      const meta = obj[key];
+      const meta = members[key];
       if (nodes === undefined) {
         if (!this.ctx.strict) continue;
         throw this.ctx.unknown(

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { CodecError, decodeJson, finishSteps, parseJsonText, parseJsonTextSteps } from '../src/index';
-import { LazyJsonArray, parseInPieces } from '../src/json-text';
+import {
+  CodecError,
+  decodeJson,
+  encodeJson,
+  finishSteps,
+  parseJsonText,
+  parseJsonTextSteps,
+} from '../src/index';
+import { JsonStream, readJsonSteps } from '../src/json-text';
 import { codecError, drain, testSchema } from './helpers';
 
 describe('parseJsonText', () => {
@@ -75,35 +82,45 @@ describe('decodeJson of text with a duplicate member', () => {
   });
 });
 
+/** What reading `text` gives: its value, or the code and message of the error it raises. */
+function outcome(text: string | string[], longest: number, maxDepth = 100): unknown {
+  try {
+    return { value: finishSteps(parseJsonTextSteps(text, maxDepth, longest)) };
+  } catch (error) {
+    if (!CodecError.isInstance(error)) throw error;
+    return { code: error.code, message: error.message };
+  }
+}
+
+/** `text` cut at the offsets given (taken modulo its length, in order). */
+function cut(text: string, offsets: readonly number[]): string[] {
+  const at = [...new Set(offsets.map((o) => o % (text.length + 1)))].sort((a, b) => a - b);
+  return [...at, text.length].map((end, i) => text.slice(i === 0 ? 0 : at[i - 1], end));
+}
+
 describe('parseJsonText of a long text, in pieces', () => {
   const layouts = fc.constantFrom(undefined, 1, '\t');
   const json = (value: unknown, space: string | number | undefined) => JSON.stringify(value, null, space);
+  const offsets = fc.array(fc.nat(), { maxLength: 12 });
 
-  test('gives what JSON.parse gives, whatever the piece length, long arrays left lazy or not', () => {
-    const resolved = (v: unknown): unknown => {
-      if (v instanceof LazyJsonArray) return finishSteps(v.toArray());
-      if (Array.isArray(v)) return v.map(resolved);
-      if (typeof v === 'object' && v !== null) {
-        return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolved(x)]));
-      }
-      return v;
-    };
+  test('gives what JSON.parse gives, whatever the length past which containers are streamed and the cuts', () => {
     fc.assert(
       fc.property(
         fc.jsonValue({ maxDepth: 4 }),
         layouts,
         fc.integer({ min: 1, max: 64 }),
-        (value, space, piece) => {
+        offsets,
+        (value, space, longest, at) => {
           const text = json(value, space);
-          expect(finishSteps(parseInPieces(text, 100, piece))).toEqual(JSON.parse(text));
-          expect(resolved(finishSteps(parseInPieces(text, 100, piece, true)))).toEqual(JSON.parse(text));
+          expect(outcome(text, longest)).toEqual({ value: JSON.parse(text) });
+          expect(outcome(cut(text, at), longest)).toEqual({ value: JSON.parse(text) });
         },
       ),
       { numRuns: 1000 },
     );
   });
 
-  test('refuses what JSON.parse refuses, whatever the piece length, with CodecError only', () => {
+  test('refuses what JSON.parse refuses, with CodecError only, and with the same error in pieces', () => {
     const edit = fc.tuple(
       fc.nat(),
       fc.constantFrom('', ',', ':', '[', ']', '{', '}', '"', ' ', 'x', '1', '\\'),
@@ -114,52 +131,97 @@ describe('parseJsonText of a long text, in pieces', () => {
         layouts,
         fc.integer({ min: 1, max: 64 }),
         edit,
-        (value, space, piece, [at, insert]) => {
+        offsets,
+        (value, space, longest, [at, insert], cuts) => {
           const valid = json(value, space);
           const i = at % (valid.length + 1);
           // Replace one character (or insert one at the end).
           const text = valid.slice(0, i) + insert + valid.slice(i + 1);
+          const whole = outcome(text, longest) as { value?: unknown; message?: string };
+          expect(outcome(cut(text, cuts), longest)).toEqual(whole);
           let expected: unknown;
           try {
             expected = JSON.parse(text);
           } catch {
-            expect(() => finishSteps(parseInPieces(text, 100, piece))).toThrow(CodecError);
+            expect(whole.value).toBeUndefined();
             return;
           }
-          try {
-            expect(finishSteps(parseInPieces(text, 100, piece))).toEqual(expected);
-          } catch (error) {
-            // The edit may have made two member names equal.
-            expect((error as Error).message).toContain('appears twice');
-          }
+          // The edit may have made two member names equal.
+          if (whole.message?.includes('appears twice') !== true) expect(whole).toEqual({ value: expected });
         },
       ),
       { numRuns: 2000 },
     );
   });
 
-  test('keeps a "__proto__" member as an own member, in pieces as at once', () => {
+  test('reads a text cut at every offset, and one character at a time, as the text whole', () => {
+    const texts = [
+      '{"a\\"b":[1,{"x":"\\\\"},"\\u0041"],"n":{"k":[true,null,-1.5e3]},"s":"\\"\\\\\\"","e":{},"f":[]}',
+      '[{"name":"x","v":1},{"name":"y","v":[2,3]},{"name":"z","v":"]}"}]',
+      '{"a":[{"k":1,"k":2}]}',
+      '[[1,2],[3,,4]]',
+      '{"a":[1,2]] ',
+      '{"a":"unterminated}',
+      '[1,2,[3] x]',
+      '{"a":1} {"b":2}',
+    ];
+    for (const text of texts) {
+      for (const longest of [2, 8, 1000]) {
+        const whole = outcome(text, longest);
+        for (let i = 0; i <= text.length; i++) expect(outcome(cut(text, [i]), longest)).toEqual(whole);
+        expect(outcome([...text], longest)).toEqual(whole);
+      }
+    }
+  });
+
+  test('finds the end of a string longer than many pieces, escaped quotes and backslashes across cuts', () => {
+    const inner = `${'\\\\'.repeat(5)}\\"${'ab\\\\\\"'.repeat(50)}`;
+    const text = `{"s":"${inner}","t":[1]}`;
+    for (const size of [1, 2, 3, 7]) {
+      const pieces = text.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g'))!;
+      expect(outcome(pieces, 4)).toEqual({ value: JSON.parse(text) });
+    }
+  });
+
+  test('keeps a "__proto__" member as an own member, streamed as whole', () => {
     const text = `{"__proto__":{"polluted":1},"a":[${'1,'.repeat(100)}1]}`;
-    const value = finishSteps(parseInPieces(text, 100, 8)) as Record<string, unknown>;
-    expect(Object.keys(value)).toEqual(['__proto__', 'a']);
-    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    for (const longest of [8, 1000]) {
+      const value = finishSteps(parseJsonTextSteps(text, 100, longest)) as Record<string, unknown>;
+      expect(Object.keys(value)).toEqual(['__proto__', 'a']);
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  test('hands the items of a lazy array in order, one piece parsed at a time', () => {
+  test('hands the members of a long array on in order while the pieces after them are still unread', () => {
     const items = Array.from({ length: 200 }, (_, i) => ({ n: i, name: `x${i}` }));
-    const value = finishSteps(parseInPieces(JSON.stringify({ a: items }), 100, 64, true)) as { a: unknown };
-    expect(value.a).toBeInstanceOf(LazyJsonArray);
+    const text = JSON.stringify({ a: items });
+    let read = 0;
+    const pieces = (function* () {
+      for (let i = 0; i < text.length; i += 100) {
+        read = i + 100;
+        yield text.slice(i, i + 100);
+      }
+    })();
+    const top = finishSteps(readJsonSteps(pieces, 100, 64)) as JsonStream;
+    expect(top).toBeInstanceOf(JsonStream);
     const seen: unknown[] = [];
-    const { yields } = drain(
-      (value.a as LazyJsonArray).eachItem(function* (item) {
-        seen.push(item);
-        yield;
+    const readWhenSeen: number[] = [];
+    finishSteps(
+      top.each((name, a) => {
+        expect(name).toBe('a');
+        return (a as JsonStream).each((_, item) => {
+          seen.push(item);
+          readWhenSeen.push(read);
+          return undefined;
+        });
       }),
     );
     expect(seen).toEqual(items);
-    // One yield per item from the reader of the items, and more between the pieces parsed.
-    expect(yields).toBeGreaterThan(items.length + 10);
+    // Each item is handed on within a piece of its end in the text.
+    items.forEach((_, i) => {
+      expect(readWhenSeen[i]).toBeLessThanOrEqual(JSON.stringify({ a: items.slice(0, i + 1) }).length + 100);
+    });
   });
 
   test('yields between the pieces of a long text', () => {
@@ -167,5 +229,42 @@ describe('parseJsonText of a long text, in pieces', () => {
     const { value, yields } = drain(parseJsonTextSteps(text));
     expect(yields).toBeGreaterThan(10);
     expect(value).toEqual(JSON.parse(text));
+  });
+});
+
+describe('decodeJson of text in pieces', () => {
+  const doc = (n: number) =>
+    JSON.stringify({
+      'example-jukebox:jukebox': {
+        library: {
+          artist: Array.from({ length: n }, (_, i) => ({ name: `artist ${i}`, album: [{ name: `album ${i}` }] })),
+        },
+      },
+    });
+
+  test('decodes a document in pieces cut anywhere to the tree of the text whole', async () => {
+    const schema = await testSchema();
+    const text = doc(2000);
+    const whole = encodeJson(decodeJson(schema, text));
+    for (const size of [1000, 4093, 65536]) {
+      const pieces = text.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g'))!;
+      expect(encodeJson(decodeJson(schema, pieces[Symbol.iterator]()))).toBe(whole);
+    }
+    const wrapped = `{"ietf-restconf:data":${text}}`;
+    expect(encodeJson(decodeJson(schema, wrapped.match(/[\s\S]{1,999}/g)![Symbol.iterator]()))).toBe(whole);
+  });
+
+  test('refuses a document in pieces with the error of the text whole', async () => {
+    const schema = await testSchema();
+    const text = doc(2000).replace('"artist 1500"', '"artist 1499"');
+    const whole = codecError(() => decodeJson(schema, text));
+    const pieces = codecError(() => decodeJson(schema, text.match(/[\s\S]{1,777}/g)![Symbol.iterator]()));
+    expect([pieces.code, pieces.message]).toEqual([whole.code, whole.message]);
+  });
+
+  test('refuses pieces holding more than maxSize characters', async () => {
+    const schema = await testSchema();
+    const e = codecError(() => decodeJson(schema, ['{"a":', '1}'][Symbol.iterator](), { maxSize: 5 }));
+    expect([e.code, e.errorTag]).toEqual(['LIMIT_EXCEEDED', 'too-big']);
   });
 });
