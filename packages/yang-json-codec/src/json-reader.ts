@@ -174,10 +174,16 @@ export class JsonReader {
       this.stringEnded(at + stringEnd);
       i = stringEnd + 1;
     }
+    let top = this.starts.length === 0;
     for (; i < piece.length; i++) {
-      if (at + i > this.promoteAt) this.promote(at + i);
       const c = piece.charCodeAt(i);
-      if (this.starts.length === 0 && !this.topLevel(c, at + i)) continue;
+      // Most characters are none of `"` `,` `[` `]` `{` `}` (the brackets differ from each other by 0x20).
+      if (c !== QUOTE && c !== COMMA && (c & 0xdf) !== OPEN_ARRAY && (c & 0xdf) !== CLOSE_ARRAY) {
+        if (top) this.topLevel(c, at + i);
+        continue;
+      }
+      if (at + i > this.promoteAt) this.promote(at + i);
+      if (top && !this.topLevel(c, at + i)) continue;
       switch (c) {
         case QUOTE: {
           const end = closingQuote(piece, i + 1, 0);
@@ -212,6 +218,7 @@ export class JsonReader {
         default:
           break;
       }
+      top = this.starts.length === 0;
     }
     this.drop();
   }
