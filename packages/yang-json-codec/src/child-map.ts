@@ -111,6 +111,13 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
     return group;
   }
 
+  /** @internal See {@link fitGroup}. */
+  fit(key: SchemaNode): void {
+    const at = this.offsetOf(key);
+    const group = this.slots[at + 1];
+    if (at >= 0 && Array.isArray(group)) this.slots[at + 1] = group.slice();
+  }
+
   has(key: SchemaNode): boolean {
     return this.offsetOf(key) >= 0;
   }
@@ -291,6 +298,19 @@ export function addChild(children: ChildMap, node: DataNode): Group {
 }
 
 /** The first instance of `schema` in `children` (of a leaf or a container: the one instance). */
+/**
+ * Makes the group of `schema` in `children`, grown by {@link addChild}, an array of its exact size:
+ * an array filled by `push` keeps room for more, most of its size for a list of a few entries. A
+ * group of one instance stays the instance alone.
+ */
+export function fitGroup(children: ChildMap, schema: SchemaNode): void {
+  if (children instanceof CompactChildMap) children.fit(schema);
+  else {
+    const group = children.get(schema);
+    if (group !== undefined) children.set(schema, group.slice());
+  }
+}
+
 export function firstChild(children: ChildMap | undefined, schema: SchemaNode): DataNode | undefined {
   if (children instanceof CompactChildMap) return children.first(schema);
   return children?.get(schema)?.[0];

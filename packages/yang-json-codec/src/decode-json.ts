@@ -1,5 +1,5 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { addChild, CompactChildMap } from './child-map';
+import { addChild, CompactChildMap, fitGroup } from './child-map';
 import { attach, DecodeContext, type DecodeOptions } from './decoder';
 import { type DocumentTarget, resolveDocument } from './document';
 import { operationOfJson } from './document-operation';
@@ -462,35 +462,23 @@ class JsonDecoder {
   }
 
   private *list(value: unknown[], schema: SchemaNode, level: Level): Steps<void> {
-    const entries: DataNode[] = [];
-    level.into.set(schema, entries);
-    for (const item of value)
-      yield* this.listEntry(item, schema, level.parent, entries, level.depth, level.notifications);
-    level.into.set(schema, exactCopy(entries));
+    for (const item of value) yield* this.listEntry(item, schema, level);
+    fitGroup(level.into, schema);
   }
 
   /** A list whose entries are decoded as they are read. */
   private *streamedList(value: JsonStream, schema: SchemaNode, level: Level): Steps<void> {
-    const entries: DataNode[] = [];
-    level.into.set(schema, entries);
-    yield* value.each((_, item) =>
-      this.listEntry(item, schema, level.parent, entries, level.depth, level.notifications),
-    );
-    if (entries.length === 0)
-      level.into.delete(schema); // only blanks: no entries
-    else level.into.set(schema, exactCopy(entries));
+    yield* value.each((_, item) => this.listEntry(item, schema, level));
+    fitGroup(level.into, schema);
   }
 
   private *leafList(value: unknown[], schema: SchemaNode, level: Level): Steps<void> {
-    const entries: DataNode[] = [];
-    level.into.set(schema, entries);
     for (const item of value) {
       const n = this.leaf(schema, level.parent, item);
-      entries.push(n);
-      this.ctx.checkLeafListValue(n, entries);
+      this.ctx.checkLeafListValue(n, addChild(level.into, n));
       if (this.ctx.stepDue()) yield;
     }
-    level.into.set(schema, exactCopy(entries));
+    fitGroup(level.into, schema);
   }
 
   private *any(value: unknown, schema: SchemaNode, level: Level): Steps<void> {
@@ -518,30 +506,24 @@ class JsonDecoder {
     if (isObject(meta?.['@'])) n.annotations = this.annotationObject(meta['@'], n, undefined);
   }
 
-  /** One entry of a list, decoded into `entries`, with its keys checked against the others'. */
-  private *listEntry(
-    item: unknown,
-    schema: SchemaNode,
-    parent: DataNode | undefined,
-    entries: DataNode[],
-    depth: number,
-    notifications: boolean,
-  ): Steps<void> {
+  /** One entry of a list, decoded into its group, with its keys checked against the others'. */
+  private *listEntry(item: unknown, schema: SchemaNode, level: Level): Steps<void> {
+    const { parent } = level;
     if (!isObjectValue(item)) throw this.shape(parent, schema, 'JSON objects as entries');
     const entry = this.ctx.node(schema, parent);
-    entries.push(entry);
+    const group = addChild(level.into, entry);
     const meta = yield* this.members(
       item,
       schema,
       nodeInfo(schema),
       entry,
       entry.children!,
-      depth + 1,
+      level.depth + 1,
       false,
-      notifications,
+      level.notifications,
     );
     if (isObject(meta?.['@'])) entry.annotations = this.annotationObject(meta['@'], entry, undefined);
-    this.ctx.checkListEntry(entry, entries);
+    this.ctx.checkListEntry(entry, group);
   }
 
   private resolveMaybeNotification(
@@ -744,12 +726,4 @@ function scalar(name: string, module: string, tree: SchemaTree, v: unknown): Any
 
 function describe(parent: DataNode | undefined): string {
   return parent === undefined ? 'the document' : `${parent.schema.kind} "${parent.schema.name}"`;
-}
-
-/**
- * `entries` in an array of their number: an array filled by `push` keeps room for 16 more, which
- * for a list of one entry (the usual case below a list entry) is most of its size in the tree.
- */
-function exactCopy(entries: DataNode[]): DataNode[] {
-  return entries.slice();
 }

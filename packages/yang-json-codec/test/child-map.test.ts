@@ -1,7 +1,7 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { addChild } from '../src/child-map';
+import { addChild, fitGroup, groupAt, pairsOf } from '../src/child-map';
 import { CompactChildMap, type DataNode } from '../src/index';
 
 /** Stand-ins for schema nodes: the map only compares them by identity. More than it scans (8). */
@@ -154,5 +154,28 @@ describe('CompactChildMap', () => {
 
   test('reads as a Map to Object.prototype.toString', () => {
     expect(Object.prototype.toString.call(new CompactChildMap())).toBe('[object Map]');
+  });
+});
+
+describe('fitGroup', () => {
+  const node = (schema: SchemaNode): DataNode => ({ schema }) as unknown as DataNode;
+
+  test('keeps a group of one instance as the instance alone, and a grown group as an equal array', () => {
+    for (const children of [new CompactChildMap(), new Map<SchemaNode, DataNode[]>()]) {
+      const one = node(KEYS[0]!);
+      addChild(children, one);
+      const many = [node(KEYS[1]!), node(KEYS[1]!), node(KEYS[1]!)];
+      for (const n of many) addChild(children, n);
+      const grown = children instanceof CompactChildMap ? undefined : children.get(KEYS[1]!);
+      fitGroup(children, KEYS[0]!);
+      fitGroup(children, KEYS[1]!);
+      fitGroup(children, KEYS[2]!);
+      if (children instanceof CompactChildMap) expect(groupAt(pairsOf(children), 1)).toBe(one);
+      else expect(children.get(KEYS[1]!)).not.toBe(grown);
+      expect([...children]).toEqual([
+        [KEYS[0], [one]],
+        [KEYS[1], many],
+      ]);
+    }
   });
 });
