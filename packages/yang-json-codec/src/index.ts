@@ -72,7 +72,7 @@ export {
 export { instanceIdFromXml, instanceIdSteps } from './instance-identifier';
 export type { JsonSchema, JsonSchemaOptions } from './json-schema';
 export { membersJsonSchema, nodeJsonSchema, toJsonSchema } from './json-schema';
-export { parseJsonText, parseJsonTextSteps } from './json-text';
+export { type JsonTextPieces, parseJsonText, parseJsonTextSteps } from './json-text';
 export type { JsonCheck } from './json-validator';
 export { compileJsonValidator } from './json-validator';
 export { DEFAULT_ORIGIN, type OriginRule, ownOrigin } from './origin';

@@ -51,9 +51,10 @@ function contextFor(tree: SchemaTree, resolveModule: (prefix: string) => string 
     return module === undefined ? undefined : `${module}:${colon < 0 ? prefixed : prefixed.slice(colon + 1)}`;
   };
   return {
+    // The identity's own name: one string however many values name it, not a copy per value.
     resolveIdentity(prefixed) {
       const qname = qualify(prefixed);
-      return qname === undefined || tree.identity(qname) === undefined ? undefined : qname;
+      return qname === undefined ? undefined : tree.identity(qname)?.qualifiedName;
     },
     disabledIdentity(prefixed) {
       const identity = qualify(prefixed);

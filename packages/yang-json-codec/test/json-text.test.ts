@@ -242,10 +242,11 @@ describe('decodeJson of text in pieces', () => {
       },
     });
 
-  test('decodes a document in pieces cut anywhere to the tree of the text whole', async () => {
+  test('decodes a document in pieces cut anywhere, or whole, to the tree of the value parsed', async () => {
     const schema = await testSchema();
     const text = doc(2000);
-    const whole = encodeJson(decodeJson(schema, text));
+    const whole = encodeJson(decodeJson(schema, JSON.parse(text)));
+    expect(encodeJson(decodeJson(schema, text))).toBe(whole);
     for (const size of [1000, 4093, 65536]) {
       const pieces = text.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g'))!;
       expect(encodeJson(decodeJson(schema, pieces[Symbol.iterator]()))).toBe(whole);
@@ -260,6 +261,16 @@ describe('decodeJson of text in pieces', () => {
     const whole = codecError(() => decodeJson(schema, text));
     const pieces = codecError(() => decodeJson(schema, text.match(/[\s\S]{1,777}/g)![Symbol.iterator]()));
     expect([pieces.code, pieces.message]).toEqual([whole.code, whole.message]);
+  });
+
+  test('reads "ietf-restconf:data" followed by another member as content naming it, as the value parsed', async () => {
+    const schema = await testSchema();
+    const text = `{"ietf-restconf:data":${doc(2000)},"example-jukebox:jukebox":{}}`;
+    const whole = codecError(() => decodeJson(schema, JSON.parse(text)));
+    const pieces = codecError(() => decodeJson(schema, text.match(/[\s\S]{1,999}/g)![Symbol.iterator]()));
+    expect([pieces.code, pieces.message]).toEqual([whole.code, whole.message]);
+    const lenient = (input: unknown) => encodeJson(decodeJson(schema, input, { strict: false }));
+    expect(lenient(text.match(/[\s\S]{1,999}/g)![Symbol.iterator]())).toBe(lenient(JSON.parse(text)));
   });
 
   test('refuses pieces holding more than maxSize characters', async () => {
