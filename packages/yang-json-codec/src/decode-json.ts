@@ -56,9 +56,13 @@ interface Level {
 }
 
 function tooBig(size: string | number, maxSize: number): CodecError {
-  return new CodecError('LIMIT_EXCEEDED', `JSON input of ${size} characters exceeds the limit of ${maxSize}`, {
-    errorTag: 'too-big',
-  });
+  return new CodecError(
+    'LIMIT_EXCEEDED',
+    `JSON input of ${size} characters exceeds the limit of ${maxSize}`,
+    {
+      errorTag: 'too-big',
+    },
+  );
 }
 
 /** `pieces`, refused once they hold more than `maxSize` characters. */
@@ -152,7 +156,9 @@ class JsonDecoder {
       case 'data':
       case 'config':
         doc.annotations = this.ownMetadata(
-          value instanceof JsonStream ? yield* this.streamedData(value, children) : yield* this.data(value, children),
+          value instanceof JsonStream
+            ? yield* this.streamedData(value, children)
+            : yield* this.data(value, children),
         );
         break;
       case 'resource': {
@@ -213,9 +219,9 @@ class JsonDecoder {
         wrapped = only;
         first = false;
         if (!isObjectValue(member)) return undefined; // refused below if it stays the only member
-        return (function* (this: JsonDecoder) {
+        return function* (this: JsonDecoder) {
           only.meta = yield* this.members(member, undefined, info, undefined, children, 0, true);
-        }).call(this);
+        }.call(this);
       }
       first = false;
       if (wrapped !== undefined) {
@@ -383,7 +389,16 @@ class JsonDecoder {
   ): Steps<JsonObject | undefined> {
     if (depth > this.ctx.maxDepth) throw this.structure(`nesting deeper than ${this.ctx.maxDepth}`);
     if (this.ctx.stepDue()) yield;
-    const level: Level = { schemaParent, info, parent, into, depth, topLevel, notifications, meta: undefined };
+    const level: Level = {
+      schemaParent,
+      info,
+      parent,
+      into,
+      depth,
+      topLevel,
+      notifications,
+      meta: undefined,
+    };
     if (obj instanceof JsonStream) yield* obj.each((key, value) => this.member(level, key!, value));
     else {
       for (const key in obj) {
@@ -405,7 +420,7 @@ class JsonDecoder {
 
   /** Decodes one member of an object: at once, or in the steps returned. */
   private member(level: Level, key: string, value: unknown): Steps<void> | undefined {
-    const { parent, into, depth, notifications } = level;
+    const { parent, into, notifications } = level;
     if (key.charCodeAt(0) === 0x40 /* @ */) {
       const meta = (level.meta ??= {});
       if (!(value instanceof JsonStream)) meta[key] = value;

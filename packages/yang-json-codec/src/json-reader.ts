@@ -109,7 +109,7 @@ export class JsonReader {
   private promoteAt = Number.POSITIVE_INFINITY;
   /** Whether the top value is not one container: nothing is streamed, the text is parsed at its end. */
   private whole = false;
-  /** Whether the top value has been read: a streamed container's end, or a value at the top. */
+  /** Whether a value has begun at the top (a second one makes the text whole: JSON.parse refuses it). */
   private topRead = false;
   /** The offset of the bracket that closed a streamed top container. */
   private topEnd = -1;
@@ -141,7 +141,10 @@ export class JsonReader {
 
   /** Reads the next piece of the text. */
   push(piece: string): void {
-    if (this.stringAt < 0) return this.scanPiece(piece, -1);
+    if (this.stringAt < 0) {
+      this.scanPiece(piece, -1);
+      return;
+    }
     // Inside a string longer than a piece: only its end is looked for; the pieces wait until it is found.
     const end = closingQuote(piece, 0, this.backslashes);
     if (end < 0) {
@@ -179,11 +182,11 @@ export class JsonReader {
       const c = piece.charCodeAt(i);
       // Most characters are none of `"` `,` `[` `]` `{` `}` (the brackets differ from each other by 0x20).
       if (c !== QUOTE && c !== COMMA && (c & 0xdf) !== OPEN_ARRAY && (c & 0xdf) !== CLOSE_ARRAY) {
-        if (top) this.topLevel(c, at + i);
+        if (top) this.topLevel(c);
         continue;
       }
       if (at + i > this.promoteAt) this.promote(at + i);
-      if (top && !this.topLevel(c, at + i)) continue;
+      if (top && !this.topLevel(c)) continue;
       switch (c) {
         case QUOTE: {
           const end = closingQuote(piece, i + 1, 0);
@@ -192,7 +195,8 @@ export class JsonReader {
           if (end < 0) {
             // Its end is looked for in the next pieces (see push).
             this.backslashes = trailingBackslashes(piece.slice(i + 1), 0);
-            return this.drop();
+            this.drop();
+            return;
           }
           this.stringEnded(at + end);
           i = end;
@@ -224,7 +228,7 @@ export class JsonReader {
   }
 
   /** A character outside every container: whether it is read as usual (a bracket or a string). */
-  private topLevel(c: number, at: number): boolean {
+  private topLevel(c: number): boolean {
     if (isSpace(c)) return false;
     if (this.topEnd >= 0) throw malformed(`unexpected text after offset ${this.topEnd}`);
     if (this.topRead || (c !== OPEN_OBJECT && c !== OPEN_ARRAY)) {
@@ -262,7 +266,9 @@ export class JsonReader {
     const k = depth - 1;
     const object = this.names[k] !== undefined;
     if (c !== (object ? CLOSE_OBJECT : CLOSE_ARRAY)) {
-      throw malformed(`"${object ? '{' : '['}" at offset ${this.starts[k]} is closed by "${String.fromCharCode(c)}"`);
+      throw malformed(
+        `"${object ? '{' : '['}" at offset ${this.starts[k]} is closed by "${String.fromCharCode(c)}"`,
+      );
     }
     this.handMember(k, at, true);
     this.events.push(CLOSE);
@@ -298,7 +304,8 @@ export class JsonReader {
         this.members[k] = from;
       }
     }
-    this.promoteAt = this.streamed < depth ? this.starts[this.streamed]! + this.longest : Number.POSITIVE_INFINITY;
+    this.promoteAt =
+      this.streamed < depth ? this.starts[this.streamed]! + this.longest : Number.POSITIVE_INFINITY;
   }
 
   /** The name before a streamed container opening at `start`, a member of the streamed container `k`. */
@@ -310,7 +317,8 @@ export class JsonReader {
     }
     const head = this.text(this.members[k]!, start);
     if (this.names[k] === undefined) {
-      if (skipSpace(head, 0) !== head.length) throw malformed(`unexpected text before the value at offset ${start}`);
+      if (skipSpace(head, 0) !== head.length)
+        throw malformed(`unexpected text before the value at offset ${start}`);
       return undefined;
     }
     const name = MEMBER_NAME.exec(head)?.[1];
@@ -340,7 +348,9 @@ export class JsonReader {
     if (skipSpace(text, 0) === text.length) {
       const first = from === this.starts[k]! + 1;
       if (first && closing) return; // an empty container
-      throw malformed(first ? `unexpected "," at offset ${to}` : `a "," at offset ${from - 1} is not followed by a value`);
+      throw malformed(
+        first ? `unexpected "," at offset ${to}` : `a "," at offset ${from - 1} is not followed by a value`,
+      );
     }
     if (this.names[k] === undefined) {
       this.events.push({ kind: 'member', name: undefined, value: parse(text, from) });
@@ -402,8 +412,7 @@ function* topCommas(text: string): Generator<number> {
     if (c === QUOTE) {
       i = closingQuote(text, i + 1, 0);
       if (i < 0) return;
-    }
-    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
     else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
     else if (c === COMMA && depth === 0) yield i;
   }

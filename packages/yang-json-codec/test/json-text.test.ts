@@ -237,7 +237,10 @@ describe('decodeJson of text in pieces', () => {
     JSON.stringify({
       'example-jukebox:jukebox': {
         library: {
-          artist: Array.from({ length: n }, (_, i) => ({ name: `artist ${i}`, album: [{ name: `album ${i}` }] })),
+          artist: Array.from({ length: n }, (_, i) => ({
+            name: `artist ${i}`,
+            album: [{ name: `album ${i}` }],
+          })),
         },
       },
     });
