@@ -94,9 +94,13 @@ export class JsonReader {
   /** Index of the first event not yet taken. */
   head = 0;
 
-  // Every open container, outermost first: the offset of its bracket and an object's names.
+  /**
+   * Every open container, outermost first: the offset of its bracket, and an object's names: up to
+   * {@link SMALL_OBJECT} names without escapes as where their text stands (start and end of each),
+   * else a Set of the names (a streamed object's, whose text is dropped as it is handed on).
+   */
   private readonly starts: number[] = [];
-  private readonly names: (string[] | Set<string> | undefined)[] = [];
+  private readonly names: (number[] | Set<string> | undefined)[] = [];
   /**
    * How many open containers, outermost first, are handed on member by member (streamed); for each,
    * where its current member's text starts and whether that member was a streamed container (after
@@ -290,7 +294,9 @@ export class JsonReader {
     while (this.streamed < depth && at - this.starts[this.streamed]! > this.longest) {
       const k = this.streamed++;
       const start = this.starts[k]!;
-      const array = this.names[k] === undefined;
+      const names = this.names[k];
+      const array = names === undefined;
+      if (Array.isArray(names)) this.names[k] = this.nameSet(names);
       this.events.push({ kind: 'open', name: k === 0 ? undefined : this.memberName(k - 1, start), array });
       // Its members so far, each whole (none is longer than a piece, or it would be streamed first).
       const to = k + 1 < depth ? this.starts[k + 1]! : at;
@@ -367,17 +373,51 @@ export class JsonReader {
     if (!this.stringIsName) return;
     this.nameNext = false;
     const k = this.starts.length - 1;
-    const raw = this.text(quote + 1, end);
-    const name = raw.includes('\\') ? (parse(`"${raw}"`, quote) as string) : raw;
+    const start = quote + 1;
     const names = this.names[k]!;
-    if (Array.isArray(names)) {
-      if (names.includes(name)) throw twice(name, quote);
-      if (names.length < SMALL_OBJECT) names.push(name);
-      else this.names[k] = new Set([...names, name]);
-    } else {
-      if (names.has(name)) throw twice(name, quote);
-      names.add(name);
+    if (Array.isArray(names) && names.length < 2 * SMALL_OBJECT && !this.hasEscape(start, end)) {
+      // Compared where they stand in the text: most names make no string.
+      const length = end - start;
+      for (let j = 0; j < names.length; j += 2) {
+        if (names[j + 1]! - names[j]! === length && this.sameText(names[j]!, start, length)) {
+          throw twice(this.text(start, end), quote);
+        }
+      }
+      names.push(start, end);
+      return;
     }
+    const set = Array.isArray(names) ? this.nameSet(names) : names;
+    this.names[k] = set;
+    const raw = this.text(start, end);
+    const name = raw.includes('\\') ? (parse(`"${raw}"`, quote) as string) : raw;
+    if (set.has(name)) throw twice(name, quote);
+    set.add(name);
+  }
+
+  /** The names whose text stands at `offsets` (start and end of each), as strings. */
+  private nameSet(offsets: readonly number[]): Set<string> {
+    const set = new Set<string>();
+    for (let j = 0; j < offsets.length; j += 2) set.add(this.text(offsets[j]!, offsets[j + 1]!));
+    return set;
+  }
+
+  /** The character at offset `at`, held. */
+  private charAt(at: number): number {
+    return at >= this.pieceAt
+      ? this.piece.charCodeAt(at - this.pieceAt)
+      : this.held.charCodeAt(at - this.heldFrom);
+  }
+
+  /** Whether the text from `start` to `end` holds a backslash. */
+  private hasEscape(start: number, end: number): boolean {
+    for (let at = start; at < end; at++) if (this.charAt(at) === BACKSLASH) return true;
+    return false;
+  }
+
+  /** Whether the text from `a` and from `b` is the same for `length` characters. */
+  private sameText(a: number, b: number, length: number): boolean {
+    for (let k = 0; k < length; k++) if (this.charAt(a + k) !== this.charAt(b + k)) return false;
+    return true;
   }
 
   /** Drops the text handed on: what comes before the current member of the innermost streamed container. */
