@@ -276,6 +276,22 @@ describe('decodeJson of text in pieces', () => {
     expect(lenient(text.match(/[\s\S]{1,999}/g)![Symbol.iterator]())).toBe(lenient(JSON.parse(text)));
   });
 
+  test('decodes the metadata and long leaf-lists of a document in pieces as of the value parsed', async () => {
+    const schema = await testSchema();
+    const value = {
+      'codec-types:settings': {
+        mode: 'x',
+        '@mode': { 'ietf-netconf-with-defaults:default': true },
+        servers: Array.from({ length: 5000 }, (_, i) => `server-${i}`),
+      },
+      'codec-types:types': { tags: Array.from({ length: 5000 }, (_, i) => `tag-${i}`) },
+    };
+    const text = JSON.stringify(value);
+    const expected = encodeJson(decodeJson(schema, value));
+    expect(expected).toContain('"@mode"');
+    expect(encodeJson(decodeJson(schema, text.match(/[\s\S]{1,1000}/g)![Symbol.iterator]()))).toBe(expected);
+  });
+
   test('refuses pieces holding more than maxSize characters', async () => {
     const schema = await testSchema();
     const e = codecError(() => decodeJson(schema, ['{"a":', '1}'][Symbol.iterator](), { maxSize: 5 }));
