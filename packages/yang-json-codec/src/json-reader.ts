@@ -300,14 +300,11 @@ export class JsonReader {
       this.events.push({ kind: 'open', name: k === 0 ? undefined : this.memberName(k - 1, start), array });
       // Its members so far, each whole (none is longer than a piece, or it would be streamed first).
       const to = k + 1 < depth ? this.starts[k + 1]! : at;
-      const text = this.text(start + 1, to);
-      let from = start + 1;
-      this.members.push(from);
+      this.members.push(start + 1);
       this.afterStreamed.push(false);
-      for (const comma of topCommas(text)) {
+      for (const comma of topCommas(this.text(start + 1, to))) {
         this.handMember(k, start + 1 + comma, false);
-        from = start + 2 + comma;
-        this.members[k] = from;
+        this.members[k] = start + 2 + comma;
       }
     }
     this.promoteAt =
