@@ -94,7 +94,7 @@ export interface ChildHolder {
 }
 
 /**
- * The objects behind the nodes the codec makes: a {@link LeafInstance} for a leaf, a leaf-list entry,
+ * The object behind the nodes the codec makes: a {@link LeafInstance} for a leaf, a leaf-list entry,
  * anydata and anyxml, an {@link InnerInstance} for the others. The fields most instances never set
  * (`member`, of a union's value; `any`, anydata content; `annotations`; and the `children` of a leaf
  * or the `value` of an inner node) stay on the prototype, undefined, until a node sets its own: a
@@ -102,34 +102,40 @@ export interface ChildHolder {
  * fields (Node.js builds without pointer compression), ~45 MB for a document of 1.4 million nodes.
  * Assigning any field works as on an object literal.
  */
-class LeafInstance {
+abstract class Instance {
   declare member: YangType | undefined;
   declare any: AnyElement[] | undefined;
   declare annotations: Annotation[] | undefined;
+}
+
+/** See {@link Instance}. */
+class LeafInstance extends Instance {
   declare children: ChildMap | undefined;
   constructor(
     readonly schema: SchemaNode,
     public parent: DataNode | undefined,
     public value: string | undefined,
-  ) {}
+  ) {
+    super();
+  }
 }
 
-/** See {@link LeafInstance}. */
-class InnerInstance {
-  declare member: YangType | undefined;
-  declare any: AnyElement[] | undefined;
-  declare annotations: Annotation[] | undefined;
+/** See {@link Instance}. */
+class InnerInstance extends Instance {
   declare value: string | undefined;
   constructor(
     readonly schema: SchemaNode,
     public parent: DataNode | undefined,
     public children: ChildMap | undefined,
-  ) {}
+  ) {
+    super();
+  }
 }
 
 for (const [prototype, fields] of [
-  [LeafInstance.prototype, ['member', 'any', 'annotations', 'children']],
-  [InnerInstance.prototype, ['member', 'any', 'annotations', 'value']],
+  [Instance.prototype, ['member', 'any', 'annotations']],
+  [LeafInstance.prototype, ['children']],
+  [InnerInstance.prototype, ['value']],
 ] as const) {
   for (const field of fields) Object.defineProperty(prototype, field, { value: undefined, writable: true });
 }
