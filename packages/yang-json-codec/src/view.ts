@@ -1,6 +1,6 @@
 import type { FieldsNode } from '@yangkit/restconf-uri';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { type ChildPairs, groupAt, instanceOf, pairsOf, sizeOf } from './child-map';
+import { type ChildPairs, groupAt, instanceOf, mapGroups, pairsOf, sizeOf } from './child-map';
 import { contentGroups } from './content';
 import { fieldSelection, fieldsGroups, type Selection, selectedBelow } from './fields';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
@@ -33,6 +33,27 @@ export interface TreeView {
    * `withDefaults` adds has origin `ietf-origin:default`; the rule gives the rest. Absent: none written.
    */
   readonly origin?: OriginRule;
+  /**
+   * Nodes left out with their subtrees (access control, for one), applied after `withDefaults`
+   * and before the rest, so `content`, `fields` and `depth` see only what it keeps.
+   */
+  readonly filter?: NodeFilter;
+}
+
+/**
+ * A rule that leaves instances out of a read, with their subtrees, decided per instance from a state
+ * carried down the walk from the root: a child's state comes from its parent's, so a rule that
+ * matches by path and key costs one step per node. A list entry's keys are written whenever the entry
+ * is (an entry without them could not be told apart), so the filter is not asked about them.
+ * The walk is depth first; the states it holds are those of the holders on the way down.
+ */
+export interface NodeFilter<S = unknown> {
+  /** The state of the tree itself (the datastore root, for a data tree). */
+  readonly root: S;
+  /** The state of `node`, a child of a holder in state `parent`; undefined when `node` is left out. */
+  child(parent: S, node: DataNode): S | undefined;
+  /** True when nothing below a node in `state` is left out: its subtree is written unchecked. */
+  keepsAllBelow(state: S): boolean;
 }
 
 const NO_GROUPS: ChildPairs = [];
@@ -45,19 +66,37 @@ class Rules {
   readonly depth: number;
   readonly fields: Selection | undefined;
   readonly origins: Origins | undefined;
-  /** True when `content=nonconfig` keeps a configuration node: state lies at or below it. */
-  readonly stateBelow = (node: DataNode, place: Place): boolean => {
+  readonly filter: NodeFilter | undefined;
+  /**
+   * True when `content=nonconfig` keeps a configuration node (a child of the holder last grouped at
+   * `place`'s parent): state the filter keeps lies at or below it.
+   */
+  readonly stateBelow = (node: DataNode, place: Place): boolean =>
+    this.hasState(node, place, place.stateOf(node));
+
+  private hasState(node: DataNode, place: Place, state: unknown): boolean {
     const pairs = this.defaulted(node, place);
     for (let i = 0; i < pairs.length; i += 2) {
       const schema = pairs[i] as SchemaNode;
-      if (!schema.config) return true;
       if (schema.isKey) continue;
       const group = groupAt(pairs, i + 1);
       const below = place.child(schema);
-      for (let k = 0; k < sizeOf(group); k++) if (this.stateBelow(instanceOf(group, k), below)) return true;
+      for (let k = 0; k < sizeOf(group); k++) {
+        const child = instanceOf(group, k);
+        const childState = this.childState(state, child);
+        if (this.filter !== undefined && childState === undefined) continue;
+        if (!schema.config || this.hasState(child, below, childState)) return true;
+      }
     }
     return false;
-  };
+  }
+
+  /** The filter's state of `node` from its holder's (`state`), undefined when it is left out. */
+  childState(state: unknown, node: DataNode): unknown {
+    const filter = this.filter;
+    if (filter === undefined || node.schema.isKey || filter.keepsAllBelow(state)) return state;
+    return filter.child(state, node);
+  }
 
   constructor(tree: InstanceTree, view: TreeView) {
     this.schema = tree.schema;
@@ -66,6 +105,21 @@ class Rules {
     this.depth = view.depth === undefined || view.depth === 'unbounded' ? Infinity : view.depth;
     this.fields = view.fields === undefined ? undefined : fieldSelection(view.fields);
     this.origins = view.origin === undefined ? undefined : new Origins(view.origin);
+    this.filter = view.filter;
+  }
+
+  /** The groups of `pairs` (a holder's, in filter state `state`) with the instances the filter leaves out removed. */
+  filtered(pairs: ChildPairs, state: unknown): ChildPairs {
+    if (this.filter === undefined || this.filter.keepsAllBelow(state)) return pairs;
+    return mapGroups(pairs, (schema, group) => {
+      if (schema.isKey) return group;
+      const kept: DataNode[] = [];
+      for (let k = 0; k < sizeOf(group); k++) {
+        const n = instanceOf(group, k);
+        if (this.childState(state, n) !== undefined) kept.push(n);
+      }
+      return kept.length === sizeOf(group) ? group : kept;
+    });
   }
 
   /** The children of `holder` after with-defaults (which applies to inner nodes, not to a document). */
@@ -79,14 +133,18 @@ class Rules {
 
 /**
  * Where a walk of a viewed tree is: the level and the part of `fields` that apply to a holder's
- * children. One place per schema node reached (places of the entries of a list are one), so a walk
- * allocates nothing per node for it.
+ * children, and the filter state of the holder last grouped here. One place per schema node reached
+ * (places of the entries of a list are one), so a walk allocates nothing per node for it.
  */
 export class Place {
   private next: Map<SchemaNode, Place> | undefined;
+  /** The filter state of the holder last grouped here (the walk is depth first: the one being written). */
+  private state: unknown;
 
   constructor(
     private readonly rules: Rules,
+    /** The place of the holder's parent; undefined for the tree itself. */
+    private readonly parent: Place | undefined,
     /** The RFC 8040 section 4.8.2 level of the holder. */
     private readonly level: number,
     /** The selection among the holder's children; undefined: all of them. */
@@ -97,7 +155,9 @@ export class Place {
     private readonly module: string | undefined,
     /** True for an inner node, false for the document. */
     readonly inner: boolean,
-  ) {}
+  ) {
+    if (parent === undefined) this.state = rules.filter?.root;
+  }
 
   /** True when an inner node here is written without its children: it is at the last level `depth` asks for. */
   get truncated(): boolean {
@@ -109,10 +169,22 @@ export class Place {
     let place = this.next?.get(schema);
     if (place === undefined) {
       const fields = this.topFields ?? selectedBelow(this.fields, schema, this.module);
-      place = new Place(this.rules, this.level + 1, fields, undefined, schema.module, true);
+      place = new Place(this.rules, this, this.level + 1, fields, undefined, schema.module, true);
       (this.next ??= new Map()).set(schema, place);
     }
     return place;
+  }
+
+  /**
+   * The filter state of `holder`, an instance here whose parent is the holder last grouped at the
+   * parent place; undefined when the filter leaves it out.
+   */
+  stateOf(holder: ChildHolder): unknown {
+    const rules = this.rules;
+    if (rules.filter === undefined) return undefined;
+    return this.parent === undefined
+      ? rules.filter.root
+      : rules.childState(this.parent.state, holder as DataNode);
   }
 
   /**
@@ -123,6 +195,10 @@ export class Place {
     const rules = this.rules;
     if (this.truncated) return NO_GROUPS;
     let pairs = rules.defaulted(holder, this);
+    if (rules.filter !== undefined) {
+      this.state = this.stateOf(holder);
+      pairs = this.state === undefined ? NO_GROUPS : rules.filtered(pairs, this.state);
+    }
     if (rules.content !== 'all')
       pairs = contentGroups(pairs, rules.content === 'config', this, rules.stateBelow);
     if (this.fields !== undefined) {
@@ -146,7 +222,8 @@ export function startPlace(tree: InstanceTree, view: TreeView | undefined): Plac
     (view.withDefaults ?? 'explicit') === 'explicit' &&
     view.fields === undefined &&
     (view.depth ?? 'unbounded') === 'unbounded' &&
-    view.origin === undefined;
+    view.origin === undefined &&
+    view.filter === undefined;
   return asItIs ? undefined : viewPlace(tree, view);
 }
 
@@ -156,8 +233,8 @@ export function viewPlace(tree: InstanceTree, view: TreeView): Place {
   const datastore = tree.kind === 'data' || tree.kind === 'config';
   // A datastore is level 1, so its top-level nodes are level 2; a resource's top-level nodes are level 1.
   return datastore
-    ? new Place(rules, 1, rules.fields, undefined, undefined, false)
-    : new Place(rules, 0, undefined, rules.fields, undefined, false);
+    ? new Place(rules, undefined, 1, rules.fields, undefined, undefined, false)
+    : new Place(rules, undefined, 0, undefined, rules.fields, undefined, false);
 }
 
 /** A top-level instance a view writes (see {@link viewedTopLevel}). */

@@ -14,7 +14,9 @@ import {
   encodeJson,
   encodeJsonChunks,
   encodeXml,
+  entryKey,
   type InstanceTree,
+  type NodeFilter,
   type OriginRule,
   ownOrigin,
   type TreeView,
@@ -422,6 +424,79 @@ describe('the view of a tree', () => {
         ],
       },
     });
+  });
+
+  /** A filter leaving out the nodes at `hidden` (paths of names and keys), recording the paths it is asked about. */
+  const hiding = (...hidden: string[]): NodeFilter<string> & { asked: string[] } => {
+    const asked: string[] = [];
+    return {
+      root: '',
+      asked,
+      child(parent, node) {
+        const key = entryKey(node);
+        const path = `${parent}/${node.schema.name}${key === undefined ? '' : `[${key}]`}`;
+        asked.push(path);
+        return hidden.includes(path) ? undefined : path;
+      },
+      keepsAllBelow: (state) => !hidden.some((h) => h.startsWith(`${state}/`)),
+    };
+  };
+  const schemaOf = () => schemas.get('view-test')!;
+
+  test('leaves out what a filter leaves out, with its subtree, byte for byte as a tree without it, in JSON and XML', () => {
+    const view: TreeView = { filter: hiding('/box/item[a]/part[1]', '/box/counters') };
+    const expected = decodeJson(schemaOf(), {
+      'view-test:box': {
+        mode: 'auto',
+        note: 'n',
+        timers: {},
+        item: [
+          { name: 'a', weight: 5, hits: 3 },
+          { name: 'b', weight: 6 },
+        ],
+      },
+    });
+    expect(encodeJson(box(), { view })).toBe(encodeJson(expected));
+    expect(encodeXml(box(), { view })).toBe(encodeXml(expected));
+  });
+
+  test("writes a list entry's keys whenever the entry is written, without asking the filter", () => {
+    const filter = hiding('/box/item[b]/name', '/box/item[b]/weight');
+    expect(json(box(), { filter })['view-test:box'].item).toEqual([
+      { name: 'a', weight: 5, hits: 3, part: [{ id: 1, size: 2, load: 9 }] },
+      { name: 'b' },
+    ]);
+    expect(filter.asked.some((p) => p.endsWith('/name'))).toBe(false);
+  });
+
+  test('asks nothing below a node under which the filter keeps all', () => {
+    const filter = hiding('/box/note');
+    json(box(), { filter });
+    expect(filter.asked.filter((p) => p.startsWith('/box/item[a]/'))).toEqual([]);
+    expect(filter.asked).toContain('/box/note');
+  });
+
+  test('composes with fields, depth and with-defaults: they apply to what the filter keeps', () => {
+    const filter = hiding('/box/item[a]/part[1]', '/box/mode');
+    expect(json(box(), { filter, fields: 'view-test:box(item/part/size;counters)' })).toEqual({
+      'view-test:box': { counters: { seen: 7 }, item: [{ name: 'a' }, { name: 'b' }] },
+    });
+    expect(json(box(), { filter, depth: 3 })['view-test:box']).toEqual({
+      note: 'n',
+      timers: {},
+      counters: {},
+      item: [{}, {}],
+    });
+    // A default is not written in place of a node the filter leaves out.
+    expect(json(box(), { filter, withDefaults: 'report-all' })['view-test:box'].mode).toBeUndefined();
+  });
+
+  test('keeps a configuration ancestor with content=nonconfig only when the filter keeps state below it', () => {
+    const filter = hiding('/box/item[a]/hits', '/box/item[a]/part[1]/load');
+    expect(json(box(), { filter, content: 'nonconfig' })).toEqual({ 'view-test:box': { counters: { seen: 7 } } });
+    expect(encodeXml(box(), { view: { filter, content: 'nonconfig' } })).toBe(
+      encodeXml(decodeJson(schemaOf(), { 'view-test:box': { counters: { seen: 7 } } })),
+    );
   });
 
   test('streams a large tree in chunks without changing it', () => {
