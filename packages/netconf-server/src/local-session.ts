@@ -88,7 +88,8 @@ export class LocalSession {
   /**
    * The data at `target`, as {@link LocalSession.read}, without copying it: the target's instances are
    * the datastore's own (inside copies of their ancestors), so reading a large subtree costs the path,
-   * not the subtree. The parts NACM restricts are copied as `read` does. `content` chooses what is read
+   * not the subtree. What NACM hides is left out as it is written: the read's `filter`, for the view's
+   * `filter` (RFC 8341 section 3.4.5), so nothing is copied or walked ahead. `content` chooses what is read
    * (running alone for `config`) but is not applied to the tree: the caller writes it through the
    * codec's view with the same `content` (the encoders' `view` option); so is `withOrigin`, whose rule
    * comes with the read (its `origin`, the view's `origin`). The datastore holds the
@@ -119,14 +120,20 @@ export class LocalSession {
     // commit may give running another tree, see NetconfServer.commitCandidate).
     const { log, tree } = this.#treeOf(datastore, state);
     const selection = selectPath(tree, target, share);
-    // RFC 8341 section 3.4.5: unreadable nodes are left out, silently.
-    const view = this.#server.nacm?.readable(this.#session, selection) ?? selection;
+    const nacm = this.#server.nacm;
     if (!share) {
+      // RFC 8341 section 3.4.5: unreadable nodes are left out, silently.
+      const view = nacm?.readable(this.#session, selection) ?? selection;
       if (content !== 'all') applyContent(view, content);
       if (options.withOrigin === true) applyView(view, { origin: operationalOrigin });
       return { tree: view, onDetach: () => {}, release: () => {} };
     }
-    return holdRead(log, view, options.withOrigin === true ? operationalOrigin : undefined);
+    // Unreadable nodes are left out as the tree is written (the view's filter), not copied out first.
+    const filter = nacm?.readFilter(this.#session);
+    return holdRead(log, selection, {
+      ...(options.withOrigin === true ? { origin: operationalOrigin } : {}),
+      ...(filter === undefined ? {} : { filter }),
+    });
   }
 
   /** Whether the configuration node at `target` exists in the datastore (default running) and the user may read it. */

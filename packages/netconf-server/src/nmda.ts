@@ -4,7 +4,7 @@ import { editDatastoreSteps } from './config-edit.js';
 import { type DatastoreName, withState } from './datastore.js';
 import { configEditsInSlices, type EditOperation } from './edit-config.js';
 import { rpcError } from './errors.js';
-import { dataReply, type Filter, filterElements, select } from './operation-args.js';
+import { dataReply, type Filter, filterElements, readSelection } from './operation-args.js';
 import type { ReplyContent } from './reply.js';
 import type { NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
@@ -46,17 +46,16 @@ export async function getData(
   const datastore = server.datastore(
     name === 'operational' || name === 'intended' ? 'running' : (name as DatastoreName),
   );
-  let tree = state === undefined ? datastore.tree : withState(datastore.tree, state);
+  const tree = state === undefined ? datastore.tree : withState(datastore.tree, state);
   const subtree = childElement(op, 'subtree-filter', NMDA_NS);
   const xpath = childElement(op, 'xpath-filter', NMDA_NS);
-  // RFC 8341 section 3.4.5: unreadable nodes are left out before filtering.
-  if (server.nacm) tree = server.nacm.readable(session, tree, xpath === undefined);
   const filter: Filter = subtree
     ? { subtree: filterElements(childElements(subtree)) }
     : xpath
       ? { xpath: textOf(xpath).trim(), scope: xpath.scope.bindings() }
       : undefined;
-  const selection = select(tree, filter);
+  // RFC 8341 section 3.4.5: unreadable nodes are left out (before filtering, or as the reply is written).
+  const { selection, view } = readSelection(server, session, tree, filter);
   const cf = childElement(op, 'config-filter', NMDA_NS);
   const configFilter = cf ? textOf(cf).trim() === 'true' : undefined;
   const wd = childElement(op, 'with-defaults', NMDA_NS);
@@ -79,6 +78,7 @@ export async function getData(
   // The selection shares nodes with the datastore: config-filter, max-depth and the origins apply
   // as it is written.
   return dataReply(datastore, selection, wd ? (textOf(wd).trim() as WithDefaultsMode) : undefined, NMDA_NS, {
+    ...view,
     ...(configFilter === undefined ? {} : { content: configFilter ? 'config' : 'nonconfig' }),
     // RFC 8526 max-depth counts top-level nodes as level 1; the codec's depth counts the datastore.
     ...(maxDepth === undefined ? {} : { depth: maxDepth + 1 }),

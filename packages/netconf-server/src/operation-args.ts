@@ -15,6 +15,7 @@ import type { Datastore, DatastoreName } from './datastore.js';
 import { RpcError, rpcError, rpcErrorOf } from './errors.js';
 import type { ReplyPieces } from './reply.js';
 import type { NetconfServer } from './server.js';
+import type { ServerSession } from './session.js';
 import { holdRead, sharedReply } from './shared-read.js';
 
 const WD_MODULE_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults';
@@ -160,6 +161,28 @@ export function select(tree: InstanceTree, filter: Filter): InstanceTree {
     if (CodecError.isInstance(error)) throw rpcErrorOf(tree.schema, [error])!;
     throw invalidXPath(error);
   }
+}
+
+/**
+ * What a read of `tree` by `session` with `filter` writes (RFC 8341 section 3.4.5: nothing the session
+ * may not read): without a filter, `tree` itself through a view whose `filter` leaves out the
+ * unreadable nodes as they are written, so nothing is copied or walked ahead; a subtree or XPath
+ * filter selects among what the session may read, so it is applied to the readable tree, copied
+ * whole for XPath (which walks to parents), else in the parts NACM restricts.
+ */
+export function readSelection(
+  server: NetconfServer,
+  session: ServerSession,
+  tree: InstanceTree,
+  filter: Filter,
+): { readonly selection: InstanceTree; readonly view: TreeView } {
+  const nacm = server.nacm;
+  if (!filter) {
+    const readFilter = nacm?.readFilter(session);
+    return { selection: tree, view: readFilter === undefined ? {} : { filter: readFilter } };
+  }
+  const readable = nacm ? nacm.readable(session, tree, !('xpath' in filter)) : tree;
+  return { selection: select(readable, filter), view: {} };
 }
 
 /**

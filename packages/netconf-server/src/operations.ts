@@ -20,7 +20,7 @@ import {
   type Filter,
   filterOf,
   missing,
-  select,
+  readSelection,
   wantedTops,
   withDefaultsOf,
 } from './operation-args.js';
@@ -39,17 +39,6 @@ type Handler = (
   op: XmlElement,
 ) => Promise<ReplyContent> | ReplyContent;
 
-/** What of `tree` the session may read (RFC 8341 section 3.4.5); `tree` itself without NACM. */
-function readable(
-  server: NetconfServer,
-  session: ServerSession,
-  tree: InstanceTree,
-  filter: Filter,
-): InstanceTree {
-  // XPath filters walk to parents, so they get a copy that shares no node with the datastore.
-  return server.nacm ? server.nacm.readable(session, tree, !(filter && 'xpath' in filter)) : tree;
-}
-
 /** An inline `<config>` source (copy-config, validate) decoded as configuration. */
 function configOf(server: NetconfServer, el: XmlElement): InstanceTree {
   return decodeConfig(server.schema, childElements(el));
@@ -61,16 +50,16 @@ const handlers: Record<string, Handler> = {
     const filter = filterOf(base(op, 'filter'));
     const state = await server.operationalState(session, wantedTops(server, filter));
     // From here to the hold, one synchronous run: the view shares running's nodes.
-    const view = withState(server.running.tree, state);
-    const selection = select(readable(server, session, view, filter), filter);
-    return dataReply(server.running, selection, withDefaultsOf(op));
+    const tree = withState(server.running.tree, state);
+    const { selection, view } = readSelection(server, session, tree, filter);
+    return dataReply(server.running, selection, withDefaultsOf(op), undefined, view);
   },
   // RFC 6241 7.1
   [`${NETCONF_BASE_NS}|get-config`](server, session, op) {
     const datastore = server.datastore(datastoreIn(op, 'source') as DatastoreName);
     const filter = filterOf(base(op, 'filter'));
-    const selection = select(readable(server, session, datastore.tree, filter), filter);
-    return dataReply(datastore, selection, withDefaultsOf(op));
+    const { selection, view } = readSelection(server, session, datastore.tree, filter);
+    return dataReply(datastore, selection, withDefaultsOf(op), undefined, view);
   },
   // RFC 6241 7.2
   async [`${NETCONF_BASE_NS}|edit-config`](server, session, op) {

@@ -1,4 +1,10 @@
-import { cloneNode, type InstanceTree, type OriginRule, snapshotChunks } from '@yangkit/yang-json-codec';
+import {
+  cloneNode,
+  type InstanceTree,
+  type NodeFilter,
+  type OriginRule,
+  snapshotChunks,
+} from '@yangkit/yang-json-codec';
 import type { Datastore } from './datastore.js';
 import type { ReplyPieces } from './reply.js';
 
@@ -16,6 +22,11 @@ export interface SharedRead {
    */
   readonly origin?: OriginRule;
   /**
+   * RFC 8341 section 3.4.5: what the user may not read of `tree` (from the datastore root), for the
+   * encoders' view (its `filter`), which leaves it out as it writes; absent: all is readable.
+   */
+  readonly filter?: NodeFilter;
+  /**
    * What to do, synchronously, when the datastore is about to change while the read is held: copy what
    * is still to be used. By default, `tree` is made a copy of itself in place (its top-level groups
    * replaced by deep copies), which suits a caller that has not started to walk it.
@@ -28,9 +39,14 @@ export interface SharedRead {
 /**
  * Holds `datastore` for a reader of `tree`, which shares nodes with it: call it in the same
  * synchronous run as the read of `datastore.tree` that made `tree` (a commit may give a datastore
- * another tree), after every check that can fail (a failure would leave the hold).
+ * another tree), after every check that can fail (a failure would leave the hold). `view`: the
+ * read's `origin` and `filter`.
  */
-export function holdRead(datastore: Datastore, tree: InstanceTree, origin?: OriginRule): SharedRead {
+export function holdRead(
+  datastore: Datastore,
+  tree: InstanceTree,
+  view: Pick<SharedRead, 'origin' | 'filter'> = {},
+): SharedRead {
   let detach = (): void => {
     for (const [schema, nodes] of tree.children)
       tree.children.set(
@@ -41,7 +57,7 @@ export function holdRead(datastore: Datastore, tree: InstanceTree, origin?: Orig
   const release = datastore.hold(() => detach());
   return {
     tree,
-    ...(origin === undefined ? {} : { origin }),
+    ...view,
     onDetach: (d) => {
       detach = d;
     },

@@ -1,4 +1,4 @@
-import type { InstanceTree, OriginRule, PathStep, TreeEdit } from '@yangkit/yang-json-codec';
+import type { InstanceTree, NodeFilter, OriginRule, PathStep, TreeEdit } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 
 /** A datastore of RFC 8342 section 5, by its `ietf-datastores` identity name. */
@@ -248,6 +248,12 @@ export interface SharedRead {
    * writes; absent: the tree's own `ietf-origin:origin` annotations, inherited below.
    */
   readonly origin?: OriginRule;
+  /**
+   * Access control (RFC 8341 section 3.4.5): what the request's user may not read of `tree`, judged
+   * from the datastore root, which the handler's view leaves out as it writes (its `filter`); absent:
+   * `tree` holds only what the user may read.
+   */
+  readonly filter?: NodeFilter;
   /** Sets what to do when the datastore is about to change: copy (or write out) what is still to be used. */
   onDetach(detach: () => void): void;
   /** The caller is done with `tree` (written, failed, or the client went away). */

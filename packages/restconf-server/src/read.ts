@@ -1,9 +1,11 @@
 import type { ResolvedApiPath } from '@yangkit/restconf-uri';
 import {
   applyWithDefaults,
+  type DataNode,
   encodeJsonChunks,
   encodeXmlChunks,
   type InstanceTree,
+  type NodeFilter,
   type OriginRule,
   type PathStep,
   snapshotChunks,
@@ -35,15 +37,50 @@ const inheritedOrigin: OriginRule = (_, parentOrigin) => parentOrigin;
  * 3.2.2: the shared read's rule, or the annotations of a copy), applied by the encoder as it walks
  * the tree.
  */
-function viewOf(ctx: RequestContext, shared: SharedRead | undefined): TreeView {
+function viewOf(ctx: RequestContext, read: TreeRead): TreeView {
   const q = ctx.query;
+  const { shared } = read;
   return {
     content: q.content ?? 'all',
     withDefaults: q.withDefaults ?? ctx.settings.defaultStyle,
     ...(q.fields === undefined ? {} : { fields: q.fields }),
     ...(q.depth === undefined ? {} : { depth: q.depth }),
     ...(q.withOrigin ? { origin: shared?.origin ?? inheritedOrigin } : {}),
+    ...(shared?.filter === undefined ? {} : { filter: writtenFilter(shared.filter, read.own) }),
   };
+}
+
+/** The filter state of the tree written: its top-level nodes are judged along their ancestors. */
+const TOP = {};
+/** The filter state of the handler's own state: none of it is the backend's to leave out. */
+const OWN = {};
+
+/**
+ * The shared read's filter (RFC 8341 section 3.4.5, judged from the datastore root) over the tree
+ * the handler writes: a resource's top-level nodes are judged along their ancestors, and the
+ * handler's own top-level nodes (`own`) are written whole, as with a read the backend filtered.
+ */
+function writtenFilter(filter: NodeFilter, own: ReadonlySet<DataNode>): NodeFilter {
+  return {
+    root: TOP,
+    child: (parent, node) => (parent === TOP ? stateAlong(filter, own, node) : filter.child(parent, node)),
+    keepsAllBelow: (state) => state === OWN || (state !== TOP && filter.keepsAllBelow(state)),
+  };
+}
+
+/** The state of `node` under `filter` from the top level down (undefined: left out). */
+function stateAlong(filter: NodeFilter, own: ReadonlySet<DataNode>, node: DataNode): unknown {
+  const chain: DataNode[] = [];
+  for (let n: DataNode | undefined = node; n !== undefined; n = n.parent) chain.push(n);
+  if (own.has(chain[chain.length - 1]!)) return OWN;
+  let state: unknown = filter.root;
+  for (let i = chain.length - 1; i >= 0 && !filter.keepsAllBelow(state); i--) {
+    // The filter is not asked about keys: they are written with their entry.
+    if (chain[i]!.schema.isKey) continue;
+    state = filter.child(state, chain[i]!);
+    if (state === undefined) return undefined;
+  }
+  return state;
 }
 
 function noTarget(): RestconfError {
@@ -67,7 +104,7 @@ async function readTree(
   ctx: RequestContext,
   target: readonly PathStep[] | undefined,
   ds: NmdaDatastore | undefined,
-): Promise<{ tree: InstanceTree; shared?: SharedRead }> {
+): Promise<TreeRead> {
   const s = ctx.settings;
   const content = ctx.query.content ?? 'all';
   const request = {
@@ -81,20 +118,29 @@ async function readTree(
   // its nodes is never asked for a copy.
   const shared = s.backend.readShared === undefined ? undefined : await s.backend.readShared(request);
   try {
-    const tree = selectTarget(ctx, target, ds, shared?.tree ?? (await s.backend.read(request)));
-    return shared === undefined ? { tree } : { tree, shared };
+    const own = new Set<DataNode>();
+    const tree = selectTarget(ctx, target, ds, shared?.tree ?? (await s.backend.read(request)), own);
+    return shared === undefined ? { tree, own } : { tree, own, shared };
   } catch (error) {
     shared?.release();
     throw error;
   }
 }
 
-/** The read's tree with the handler's own state added, narrowed to the target resource. */
+/** What a read gives to write: the tree, the shared read it comes from, and the handler's own top-level nodes in it. */
+interface TreeRead {
+  readonly tree: InstanceTree;
+  readonly shared?: SharedRead;
+  readonly own: ReadonlySet<DataNode>;
+}
+
+/** The read's tree with the handler's own state added (its top-level nodes put in `own`), narrowed to the target resource. */
 function selectTarget(
   ctx: RequestContext,
   target: readonly PathStep[] | undefined,
   ds: NmdaDatastore | undefined,
   tree: InstanceTree,
+  own: Set<DataNode>,
 ): InstanceTree {
   const s = ctx.settings;
   const content = ctx.query.content ?? 'all';
@@ -102,6 +148,7 @@ function selectTarget(
   // operational, which holds all state data (RFC 8342 section 5.3).
   if ((ds === undefined || ds.name === 'operational') && content !== 'config') {
     const state = addRestconfState(s, tree, target);
+    for (const node of state) own.add(node);
     if (ctx.query.withOrigin) markSystemOrigin(state);
   }
   addSubscriptionState(ctx, tree);
@@ -131,15 +178,11 @@ export async function readData(
   resolved: ResolvedApiPath | undefined,
   ds?: NmdaDatastore,
 ): Promise<void> {
-  const { tree, shared } = await readTree(
-    ctx,
-    resolved === undefined ? undefined : toPathSteps(resolved),
-    ds,
-  );
+  const read = await readTree(ctx, resolved === undefined ? undefined : toPathSteps(resolved), ds);
   try {
-    await writeTree(ctx, resolved, ds, tree, shared);
+    await writeTree(ctx, resolved, ds, read);
   } finally {
-    shared?.release();
+    read.shared?.release();
   }
 }
 
@@ -148,11 +191,11 @@ async function writeTree(
   ctx: RequestContext,
   resolved: ResolvedApiPath | undefined,
   ds: NmdaDatastore | undefined,
-  tree: InstanceTree,
-  shared: SharedRead | undefined,
+  read: TreeRead,
 ): Promise<void> {
   const s = ctx.settings;
-  const view = viewOf(ctx, shared);
+  const { tree, shared } = read;
+  const view = viewOf(ctx, read);
   const target = resolved === undefined ? undefined : viewedTopLevel(tree, view);
   // The target may hold nothing in the content asked for (RFC 8040 section 4.8.1).
   if (target?.length === 0) throw noTarget();

@@ -3,6 +3,7 @@ import {
   entryKey,
   finishSteps,
   type InstanceTree,
+  type NodeFilter,
   type PathStep,
   type Steps,
   type TreeEdit,
@@ -14,7 +15,7 @@ import type { LoggedEvent } from '../notifications.js';
 import type { ServerSession } from '../session.js';
 import { Access, NACM_MODULE, NACM_NS, type NacmConfig, readNacmConfig } from './config.js';
 import { readableEvent } from './events.js';
-import { readableAlong, readableTree } from './read.js';
+import { readableAlong, readableTree, readFilter } from './read.js';
 import { UserAccess } from './rules.js';
 import { deniedWriteSteps, pathText, statesAlong } from './write.js';
 
@@ -172,6 +173,15 @@ export class AccessControl {
   readable(session: ServerSession | undefined, tree: InstanceTree, share = true): InstanceTree {
     const access = this.of(session);
     return access === undefined ? tree : readableTree(access, tree, share);
+  }
+
+  /**
+   * RFC 8341 section 3.4.5 for a read written through the codec's view: the filter that leaves out
+   * what the session may not read of a data tree, or undefined when the session may read all.
+   */
+  readFilter(session: ServerSession | undefined): NodeFilter | undefined {
+    const access = this.of(session);
+    return access === undefined ? undefined : (readFilter(access) as NodeFilter);
   }
 
   /** RFC 8341 section 3.4.5 for a read: whether the session may read the node at `steps` (and so see it). */

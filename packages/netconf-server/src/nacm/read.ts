@@ -5,6 +5,7 @@ import {
   type DataNode,
   entryKey,
   type InstanceTree,
+  type NodeFilter,
   type PathStep,
   stepKey,
 } from '@yangkit/yang-json-codec';
@@ -50,16 +51,41 @@ function readableChild(
   parentStates: MatchState,
   share: boolean,
 ): DataNode | undefined {
-  const schema = child.schema;
-  const states = access.childStates(parentStates, schema, entryKey(child) ?? '');
+  const states = readableStates(access, parentStates, child);
+  if (states === undefined) return undefined;
+  if (states === READABLE_BELOW) return share ? child : cloneNode(child, parent);
+  const copy: DataNode = { ...child, parent, children: undefined };
+  copy.children = readableChildren(access, child.children!, copy, states, share);
+  return copy;
+}
+
+/** The states of a node under which everything is readable: nothing below it is checked. */
+const READABLE_BELOW: MatchState = [];
+
+/**
+ * The one read decision, for a copy ({@link readableTree}) and a view ({@link readFilter}) alike: the
+ * match states of `node` (a child of a node in `parentStates`), undefined when the user may not read
+ * it, {@link READABLE_BELOW} when every node in its subtree is readable.
+ */
+function readableStates(access: UserAccess, parentStates: MatchState, node: DataNode): MatchState | undefined {
+  const schema = node.schema;
+  const states = access.childStates(parentStates, schema, entryKey(node) ?? '');
   // A readable list entry keeps its keys: an entry without them could not be written.
   if (!schema.isKey && !access.permitted(schema, states, Access.read)) return undefined;
-  if (child.children === undefined || access.readableBelow(schema, states)) {
-    return share ? child : cloneNode(child, parent);
-  }
-  const copy: DataNode = { ...child, parent, children: undefined };
-  copy.children = readableChildren(access, child.children, copy, states, share);
-  return copy;
+  return node.children === undefined || access.readableBelow(schema, states) ? READABLE_BELOW : states;
+}
+
+/**
+ * The read access of a user (RFC 8341 section 3.4.5) as a filter of the codec's view: what
+ * {@link readableTree} leaves out, left out while a data tree (from the datastore root) is written,
+ * without a copy and without a walk ahead of the first byte.
+ */
+export function readFilter(access: UserAccess): NodeFilter<MatchState> {
+  return {
+    root: access.rootStates(),
+    child: (parent, node) => readableStates(access, parent, node),
+    keepsAllBelow: (states) => states === READABLE_BELOW,
+  };
 }
 
 /**

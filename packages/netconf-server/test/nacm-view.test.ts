@@ -1,0 +1,90 @@
+import { encodeXml, type InstanceTree, type TreeView } from '@yangkit/yang-json-codec';
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { readNacmConfig } from '../src/nacm/config.js';
+import { readableTree, readFilter } from '../src/nacm/read.js';
+import { UserAccess } from '../src/nacm/rules.js';
+import { dataChunks } from '../src/operation-args.js';
+import { NMDA_NS } from '../src/nmda.js';
+import { NetconfServer } from '../src/server.js';
+import { client } from './helpers.js';
+import { APPENDIX_A, dataOf, JB, NACM, nacmSchema, recoverySession, SAMPLE } from './nacm-helpers.js';
+
+let server: NetconfServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('read access applied while a read is written (RFC 8341 section 3.4.5)', () => {
+  test('writes what the readable copy writes, byte for byte, for every user of Appendix A and every view', async () => {
+    const schema = await nacmSchema();
+    const data = dataOf(schema, `${SAMPLE}${APPENDIX_A}`);
+    const config = readNacmConfig(data);
+    const views: TreeView[] = [{}, { content: 'config' }, { content: 'nonconfig' }, { depth: 3 }];
+    for (const user of ['admin', 'andy', 'wilma', 'guest', 'nobody']) {
+      const access = new UserAccess(schema, config, user);
+      for (const view of views) {
+        const copy = encodeXml(readableTree(access, data), { view });
+        expect(encodeXml(data, { view: { ...view, filter: readFilter(access) } }), `${user} ${JSON.stringify(view)}`).toBe(copy);
+      }
+    }
+  });
+});
+
+/** bob may read the library, but no album of any artist, nor the playlists. */
+const RULES = `<nacm xmlns="${NACM}">
+  <groups><group><name>operators</name><user-name>bob</user-name></group></groups>
+  <rule-list>
+    <name>operators</name>
+    <group>operators</group>
+    <rule><name>hide-albums</name><module-name>example-jukebox</module-name>
+      <path>/example-jukebox:jukebox/library/artist/album</path>
+      <access-operations>read</access-operations><action>deny</action></rule>
+    <rule><name>hide-playlists</name><module-name>example-jukebox</module-name>
+      <path>/example-jukebox:jukebox/playlist</path>
+      <access-operations>read</access-operations><action>deny</action></rule>
+  </rule-list>
+</nacm>`;
+
+async function serverWith(artists: number): Promise<NetconfServer> {
+  server = await NetconfServer.create({ schema: await nacmSchema(), nacm: true });
+  const root = await recoverySession(server);
+  const library = Array.from(
+    { length: artists },
+    (_, i) => `<artist><name>a${i}</name><album><name>x${i}</name><year>2000</year></album></artist>`,
+  ).join('');
+  await root.editConfig({ target: 'running', config: SAMPLE + RULES });
+  await root.editConfig({ target: 'running', config: `<jukebox xmlns="${JB}"><library>${library}</library></jukebox>` });
+  return server;
+}
+
+describe('NACM-restricted reads written from the datastore', () => {
+  test('get-config and get-data give the bytes of the readable copy', async () => {
+    const s = await serverWith(20);
+    const bob = await client(s, 'bob');
+    const copy = [...dataChunks(await s.localSession('bob').read({ datastore: 'running' }), undefined)].join('');
+    expect(copy).not.toContain('<album>');
+    expect(`<data>${await bob.getConfig({ source: 'running' })}</data>`).toBe(copy);
+    const nmda = [
+      ...dataChunks(await s.localSession('bob').read({ datastore: 'running' }), undefined, NMDA_NS),
+    ].join('');
+    expect(await bob.getData({ datastore: 'running' })).toBe(nmda.slice(nmda.indexOf('>') + 1, -'</data>'.length));
+  });
+
+  test('a shared read of a big list hands on the datastore\'s own nodes and writes the readable copy\'s bytes', async () => {
+    const s = await serverWith(2000);
+    const local = s.localSession('bob');
+    const shared = await local.readShared();
+    try {
+      const own = (tree: InstanceTree) => [...tree.children].find(([schema]) => schema.name === 'jukebox')![1][0];
+      expect(own(shared.tree)).toBe(own(s.running.tree));
+      expect(shared.filter).toBeDefined();
+      const written = encodeXml(shared.tree, { view: { filter: shared.filter! } });
+      expect(written).not.toContain('<album>');
+      expect(written).toContain('<name>a1999</name>');
+      expect(written).toBe(encodeXml(await local.read()));
+    } finally {
+      shared.release();
+    }
+  });
+});
