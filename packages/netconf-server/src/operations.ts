@@ -17,7 +17,6 @@ import {
   base,
   dataReply,
   datastoreIn,
-  type Filter,
   filterOf,
   missing,
   readSelection,

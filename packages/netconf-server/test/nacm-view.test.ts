@@ -1,10 +1,10 @@
 import { encodeXml, type InstanceTree, type TreeView } from '@yangkit/yang-json-codec';
-import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { readNacmConfig } from '../src/nacm/config.js';
 import { readableTree, readFilter } from '../src/nacm/read.js';
 import { UserAccess } from '../src/nacm/rules.js';
-import { dataChunks } from '../src/operation-args.js';
 import { NMDA_NS } from '../src/nmda.js';
+import { dataChunks } from '../src/operation-args.js';
 import { NetconfServer } from '../src/server.js';
 import { client } from './helpers.js';
 import { APPENDIX_A, dataOf, JB, NACM, nacmSchema, recoverySession, SAMPLE } from './nacm-helpers.js';
@@ -25,9 +25,29 @@ describe('read access applied while a read is written (RFC 8341 section 3.4.5)',
       const access = new UserAccess(schema, config, user);
       for (const view of views) {
         const copy = encodeXml(readableTree(access, data), { view });
-        expect(encodeXml(data, { view: { ...view, filter: readFilter(access) } }), `${user} ${JSON.stringify(view)}`).toBe(copy);
+        expect(
+          encodeXml(data, { view: { ...view, filter: readFilter(access) } }),
+          `${user} ${JSON.stringify(view)}`,
+        ).toBe(copy);
       }
     }
+  });
+
+  test('judges the entries of a list once unless a rule names one of them by key', async () => {
+    const schema = await nacmSchema();
+    const data = dataOf(schema, `${SAMPLE}${RULES}`);
+    const interfaces = schema.topLevel('ietf-interfaces', 'interfaces')!;
+    const iface = interfaces.dataChild('ietf-interfaces', 'interface')!;
+    const access = new UserAccess(schema, readNacmConfig(data), 'bob');
+    const below = access.childStates(access.rootStates(), interfaces, '');
+    expect(access.sameForEveryInstance(below, iface)).toBe(true);
+    const byKey = RULES.replace(
+      '</rule-list>',
+      `<rule><name>hide-eth0</name><module-name>ietf-interfaces</module-name><path>/ietf-interfaces:interfaces/interface[name='eth0']</path><access-operations>read</access-operations><action>deny</action></rule></rule-list>`,
+    );
+    const keyed = new UserAccess(schema, readNacmConfig(dataOf(schema, `${SAMPLE}${byKey}`)), 'bob');
+    const keyedBelow = keyed.childStates(keyed.rootStates(), interfaces, '');
+    expect(keyed.sameForEveryInstance(keyedBelow, iface)).toBe(false);
   });
 });
 
@@ -54,7 +74,10 @@ async function serverWith(artists: number): Promise<NetconfServer> {
     (_, i) => `<artist><name>a${i}</name><album><name>x${i}</name><year>2000</year></album></artist>`,
   ).join('');
   await root.editConfig({ target: 'running', config: SAMPLE + RULES });
-  await root.editConfig({ target: 'running', config: `<jukebox xmlns="${JB}"><library>${library}</library></jukebox>` });
+  await root.editConfig({
+    target: 'running',
+    config: `<jukebox xmlns="${JB}"><library>${library}</library></jukebox>`,
+  });
   return server;
 }
 
@@ -62,21 +85,26 @@ describe('NACM-restricted reads written from the datastore', () => {
   test('get-config and get-data give the bytes of the readable copy', async () => {
     const s = await serverWith(20);
     const bob = await client(s, 'bob');
-    const copy = [...dataChunks(await s.localSession('bob').read({ datastore: 'running' }), undefined)].join('');
+    const copy = [...dataChunks(await s.localSession('bob').read({ datastore: 'running' }), undefined)].join(
+      '',
+    );
     expect(copy).not.toContain('<album>');
     expect(`<data>${await bob.getConfig({ source: 'running' })}</data>`).toBe(copy);
     const nmda = [
       ...dataChunks(await s.localSession('bob').read({ datastore: 'running' }), undefined, NMDA_NS),
     ].join('');
-    expect(await bob.getData({ datastore: 'running' })).toBe(nmda.slice(nmda.indexOf('>') + 1, -'</data>'.length));
+    expect(await bob.getData({ datastore: 'running' })).toBe(
+      nmda.slice(nmda.indexOf('>') + 1, -'</data>'.length),
+    );
   });
 
-  test('a shared read of a big list hands on the datastore\'s own nodes and writes the readable copy\'s bytes', async () => {
+  test("a shared read of a big list hands on the datastore's own nodes and writes the readable copy's bytes", async () => {
     const s = await serverWith(2000);
     const local = s.localSession('bob');
     const shared = await local.readShared();
     try {
-      const own = (tree: InstanceTree) => [...tree.children].find(([schema]) => schema.name === 'jukebox')![1][0];
+      const own = (tree: InstanceTree) =>
+        [...tree.children].find(([schema]) => schema.name === 'jukebox')![1][0];
       expect(own(shared.tree)).toBe(own(s.running.tree));
       expect(shared.filter).toBeDefined();
       const written = encodeXml(shared.tree, { view: { filter: shared.filter! } });

@@ -54,6 +54,12 @@ export interface NodeFilter<S = unknown> {
   child(parent: S, node: DataNode): S | undefined;
   /** True when nothing below a node in `state` is left out: its subtree is written unchecked. */
   keepsAllBelow(state: S): boolean;
+  /**
+   * True when `child` gives every instance of `schema` below a holder in `parent` the same answer
+   * (it does not look at keys or values): a group is then judged by its first instance, so a big
+   * list is not walked ahead of its entries. Absent: every instance is judged.
+   */
+  sameForEveryInstance?(parent: S, schema: SchemaNode): boolean;
 }
 
 const NO_GROUPS: ChildPairs = [];
@@ -110,9 +116,12 @@ class Rules {
 
   /** The groups of `pairs` (a holder's, in filter state `state`) with the instances the filter leaves out removed. */
   filtered(pairs: ChildPairs, state: unknown): ChildPairs {
-    if (this.filter === undefined || this.filter.keepsAllBelow(state)) return pairs;
+    const filter = this.filter;
+    if (filter === undefined || filter.keepsAllBelow(state)) return pairs;
     return mapGroups(pairs, (schema, group) => {
       if (schema.isKey) return group;
+      if (filter.sameForEveryInstance?.(state, schema) === true)
+        return this.childState(state, instanceOf(group, 0)) === undefined ? undefined : group;
       const kept: DataNode[] = [];
       for (let k = 0; k < sizeOf(group); k++) {
         const n = instanceOf(group, k);

@@ -476,6 +476,17 @@ describe('the view of a tree', () => {
     expect(filter.asked).toContain('/box/note');
   });
 
+  test('judges a group by its first instance when the filter gives every instance the same answer', () => {
+    const filter = { ...hiding('/box/item[a]/hits'), sameForEveryInstance: () => true };
+    json(box(), { filter });
+    expect(filter.asked.filter((p) => /^\/box\/item\[\w\]$/.test(p))).toEqual([
+      '/box/item[a]',
+      // Each entry's own state is taken as it is written.
+      '/box/item[a]',
+      '/box/item[b]',
+    ]);
+  });
+
   test('composes with fields, depth and with-defaults: they apply to what the filter keeps', () => {
     const filter = hiding('/box/item[a]/part[1]', '/box/mode');
     expect(json(box(), { filter, fields: 'view-test:box(item/part/size;counters)' })).toEqual({
@@ -493,7 +504,9 @@ describe('the view of a tree', () => {
 
   test('keeps a configuration ancestor with content=nonconfig only when the filter keeps state below it', () => {
     const filter = hiding('/box/item[a]/hits', '/box/item[a]/part[1]/load');
-    expect(json(box(), { filter, content: 'nonconfig' })).toEqual({ 'view-test:box': { counters: { seen: 7 } } });
+    expect(json(box(), { filter, content: 'nonconfig' })).toEqual({
+      'view-test:box': { counters: { seen: 7 } },
+    });
     expect(encodeXml(box(), { view: { filter, content: 'nonconfig' } })).toBe(
       encodeXml(decodeJson(schemaOf(), { 'view-test:box': { counters: { seen: 7 } } })),
     );

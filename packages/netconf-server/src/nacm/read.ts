@@ -67,7 +67,11 @@ const READABLE_BELOW: MatchState = [];
  * match states of `node` (a child of a node in `parentStates`), undefined when the user may not read
  * it, {@link READABLE_BELOW} when every node in its subtree is readable.
  */
-function readableStates(access: UserAccess, parentStates: MatchState, node: DataNode): MatchState | undefined {
+function readableStates(
+  access: UserAccess,
+  parentStates: MatchState,
+  node: DataNode,
+): MatchState | undefined {
   const schema = node.schema;
   const states = access.childStates(parentStates, schema, entryKey(node) ?? '');
   // A readable list entry keeps its keys: an entry without them could not be written.
@@ -85,6 +89,7 @@ export function readFilter(access: UserAccess): NodeFilter<MatchState> {
     root: access.rootStates(),
     child: (parent, node) => readableStates(access, parent, node),
     keepsAllBelow: (states) => states === READABLE_BELOW,
+    sameForEveryInstance: (parent, schema) => access.sameForEveryInstance(parent, schema),
   };
 }
 

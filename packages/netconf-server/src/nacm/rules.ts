@@ -100,6 +100,22 @@ export class UserAccess {
   }
 
   /**
+   * True when {@link childStates} gives every instance of `schema` below a node in `parent` the same
+   * states: no rule that can still match there names an instance of it by key or value.
+   */
+  sameForEveryInstance(parent: MatchState, schema: SchemaNode): boolean {
+    for (let i = 0; i < parent.length; i++) {
+      const s = parent[i]!;
+      const path = this.dataRules[i]!.path;
+      if (s < 0 || path === undefined || s >= path.length) continue;
+      const step = path[s]!;
+      if (step.name !== schema.name || step.module !== schema.module) continue;
+      if (step.keys.size > 0 || step.value !== undefined) return false;
+    }
+    return true;
+  }
+
+  /**
    * RFC 8341 section 3.4.5 steps 5 to 11 for one data node (or action, for `exec`): the first
    * matching rule of the user decides, else the default-deny extensions, else the defaults.
    */
