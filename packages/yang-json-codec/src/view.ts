@@ -149,6 +149,9 @@ export class Place {
   private next: Map<SchemaNode, Place> | undefined;
   /** The filter state of the holder last grouped here (the walk is depth first: the one being written). */
   private state: unknown;
+  /** The holder last grouped here, and its groups. */
+  private holder: ChildHolder | undefined;
+  private pairs: ChildPairs = NO_GROUPS;
 
   constructor(
     private readonly rules: Rules,
@@ -201,6 +204,16 @@ export class Place {
    * own when the view leaves them as they are; instances the view adds or annotates are new nodes.
    */
   groups(holder: ChildHolder): ChildPairs {
+    // An encoder asks again for the holder it is writing (whether anything is written, then what):
+    // the answer is kept, so a filter judges the entries of a big list once per walk.
+    if (holder === this.holder) return this.pairs;
+    const pairs = this.viewedGroups(holder);
+    this.holder = holder;
+    this.pairs = pairs;
+    return pairs;
+  }
+
+  private viewedGroups(holder: ChildHolder): ChildPairs {
     const rules = this.rules;
     if (this.truncated) return NO_GROUPS;
     let pairs = rules.defaulted(holder, this);

@@ -487,6 +487,14 @@ describe('the view of a tree', () => {
     ]);
   });
 
+  test('judges each instance once for the groups and once as it is written, in JSON and XML', () => {
+    for (const encode of [encodeJson, encodeXml]) {
+      const filter = hiding('/box/item[a]/hits');
+      encode(box(), { view: { filter } });
+      expect(filter.asked.filter((p) => p === '/box/item[b]')).toHaveLength(2);
+    }
+  });
+
   test('composes with fields, depth and with-defaults: they apply to what the filter keeps', () => {
     const filter = hiding('/box/item[a]/part[1]', '/box/mode');
     expect(json(box(), { filter, fields: 'view-test:box(item/part/size;counters)' })).toEqual({
