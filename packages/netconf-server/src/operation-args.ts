@@ -168,7 +168,8 @@ export function select(tree: InstanceTree, filter: Filter): InstanceTree {
  * may not read): without a filter, `tree` itself through a view whose `filter` leaves out the
  * unreadable nodes as they are written, so nothing is copied or walked ahead; a subtree or XPath
  * filter selects among what the session may read, so it is applied to the readable tree, copied
- * whole for XPath (which walks to parents), else in the parts NACM restricts.
+ * whole for XPath (which walks to parents), else in the parts NACM restricts. Either way the view
+ * leaves out what with-defaults would write of a leaf the session may not read.
  */
 export function readSelection(
   server: NetconfServer,
@@ -177,12 +178,12 @@ export function readSelection(
   filter: Filter,
 ): { readonly selection: InstanceTree; readonly view: TreeView } {
   const nacm = server.nacm;
-  if (!filter) {
-    const readFilter = nacm?.readFilter(session);
-    return { selection: tree, view: readFilter === undefined ? {} : { filter: readFilter } };
-  }
+  const readFilter = nacm?.readFilter(session);
+  // With the copy too: what with-defaults adds in the view is judged like the rest.
+  const view = readFilter === undefined ? {} : { filter: readFilter };
+  if (!filter) return { selection: tree, view };
   const readable = nacm ? nacm.readable(session, tree, !('xpath' in filter)) : tree;
-  return { selection: select(readable, filter), view: {} };
+  return { selection: select(readable, filter), view };
 }
 
 /**

@@ -115,4 +115,29 @@ describe('NACM-restricted reads written from the datastore', () => {
       shared.release();
     }
   });
+
+  test('a default is not written for a leaf the user may not read, with a filter or without (RFC 6243, RFC 8341 section 3.4.5)', async () => {
+    server = await NetconfServer.create({ schema: await nacmSchema(), nacm: true });
+    const root = await recoverySession(server);
+    const hideEnabled = RULES.replace(
+      '</rule-list>',
+      `<rule><name>hide-enabled</name><module-name>ietf-interfaces</module-name><path>/ietf-interfaces:interfaces/interface/enabled</path><access-operations>read</access-operations><action>deny</action></rule></rule-list>`,
+    );
+    await root.editConfig({ target: 'running', config: SAMPLE + hideEnabled });
+    const bob = await client(server, 'bob');
+    const whole = await bob.getConfig({ source: 'running', withDefaults: 'report-all' });
+    const filtered = await bob.getConfig({
+      source: 'running',
+      withDefaults: 'report-all',
+      filter: { subtree: `<interfaces xmlns="urn:ietf:params:xml:ns:yang:ietf-interfaces"/>` },
+    });
+    for (const reply of [whole, filtered]) {
+      expect(reply).toContain('<name>eth0</name>');
+      expect(reply).not.toContain('<enabled>');
+    }
+    const admin = await client(server, 'admin');
+    expect(await admin.getConfig({ source: 'running', withDefaults: 'report-all' })).toContain(
+      '<enabled>true</enabled>',
+    );
+  });
 });
