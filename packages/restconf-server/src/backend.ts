@@ -1,4 +1,7 @@
-import type { InstanceTree, NodeFilter, OriginRule, PathStep, TreeEdit } from '@yangkit/yang-json-codec';
+import type { InstanceTree, PathStep, SharedRead, TreeEdit } from '@yangkit/yang-json-codec';
+
+export type { SharedRead };
+
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 
 /** A datastore of RFC 8342 section 5, by its `ietf-datastores` identity name. */
@@ -233,31 +236,6 @@ export interface BackendStats {
   readonly sessions: number;
   readonly idle: number;
   readonly active: number;
-}
-
-/**
- * A read whose tree shares nodes with the backend's datastore instead of copying them (see
- * {@link Backend.readShared}): the tree stays one snapshot because the backend calls the reader's
- * detach, synchronously, before the datastore next changes in place, until `release`.
- */
-export interface SharedRead {
-  /** The data read; never changed by the caller. */
-  readonly tree: InstanceTree;
-  /**
-   * With `withOrigin`: the origin of each node (RFC 8342 section 5.3.4), which the handler's view
-   * writes; absent: the tree's own `ietf-origin:origin` annotations, inherited below.
-   */
-  readonly origin?: OriginRule;
-  /**
-   * Access control (RFC 8341 section 3.4.5): what the request's user may not read of `tree`, judged
-   * from the datastore root, which the handler's view leaves out as it writes (its `filter`); absent:
-   * `tree` holds only what the user may read.
-   */
-  readonly filter?: NodeFilter;
-  /** Sets what to do when the datastore is about to change: copy (or write out) what is still to be used. */
-  onDetach(detach: () => void): void;
-  /** The caller is done with `tree` (written, failed, or the client went away). */
-  release(): void;
 }
 
 /**

@@ -91,7 +91,7 @@ export {
 export { pathOfSteps, xmlPathNamespaces } from './paths';
 export { type FilterElement, selectSubtree, selectXPath } from './select';
 export { selectPath } from './select-path';
-export { type DetachableRead, snapshotChunks } from './snapshot-chunks';
+export { type DetachableRead, type SharedRead, snapshotChunks } from './snapshot-chunks';
 export {
   finishInSlices,
   finishSteps,

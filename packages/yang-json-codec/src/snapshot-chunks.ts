@@ -1,3 +1,7 @@
+import type { InstanceTree } from './instance';
+import type { OriginRule } from './origin';
+import type { NodeFilter } from './view';
+
 /**
  * A reader that shares nodes with a datastore (`ChangeLog.hold`): it is told, synchronously,
  * before the datastore next changes in place, and must then stop using the shared nodes.
@@ -5,6 +9,36 @@
 export interface DetachableRead {
   /** Sets what to do when the datastore is about to change. */
   onDetach(detach: () => void): void;
+}
+
+/**
+ * A read whose tree shares nodes with a datastore instead of copying them, written through an
+ * encoder's view: the datastore (netconf-server's `LocalSession.readShared`, a RESTCONF `Backend`)
+ * calls the reader's detach, synchronously, before it next changes in place, until `release`, so
+ * what is written stays one snapshot (see {@link snapshotChunks}).
+ */
+export interface SharedRead extends DetachableRead {
+  /** The data read; the caller must not change it. */
+  readonly tree: InstanceTree;
+  /**
+   * With `withOrigin`: the origin of each node (RFC 8342 section 5.3.4), for the encoders' view
+   * (its `origin`), which writes the annotations the tree does not hold; absent: the tree's own
+   * `ietf-origin:origin` annotations, inherited below.
+   */
+  readonly origin?: OriginRule;
+  /**
+   * Access control (RFC 8341 section 3.4.5): what the user may not read of `tree`, judged from the
+   * datastore root, for the encoders' view (its `filter`), which leaves it out as it writes;
+   * absent: `tree` holds only what the user may read.
+   */
+  readonly filter?: NodeFilter;
+  /**
+   * What to do, synchronously, when the datastore is about to change while the read is held: copy
+   * (or write out) what is still to be used.
+   */
+  onDetach(detach: () => void): void;
+  /** The caller is done with `tree` (written, failed, or gone): the datastore forgets the reader. */
+  release(): void;
 }
 
 /**
