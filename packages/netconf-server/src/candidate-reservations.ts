@@ -13,9 +13,10 @@ interface Reservation {
  * Work that holds the candidate and the private scratch tree while it runs in slices of a few
  * milliseconds: a big edit of the candidate and its commit, a change of running made on a scratch
  * tree, which would otherwise hold the event loop for the whole edit. One runs
- * at a time, in the order asked for; the others wait for their turn. What needs the candidate or
- * changes running meanwhile calls {@link CandidateReservations.finish} first, which runs the rest of
- * the work in progress at once: nobody sees a half-made edit, and every change of running comes
+ * at a time, in the order asked for; the others wait for their turn. A read of the candidate
+ * waits for its turn ({@link CandidateReservations.atTurn}); what needs the candidate synchronously
+ * or changes running meanwhile calls {@link CandidateReservations.finish} first, which runs the rest
+ * of the work in progress at once: nobody sees a half-made edit, and every change of running comes
  * after the commit that ends it.
  */
 export class CandidateReservations {
@@ -36,6 +37,22 @@ export class CandidateReservations {
   /** Runs `work` once the work asked for before has ended; resolves when it ends, rejects with what it throws. */
   run(work: () => Steps<void>): Promise<void> {
     return this.#enqueue({ work, due: false }, this.#queue.length);
+  }
+
+  /**
+   * Runs `use` at the turn of work asked for now, in one step (one synchronous run), and resolves with
+   * what it returns: at once when no work runs or waits and work may start (`ready`), else once the
+   * work asked for before has ended. Unlike {@link CandidateReservations.finish}, it makes no work run
+   * at once: a read of what the work holds waits for it rather than stalling everything else.
+   */
+  async atTurn<T>(use: () => T): Promise<T> {
+    if (this.#queue.length === 0 && this.#ready()) return use();
+    let result: T | undefined;
+    // biome-ignore lint/correctness/useYield: work of one step, whose end is the read
+    await this.run(function* () {
+      result = use();
+    });
+    return result as T;
   }
 
   /**

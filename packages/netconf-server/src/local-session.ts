@@ -116,23 +116,24 @@ export class LocalSession {
       (content === 'config' || (last !== undefined && holdsNoState(last.schema)));
     const datastore = configOnly ? 'running' : (options.datastore ?? 'operational');
     const state = await this.#stateFor(datastore, target);
-    // From here to the hold, one synchronous run: the tree read is the held datastore's own (a
-    // commit may give running another tree, see NetconfServer.commitCandidate).
-    const { log, tree } = this.#treeOf(datastore, state);
-    const selection = selectPath(tree, target, share);
-    const nacm = this.#server.nacm;
-    if (!share) {
-      // RFC 8341 section 3.4.5: unreadable nodes are left out, silently.
-      const view = nacm?.readable(this.#session, selection) ?? selection;
-      if (content !== 'all') applyContent(view, content);
-      if (options.withOrigin === true) applyView(view, { origin: operationalOrigin });
-      return { tree: view, onDetach: () => {}, release: () => {} };
-    }
-    // Unreadable nodes are left out as the tree is written (the view's filter), not copied out first.
-    const filter = nacm?.readFilter(this.#session);
-    return holdRead(log, selection, {
-      ...(options.withOrigin === true ? { origin: operationalOrigin } : {}),
-      ...(filter === undefined ? {} : { filter }),
+    // One synchronous run to the hold: the tree read is the held datastore's own (a commit may give
+    // running another tree, see NetconfServer.commitCandidate).
+    return this.#atTurn(datastore, state, (log, tree) => {
+      const selection = selectPath(tree, target, share);
+      const nacm = this.#server.nacm;
+      if (!share) {
+        // RFC 8341 section 3.4.5: unreadable nodes are left out, silently.
+        const view = nacm?.readable(this.#session, selection) ?? selection;
+        if (content !== 'all') applyContent(view, content);
+        if (options.withOrigin === true) applyView(view, { origin: operationalOrigin });
+        return { tree: view, onDetach: () => {}, release: () => {} };
+      }
+      // Unreadable nodes are left out as the tree is written (the view's filter), not copied out first.
+      const filter = nacm?.readFilter(this.#session);
+      return holdRead(log, selection, {
+        ...(options.withOrigin === true ? { origin: operationalOrigin } : {}),
+        ...(filter === undefined ? {} : { filter }),
+      });
     });
   }
 
@@ -140,12 +141,15 @@ export class LocalSession {
   async exists(target: readonly PathStep[], datastore: NmdaDatastoreName = 'running'): Promise<boolean> {
     if (target.length === 0 || !target.every((s) => s.schema.config)) return false;
     const state = await this.#stateFor(datastore, target);
-    let holders: readonly ChildHolder[] = [this.#treeOf(datastore, state).tree];
-    for (const step of target) {
-      holders = holders.flatMap((h) => findChildren(h, step));
-      if (holders.length === 0) return false;
-    }
-    return this.#server.nacm?.readablePath(this.#session, target) ?? true;
+    const found = await this.#atTurn(datastore, state, (_log, tree) => {
+      let holders: readonly ChildHolder[] = [tree];
+      for (const step of target) {
+        holders = holders.flatMap((h) => findChildren(h, step));
+        if (holders.length === 0) return false;
+      }
+      return true;
+    });
+    return found && (this.#server.nacm?.readablePath(this.#session, target) ?? true);
   }
 
   /**
@@ -263,16 +267,18 @@ export class LocalSession {
   }
 
   /**
-   * The datastore whose nodes a read of `datastore` shares (running for intended and operational), and
-   * the tree read: its own, with `state` laid over it for operational.
+   * Runs `use` at the turn of a read of `datastore` (see `NetconfServer.readAtTurn`) with the datastore
+   * whose nodes the read shares (running for intended and operational) and the tree read: its own,
+   * with `state` laid over it for operational.
    */
-  #treeOf(
+  #atTurn<T>(
     datastore: NmdaDatastoreName,
     state: readonly InstanceTree[] | undefined,
-  ): { log: Datastore; tree: InstanceTree } {
-    const log = this.#server.datastore(
-      datastore === 'operational' || datastore === 'intended' ? 'running' : datastore,
+    use: (log: Datastore, tree: InstanceTree) => T,
+  ): Promise<T> {
+    const name = datastore === 'operational' || datastore === 'intended' ? 'running' : datastore;
+    return this.#server.readAtTurn(name, (log) =>
+      use(log, state === undefined ? log.tree : withState(log.tree, state)),
     );
-    return { log, tree: state === undefined ? log.tree : withState(log.tree, state) };
   }
 }

@@ -41,12 +41,6 @@ export async function getData(
   op: XmlElement,
 ): Promise<ReplyContent> {
   const name = datastoreOf(op);
-  const state = name === 'operational' ? await server.operationalState(session) : undefined;
-  // From here to the reply's hold, one synchronous run: the tree read is the datastore's own.
-  const datastore = server.datastore(
-    name === 'operational' || name === 'intended' ? 'running' : (name as DatastoreName),
-  );
-  const tree = state === undefined ? datastore.tree : withState(datastore.tree, state);
   const subtree = childElement(op, 'subtree-filter', NMDA_NS);
   const xpath = childElement(op, 'xpath-filter', NMDA_NS);
   const filter: Filter = subtree
@@ -54,8 +48,6 @@ export async function getData(
     : xpath
       ? { xpath: textOf(xpath).trim(), scope: xpath.scope.bindings() }
       : undefined;
-  // RFC 8341 section 3.4.5: unreadable nodes are left out (before filtering, or as the reply is written).
-  const { selection, view } = readSelection(server, session, tree, filter);
   const cf = childElement(op, 'config-filter', NMDA_NS);
   const configFilter = cf ? textOf(cf).trim() === 'true' : undefined;
   const wd = childElement(op, 'with-defaults', NMDA_NS);
@@ -75,14 +67,28 @@ export async function getData(
       errorInfo: { 'bad-element': 'with-origin' },
     });
   }
-  // The selection shares nodes with the datastore: config-filter, max-depth and the origins apply
-  // as it is written.
-  return dataReply(datastore, selection, wd ? (textOf(wd).trim() as WithDefaultsMode) : undefined, NMDA_NS, {
-    ...view,
-    ...(configFilter === undefined ? {} : { content: configFilter ? 'config' : 'nonconfig' }),
-    // RFC 8526 max-depth counts top-level nodes as level 1; the codec's depth counts the datastore.
-    ...(maxDepth === undefined ? {} : { depth: maxDepth + 1 }),
-    ...(withOrigin ? { origin: operationalOrigin } : {}),
+  const state = name === 'operational' ? await server.operationalState(session) : undefined;
+  const read = name === 'operational' || name === 'intended' ? 'running' : (name as DatastoreName);
+  // At the datastore's turn, one synchronous run to the reply's hold: the tree read is its own.
+  return server.readAtTurn(read, (datastore) => {
+    const tree = state === undefined ? datastore.tree : withState(datastore.tree, state);
+    // RFC 8341 section 3.4.5: unreadable nodes are left out (before filtering, or as the reply is written).
+    const { selection, view } = readSelection(server, session, tree, filter);
+    // The selection shares nodes with the datastore: config-filter, max-depth and the origins apply
+    // as it is written.
+    return dataReply(
+      datastore,
+      selection,
+      wd ? (textOf(wd).trim() as WithDefaultsMode) : undefined,
+      NMDA_NS,
+      {
+        ...view,
+        ...(configFilter === undefined ? {} : { content: configFilter ? 'config' : 'nonconfig' }),
+        // RFC 8526 max-depth counts top-level nodes as level 1; the codec's depth counts the datastore.
+        ...(maxDepth === undefined ? {} : { depth: maxDepth + 1 }),
+        ...(withOrigin ? { origin: operationalOrigin } : {}),
+      },
+    );
   });
 }
 

@@ -1,11 +1,10 @@
 import { NETCONF_BASE_NS, NOTIFICATION_NS } from '@yangkit/netconf-client';
 import { childElement, childElements, escapeXmlText, textOf, type XmlElement } from '@yangkit/xml';
-import { diff, type InstanceTree } from '@yangkit/yang-json-codec';
+import { diff, finishInSlices } from '@yangkit/yang-json-codec';
 import { editConfigTreeSteps, type TestOption } from './config-edit.js';
 import { type DatastoreName, emptyConfig, withState } from './datastore.js';
 import {
   configEditsInSlices,
-  decodeConfig,
   decodeConfigSteps,
   type EditOperation,
   type ErrorOption,
@@ -38,11 +37,6 @@ type Handler = (
   op: XmlElement,
 ) => Promise<ReplyContent> | ReplyContent;
 
-/** An inline `<config>` source (copy-config, validate) decoded as configuration. */
-function configOf(server: NetconfServer, el: XmlElement): InstanceTree {
-  return decodeConfig(server.schema, childElements(el));
-}
-
 const handlers: Record<string, Handler> = {
   // RFC 6241 7.7
   async [`${NETCONF_BASE_NS}|get`](server, session, op) {
@@ -55,10 +49,12 @@ const handlers: Record<string, Handler> = {
   },
   // RFC 6241 7.1
   [`${NETCONF_BASE_NS}|get-config`](server, session, op) {
-    const datastore = server.datastore(datastoreIn(op, 'source') as DatastoreName);
     const filter = filterOf(base(op, 'filter'));
-    const { selection, view } = readSelection(server, session, datastore.tree, filter);
-    return dataReply(datastore, selection, withDefaultsOf(op), undefined, view);
+    const withDefaults = withDefaultsOf(op);
+    return server.readAtTurn(datastoreIn(op, 'source') as DatastoreName, (datastore) => {
+      const { selection, view } = readSelection(server, session, datastore.tree, filter);
+      return dataReply(datastore, selection, withDefaults, undefined, view);
+    });
   },
   // RFC 6241 7.2
   async [`${NETCONF_BASE_NS}|edit-config`](server, session, op) {
@@ -122,39 +118,34 @@ const handlers: Record<string, Handler> = {
   async [`${NETCONF_BASE_NS}|copy-config`](server, session, op) {
     const target = datastoreIn(op, 'target') as DatastoreName;
     const source = datastoreIn(op, 'source', true);
-    server.datastore(target);
+    server.checkOffered(target);
     if (source === target)
       throw rpcError('invalid-value', 'source and target are the same datastore', { errorType: 'protocol' });
-    if (target === 'running') {
-      // In slices with the scratch tree held (see NetconfServer.replaceRunningSteps); the source is
-      // read at its turn, as the checks are made.
-      await server.reserveCandidate(function* () {
-        server.checkLock(target, session);
-        const access = server.nacm?.of(session);
-        const tree =
-          typeof source === 'string'
-            ? server.datastore(source).tree
-            : yield* decodeConfigSteps(server.schema, childElements(source));
+    // In slices with the candidate and the scratch tree held (see NetconfServer.reserveCandidate):
+    // the source is read at its turn, as the checks are made, and stays as it is until the copy ends.
+    await server.reserveCandidate(function* () {
+      server.checkLock(target, session);
+      const access = server.nacm?.of(session);
+      const tree =
+        typeof source === 'string'
+          ? server.datastore(source).tree
+          : yield* decodeConfigSteps(server.schema, childElements(source));
+      if (target === 'running') {
         if (!server.features.writableRunning)
           throw rpcError('operation-not-supported', 'running cannot be written directly', {
             errorType: 'protocol',
           });
         // RFC 8341 section 3.4.5: the nodes that differ, not the whole copy, need write access.
         yield* server.replaceRunningSteps(session, tree, access);
-      });
-      return '<ok/>';
-    }
-    server.checkLock(target, session);
-    const access = server.nacm?.of(session);
-    const tree = typeof source === 'string' ? server.datastore(source).tree : configOf(server, source);
-    if (target === 'startup') {
-      server.validateAll(tree);
-      server.nacm?.checkWrite(access, diff(server.startup.tree, tree));
-      server.replaceStartup(tree);
-    } else {
-      server.nacm?.checkWrite(access, diff(server.candidate.tree, tree));
-      server.replaceCandidate(tree);
-    }
+      } else if (target === 'startup') {
+        yield* server.validateAllSteps(tree);
+        server.nacm?.checkWrite(access, diff(server.startup.tree, tree));
+        server.replaceStartup(tree);
+      } else {
+        server.nacm?.checkWrite(access, diff(server.candidate.tree, tree));
+        server.replaceCandidate(tree);
+      }
+    });
     return '<ok/>';
   },
   // RFC 6241 7.4
@@ -164,37 +155,40 @@ const handlers: Record<string, Handler> = {
       throw rpcError('operation-failed', `the ${target} datastore cannot be deleted`, {
         errorType: 'protocol',
       });
-    server.datastore(target);
+    server.checkOffered(target);
     server.checkLock(target, session);
     server.nacm?.checkWrite(server.nacm.of(session), diff(server.startup.tree, emptyConfig(server.schema)));
     server.replaceStartup(emptyConfig(server.schema));
     return '<ok/>';
   },
   // RFC 6241 7.5
-  [`${NETCONF_BASE_NS}|lock`](server, session, op) {
+  async [`${NETCONF_BASE_NS}|lock`](server, session, op) {
     const target = datastoreIn(op, 'target') as DatastoreName;
-    server.datastore(target);
-    const lock = server.locks.get(target);
-    if (lock) {
-      throw rpcError('lock-denied', `the ${target} datastore is locked by session ${lock.session}`, {
-        errorType: 'protocol',
-        errorInfo: { 'session-id': String(lock.session) },
-      });
-    }
-    // RFC 6241 8.3.5.1: the candidate cannot be locked while it holds uncommitted changes.
-    if (target === 'candidate' && server.candidateModified) {
-      throw rpcError('lock-denied', 'the candidate holds uncommitted changes', {
-        errorType: 'protocol',
-        errorInfo: { 'session-id': '0' },
-      });
-    }
-    server.locks.set(target, { session: session.id, time: new Date() });
+    // The candidate at its turn: whether it holds uncommitted changes once the edits asked for
+    // before have ended (they are not made to end at once).
+    await server.readAtTurn(target, () => {
+      const lock = server.locks.get(target);
+      if (lock) {
+        throw rpcError('lock-denied', `the ${target} datastore is locked by session ${lock.session}`, {
+          errorType: 'protocol',
+          errorInfo: { 'session-id': String(lock.session) },
+        });
+      }
+      // RFC 6241 8.3.5.1: the candidate cannot be locked while it holds uncommitted changes.
+      if (target === 'candidate' && server.candidateModified) {
+        throw rpcError('lock-denied', 'the candidate holds uncommitted changes', {
+          errorType: 'protocol',
+          errorInfo: { 'session-id': '0' },
+        });
+      }
+      server.locks.set(target, { session: session.id, time: new Date() });
+    });
     return '<ok/>';
   },
   // RFC 6241 7.6
-  [`${NETCONF_BASE_NS}|unlock`](server, session, op) {
+  async [`${NETCONF_BASE_NS}|unlock`](server, session, op) {
     const target = datastoreIn(op, 'target') as DatastoreName;
-    server.datastore(target);
+    server.checkOffered(target);
     const lock = server.locks.get(target);
     if (!lock || lock.session !== session.id) {
       throw rpcError(
@@ -209,7 +203,7 @@ const handlers: Record<string, Handler> = {
       );
     }
     server.locks.delete(target);
-    if (target === 'candidate') server.discardChanges();
+    if (target === 'candidate') await server.discardChangesDue();
     return '<ok/>';
   },
   // RFC 6241 7.8
@@ -261,7 +255,7 @@ const handlers: Record<string, Handler> = {
   },
   // RFC 6241 8.4.4.1
   async [`${NETCONF_BASE_NS}|cancel-commit`](server, session, op) {
-    server.datastore('candidate');
+    server.checkOffered('candidate');
     const persistId = base(op, 'persist-id');
     await server.reserveCandidate(() =>
       server.cancelCommitSteps(session, persistId ? textOf(persistId) : undefined),
@@ -269,9 +263,21 @@ const handlers: Record<string, Handler> = {
     return '<ok/>';
   },
   // RFC 6241 8.6.4.1
-  [`${NETCONF_BASE_NS}|validate`](server, _session, op) {
+  async [`${NETCONF_BASE_NS}|validate`](server, _session, op) {
     const source = datastoreIn(op, 'source', true);
-    server.validateAll(typeof source === 'string' ? server.datastore(source).tree : configOf(server, source));
+    if (typeof source === 'string') {
+      server.checkOffered(source);
+      // In slices, within a reservation: what changes a datastore either waits for its turn or makes
+      // the work in progress (this validation) end first, so the tree stays as it was read.
+      await server.reserveCandidate(() => server.validateAllSteps(server.datastore(source).tree));
+    } else {
+      // An inline <config> is the operation's own: decoded and validated in slices, nothing held.
+      await finishInSlices(
+        (function* () {
+          yield* server.validateAllSteps(yield* decodeConfigSteps(server.schema, childElements(source)));
+        })(),
+      );
+    }
     return '<ok/>';
   },
   // RFC 6022 3.1

@@ -389,7 +389,7 @@ export class NetconfServer implements SessionHost {
       if (lock.session !== session.id) continue;
       this.locks.delete(name);
       // RFC 6241 8.3.5.2: a candidate lock released by the session's end discards its changes.
-      if (name === 'candidate') this.discardChanges();
+      if (name === 'candidate') void this.discardChangesDue();
     }
     // RFC 6241 8.4.1: a confirmed commit without persist is rolled back when its session ends.
     if (this.pending && this.pending.session === session.id && this.pending.persist === undefined) {
@@ -428,14 +428,30 @@ export class NetconfServer implements SessionHost {
 
   /**
    * The candidate datastore (RFC 6241 section 8.3). While it is unmodified it follows running: the
-   * changes committed to running are replayed on it in the background, and whoever asks for it here
-   * gets it once every one of them is replayed, and once the edit that holds it (see
-   * {@link NetconfServer.reserveCandidate}) has ended.
+   * changes committed to running are replayed on it in the background. Whoever asks for it here gets
+   * it at once, which forces: the rest of the edit that holds it (see
+   * {@link NetconfServer.reserveCandidate}) and of the replay run first, in this turn, however long
+   * they take. For work in a reservation (where it forces nothing) and synchronous APIs; a read
+   * goes through {@link NetconfServer.readAtTurn}, which waits for them instead.
    */
   get candidate(): Datastore {
     this.reservations.finish();
     this.candidateCatchUp.finish();
     return this.candidateStore;
+  }
+
+  /**
+   * Runs `use` with the datastore `name` as a read asked for now sees it, in one synchronous run (a
+   * reader takes its hold there, see `holdRead`), and resolves with what it returns. Running and
+   * startup at once: a change of either is made in one step. The candidate at its turn: once the
+   * work asked for before has ended (see {@link NetconfServer.reserveCandidate}) and the candidate
+   * has replayed the changes of running, without making either run at once, so that a reader of the
+   * candidate never holds a big edit's rest in one turn.
+   */
+  async readAtTurn<T>(name: DatastoreName, use: (datastore: Datastore) => T): Promise<T> {
+    if (name !== 'candidate') return use(this.datastore(name));
+    this.checkOffered(name);
+    return this.reservations.atTurn(() => use(this.candidateStore));
   }
 
   /**
@@ -471,8 +487,14 @@ export class NetconfServer implements SessionHost {
     return this.privateScratch.store;
   }
 
-  /** The datastore of a name, checking it is offered. */
+  /** The datastore of a name, checking it is offered (the candidate as its forcing getter gives it). */
   datastore(name: DatastoreName): Datastore {
+    this.checkOffered(name);
+    return this[name];
+  }
+
+  /** Refuses a datastore the server does not offer; gets nothing, so forces nothing. */
+  checkOffered(name: DatastoreName): void {
     if (name === 'candidate' && !this.features.candidate)
       throw rpcError('invalid-value', 'the candidate datastore is not supported (no :candidate)', {
         errorType: 'protocol',
@@ -481,7 +503,6 @@ export class NetconfServer implements SessionHost {
       throw rpcError('invalid-value', 'the startup datastore is not supported (no :startup)', {
         errorType: 'protocol',
       });
-    return this[name];
   }
 
   /** Refuses a write when another session holds the lock (RFC 6241 7.5). */
@@ -598,9 +619,18 @@ export class NetconfServer implements SessionHost {
 
   /** {@link NetconfServer.discardChangesOf} in steps (see {@link NetconfServer.reserveCandidate}). */
   *discardChangesOfSteps(session: ServerSession): Steps<void> {
-    this.datastore('candidate');
+    this.checkOffered('candidate');
     this.checkLock('candidate', session);
     yield* this.discardChangesSteps();
+  }
+
+  /**
+   * The candidate's changes discarded as a lock of it ends (RFC 6241 8.3.5.2): as soon as the work in
+   * progress has ended, before any work asked for later (see `CandidateReservations.runDue`), rather
+   * than by making that work end at once. Resolves once they are.
+   */
+  discardChangesDue(): Promise<void> {
+    return this.reservations.runDue(() => this.discardChangesSteps());
   }
 
   /** RFC 6241 8.3.4.2 discard-changes: the candidate becomes running again. */
@@ -779,7 +809,7 @@ export class NetconfServer implements SessionHost {
     session: ServerSession,
     params: { confirmed: boolean; timeout: number; persist?: string; persistId?: string },
   ): Steps<void> {
-    this.datastore('candidate');
+    this.checkOffered('candidate');
     this.checkLock('running', session);
     const pending = this.pending;
     if (pending) {
