@@ -1,0 +1,224 @@
+import { encodeJson, type Steps } from '@yangkit/yang-json-codec';
+import type { SchemaTree } from '@yangkit/yang-schema';
+import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import type { NetconfServer } from '../src/server.js';
+import { client, configMerges, JB, rpcErrorOf, testSchema, testServer } from './helpers.js';
+
+// A read of the candidate and a <validate> wait for their turn rather than making the work in
+// progress (a big edit, the candidate's replay of running's changes) run to its end in one turn:
+// a reader must not hold every other request for the rest of somebody's edit.
+
+let schema: SchemaTree;
+const servers: NetconfServer[] = [];
+beforeAll(async () => {
+  schema = await testSchema();
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const s of servers.splice(0)) await s.close();
+});
+
+async function serverOf(): Promise<NetconfServer> {
+  const server = await testServer();
+  servers.push(server);
+  return server;
+}
+
+/** `count` playlists named `p<i>`: thousands make an edit of many slices. */
+const playlists = (count: number) =>
+  configMerges(schema, {
+    'example-jukebox:jukebox': { playlist: Array.from({ length: count }, (_, i) => ({ name: `p${i}` })) },
+  });
+
+/** `count` playlists as NETCONF config content, then `extra`. */
+const playlistsXml = (count: number, extra = '') =>
+  `<jukebox xmlns="${JB}">${Array.from({ length: count }, (_, i) => `<playlist><name>p${i}</name></playlist>`).join('')}${extra}</jukebox>`;
+
+/** RFC 7950 section 7.6.5: a playlist song's id is mandatory, so this playlist does not validate. */
+const INVALID_PLAYLIST = '<playlist><name>invalid</name><song><index>1</index></song></playlist>';
+
+/**
+ * What happens in order once something is asked for: `step` for each step of the work watched,
+ * `turn` for each turn of the event loop (a timer of another request).
+ */
+class Timeline {
+  readonly events: ('step' | 'turn')[] = [];
+  #started = false;
+  #asked = false;
+  #ended = false;
+
+  get asked(): boolean {
+    return this.#asked;
+  }
+
+  /** Resolves once the work watched has made its first step (it is in progress). */
+  async started(): Promise<void> {
+    while (!this.#started) await new Promise((r) => setImmediate(r));
+  }
+
+  /** Starts counting turns: the read or validation is asked for now. */
+  ask(): void {
+    this.#asked = true;
+    const turn = (): void => {
+      if (this.#ended) return;
+      this.events.push('turn');
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+  }
+
+  /** `steps`, each step after the ask logged; held after its first step until the ask. */
+  *watched(steps: Steps<void>): Steps<void> {
+    if (steps.next().done === true) return;
+    this.#started = true;
+    while (!this.#asked) yield;
+    for (;;) {
+      this.events.push('step');
+      if (steps.next().done === true) return;
+      yield;
+    }
+  }
+
+  /** Stops counting; whether a turn came between two steps of the work after the ask. */
+  end(): boolean {
+    this.#ended = true;
+    const firstTurn = this.events.indexOf('turn');
+    return firstTurn !== -1 && firstTurn < this.events.lastIndexOf('step');
+  }
+}
+
+/** Marks the timeline asked when the server receives the operation `local` (a NETCONF request). */
+function askedOnArrival(server: NetconfServer, local: string, timeline: Timeline): void {
+  const dispatch = server.dispatch.bind(server);
+  vi.spyOn(server, 'dispatch').mockImplementation((session, op, rpc) => {
+    if (op.local === local && !timeline.asked) timeline.ask();
+    return dispatch(session, op, rpc);
+  });
+}
+
+describe('a read of the candidate during a big edit of it', () => {
+  test('a <get-config> of the candidate lets other work run between the slices of the edit, and reads the candidate after the edit', async () => {
+    const server = await serverOf();
+    const alice = server.localSession('alice');
+    const nc = await client(server);
+    const timeline = new Timeline();
+    askedOnArrival(server, 'get-config', timeline);
+    const edit = alice.reserveCandidate(() =>
+      timeline.watched(alice.editConfigSteps('candidate', playlists(10_000))),
+    );
+    await timeline.started();
+    const reply = await nc.getConfig({ source: 'candidate' });
+    await edit;
+    expect(timeline.end()).toBe(true);
+    expect(reply.includes('<name>p9999</name>')).toBe(true);
+  });
+
+  test('readShared of the candidate lets other work run between the slices of the edit, and reads the candidate after the edit', async () => {
+    const server = await serverOf();
+    const alice = server.localSession('alice');
+    const bob = server.localSession('bob');
+    const timeline = new Timeline();
+    const edit = alice.reserveCandidate(() =>
+      timeline.watched(alice.editConfigSteps('candidate', playlists(10_000))),
+    );
+    await timeline.started();
+    timeline.ask();
+    const read = await bob.readShared({ datastore: 'candidate' });
+    await edit;
+    expect(timeline.end()).toBe(true);
+    expect(encodeJson(read.tree).includes('"p9999"')).toBe(true);
+    read.release();
+  });
+
+  test('a <lock> of the candidate waits for the edit, and is denied for the uncommitted changes it leaves', async () => {
+    const server = await serverOf();
+    const alice = server.localSession('alice');
+    const nc = await client(server);
+    const timeline = new Timeline();
+    askedOnArrival(server, 'lock', timeline);
+    const edit = alice.reserveCandidate(() =>
+      timeline.watched(alice.editConfigSteps('candidate', playlists(10_000))),
+    );
+    await timeline.started();
+    const error = await rpcErrorOf(nc.lock({ target: 'candidate' }));
+    await edit;
+    expect(timeline.end()).toBe(true);
+    expect(error.errors[0]?.errorTag).toBe('lock-denied');
+  });
+});
+
+describe("a read of the candidate during the candidate's replay of running's changes", () => {
+  test('readShared of the candidate lets other work run while the candidate replays a big edit of running, and reads it replayed', async () => {
+    const server = await serverOf();
+    const alice = server.localSession('alice');
+    // Made on the candidate, which running takes: the candidate gets running's former tree, which
+    // replays the 20,000 playlists in slices.
+    alice.editConfig('running', playlists(20_000));
+    const bob = server.localSession('bob');
+    let turns = 0;
+    let answered = false;
+    const turn = (): void => {
+      if (answered) return;
+      turns++;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const read = await bob.readShared({ datastore: 'candidate' });
+    answered = true;
+    // Made to replay at once, the read is answered before the event loop turns at all.
+    expect(turns).toBeGreaterThan(1);
+    expect(encodeJson(read.tree).includes('"p19999"')).toBe(true);
+    read.release();
+  });
+});
+
+describe('<validate>', () => {
+  /** A server whose running holds `count` playlists and one that does not validate (test-option set). */
+  async function invalidRunning(count: number): Promise<NetconfServer> {
+    const server = await serverOf();
+    const nc = await client(server);
+    await nc.editConfig({
+      target: 'running',
+      config: playlistsXml(count, INVALID_PLAYLIST),
+      testOption: 'set',
+    });
+    return server;
+  }
+
+  /** The validation steps of `server`, watched by `timeline` (asked for as the first one runs). */
+  function watchValidation(server: NetconfServer, timeline: Timeline): void {
+    const validateAllSteps = server.validateAllSteps.bind(server);
+    vi.spyOn(server, 'validateAllSteps').mockImplementation((tree) => {
+      timeline.ask();
+      return timeline.watched(validateAllSteps(tree));
+    });
+  }
+
+  test('of a big running lets other work run between its slices, and reports the errors of its invalid config', async () => {
+    const server = await invalidRunning(10_000);
+    const nc = await client(server);
+    const timeline = new Timeline();
+    watchValidation(server, timeline);
+    const error = await rpcErrorOf(nc.validate({ source: 'running' }));
+    expect(timeline.end()).toBe(true);
+    expect(error.errors.map((e) => [e.errorTag, e.errorPath])).toEqual([
+      [
+        'missing-element',
+        "/jbox:jukebox/jbox:playlist[jbox:name='invalid']/jbox:song[jbox:index='1']/jbox:id",
+      ],
+    ]);
+  });
+
+  test('of a big inline config lets other work run between its slices, and reports the errors of running validated', async () => {
+    const server = await invalidRunning(3);
+    const nc = await client(server);
+    const expected = (await rpcErrorOf(nc.validate({ source: 'running' }))).errors;
+    const timeline = new Timeline();
+    watchValidation(server, timeline);
+    const error = await rpcErrorOf(
+      nc.validate({ source: { config: playlistsXml(10_000, INVALID_PLAYLIST) } }),
+    );
+    expect(timeline.end()).toBe(true);
+    expect(error.errors).toEqual(expected);
+  });
+});
