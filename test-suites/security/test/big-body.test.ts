@@ -306,6 +306,53 @@ describe('an NMDA edit of running while the candidate holds an uncommitted chang
   }, 120_000);
 });
 
+describe('a read-only user who reads the candidate during a big edit', () => {
+  // The candidate is the scratch tree of the edit, then replays the commit: a read of it waits for
+  // both to end rather than making them end at once, in one turn of the event loop.
+  const CANDIDATE_LEAF = '/restconf/ds/ietf-datastores:candidate/example-jukebox:jukebox/player';
+  const judged = judgedServer();
+
+  test('a leaf GET is answered within 600 ms while a user who may write there PATCHes 99,999 playlists to running and a read-only user GETs the candidate in a loop', async () => {
+    const body = playlists(99_999);
+    let candidateGets = 0;
+    const allowed = await measureStall(judged.s, basic('root', PASSWORDS.root), async () => {
+      let done = false;
+      const reader = (async () => {
+        while (!done) {
+          const r = await fetch(`${judged.s.gateway.url}${CANDIDATE_LEAF}`, {
+            headers: { Authorization: basic('bob', PASSWORDS.bob) },
+          });
+          await r.arrayBuffer();
+          candidateGets++;
+        }
+      })();
+      try {
+        return await statusOf(
+          fetch(`${judged.s.gateway.url}${JUKEBOX}`, {
+            method: 'PATCH',
+            headers: { 'Content-Type': DATA_JSON, Authorization: basic('alice', PASSWORDS.alice) },
+            body,
+          }),
+        );
+      } finally {
+        done = true;
+        await reader;
+      }
+    });
+    expect(allowed.status).toBe(204);
+    expect(candidateGets).toBeGreaterThan(0);
+    expect(allowed.worstGapMs).toBeLessThan(MAX_APPLY_STALL_MS);
+    if (updateFigures)
+      figures.push(
+        row(
+          `99,999 playlists by a user who may write there while a read-only user GETs a leaf of \`{+restconf}/ds/ietf-datastores:candidate\` in a loop (${candidateGets} answered)`,
+          body.length,
+          allowed,
+        ),
+      );
+  }, 120_000);
+});
+
 describe('a big NETCONF edit over SSH', () => {
   // The gateway's embedded NETCONF server over SSH (--netconf-ssh-listen): an <edit-config> is read,
   // decoded, applied, checked and validated in slices as a RESTCONF edit is, so RESTCONF readers are
