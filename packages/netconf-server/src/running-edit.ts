@@ -22,8 +22,9 @@ export interface RunningEditOptions {
  * the server's private one), checked by NACM and validated in steps, and running takes its tree by
  * the exchange a commit uses (see `NetconfServer.transactSteps`), so no reader of running ever sees
  * the edit half made and a big edit need not hold the event loop. Whoever runs it in slices holds the
- * scratch tree meanwhile (`NetconfServer.reserveCandidate`): whatever touches the candidate or
- * changes running has the rest done at once, so its use as scratch space is seen by nobody.
+ * scratch tree meanwhile (`NetconfServer.reserveCandidate`): a read of the candidate waits for it,
+ * and what gets the candidate or changes running synchronously has the rest done at once, so its use
+ * as scratch space is seen by nobody.
  */
 export function* editRunningSteps(
   server: NetconfServer,

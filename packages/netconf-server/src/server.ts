@@ -197,7 +197,10 @@ export class NetconfServer implements SessionHost {
   private readonly startupMode: 'auto' | 'explicit';
   private readonly fullValidation: boolean;
   private nextSessionId = 1;
-  /** The candidate's datastore, read through {@link NetconfServer.candidate}, which first brings it up to date. */
+  /**
+   * The candidate's datastore, got through {@link NetconfServer.candidate} or
+   * {@link NetconfServer.readAtTurn}, which first bring it up to date.
+   */
   private readonly candidateStore: Datastore;
   /** The changes of running an unmodified candidate has yet to replay. */
   private readonly candidateCatchUp: CatchUp;
@@ -458,9 +461,10 @@ export class NetconfServer implements SessionHost {
    * Runs `work` (an edit of the candidate and its commit, or a change of running, made of steps such
    * as `LocalSession.editConfigSteps`) in slices of a few milliseconds with the candidate and the
    * private scratch tree (see {@link NetconfServer.scratchSteps}) held for it:
-   * work asked for before runs first, work asked for after waits. Whoever else needs the candidate or
-   * changes running meanwhile has the rest of `work` run at once first, so nobody sees it half done.
-   * Resolves when it ends; rejects with what it throws.
+   * work asked for before runs first, work asked for after waits, and so does a read of the candidate
+   * (see {@link NetconfServer.readAtTurn}). What gets the candidate synchronously (its getter) or
+   * changes running synchronously meanwhile has the rest of `work` run at once first, so nobody sees
+   * it half done. Resolves when it ends; rejects with what it throws.
    */
   reserveCandidate(work: () => Steps<void>): Promise<void> {
     return this.reservations.run(work);

@@ -147,6 +147,29 @@ describe('a read of the candidate during a big edit of it', () => {
   });
 });
 
+describe('the end of a lock of the candidate during a big edit of running made on it', () => {
+  test('an <unlock> of the candidate lets other work run between the slices of the edit, and leaves the candidate equal to running after it', async () => {
+    const server = await serverOf();
+    const alice = server.localSession('alice');
+    const nc = await client(server);
+    await nc.lock({ target: 'candidate' });
+    const timeline = new Timeline();
+    askedOnArrival(server, 'unlock', timeline);
+    // The candidate, unmodified though locked, is the edit's scratch tree.
+    const edit = alice.reserveCandidate(() =>
+      timeline.watched(alice.editConfigSteps('running', playlists(10_000))),
+    );
+    await timeline.started();
+    await nc.unlock({ target: 'candidate' });
+    await edit;
+    expect(timeline.end()).toBe(true);
+    expect(server.locks.has('candidate')).toBe(false);
+    expect(server.candidateModified).toBe(false);
+    expect(encodeJson(server.candidate.tree)).toBe(encodeJson(server.running.tree));
+    expect(encodeJson(server.running.tree).includes('"p9999"')).toBe(true);
+  });
+});
+
 describe("a read of the candidate during the candidate's replay of running's changes", () => {
   test('readShared of the candidate lets other work run while the candidate replays a big edit of running, and reads it replayed', async () => {
     const server = await serverOf();
