@@ -96,35 +96,44 @@ function askedOnArrival(server: NetconfServer, local: string, timeline: Timeline
   });
 }
 
+/**
+ * An edit by alice of 10,000 playlists into `target`, watched by `timeline`, once it is in progress
+ * (its first step made): `done` settles as it ends.
+ */
+async function editInProgress(
+  server: NetconfServer,
+  target: 'running' | 'candidate',
+  timeline: Timeline,
+): Promise<{ readonly done: Promise<void> }> {
+  const alice = server.localSession('alice');
+  const done = alice.reserveCandidate(() =>
+    timeline.watched(alice.editConfigSteps(target, playlists(10_000))),
+  );
+  await timeline.started();
+  return { done };
+}
+
 describe('a read of the candidate during a big edit of it', () => {
   test('a <get-config> of the candidate lets other work run between the slices of the edit, and reads the candidate after the edit', async () => {
     const server = await serverOf();
-    const alice = server.localSession('alice');
     const nc = await client(server);
     const timeline = new Timeline();
     askedOnArrival(server, 'get-config', timeline);
-    const edit = alice.reserveCandidate(() =>
-      timeline.watched(alice.editConfigSteps('candidate', playlists(10_000))),
-    );
-    await timeline.started();
+    const edit = await editInProgress(server, 'candidate', timeline);
     const reply = await nc.getConfig({ source: 'candidate' });
-    await edit;
+    await edit.done;
     expect(timeline.end()).toBe(true);
     expect(reply.includes('<name>p9999</name>')).toBe(true);
   });
 
   test('readShared of the candidate lets other work run between the slices of the edit, and reads the candidate after the edit', async () => {
     const server = await serverOf();
-    const alice = server.localSession('alice');
     const bob = server.localSession('bob');
     const timeline = new Timeline();
-    const edit = alice.reserveCandidate(() =>
-      timeline.watched(alice.editConfigSteps('candidate', playlists(10_000))),
-    );
-    await timeline.started();
+    const edit = await editInProgress(server, 'candidate', timeline);
     timeline.ask();
     const read = await bob.readShared({ datastore: 'candidate' });
-    await edit;
+    await edit.done;
     expect(timeline.end()).toBe(true);
     expect(encodeJson(read.tree).includes('"p9999"')).toBe(true);
     read.release();
@@ -132,16 +141,12 @@ describe('a read of the candidate during a big edit of it', () => {
 
   test('a <lock> of the candidate waits for the edit, and is denied for the uncommitted changes it leaves', async () => {
     const server = await serverOf();
-    const alice = server.localSession('alice');
     const nc = await client(server);
     const timeline = new Timeline();
     askedOnArrival(server, 'lock', timeline);
-    const edit = alice.reserveCandidate(() =>
-      timeline.watched(alice.editConfigSteps('candidate', playlists(10_000))),
-    );
-    await timeline.started();
+    const edit = await editInProgress(server, 'candidate', timeline);
     const error = await rpcErrorOf(nc.lock({ target: 'candidate' }));
-    await edit;
+    await edit.done;
     expect(timeline.end()).toBe(true);
     expect(error.errors[0]?.errorTag).toBe('lock-denied');
   });
@@ -150,18 +155,14 @@ describe('a read of the candidate during a big edit of it', () => {
 describe('the end of a lock of the candidate during a big edit of running made on it', () => {
   test('an <unlock> of the candidate lets other work run between the slices of the edit, and leaves the candidate equal to running after it', async () => {
     const server = await serverOf();
-    const alice = server.localSession('alice');
     const nc = await client(server);
     await nc.lock({ target: 'candidate' });
     const timeline = new Timeline();
     askedOnArrival(server, 'unlock', timeline);
     // The candidate, unmodified though locked, is the edit's scratch tree.
-    const edit = alice.reserveCandidate(() =>
-      timeline.watched(alice.editConfigSteps('running', playlists(10_000))),
-    );
-    await timeline.started();
+    const edit = await editInProgress(server, 'running', timeline);
     await nc.unlock({ target: 'candidate' });
-    await edit;
+    await edit.done;
     expect(timeline.end()).toBe(true);
     expect(server.locks.has('candidate')).toBe(false);
     expect(server.candidateModified).toBe(false);
