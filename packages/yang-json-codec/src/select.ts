@@ -5,6 +5,7 @@ import { CompactChildMap } from './child-map';
 import { CodecError } from './errors';
 import type { ChildHolder, ChildMap, DataNode, InstanceTree } from './instance';
 import { pathOf } from './path-step';
+import { finishSteps, ITEMS_PER_STEP, type Steps } from './steps';
 import { valueFromXml } from './values';
 import { type TreeNode, treeNavigator } from './xpath-navigator';
 
@@ -38,7 +39,10 @@ const canonical = new WeakMap<FilterElement, Map<SchemaNode, string>>();
 
 /** One subtree filter applied to one schema's documents. */
 class SubtreeSelector {
-  constructor(private readonly schema: SchemaTree) {}
+  constructor(
+    private readonly schema: SchemaTree,
+    private readonly steps: StepCounter,
+  ) {}
 
   /** A content match value in the canonical form of the leaf it is compared with (its text when invalid). */
   private matchValue(schema: SchemaNode, el: FilterElement): string {
@@ -79,8 +83,8 @@ class SubtreeSelector {
     }
   }
 
-  /** RFC 6241 section 6.2: what one filter element selects of one instance, or undefined. */
-  select(node: DataNode, el: FilterElement, depth: number): Selected | undefined {
+  /** RFC 6241 section 6.2: what one filter element selects of one instance, or undefined; a step every few dozen nodes. */
+  *select(node: DataNode, el: FilterElement, depth: number): Steps<Selected | undefined> {
     if (depth > 256) {
       throw new CodecError('LIMIT_EXCEEDED', 'subtree filter nested deeper than 256', {
         errorTag: 'too-big',
@@ -94,6 +98,7 @@ class SubtreeSelector {
       contentMatches++;
       let found = false;
       for (const c of this.matching(node, cm)) {
+        if (this.steps.next()) yield;
         if (c.value === undefined) continue;
         if (c.value !== this.matchValue(c.schema, cm) && c.value !== cm.text.trim()) continue;
         found = true;
@@ -108,7 +113,8 @@ class SubtreeSelector {
       if (isContentMatch(o)) continue;
       for (const c of this.matching(node, o)) {
         if (out.has(c)) continue;
-        const s = this.select(c, o, depth + 1);
+        if (this.steps.next()) yield;
+        const s = yield* this.select(c, o, depth + 1);
         if (s === undefined) continue;
         out.set(c, s);
         any = true;
@@ -119,6 +125,16 @@ class SubtreeSelector {
   }
 }
 
+/** Counts the nodes a piece of work in steps handles: a step every {@link ITEMS_PER_STEP}. */
+class StepCounter {
+  #seen = 0;
+
+  /** Counts one node; true when a step is due. */
+  next(): boolean {
+    return ++this.#seen % ITEMS_PER_STEP === 0;
+  }
+}
+
 /**
  * Applies an RFC 6241 section 6 subtree filter to a document and returns the selection as a document of
  * the same kind. Whole selected subtrees are shared with `tree` (treat the result as read-only, or clone
@@ -126,16 +142,30 @@ class SubtreeSelector {
  * entries with their keys (RFC 7950 7.8.5). A content match on every key of a list finds its entry in O(1).
  */
 export function selectSubtree(tree: InstanceTree, filter: readonly FilterElement[]): InstanceTree {
-  const selector = new SubtreeSelector(tree.schema);
+  return finishSteps(selectSubtreeSteps(tree, filter));
+}
+
+/**
+ * {@link selectSubtree} in steps (see {@link Steps}), a step every few dozen nodes looked at or
+ * written, so that a server can select from a big datastore in slices. `tree` must not change until it
+ * ends.
+ */
+export function* selectSubtreeSteps(
+  tree: InstanceTree,
+  filter: readonly FilterElement[],
+): Steps<InstanceTree> {
+  const steps = new StepCounter();
+  const selector = new SubtreeSelector(tree.schema, steps);
   const top = new Map<DataNode, Selected>();
   for (const el of filter) {
     for (const c of selector.matching(tree, el)) {
       if (top.has(c)) continue;
-      const s = selector.select(c, el, 0);
+      if (steps.next()) yield;
+      const s = yield* selector.select(c, el, 0);
       if (s !== undefined) top.set(c, s);
     }
   }
-  return materialize(tree, top);
+  return yield* materialize(tree, top, steps);
 }
 
 /**
@@ -161,7 +191,7 @@ export function selectXPath(tree: InstanceTree, expression: CompiledXPath): Inst
     }
     level?.set(chain[0]!, 'all');
   }
-  return materialize(tree, top);
+  return finishSteps(materialize(tree, top, new StepCounter()));
 }
 
 /**
@@ -185,15 +215,21 @@ function ancestry(tree: InstanceTree, node: DataNode): DataNode[] {
 }
 
 /** Builds the selection's document: the selected instances in their original order, keys kept. */
-function materialize(tree: InstanceTree, top: Map<DataNode, Selected>): InstanceTree {
-  return { ...tree, children: selectedChildren(tree, top, undefined), annotations: tree.annotations };
+function* materialize(
+  tree: InstanceTree,
+  top: Map<DataNode, Selected>,
+  steps: StepCounter,
+): Steps<InstanceTree> {
+  const children = yield* selectedChildren(tree, top, undefined, steps);
+  return { ...tree, children, annotations: tree.annotations };
 }
 
-function selectedChildren(
+function* selectedChildren(
   holder: ChildHolder,
   selected: Map<DataNode, Selected>,
   parent: DataNode | undefined,
-): ChildMap {
+  steps: StepCounter,
+): Steps<ChildMap> {
   const out: ChildMap = new CompactChildMap();
   if (holder.children === undefined || selected.size === 0) return out;
   const keys = parent?.schema.kind === 'list' ? parent.schema.keyNodes : undefined;
@@ -201,13 +237,16 @@ function selectedChildren(
     const group: DataNode[] = [];
     const isKey = keys?.includes(schema) === true;
     for (const n of nodes) {
+      if (steps.next()) yield;
       const s = isKey ? 'all' : selected.get(n);
       if (s === undefined) continue;
-      group.push(s === 'all' ? n : { ...n, parent, children: undefined, annotations: n.annotations });
-      if (s !== 'all') {
-        const copy = group[group.length - 1]!;
-        copy.children = selectedChildren(n, s, copy);
+      if (s === 'all') {
+        group.push(n);
+        continue;
       }
+      const copy: DataNode = { ...n, parent, children: undefined, annotations: n.annotations };
+      group.push(copy);
+      copy.children = yield* selectedChildren(n, s, copy, steps);
     }
     if (group.length > 0) out.set(schema, group);
   }

@@ -7,8 +7,11 @@ import {
   encodeJson,
   type FilterElement,
   findPath,
+  finishSteps,
+  type InstanceTree,
   overlayTree,
   selectSubtree,
+  selectSubtreeSteps,
   selectXPath,
 } from '../src/index';
 import { sampleTop, steps, topDoc, treeSchema } from './tree-fixtures';
@@ -33,7 +36,15 @@ const json = (tree: Parameters<typeof encodeJson>[0]) => JSON.parse(encodeJson(t
 
 const sample = () => sampleTop(schema);
 
-describe('selectSubtree', () => {
+/** A subtree selection run to its end step by step. */
+function stepBySteps(tree: InstanceTree, filter: readonly FilterElement[]): InstanceTree {
+  return finishSteps(selectSubtreeSteps(tree, filter));
+}
+
+describe.each([
+  ['selectSubtree', selectSubtree],
+  ['selectSubtreeSteps', stepBySteps],
+])('%s', (_, selectSubtree) => {
   test('a selection node selects its whole subtree', () => {
     expect(json(selectSubtree(sample(), [el('top', [el('words')])]))).toEqual({
       'tree-test:top': { words: ['w1', 'w2'] },
@@ -60,6 +71,25 @@ describe('selectSubtree', () => {
     const s = steps(schema);
     const out = selectSubtree(tree, [el('top', [el('item', [el('name', 'a')])])]);
     expect(findPath(out, [s.top, s.item('a')])).toBe(findPath(tree, [s.top, s.item('a')]));
+  });
+});
+
+describe('selectSubtreeSteps', () => {
+  /** A top holding `count` items, each with a size. */
+  const bigTop = (count: number) =>
+    topDoc(schema, { item: Array.from({ length: count }, (_, i) => ({ name: `i${i}`, size: i % 7 })) });
+
+  test.each([
+    ['a selection node', [el('top', [el('item')])]],
+    ['a content match scanning every entry', [el('top', [el('item', [el('size', '3'), el('name')])])]],
+  ])('%s over a big list yields between steps and gives the selection of selectSubtree', (_, filter) => {
+    const tree = bigTop(5_000);
+    const steps = selectSubtreeSteps(tree, filter);
+    let yields = 0;
+    let next = steps.next();
+    for (; next.done !== true; next = steps.next()) yields++;
+    expect(yields).toBeGreaterThan(5_000 / 64);
+    expect(json(next.value)).toEqual(json(selectSubtree(tree, filter)));
   });
 });
 
