@@ -4,7 +4,7 @@ import { editDatastoreSteps } from './config-edit.js';
 import { type DatastoreName, withState } from './datastore.js';
 import { configEditsInSlices, type EditOperation } from './edit-config.js';
 import { rpcError } from './errors.js';
-import { dataReply, type Filter, filterElements, readSelection } from './operation-args.js';
+import { type Filter, filterElements, readReply } from './operation-args.js';
 import type { ReplyContent } from './reply.js';
 import type { NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
@@ -72,23 +72,19 @@ export async function getData(
   // At the datastore's turn, one synchronous run to the reply's hold: the tree read is its own.
   return server.readAtTurn(read, (datastore) => {
     const tree = state === undefined ? datastore.tree : withState(datastore.tree, state);
-    // RFC 8341 section 3.4.5: unreadable nodes are left out (before filtering, or as the reply is written).
-    const { selection, view } = readSelection(server, session, tree, filter);
-    // The selection shares nodes with the datastore: config-filter, max-depth and the origins apply
-    // as it is written.
-    return dataReply(
-      datastore,
-      selection,
-      wd ? (textOf(wd).trim() as WithDefaultsMode) : undefined,
-      NMDA_NS,
-      {
-        ...view,
+    // RFC 8341 section 3.4.5: unreadable nodes are left out (before filtering, or as the reply is
+    // written). The selection shares nodes with the datastore: config-filter, max-depth and the
+    // origins apply as it is written.
+    return readReply(server, session, datastore, tree, filter, {
+      withDefaults: wd ? (textOf(wd).trim() as WithDefaultsMode) : undefined,
+      namespace: NMDA_NS,
+      view: {
         ...(configFilter === undefined ? {} : { content: configFilter ? 'config' : 'nonconfig' }),
         // RFC 8526 max-depth counts top-level nodes as level 1; the codec's depth counts the datastore.
         ...(maxDepth === undefined ? {} : { depth: maxDepth + 1 }),
         ...(withOrigin ? { origin: operationalOrigin } : {}),
       },
-    );
+    });
   });
 }
 

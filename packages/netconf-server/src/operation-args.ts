@@ -4,8 +4,10 @@ import {
   CodecError,
   encodeXmlChunks,
   type FilterElement,
+  finishSteps,
   type InstanceTree,
-  selectSubtree,
+  type Steps,
+  selectSubtreeSteps,
   selectXPath,
   type TreeView,
   type WithDefaultsMode,
@@ -13,10 +15,10 @@ import {
 import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
 import type { Datastore, DatastoreName } from './datastore.js';
 import { RpcError, rpcError, rpcErrorOf } from './errors.js';
-import type { ReplyPieces } from './reply.js';
+import type { ReplyContent } from './reply.js';
 import type { NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
-import { holdRead, sharedReply } from './shared-read.js';
+import { holdRead, sharedReply, sharedReplyInSlices } from './shared-read.js';
 
 const WD_MODULE_NS = 'urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults';
 
@@ -152,9 +154,16 @@ function invalidXPath(error: unknown): RpcError {
 
 /** Applies a filter (or none) to a tree: the selection, sharing what it selects whole with `tree`. */
 export function select(tree: InstanceTree, filter: Filter): InstanceTree {
-  if (!filter) return tree;
+  return filter ? finishSteps(selectSteps(tree, filter)) : tree;
+}
+
+/**
+ * {@link select} in steps: a subtree filter's selection yields every few dozen nodes; an XPath
+ * filter is evaluated in one step (the XPath evaluator does not work in steps).
+ */
+function* selectSteps(tree: InstanceTree, filter: NonNullable<Filter>): Steps<InstanceTree> {
   try {
-    if ('subtree' in filter) return selectSubtree(tree, filter.subtree);
+    if ('subtree' in filter) return yield* selectSubtreeSteps(tree, filter.subtree);
     return selectXPath(tree, compiledXPath(filter));
   } catch (error) {
     if (error instanceof RpcError) throw error;
@@ -163,43 +172,63 @@ export function select(tree: InstanceTree, filter: Filter): InstanceTree {
   }
 }
 
-/**
- * What a read of `tree` by `session` with `filter` writes (RFC 8341 section 3.4.5: nothing the session
- * may not read): without a filter, `tree` itself through a view whose `filter` leaves out the
- * unreadable nodes as they are written, so nothing is copied or walked ahead; a subtree or XPath
- * filter selects among what the session may read, so it is applied to the readable tree, copied
- * whole for XPath (which walks to parents), else in the parts NACM restricts. Either way the view
- * leaves out what with-defaults would write of a leaf the session may not read.
- */
-export function readSelection(
-  server: NetconfServer,
-  session: ServerSession,
-  tree: InstanceTree,
-  filter: Filter,
-): { readonly selection: InstanceTree; readonly view: TreeView } {
-  const nacm = server.nacm;
-  const readFilter = nacm?.readFilter(session);
-  // With the copy too: what with-defaults adds in the view is judged like the rest.
-  const view = readFilter === undefined ? {} : { filter: readFilter };
-  if (!filter) return { selection: tree, view };
-  const readable = nacm ? nacm.readable(session, tree, !('xpath' in filter)) : tree;
-  return { selection: select(readable, filter), view };
+/** What a read writes besides its data: RFC 6243 with-defaults, the `<data>` namespace, the view. */
+export interface ReadOptions {
+  readonly withDefaults?: WithDefaultsMode | undefined;
+  /** The namespace of `<data>` (NMDA's get-data). */
+  readonly namespace?: string;
+  /** The encoders' view (config-filter, depth, origin); access control is added to it. */
+  readonly view?: TreeView;
 }
 
 /**
- * The `<data>` reply of a selection that shares nodes with `datastore`, written in pieces as the
- * session sends them (see `ServerSession`) from the datastore's own nodes, held until then so that
- * the reply stays one snapshot (see {@link holdRead}). Call it once every check has passed, in the
- * synchronous run that read `datastore.tree`.
+ * The `<data>` reply of a read of `tree` (the datastore's own, or it with state) by `session`
+ * with `filter`, written in pieces as the session sends them (see `ServerSession`) from the
+ * datastore's own nodes, which are held until then so that the reply stays one snapshot (see
+ * {@link holdRead}). Call it in the synchronous run that read `datastore.tree`, once every check
+ * of the request has passed.
+ *
+ * RFC 8341 section 3.4.5, nothing the session may not read is written: without a filter, `tree`
+ * itself is written through a view whose `filter` leaves out the unreadable nodes, so nothing is
+ * copied or walked ahead; a subtree or XPath filter selects among what the session may read, so
+ * it is applied to the readable tree, copied whole for XPath (which walks to parents), else in the
+ * parts NACM restricts. The copy and a subtree selection are made in slices before the first byte
+ * (see {@link sharedReplyInSlices}); an XPath filter is evaluated in one turn. Either way the view
+ * leaves out what with-defaults would write of a leaf the session may not read.
  */
-export function dataReply(
+export function readReply(
+  server: NetconfServer,
+  session: ServerSession,
   datastore: Datastore,
-  selection: InstanceTree,
-  withDefaults: WithDefaultsMode | undefined,
-  namespace?: string,
-  view?: TreeView,
-): ReplyPieces {
-  return sharedReply(holdRead(datastore, selection), dataChunks(selection, withDefaults, namespace, view));
+  tree: InstanceTree,
+  filter: Filter,
+  options: ReadOptions = {},
+): ReplyContent | Promise<ReplyContent> {
+  const readFilter = server.nacm?.readFilter(session);
+  // With the copy too: what with-defaults adds in the view is judged like the rest.
+  const view = readFilter === undefined ? options.view : { ...options.view, filter: readFilter };
+  const chunks = (selection: InstanceTree) =>
+    dataChunks(selection, options.withDefaults, options.namespace, view);
+  const read = holdRead(datastore, tree);
+  if (!filter) return sharedReply(read, chunks(tree));
+  return sharedReplyInSlices(
+    read,
+    readableSelection(server, session, tree, filter),
+    chunks,
+    () => !session.open,
+  );
+}
+
+/** What `session` may read of `tree`, selected by `filter`, in steps (see {@link readReply}). */
+function* readableSelection(
+  server: NetconfServer,
+  session: ServerSession,
+  tree: InstanceTree,
+  filter: NonNullable<Filter>,
+): Steps<InstanceTree> {
+  const nacm = server.nacm;
+  const readable = nacm ? yield* nacm.readableSteps(session, tree, !('xpath' in filter)) : tree;
+  return yield* selectSteps(readable, filter);
 }
 
 /**

@@ -14,11 +14,10 @@ import { editData, getData, NMDA_NS } from './nmda.js';
 import type { EventFilter } from './notifications.js';
 import {
   base,
-  dataReply,
   datastoreIn,
   filterOf,
   missing,
-  readSelection,
+  readReply,
   wantedTops,
   withDefaultsOf,
 } from './operation-args.js';
@@ -41,20 +40,19 @@ const handlers: Record<string, Handler> = {
   // RFC 6241 7.7
   async [`${NETCONF_BASE_NS}|get`](server, session, op) {
     const filter = filterOf(base(op, 'filter'));
+    const withDefaults = withDefaultsOf(op);
     const state = await server.operationalState(session, wantedTops(server, filter));
-    // From here to the hold, one synchronous run: the view shares running's nodes.
+    // From here to the hold, one synchronous run: the reply shares running's nodes.
     const tree = withState(server.running.tree, state);
-    const { selection, view } = readSelection(server, session, tree, filter);
-    return dataReply(server.running, selection, withDefaultsOf(op), undefined, view);
+    return readReply(server, session, server.running, tree, filter, { withDefaults });
   },
   // RFC 6241 7.1
-  [`${NETCONF_BASE_NS}|get-config`](server, session, op) {
+  async [`${NETCONF_BASE_NS}|get-config`](server, session, op) {
     const filter = filterOf(base(op, 'filter'));
     const withDefaults = withDefaultsOf(op);
-    return server.readAtTurn(datastoreIn(op, 'source') as DatastoreName, (datastore) => {
-      const { selection, view } = readSelection(server, session, datastore.tree, filter);
-      return dataReply(datastore, selection, withDefaults, undefined, view);
-    });
+    return server.readAtTurn(datastoreIn(op, 'source') as DatastoreName, (datastore) =>
+      readReply(server, session, datastore, datastore.tree, filter, { withDefaults }),
+    );
   },
   // RFC 6241 7.2
   async [`${NETCONF_BASE_NS}|edit-config`](server, session, op) {

@@ -1,11 +1,13 @@
 import { createFramer, duplexPair, encodeMessage, type FramingMode } from '@yangkit/netconf-client';
 import { readXmlDocument } from '@yangkit/xml';
-import { encodeXml } from '@yangkit/yang-json-codec';
+import { encodeXml, selectSubtree } from '@yangkit/yang-json-codec';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { NMDA_NS } from '../src/nmda.js';
+import { filterElements } from '../src/operation-args.js';
 import { writeReply } from '../src/reply.js';
-import type { NetconfServer } from '../src/server.js';
-import { configMerges, NC, testServer } from './helpers.js';
+import { NetconfServer } from '../src/server.js';
+import { configMerges, JB, NC, testServer } from './helpers.js';
+import { nacmSchema } from './nacm-helpers.js';
 
 // A reply of a big datastore is written in pieces as the transport takes them: the event loop runs
 // other work between them, a slow reader holds the session's reply rather than the server's memory,
@@ -283,5 +285,154 @@ describe('a reply the client does not read', () => {
     const messages = await messagesOf(w, 3);
     expect(messages[1]).toBe(oneStringReply(s));
     expect(messages[2]).toContain('<card>Ethernet0</card>');
+  });
+});
+
+describe('a reply with a subtree filter', () => {
+  // The selection (and, with NACM, the copy of what the user may read) is made in slices before the
+  // reply's first byte, with running held for it: it was one turn in proportion to the data.
+
+  /** `reader` may read the library, but no album of any artist: a rule that restricts every entry. */
+  const HIDE_ALBUMS = {
+    'ietf-netconf-acm:nacm': {
+      groups: { group: [{ name: 'readers', 'user-name': ['reader'] }] },
+      'rule-list': [
+        {
+          name: 'readers',
+          group: ['readers'],
+          rule: [
+            {
+              name: 'hide-albums',
+              'module-name': 'example-jukebox',
+              path: '/example-jukebox:jukebox/library/artist/album',
+              'access-operations': 'read',
+              action: 'deny',
+            },
+          ],
+        },
+      ],
+    },
+  };
+
+  /** A server whose running holds {@link BIG} artists, each with an album; `nacm`: with {@link HIDE_ALBUMS}. */
+  async function filteredServer(nacm: boolean): Promise<NetconfServer> {
+    server = nacm
+      ? await NetconfServer.create({ schema: await nacmSchema(), nacm: true })
+      : await testServer();
+    const artist = Array.from({ length: BIG }, (_, i) => ({
+      name: `artist-${i}`,
+      album: [{ name: `x${i}` }],
+    }));
+    server.localSession('admin', { recovery: true }).editConfig(
+      'running',
+      configMerges(server.schema, {
+        'example-jukebox:jukebox': { library: { artist } },
+        ...(nacm ? HIDE_ALBUMS : {}),
+      }),
+    );
+    return server;
+  }
+
+  const FILTER = `<jukebox xmlns="${JB}"><library><artist/></library></jukebox>`;
+  const FILTERED = `<rpc message-id="1" xmlns="${NC}"><get-config><source><running/></source><filter type="subtree">${FILTER}</filter></get-config></rpc>`;
+
+  /** The reply to {@link FILTERED} as one string, from running as it is now. */
+  function filteredReply(s: NetconfServer, nacm: boolean): string {
+    const selection = selectSubtree(s.running.tree, filterElements([readXmlDocument(FILTER)]));
+    const xml = encodeXml(selection, { view: {} });
+    // With NACM the reader's reply has no album.
+    return writeReply(
+      ' message-id="1"',
+      `<data>${nacm ? xml.replace(/<album>.*?<\/album>/g, '') : xml}</data>`,
+    );
+  }
+
+  /**
+   * Sends {@link FILTERED} and runs `meanwhile` once on a timer tick that comes while running is held
+   * for the read and nothing of the reply is written yet (the selection runs); counts those ticks.
+   */
+  async function duringSelection(s: NetconfServer, meanwhile: (w: Wire) => void = () => {}) {
+    const w = wire(s);
+    await until(() => w.writes.length > 0, 'the hello');
+    const before = w.writes.length;
+    const seen = { ticks: 0 };
+    const timer = setInterval(() => {
+      if (s.running.readers === 0 || w.writes.length > before) return;
+      if (seen.ticks++ === 0) meanwhile(w);
+    }, 1);
+    w.send(FILTERED);
+    return { w, before, seen, stop: () => clearInterval(timer) };
+  }
+
+  describe.each([
+    ['', false],
+    [' by a user whom NACM denies every album', true],
+  ])('a <get-config> of a big list%s', (_, nacm) => {
+    test('lets a timer run between slices before the reply starts, and has the bytes of the one-string reply', async () => {
+      const s = await filteredServer(nacm);
+      const expected = filteredReply(s, nacm);
+      const { w, seen, stop } = await duringSelection(s);
+      try {
+        const [reply] = await messagesOf(w, 1);
+        expect(seen.ticks).toBeGreaterThan(0);
+        expect(reply).toBe(expected);
+        expect(w.afterHello().equals(encodeMessage(expected, 'eom'))).toBe(true);
+        expect(reply).toContain('<name>artist-49999</name>');
+        expect(reply!.includes('<album>')).toBe(!nacm);
+      } finally {
+        stop();
+      }
+    });
+
+    test('does not show a change of running made while the selection runs', async () => {
+      const s = await filteredServer(nacm);
+      const expected = filteredReply(s, nacm);
+      let readersAfterEdit: number | undefined;
+      const { w, seen, stop } = await duringSelection(s, () => {
+        s.localSession('admin', { recovery: true }).editConfig(
+          'running',
+          configMerges(s.schema, {
+            'example-jukebox:jukebox': {
+              library: { artist: [{ name: 'artist-3', album: [{ name: 'late' }] }, { name: 'late-artist' }] },
+            },
+          }),
+        );
+        readersAfterEdit = s.running.readers;
+      });
+      try {
+        const [reply] = await messagesOf(w, 1);
+        expect(seen.ticks).toBeGreaterThan(0);
+        // The read was told of the change before it was made (and finished its selection then).
+        expect(readersAfterEdit).toBe(0);
+        expect(reply).toBe(expected);
+        expect(encodeXml(s.running.tree)).toContain('late-artist');
+        expect(s.running.readers).toBe(0);
+      } finally {
+        stop();
+      }
+    });
+
+    test('releases running when the session is closed while the selection runs', async () => {
+      const s = await filteredServer(nacm);
+      const { w, before, seen, stop } = await duringSelection(s, (w) => w.close());
+      try {
+        await until(() => seen.ticks > 0, 'the selection');
+        await until(() => s.running.readers === 0, 'the release');
+        expect(w.writes.length).toBe(before);
+      } finally {
+        stop();
+      }
+    });
+  });
+
+  test('an XPath filter that does not compile is an <rpc-error> and releases running', async () => {
+    const s = await serverWith(3);
+    const w = wire(s);
+    w.send(
+      `<rpc message-id="1" xmlns="${NC}"><get-config><source><running/></source><filter type="xpath" select="/jukebox["/></get-config></rpc>`,
+    );
+    const [reply] = await messagesOf(w, 1);
+    expect(reply).toContain('<error-tag>invalid-value</error-tag>');
+    expect(s.running.readers).toBe(0);
   });
 });

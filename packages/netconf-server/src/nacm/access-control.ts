@@ -15,7 +15,7 @@ import type { LoggedEvent } from '../notifications.js';
 import type { ServerSession } from '../session.js';
 import { Access, NACM_MODULE, NACM_NS, type NacmConfig, readNacmConfig } from './config.js';
 import { readableEvent } from './events.js';
-import { readableAlong, readableTree, readFilter } from './read.js';
+import { readableAlong, readableTreeSteps, readFilter } from './read.js';
 import { UserAccess } from './rules.js';
 import { deniedWriteSteps, pathText, statesAlong } from './write.js';
 
@@ -171,8 +171,13 @@ export class AccessControl {
 
   /** RFC 8341 section 3.4.5 for a read: what of `tree` the session may read (`tree` itself if all). */
   readable(session: ServerSession | undefined, tree: InstanceTree, share = true): InstanceTree {
+    return finishSteps(this.readableSteps(session, tree, share));
+  }
+
+  /** {@link readable} in steps (see the codec's `Steps`), so that a big tree is copied in slices. */
+  *readableSteps(session: ServerSession | undefined, tree: InstanceTree, share = true): Steps<InstanceTree> {
     const access = this.of(session);
-    return access === undefined ? tree : readableTree(access, tree, share);
+    return access === undefined ? tree : yield* readableTreeSteps(access, tree, share);
   }
 
   /**

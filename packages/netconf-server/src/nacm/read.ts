@@ -4,9 +4,12 @@ import {
   cloneNode,
   type DataNode,
   entryKey,
+  finishSteps,
   type InstanceTree,
+  ITEMS_PER_STEP,
   type NodeFilter,
   type PathStep,
+  type Steps,
   stepKey,
 } from '@yangkit/yang-json-codec';
 import { Access } from './config.js';
@@ -19,44 +22,60 @@ import type { MatchState, UserAccess } from './rules.js';
  * original parents there, so XPath filters, which walk to parents, get a full copy instead).
  */
 export function readableTree(access: UserAccess, tree: InstanceTree, share = true): InstanceTree {
-  return {
-    ...tree,
-    children: readableChildren(access, tree.children, undefined, access.rootStates(), share),
-  };
+  return finishSteps(readableTreeSteps(access, tree, share));
 }
 
-function readableChildren(
+/**
+ * {@link readableTree} in steps (see the codec's `Steps`), a step every few dozen nodes walked, so
+ * that a server can copy what a user may read of a big datastore in slices. `tree` must not change
+ * until it ends.
+ */
+export function* readableTreeSteps(
   access: UserAccess,
-  children: ChildMap,
-  parent: DataNode | undefined,
-  states: MatchState,
-  share: boolean,
-): ChildMap {
-  const out: ChildMap = new CompactChildMap();
-  for (const [schema, nodes] of children) {
-    const kept: DataNode[] = [];
-    for (const child of nodes) {
-      const c = readableChild(access, parent, child, states, share);
-      if (c !== undefined) kept.push(c);
+  tree: InstanceTree,
+  share = true,
+): Steps<InstanceTree> {
+  const walk = new ReadableWalk(access, share);
+  const children = yield* walk.children(tree.children, undefined, access.rootStates());
+  return { ...tree, children };
+}
+
+/** One walk of {@link readableTreeSteps}: its user, whether it shares, and the nodes it has walked. */
+class ReadableWalk {
+  #walked = 0;
+
+  constructor(
+    private readonly access: UserAccess,
+    private readonly share: boolean,
+  ) {}
+
+  *children(children: ChildMap, parent: DataNode | undefined, states: MatchState): Steps<ChildMap> {
+    const out: ChildMap = new CompactChildMap();
+    for (const [schema, nodes] of children) {
+      const kept: DataNode[] = [];
+      for (const child of nodes) {
+        if (++this.#walked % ITEMS_PER_STEP === 0) yield;
+        const c = yield* this.child(parent, child, states);
+        if (c !== undefined) kept.push(c);
+      }
+      if (kept.length > 0) out.set(schema, kept);
     }
-    if (kept.length > 0) out.set(schema, kept);
+    return out;
   }
-  return out;
-}
 
-function readableChild(
-  access: UserAccess,
-  parent: DataNode | undefined,
-  child: DataNode,
-  parentStates: MatchState,
-  share: boolean,
-): DataNode | undefined {
-  const states = readableStates(access, parentStates, child);
-  if (states === undefined) return undefined;
-  if (states === READABLE_BELOW) return share ? child : cloneNode(child, parent);
-  const copy: DataNode = { ...child, parent, children: undefined };
-  copy.children = readableChildren(access, child.children!, copy, states, share);
-  return copy;
+  *child(
+    parent: DataNode | undefined,
+    child: DataNode,
+    parentStates: MatchState,
+  ): Steps<DataNode | undefined> {
+    const states = readableStates(this.access, parentStates, child);
+    if (states === undefined) return undefined;
+    // A full copy (for XPath) is made at once: an XPath filter is evaluated in one turn anyway.
+    if (states === READABLE_BELOW) return this.share ? child : cloneNode(child, parent);
+    const copy: DataNode = { ...child, parent, children: undefined };
+    copy.children = yield* this.children(child.children!, copy, states);
+    return copy;
+  }
 }
 
 /** The states of a node under which everything is readable: nothing below it is checked. */
