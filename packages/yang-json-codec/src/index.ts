@@ -89,7 +89,13 @@ export {
   stepOf,
 } from './path-step';
 export { pathOfSteps, xmlPathNamespaces } from './paths';
-export { type FilterElement, selectSubtree, selectSubtreeSteps, selectXPath } from './select';
+export {
+  type FilterElement,
+  selectSubtree,
+  selectSubtreeSteps,
+  selectXPath,
+  selectXPathSteps,
+} from './select';
 export { selectPath } from './select-path';
 export { type DetachableRead, type SharedRead, snapshotChunks } from './snapshot-chunks';
 export {

@@ -114,7 +114,8 @@ class SubtreeSelector {
       for (const c of this.matching(node, o)) {
         if (out.has(c)) continue;
         if (this.steps.next()) yield;
-        const s = yield* this.select(c, o, depth + 1);
+        // A selection node selects the whole instance: no walk below it.
+        const s = o.children.length === 0 && depth < 256 ? 'all' : yield* this.select(c, o, depth + 1);
         if (s === undefined) continue;
         out.set(c, s);
         any = true;
@@ -174,10 +175,21 @@ export function* selectSubtreeSteps(
  * {@link selectSubtree}. An expression that selects the document selects everything.
  */
 export function selectXPath(tree: InstanceTree, expression: CompiledXPath): InstanceTree {
+  return finishSteps(selectXPathSteps(tree, expression));
+}
+
+/**
+ * {@link selectXPath} in steps (see {@link Steps}): the expression is evaluated in one step (the XPath
+ * evaluator does not work in steps), the selection is built from the nodes it selects with a step every
+ * few dozen nodes. `tree` must not change until it ends.
+ */
+export function* selectXPathSteps(tree: InstanceTree, expression: CompiledXPath): Steps<InstanceTree> {
   const nodes = expression.evaluateNodes<TreeNode>(tree, treeNavigator(tree));
+  const steps = new StepCounter();
   const top = new Map<DataNode, Selected>();
   for (const n of nodes) {
     if (isDocument(n)) return tree;
+    if (steps.next()) yield;
     const chain = ancestry(tree, n);
     if (chain.length === 0) continue;
     let level: Map<DataNode, Selected> | undefined = top;
@@ -191,7 +203,7 @@ export function selectXPath(tree: InstanceTree, expression: CompiledXPath): Inst
     }
     level?.set(chain[0]!, 'all');
   }
-  return finishSteps(materialize(tree, top, new StepCounter()));
+  return yield* materialize(tree, top, steps);
 }
 
 /**

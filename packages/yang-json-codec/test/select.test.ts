@@ -1,5 +1,5 @@
 import type { SchemaTree } from '@yangkit/yang-schema';
-import { compileXPath } from '@yangkit/yang-xpath';
+import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
 import { beforeAll, describe, expect, test } from 'vitest';
 import {
   applyContent,
@@ -10,9 +10,11 @@ import {
   finishSteps,
   type InstanceTree,
   overlayTree,
+  type Steps,
   selectSubtree,
   selectSubtreeSteps,
   selectXPath,
+  selectXPathSteps,
 } from '../src/index';
 import { sampleTop, steps, topDoc, treeSchema } from './tree-fixtures';
 
@@ -74,7 +76,15 @@ describe.each([
   });
 });
 
-describe('selectSubtreeSteps', () => {
+/** Runs `steps` to its end: its result and how many times it yielded. */
+function stepped(steps: Steps<InstanceTree>): { value: InstanceTree; yields: number } {
+  let yields = 0;
+  let next = steps.next();
+  for (; next.done !== true; next = steps.next()) yields++;
+  return { value: next.value, yields };
+}
+
+describe('steps over a big list', () => {
   /** A top holding `count` items, each with a size. */
   const bigTop = (count: number) =>
     topDoc(schema, { item: Array.from({ length: count }, (_, i) => ({ name: `i${i}`, size: i % 7 })) });
@@ -84,16 +94,27 @@ describe('selectSubtreeSteps', () => {
     ['a content match scanning every entry', [el('top', [el('item', [el('size', '3'), el('name')])])]],
   ])('%s over a big list yields between steps and gives the selection of selectSubtree', (_, filter) => {
     const tree = bigTop(5_000);
-    const steps = selectSubtreeSteps(tree, filter);
-    let yields = 0;
-    let next = steps.next();
-    for (; next.done !== true; next = steps.next()) yields++;
+    const { value, yields } = stepped(selectSubtreeSteps(tree, filter));
     expect(yields).toBeGreaterThan(5_000 / 64);
-    expect(json(next.value)).toEqual(json(selectSubtree(tree, filter)));
+    expect(json(value)).toEqual(json(selectSubtree(tree, filter)));
+  });
+
+  test('an XPath selection of a big list yields between steps and gives the selection of selectXPath', () => {
+    const tree = bigTop(5_000);
+    const expr = compileXPath('/t:top/t:item', { prefixes: { t: TT } });
+    const { value, yields } = stepped(selectXPathSteps(tree, expr));
+    expect(yields).toBeGreaterThan(5_000 / 64);
+    expect(json(value)).toEqual(json(selectXPath(tree, expr)));
   });
 });
 
-describe('selectXPath', () => {
+describe.each([
+  ['selectXPath', selectXPath],
+  [
+    'selectXPathSteps',
+    (tree: InstanceTree, expr: CompiledXPath) => finishSteps(selectXPathSteps(tree, expr)),
+  ],
+])('%s', (_, selectXPath) => {
   test('selected nodes come with their ancestors and list keys', () => {
     const expr = compileXPath("/t:top/t:item[t:name='b']/t:part/t:note", { prefixes: { t: TT } });
     expect(json(selectXPath(sample(), expr))).toEqual({
