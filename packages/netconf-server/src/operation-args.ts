@@ -8,7 +8,7 @@ import {
   type InstanceTree,
   type Steps,
   selectSubtreeSteps,
-  selectXPath,
+  selectXPathSteps,
   type TreeView,
   type WithDefaultsMode,
 } from '@yangkit/yang-json-codec';
@@ -158,13 +158,13 @@ export function select(tree: InstanceTree, filter: Filter): InstanceTree {
 }
 
 /**
- * {@link select} in steps: a subtree filter's selection yields every few dozen nodes; an XPath
- * filter is evaluated in one step (the XPath evaluator does not work in steps).
+ * {@link select} in steps, a step every few dozen nodes; an XPath filter's expression is evaluated
+ * in one step (the XPath evaluator does not work in steps), its selection built in steps.
  */
 function* selectSteps(tree: InstanceTree, filter: NonNullable<Filter>): Steps<InstanceTree> {
   try {
     if ('subtree' in filter) return yield* selectSubtreeSteps(tree, filter.subtree);
-    return selectXPath(tree, compiledXPath(filter));
+    return yield* selectXPathSteps(tree, compiledXPath(filter));
   } catch (error) {
     if (error instanceof RpcError) throw error;
     if (CodecError.isInstance(error)) throw rpcErrorOf(tree.schema, [error])!;
@@ -192,8 +192,9 @@ export interface ReadOptions {
  * itself is written through a view whose `filter` leaves out the unreadable nodes, so nothing is
  * copied or walked ahead; a subtree or XPath filter selects among what the session may read, so
  * it is applied to the readable tree, copied whole for XPath (which walks to parents), else in the
- * parts NACM restricts. The copy and a subtree selection are made in slices before the first byte
- * (see {@link sharedReplyInSlices}); an XPath filter is evaluated in one turn. Either way the view
+ * parts NACM restricts. The copy and the selection are made in slices before the first byte (see
+ * {@link sharedReplyInSlices}), except what is one turn: an XPath expression's evaluation, and the
+ * parts of a whole copy for XPath that NACM does not restrict. Either way the view
  * leaves out what with-defaults would write of a leaf the session may not read.
  */
 export function readReply(
