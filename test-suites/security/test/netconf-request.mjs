@@ -3,12 +3,13 @@
 // a line of stdin sends the request and prints the outcome (`ok`, or the first error-tag).
 // Usage: node netconf-request.mjs <port> <user> <password> edit-config <count>
 //   an <edit-config> of running with `count` playlists (`ready` gives the size of its config);
-// or:    node netconf-request.mjs <port> <user> <password> get-config
-//   a <get-config> of running (the outcome is `ok <bytes of the reply's data>`).
+// or:    node netconf-request.mjs <port> <user> <password> get-config [subtree|xpath <filter>]
+//   a <get-config> of running, with a subtree filter (its XML) or an XPath one (prefix `j` for the
+//   jukebox) if given (the outcome is `ok <bytes of the reply's data>`).
 import { createInterface } from 'node:readline';
 import { connectSsh, NetconfRpcError } from '@yangkit/netconf-client';
 
-const [port, username, password, operation, count] = process.argv.slice(2);
+const [port, username, password, operation, count, filterText] = process.argv.slice(2);
 const session = await connectSsh({
   host: '127.0.0.1',
   port: Number(port),
@@ -17,13 +18,19 @@ const session = await connectSsh({
   hostKey: 'accept-any',
 });
 const entries = Array.from(
-  { length: Number(count ?? 0) },
+  { length: operation === 'get-config' ? 0 : Number(count ?? 0) },
   (_, i) => `<playlist><name>p${i}</name></playlist>`,
 );
 const config = `<jukebox xmlns="http://example.com/ns/example-jukebox">${entries.join('')}</jukebox>`;
+const filter =
+  count === 'subtree'
+    ? { subtree: filterText }
+    : count === 'xpath'
+      ? { xpath: filterText, namespaces: { j: 'http://example.com/ns/example-jukebox' } }
+      : undefined;
 const request =
   operation === 'get-config'
-    ? async () => `ok ${(await session.getConfig({ source: 'running' })).length}`
+    ? async () => `ok ${(await session.getConfig({ source: 'running', filter })).length}`
     : async () => {
         await session.editConfig({ target: 'running', config });
         return 'ok';
