@@ -18,9 +18,9 @@ import { entryKey, isWholeStep, type PathStep, stepKey } from './path-step';
 /** Arrays up to this length are scanned rather than indexed (a Map costs more than a short scan). */
 const SCAN_LIMIT = 8;
 
-const indexes = new WeakMap<DataNode[], Map<string, DataNode>>();
+const indexes = new WeakMap<readonly DataNode[], Map<string, DataNode>>();
 
-function indexOf(group: DataNode[]): Map<string, DataNode> {
+function indexOf(group: readonly DataNode[]): Map<string, DataNode> {
   let index = indexes.get(group);
   if (index === undefined) {
     index = new Map();
@@ -33,8 +33,8 @@ function indexOf(group: DataNode[]): Map<string, DataNode> {
   return index;
 }
 
-/** The entry of `group` whose key is `key`. */
-function findEntry(group: DataNode[], key: string): DataNode | undefined {
+/** The entry of `group` (a list's or leaf-list's entries) whose key is `key` (see `entryKey`). */
+export function findEntry(group: readonly DataNode[], key: string): DataNode | undefined {
   if (group.length <= SCAN_LIMIT && !indexes.has(group)) {
     for (const n of group) if (entryKey(n) === key) return n;
     return undefined;

@@ -1,10 +1,12 @@
 import type { FieldsNode } from '@yangkit/restconf-uri';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { type ChildPairs, groupAt, instanceOf, mapGroups, pairsOf, sizeOf } from './child-map';
+import { findEntry } from './child-index';
+import { type ChildPairs, type Group, groupAt, instanceOf, mapGroups, pairsOf, sizeOf } from './child-map';
 import { contentGroups } from './content';
 import { fieldSelection, fieldsGroups, type Selection, selectedBelow } from './fields';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { type OriginRule, Origins } from './origin';
+import { entryKey } from './path-step';
 import { checkedMode, defaultsGroups, type WithDefaultsMode } from './with-defaults';
 
 /**
@@ -55,11 +57,18 @@ export interface NodeFilter<S = unknown> {
   /** True when nothing below a node in `state` is left out: its subtree is written unchecked. */
   keepsAllBelow(state: S): boolean;
   /**
-   * True when `child` gives every instance of `schema` below a holder in `parent` the same answer
-   * (it does not look at keys or values): a group is then judged by its first instance, so a big
-   * list is not walked ahead of its entries. Absent: every instance is judged.
+   * The instances of `schema` below a holder in state `parent` that `child` may judge apart from the
+   * others, by their entry keys (`entryKey`: a list entry's key values joined by NUL, a leaf-list
+   * entry's value): every instance whose key is not among them gets the same answer, state included,
+   * as any other such instance. Empty when every instance gets the same answer (a container, a leaf,
+   * a list whose entries the filter does not tell apart). Undefined when the filter cannot say (it
+   * tells entries apart by part of their keys, say). Absent: undefined for every group.
+   *
+   * A group of configuration entries (whose keys are unique, RFC 7950 sections 7.7 and 7.8.2) is then
+   * judged by the entries named, found by key, and one representative of the rest, so a big list is
+   * not walked ahead of its entries; any other group has every instance judged.
    */
-  sameForEveryInstance?(parent: S, schema: SchemaNode): boolean;
+  namedEntries?(parent: S, schema: SchemaNode): readonly string[] | undefined;
 }
 
 const NO_GROUPS: ChildPairs = [];
@@ -98,7 +107,7 @@ class Rules {
   }
 
   /** The filter's state of `node` from its holder's (`state`), undefined when it is left out. */
-  childState(state: unknown, node: DataNode): unknown {
+  private childState(state: unknown, node: DataNode): unknown {
     const filter = this.filter;
     if (filter === undefined || node.schema.isKey || filter.keepsAllBelow(state)) return state;
     return filter.child(state, node);
@@ -114,21 +123,78 @@ class Rules {
     this.filter = view.filter;
   }
 
-  /** The groups of `pairs` (a holder's, in filter state `state`) with the instances the filter leaves out removed. */
-  filtered(pairs: ChildPairs, state: unknown): ChildPairs {
+  /**
+   * The groups of `pairs` (a holder's, in filter state `state`, held at `place`) with the instances
+   * the filter leaves out removed. Each place of a child group is told the states decided for its
+   * instances, which they are written with (see `Place.stateOf`): a node is judged once per walk
+   * (`content=nonconfig`'s look-ahead, `stateBelow`, judges what lies below on its own).
+   */
+  filtered(pairs: ChildPairs, state: unknown, place: Place): ChildPairs {
     const filter = this.filter;
     if (filter === undefined || filter.keepsAllBelow(state)) return pairs;
     return mapGroups(pairs, (schema, group) => {
       if (schema.isKey) return group;
-      if (filter.sameForEveryInstance?.(state, schema) === true)
-        return this.childState(state, instanceOf(group, 0)) === undefined ? undefined : group;
+      const below = place.child(schema);
+      const named = filter.namedEntries?.(state, schema);
+      if (named?.length === 0) {
+        const shared = filter.child(state, instanceOf(group, 0));
+        below.decided(shared, undefined);
+        return shared === undefined ? undefined : group;
+      }
+      if (named !== undefined && schema.config && Array.isArray(group))
+        return this.filteredByKey(group as readonly DataNode[], named, state, below);
+      const states = new Map<DataNode, unknown>();
       const kept: DataNode[] = [];
       for (let k = 0; k < sizeOf(group); k++) {
         const n = instanceOf(group, k);
-        if (this.childState(state, n) !== undefined) kept.push(n);
+        const childState = filter.child(state, n);
+        if (childState === undefined) continue;
+        states.set(n, childState);
+        kept.push(n);
       }
+      below.decided(undefined, states);
       return kept.length === sizeOf(group) ? group : kept;
     });
+  }
+
+  /**
+   * A group of configuration entries of which the filter judges those `named` apart (see
+   * `NodeFilter.namedEntries`): each is found by key, the first entry not named stands for the rest,
+   * and what is left out is cut from the group by slices, never entry by entry.
+   */
+  private filteredByKey(
+    group: readonly DataNode[],
+    named: readonly string[],
+    state: unknown,
+    below: Place,
+  ): Group | undefined {
+    const filter = this.filter!;
+    const keys = new Set(named);
+    // At most one entry more than the keys named is looked at.
+    const representative = group.find((n) => !keys.has(entryKey(n)!));
+    const rest = representative === undefined ? undefined : filter.child(state, representative);
+    const states = new Map<DataNode, unknown>();
+    /** Positions of the entries named whose fate (kept or left out) differs from the rest's. */
+    const apart: number[] = [];
+    for (const key of keys) {
+      const entry = findEntry(group, key);
+      if (entry === undefined) continue;
+      const entryState = filter.child(state, entry);
+      if (entryState !== undefined) states.set(entry, entryState);
+      if ((entryState === undefined) !== (rest === undefined)) apart.push(group.indexOf(entry));
+    }
+    below.decided(rest, states);
+    if (apart.length === 0) return rest === undefined ? undefined : group;
+    apart.sort((a, b) => a - b);
+    if (rest === undefined) return apart.map((at) => group[at]!);
+    const slices: DataNode[][] = [];
+    let from = 0;
+    for (const at of apart) {
+      slices.push(group.slice(from, at));
+      from = at + 1;
+    }
+    slices.push(group.slice(from));
+    return ([] as DataNode[]).concat(...slices);
   }
 
   /** The children of `holder` after with-defaults (which applies to inner nodes, not to a document). */
@@ -149,6 +215,12 @@ export class Place {
   private next: Map<SchemaNode, Place> | undefined;
   /** The filter state of the holder last grouped here (the walk is depth first: the one being written). */
   private state: unknown;
+  /**
+   * The filter states of the instances here of the holder last grouped at the parent place (see
+   * {@link decided}): those judged one by one, and the state of every other.
+   */
+  private judged: ReadonlyMap<DataNode, unknown> | undefined;
+  private shared: unknown;
   /** The holder last grouped here, and its groups. */
   private holder: ChildHolder | undefined;
   private pairs: ChildPairs = NO_GROUPS;
@@ -189,14 +261,26 @@ export class Place {
 
   /**
    * The filter state of `holder`, an instance here whose parent is the holder last grouped at the
-   * parent place; undefined when the filter leaves it out.
+   * parent place: the one decided as that holder was grouped (undefined when the filter leaves it out).
    */
   stateOf(holder: ChildHolder): unknown {
-    const rules = this.rules;
-    if (rules.filter === undefined) return undefined;
-    return this.parent === undefined
-      ? rules.filter.root
-      : rules.childState(this.parent.state, holder as DataNode);
+    const filter = this.rules.filter;
+    if (filter === undefined) return undefined;
+    const parent = this.parent;
+    if (parent === undefined) return filter.root;
+    // Nothing below a holder whose subtree is written unchecked was judged: they all have its state.
+    if (filter.keepsAllBelow(parent.state)) return parent.state;
+    return this.judged?.get(holder as DataNode) ?? this.shared;
+  }
+
+  /**
+   * Records the filter states decided for the instances here of the holder being grouped at the
+   * parent place: `judged` for those judged one by one, `shared` for every other one.
+   * @internal
+   */
+  decided(shared: unknown, judged: ReadonlyMap<DataNode, unknown> | undefined): void {
+    this.shared = shared;
+    this.judged = judged;
   }
 
   /**
@@ -219,7 +303,7 @@ export class Place {
     let pairs = rules.defaulted(holder, this);
     if (rules.filter !== undefined) {
       this.state = this.stateOf(holder);
-      pairs = this.state === undefined ? NO_GROUPS : rules.filtered(pairs, this.state);
+      pairs = this.state === undefined ? NO_GROUPS : rules.filtered(pairs, this.state, this);
     }
     if (rules.content !== 'all')
       pairs = contentGroups(pairs, rules.content === 'config', this, rules.stateBelow);

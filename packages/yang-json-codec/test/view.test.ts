@@ -476,23 +476,110 @@ describe('the view of a tree', () => {
     expect(filter.asked).toContain('/box/note');
   });
 
-  test('judges a group by its first instance when the filter gives every instance the same answer', () => {
-    const filter = { ...hiding('/box/item[a]/hits'), sameForEveryInstance: () => true };
-    json(box(), { filter });
-    expect(filter.asked.filter((p) => /^\/box\/item\[\w\]$/.test(p))).toEqual([
-      '/box/item[a]',
-      // Each entry's own state is taken as it is written.
-      '/box/item[a]',
-      '/box/item[b]',
-    ]);
+  /**
+   * A filter that tells apart the list and leaf-list entries whose keys are in `named` (their key is
+   * part of their state; every other entry's state is its parent's path and its name, the same for
+   * all), leaves out the paths in `hidden`, and counts the times it judges each node. `named`
+   * undefined: it cannot say, and every entry's state holds its key.
+   */
+  const byKey = (named: string[] | undefined, ...hidden: string[]) => {
+    const judged = new Map<DataNode, number>();
+    const filter: NodeFilter<string> = {
+      root: '',
+      child(parent, node) {
+        judged.set(node, (judged.get(node) ?? 0) + 1);
+        const key = entryKey(node);
+        const told = key !== undefined && (named === undefined || named.includes(key));
+        const path = `${parent}/${node.schema.name}${told ? `[${key}]` : ''}`;
+        return hidden.includes(path) ? undefined : path;
+      },
+      keepsAllBelow: () => false,
+      ...(named === undefined
+        ? {}
+        : {
+            namedEntries: (_: string, schema: SchemaNode) =>
+              schema.kind === 'list' || schema.kind === 'leaf-list' ? named : [],
+          }),
+    };
+    return { filter, judged };
+  };
+  const items = (count: number) => ({
+    'view-test:box': {
+      ports: [22, 80, 8080],
+      item: Array.from({ length: count }, (_, i) => ({ name: `n${i}`, part: [{ id: 1, size: 2 }] })),
+    },
+  });
+  const itemsTree = (count: number) => decodeJson(schemaOf(), items(count));
+  /** `items(count)` without the items and ports that `drop` says. */
+  const itemsWithout = (count: number, drop: (name: string) => boolean) => {
+    const { item, ports } = items(count)['view-test:box'];
+    return decodeJson(schemaOf(), {
+      'view-test:box': {
+        ports: ports.filter((p) => !drop(String(p))),
+        item: item.filter((i) => !drop(i.name)),
+      },
+    });
+  };
+  const judgedNames = (judged: Map<DataNode, number>, schema: string) =>
+    [...judged.keys()].filter((n) => n.schema.name === schema).map((n) => entryKey(n));
+
+  test('leaves out exactly the entries a filter names by key and denies, finding them by key and judging one other for the rest', () => {
+    const expected = itemsWithout(100, (name) => ['n7', 'n42', '8080'].includes(name));
+    for (const encode of [encodeJson, encodeXml]) {
+      const hidden = ['/box/item[n7]', '/box/item[n42]', '/box/ports[8080]'];
+      const { filter, judged } = byKey(['n7', 'n42', 'absent', '8080'], ...hidden);
+      expect(encode(itemsTree(100), { view: { filter } })).toBe(encode(expected));
+      // The entries named and the first entry not named; a named key with no entry costs nothing.
+      expect(judgedNames(judged, 'item').sort()).toEqual(['n0', 'n42', 'n7']);
+      expect(judgedNames(judged, 'ports').sort()).toEqual(['22', '8080']);
+    }
   });
 
-  test('judges each instance once for the groups and once as it is written, in JSON and XML', () => {
+  test('keeps only the entries a filter names by key and permits when the others are left out, in document order', () => {
+    const expected = itemsWithout(100, (name) => !['n7', 'n42', '8080'].includes(name));
     for (const encode of [encodeJson, encodeXml]) {
-      const filter = hiding('/box/item[a]/hits');
-      encode(box(), { view: { filter } });
-      expect(filter.asked.filter((p) => p === '/box/item[b]')).toHaveLength(2);
+      const { filter, judged } = byKey(['n42', 'n7', 'absent', '8080'], '/box/item', '/box/ports');
+      expect(encode(itemsTree(100), { view: { filter } })).toBe(encode(expected));
+      expect(judgedNames(judged, 'item').sort()).toEqual(['n0', 'n42', 'n7']);
     }
+  });
+
+  test('writes a group as it is when the entries a filter names get the answer of the rest', () => {
+    const { filter } = byKey(['n7', 'n42'], '/box/item[n7]/part');
+    const out = JSON.parse(encodeJson(itemsTree(100), { view: { filter } }))['view-test:box'];
+    expect(out.item).toHaveLength(100);
+    expect(out.item[7]).toEqual({ name: 'n7' });
+    expect(out.item[42]).toEqual({ name: 'n42', part: [{ id: 1, size: 2 }] });
+  });
+
+  test('judges each node at most once per walk, whether its group is judged alike, by key or one by one, in JSON and XML', () => {
+    for (const named of [[], ['n1', 'n3'], undefined]) {
+      for (const encode of [encodeJson, encodeXml]) {
+        const { filter, judged } = byKey(named, '/box/item[n3]/part');
+        const tree = itemsTree(5);
+        encode(tree, { view: { filter } });
+        expect(judged.size, JSON.stringify(named)).toBeGreaterThan(0);
+        expect(Math.max(...judged.values()), JSON.stringify(named)).toBe(1);
+        // Below the entries not named, every part is judged as it is written.
+        expect(judgedNames(judged, 'part')).toHaveLength(5);
+      }
+    }
+  });
+
+  test('keeps a configuration ancestor with content=nonconfig by the states decided by key', () => {
+    const tree = () =>
+      decodeJson(schemaOf(), {
+        'view-test:box': {
+          item: [
+            { name: 'a', hits: 3 },
+            { name: 'b', hits: 4 },
+          ],
+        },
+      });
+    const { filter } = byKey(['a'], '/box/item[a]/hits');
+    expect(json(tree(), { filter, content: 'nonconfig' })).toEqual({
+      'view-test:box': { item: [{ name: 'b', hits: 4 }] },
+    });
   });
 
   test('composes with fields, depth and with-defaults: they apply to what the filter keeps', () => {
