@@ -1,11 +1,17 @@
-import { type ChildHolder, type DataNode, entryKey, type InstanceTree } from '@yangkit/yang-json-codec';
+import {
+  type ChildHolder,
+  type DataNode,
+  encodeXml,
+  entryKey,
+  type InstanceTree,
+} from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import fc from 'fast-check';
 import { beforeAll, expect, test } from 'vitest';
 import { Access, type NacmConfig, type NacmRule } from '../src/nacm/config.js';
 import { denyFlags } from '../src/nacm/extensions.js';
 import { compilePath, stepMatches } from '../src/nacm/path.js';
-import { readableTree } from '../src/nacm/read.js';
+import { readableTree, readFilter } from '../src/nacm/read.js';
 import { UserAccess } from '../src/nacm/rules.js';
 import { deniedWrite } from '../src/nacm/write.js';
 import { changesOf, dataOf, JB, nacmSchema, SAMPLE } from './nacm-helpers.js';
@@ -21,6 +27,7 @@ const PATHS = [
   '/',
   '/ietf-interfaces:interfaces',
   "/ietf-interfaces:interfaces/interface[name='eth0']",
+  "/ietf-interfaces:interfaces/interface[name='absent']",
   '/ietf-interfaces:interfaces/interface/type',
   '/example-jukebox:jukebox',
   '/example-jukebox:jukebox/library/artist',
@@ -112,6 +119,18 @@ function expected(config: NacmConfig, node: ChildHolder, chain: DataNode[] = [],
   }
   return out;
 }
+
+test('the read filter writes the bytes of the read view, whatever rules name entries by key', () => {
+  fc.assert(
+    fc.property(configArb, (config) => {
+      const access = new UserAccess(tree, config, 'u');
+      expect(encodeXml(root, { view: { filter: readFilter(access) } })).toBe(
+        encodeXml(readableTree(access, root)),
+      );
+    }),
+    { numRuns: 500 },
+  );
+});
 
 test('the read view holds exactly the nodes whose ancestors and selves are readable', () => {
   fc.assert(

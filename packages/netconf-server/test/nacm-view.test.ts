@@ -1,12 +1,13 @@
 import { encodeXml, type InstanceTree, type TreeView } from '@yangkit/yang-json-codec';
 import { afterEach, describe, expect, test } from 'vitest';
-import { readNacmConfig } from '../src/nacm/config.js';
+import { Access, DEFAULT_CONFIG, type NacmConfig, readNacmConfig } from '../src/nacm/config.js';
 import { readableTree, readFilter } from '../src/nacm/read.js';
 import { UserAccess } from '../src/nacm/rules.js';
 import { NMDA_NS } from '../src/nmda.js';
 import { dataChunks } from '../src/operation-args.js';
+import { loadServerSchema } from '../src/schema.js';
 import { NetconfServer } from '../src/server.js';
-import { client } from './helpers.js';
+import { client, YANG_DIR } from './helpers.js';
 import { APPENDIX_A, dataOf, JB, NACM, nacmSchema, recoverySession, SAMPLE } from './nacm-helpers.js';
 
 let server: NetconfServer | undefined;
@@ -33,21 +34,122 @@ describe('read access applied while a read is written (RFC 8341 section 3.4.5)',
     }
   });
 
-  test('judges the entries of a list once unless a rule names one of them by key', async () => {
+  test('writes what the readable copy writes, byte for byte, for rules that name list entries by key', async () => {
     const schema = await nacmSchema();
-    const data = dataOf(schema, `${SAMPLE}${RULES}`);
+    const library = Array.from(
+      { length: 40 },
+      (_, i) => `<artist><name>a${i}</name><album><name>x${i}</name><year>2000</year></album></artist>`,
+    ).join('');
+    const data = dataOf(schema, SAMPLE.replace('<library>', `<library>${library}`));
+    const artist = (key: string, action: string, readDefault = 'permit') =>
+      `<read-default>${readDefault}</read-default>${operators(
+        `<rule><name>${action}-${key}</name><path>/example-jukebox:jukebox/library/artist${key === '' ? '' : `[name='${key}']`}</path><access-operations>read</access-operations><action>${action}</action></rule>`,
+      )}`;
+    const ruleSets = [
+      artist('a7', 'deny'),
+      artist('absent', 'deny'),
+      `<read-default>deny</read-default>${operators(
+        `<rule><name>one</name><path>/example-jukebox:jukebox/library/artist[name='a7']</path><access-operations>read</access-operations><action>permit</action></rule>
+         <rule><name>others</name><path>/example-jukebox:jukebox/library/artist</path><access-operations>read</access-operations><action>deny</action></rule>
+         <rule><name>jukebox</name><path>/example-jukebox:jukebox</path><access-operations>read</access-operations><action>permit</action></rule>`,
+      )}`,
+      operators(
+        `<rule><name>album</name><path>/example-jukebox:jukebox/library/artist[name='a3']/album[name='x3']</path><access-operations>read</access-operations><action>deny</action></rule>
+         <rule><name>eth0</name><path>/ietf-interfaces:interfaces/interface[name='eth0']</path><access-operations>read</access-operations><action>deny</action></rule>`,
+      ),
+    ];
+    const views: TreeView[] = [{}, { content: 'config' }, { content: 'nonconfig' }, { depth: 4 }];
+    for (const rules of ruleSets) {
+      const access = new UserAccess(
+        schema,
+        readNacmConfig(dataOf(schema, `<nacm xmlns="${NACM}">${rules}</nacm>`)),
+        'bob',
+      );
+      for (const view of views) {
+        const copy = encodeXml(readableTree(access, data), { view });
+        expect(encodeXml(data, { view: { ...view, filter: readFilter(access) } }), rules).toBe(copy);
+      }
+    }
+  });
+});
+
+/** bob's group and one rule-list of `rules` for it. */
+const operators = (rules: string) =>
+  `<groups><group><name>operators</name><user-name>bob</user-name></group></groups>
+  <rule-list><name>operators</name><group>operators</group>${rules}</rule-list>`;
+
+/** A list of two keys and a leaf-list, to name their entries in rules. */
+const KEYS_YANG = `module example-keys {
+  yang-version 1.1;
+  namespace "urn:example:keys";
+  prefix k;
+  container routes {
+    list route {
+      key "prefix vrf";
+      leaf prefix { type string; }
+      leaf vrf { type string; }
+      leaf note { type string; }
+    }
+    leaf-list tag { type string; }
+  }
+}`;
+
+describe('the entries that read rules name by key', () => {
+  /** What `UserAccess.namedEntries` gives for `schemaName` below /routes when bob's rules have `paths`. */
+  async function namedBelowRoutes(schemaName: string, ...paths: string[]) {
+    const schema = await loadServerSchema({
+      paths: [YANG_DIR],
+      texts: [KEYS_YANG],
+      modules: ['example-keys'],
+    });
+    const rules = paths.map((path, i) => ({
+      name: `r${i}`,
+      module: '*',
+      type: { kind: 'data' as const, path },
+      access: Access.read,
+      permit: false,
+    }));
+    const config: NacmConfig = {
+      ...DEFAULT_CONFIG,
+      groups: new Map([['operators', ['bob']]]),
+      ruleLists: [{ name: 'operators', groups: ['operators'], rules }],
+    };
+    const access = new UserAccess(schema, config, 'bob');
+    const routes = schema.topLevel('example-keys', 'routes')!;
+    const below = access.childStates(access.rootStates(), routes, '');
+    return access.namedEntries(below, routes.dataChild('example-keys', schemaName)!);
+  }
+
+  test('names the entry a rule selects by the single key of its list, and none for a rule on every entry', async () => {
+    const schema = await nacmSchema();
     const interfaces = schema.topLevel('ietf-interfaces', 'interfaces')!;
     const iface = interfaces.dataChild('ietf-interfaces', 'interface')!;
-    const access = new UserAccess(schema, readNacmConfig(data), 'bob');
-    const below = access.childStates(access.rootStates(), interfaces, '');
-    expect(access.sameForEveryInstance(below, iface)).toBe(true);
-    const byKey = RULES.replace(
-      '</rule-list>',
-      `<rule><name>hide-eth0</name><module-name>ietf-interfaces</module-name><path>/ietf-interfaces:interfaces/interface[name='eth0']</path><access-operations>read</access-operations><action>deny</action></rule></rule-list>`,
-    );
-    const keyed = new UserAccess(schema, readNacmConfig(dataOf(schema, `${SAMPLE}${byKey}`)), 'bob');
-    const keyedBelow = keyed.childStates(keyed.rootStates(), interfaces, '');
-    expect(keyed.sameForEveryInstance(keyedBelow, iface)).toBe(false);
+    const rules = (path: string) =>
+      `${SAMPLE}<nacm xmlns="${NACM}">${operators(`<rule><name>r</name><path>${path}</path><access-operations>read</access-operations><action>deny</action></rule>`)}</nacm>`;
+    for (const [path, named] of [
+      ["/ietf-interfaces:interfaces/interface[name='eth0']", ['eth0']],
+      ['/ietf-interfaces:interfaces/interface', []],
+      ['/ietf-interfaces:interfaces/interface/enabled', []],
+    ] as const) {
+      const access = new UserAccess(schema, readNacmConfig(dataOf(schema, rules(path))), 'bob');
+      const below = access.childStates(access.rootStates(), interfaces, '');
+      expect(access.namedEntries(below, iface), path).toEqual(named);
+    }
+  });
+
+  test('names an entry of a list of two keys by both, in key order, joined as the codec joins them', async () => {
+    expect(await namedBelowRoutes('route', "/example-keys:routes/route[vrf='red'][prefix='10/8']")).toEqual([
+      '10/8\u0000red',
+    ]);
+  });
+
+  test('cannot say which entries are alike when a rule names entries by some of their keys only', async () => {
+    expect(await namedBelowRoutes('route', "/example-keys:routes/route[vrf='red']")).toBeUndefined();
+  });
+
+  test('names a leaf-list entry by its value, and nothing for a predicate on a leaf that is not a key', async () => {
+    expect(await namedBelowRoutes('tag', "/example-keys:routes/tag[.='gold']")).toEqual(['gold']);
+    expect(await namedBelowRoutes('route', "/example-keys:routes/route[note='n']")).toEqual([]);
   });
 });
 

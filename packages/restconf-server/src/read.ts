@@ -65,8 +65,8 @@ function writtenFilter(filter: NodeFilter, own: ReadonlySet<DataNode>): NodeFilt
     root: TOP,
     child: (parent, node) => (parent === TOP ? stateAlong(filter, own, node) : filter.child(parent, node)),
     keepsAllBelow: (state) => state === OWN || (state !== TOP && filter.keepsAllBelow(state)),
-    sameForEveryInstance: (parent, schema) =>
-      parent !== TOP && parent !== OWN && filter.sameForEveryInstance?.(parent, schema) === true,
+    // The top-level nodes are judged one by one, each along its own ancestors.
+    namedEntries: (parent, schema) => (parent === TOP ? undefined : filter.namedEntries?.(parent, schema)),
   };
 }
 

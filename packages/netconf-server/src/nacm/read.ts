@@ -108,7 +108,7 @@ export function readFilter(access: UserAccess): NodeFilter<MatchState> {
     root: access.rootStates(),
     child: (parent, node) => readableStates(access, parent, node),
     keepsAllBelow: (states) => states === READABLE_BELOW,
-    sameForEveryInstance: (parent, schema) => access.sameForEveryInstance(parent, schema),
+    namedEntries: (parent, schema) => access.namedEntries(parent, schema),
   };
 }
 

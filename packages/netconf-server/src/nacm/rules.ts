@@ -1,7 +1,7 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { Access, type NacmConfig, type NacmRule } from './config.js';
 import { denyAllWithin, denyFlags } from './extensions.js';
-import { type CompiledPath, compilePath, stepMatches } from './path.js';
+import { type CompiledPath, compilePath, type PathStep, stepMatches } from './path.js';
 
 /** Every write access operation (RFC 8341 section 3.2.2). */
 const WRITE = Access.create | Access.update | Access.delete;
@@ -100,19 +100,30 @@ export class UserAccess {
   }
 
   /**
-   * True when {@link childStates} gives every instance of `schema` below a node in `parent` the same
-   * states: no rule that can still match there names an instance of it by key or value.
+   * The entry keys (the codec's `entryKey`: key values in key order joined by NUL, a leaf-list
+   * entry's value) of the instances of `schema` below a node in `parent` that rules name, by every
+   * key of a list or by a leaf-list value: {@link childStates} gives every other instance the same
+   * states. Empty when no rule that can still match there names an instance of `schema`; undefined
+   * when one names entries by only some of their keys (then no two entries can be said alike).
    */
-  sameForEveryInstance(parent: MatchState, schema: SchemaNode): boolean {
+  namedEntries(parent: MatchState, schema: SchemaNode): string[] | undefined {
+    const named: string[] = [];
     for (let i = 0; i < parent.length; i++) {
       const s = parent[i]!;
       const path = this.dataRules[i]!.path;
       if (s < 0 || path === undefined || s >= path.length) continue;
       const step = path[s]!;
       if (step.name !== schema.name || step.module !== schema.module) continue;
-      if (step.keys.size > 0 || step.value !== undefined) return false;
+      if (step.value !== undefined) {
+        // A value predicate names a leaf-list entry; on anything else it matches no instance.
+        if (schema.kind === 'leaf-list') named.push(step.value);
+      } else if (step.keys.size > 0) {
+        const key = keyOf(step, schema);
+        if (key === null) return undefined;
+        if (key !== undefined) named.push(key);
+      }
     }
-    return true;
+    return named;
   }
 
   /**
@@ -162,4 +173,16 @@ export class UserAccess {
     }
     return true;
   }
+}
+
+/**
+ * The entry key that the key predicates of `step` name among the entries of list `schema`: undefined
+ * when they name a leaf that is not one of its keys (the step matches no entry), null when they
+ * leave some of its keys free.
+ */
+function keyOf(step: PathStep, schema: SchemaNode): string | undefined | null {
+  const keys = schema.keyNodes;
+  for (const name of step.keys.keys()) if (!keys.some((k) => k.name === name)) return undefined;
+  if (step.keys.size < keys.length) return null;
+  return keys.map((k) => step.keys.get(k.name)!).join('\u0000');
 }
