@@ -1,14 +1,17 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
+import { groupAt, instanceOf, pairsOf, sizeOf } from './child-map';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { entryKey, isWholeStep, type PathStep, stepKey } from './path-step';
+import { ITEMS_PER_STEP, type Steps } from './steps';
 
 /**
  * Keyed lookup of list and leaf-list entries, and the mutations that keep it right.
  *
  * The entries of one list (or leaf-list) under one parent are one array of the parent's `children` map, in
  * document order (the order of an `ordered-by user` list). Beside an array of more than a few entries an
- * index maps each entry's key (see `entryKey`) to the entry; it is built on the first lookup and kept in
- * step by the functions below, so finding an entry by its keys costs O(1) whatever the list's size. A tree
+ * index maps each entry's key (see `entryKey`) to the entry; it is built on the first lookup (or ahead of
+ * it, in steps, by {@link indexTreeSteps}) and kept in step by the functions below, so finding an entry by
+ * its keys costs O(1) whatever the list's size. A tree
  * that is looked up by key must be changed through these functions (or through a `ChangeLog`, which uses
  * them); code that builds a fresh tree may push into the arrays directly, as no index exists yet. A list
  * entry's keys and a leaf-list entry's value are its identity: they are never changed in place (remove the
@@ -20,17 +23,86 @@ const SCAN_LIMIT = 8;
 
 const indexes = new WeakMap<readonly DataNode[], Map<string, DataNode>>();
 
+/**
+ * Indexes being built in steps ({@link indexGroupSteps}), not yet used by lookups: a change of the group
+ * drops its entry, which tells the builder its work no longer matches the group.
+ */
+const building = new WeakMap<readonly DataNode[], Map<string, DataNode>>();
+
+function addEntry(index: Map<string, DataNode>, node: DataNode): void {
+  const k = entryKey(node);
+  if (k !== undefined && !index.has(k)) index.set(k, node);
+}
+
 function indexOf(group: readonly DataNode[]): Map<string, DataNode> {
   let index = indexes.get(group);
   if (index === undefined) {
     index = new Map();
-    for (const n of group) {
-      const k = entryKey(n);
-      if (k !== undefined && !index.has(k)) index.set(k, n);
-    }
+    for (const n of group) addEntry(index, n);
     indexes.set(group, index);
+    building.delete(group);
   }
   return index;
+}
+
+/** True when lookups in `group` (a list's or leaf-list's entries) use an index that is already built. */
+export function hasKeyIndex(group: readonly DataNode[]): boolean {
+  return indexes.has(group);
+}
+
+/**
+ * Builds the index of `group` in steps, a step every {@link ITEMS_PER_STEP} entries; lookups use it once
+ * it is whole. Should the group change between two steps, or a lookup build its index meanwhile, the
+ * work stops: its first lookup builds (or has built) the index at once.
+ */
+export function* indexGroupSteps(group: readonly DataNode[]): Steps<void> {
+  if (indexes.has(group)) return;
+  const index = new Map<string, DataNode>();
+  building.set(group, index);
+  for (let i = 0; i < group.length; i++) {
+    addEntry(index, group[i]!);
+    if ((i + 1) % ITEMS_PER_STEP !== 0) continue;
+    yield;
+    if (building.get(group) !== index) return;
+  }
+  building.delete(group);
+  indexes.set(group, index);
+}
+
+/**
+ * Builds, in steps, the missing indexes of every list and leaf-list under `holder` with more than a few
+ * entries (the groups a lookup would index), so that the first lookup by key in a big list of a
+ * datastore loaded or replaced whole finds its index made rather than building it at once. The tree may
+ * change between steps (changes go through the functions below); a lookup in a group the work has not
+ * reached yet builds that group's index at once, as without it.
+ */
+export function* indexTreeSteps(holder: ChildHolder): Steps<void> {
+  const pending: ChildHolder[] = [holder];
+  let visited = 0;
+  while (pending.length > 0) {
+    const children = pending.pop()!.children;
+    if (children === undefined) continue;
+    // The pairs of a map never change shape (see `pairsOf`): safe to follow across steps.
+    const pairs = pairsOf(children);
+    for (let p = 1; p < pairs.length; p += 2) {
+      const group = groupAt(pairs, p);
+      if (Array.isArray(group) && group.length > SCAN_LIMIT && isEntryGroup(group)) {
+        yield* indexGroupSteps(group);
+      }
+      // The group may shrink between steps: its length is read again each time.
+      for (let i = 0; i < sizeOf(group); i++) {
+        const n = instanceOf(group, i);
+        if (n.children !== undefined) pending.push(n);
+        if (++visited % ITEMS_PER_STEP === 0) yield;
+      }
+    }
+  }
+}
+
+/** True for a group of list or leaf-list entries. */
+function isEntryGroup(group: readonly DataNode[]): boolean {
+  const kind = group[0]?.schema.kind;
+  return kind === 'list' || kind === 'leaf-list';
 }
 
 /** The entry of `group` (a list's or leaf-list's entries) whose key is `key` (see `entryKey`). */
@@ -117,11 +189,9 @@ export function insertChild(holder: ChildHolder, node: DataNode, position?: numb
   if (group === undefined) children.set(node.schema, (group = []));
   if (position === undefined || position >= group.length) group.push(node);
   else group.splice(Math.max(0, position), 0, node);
+  building.delete(group);
   const index = indexes.get(group);
-  if (index !== undefined) {
-    const k = entryKey(node);
-    if (k !== undefined && !index.has(k)) index.set(k, node);
-  }
+  if (index !== undefined) addEntry(index, node);
 }
 
 /** The position of `node` among the instances of its schema node under `holder` (-1 when absent). */
@@ -139,6 +209,7 @@ export function removeChild(holder: ChildHolder, node: DataNode): number {
   const at = group.lastIndexOf(node);
   if (at < 0) return -1;
   group.splice(at, 1);
+  building.delete(group);
   forget(group, node);
   if (group.length === 0) {
     children!.delete(node.schema);
@@ -155,6 +226,7 @@ export function moveChild(holder: ChildHolder, node: DataNode, position: number)
   if (at < 0) return;
   group.splice(at, 1);
   group.splice(Math.min(Math.max(0, position), group.length), 0, node);
+  building.delete(group);
 }
 
 /** Puts `fresh` in the place of `old` under `holder` (same schema node), keeping its position. */
@@ -167,5 +239,5 @@ export function replaceChild(holder: ChildHolder, old: DataNode, fresh: DataNode
   }
   group!.splice(at, 1);
   forget(group!, old);
-  insertChild(holder, fresh, at);
+  insertChild(holder, fresh, at); // drops an index being built (see `building`)
 }

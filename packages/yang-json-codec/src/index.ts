@@ -22,6 +22,8 @@ export {
   findChildren,
   findEntryByKey,
   findPath,
+  hasKeyIndex,
+  indexTreeSteps,
   insertChild,
   moveChild,
   positionOf,

@@ -1,4 +1,5 @@
 import type { SchemaNode, SchemaTree, YangType } from '@yangkit/yang-schema';
+import { hasKeyIndex, indexGroupSteps } from './child-index';
 import {
   type ChildPairs,
   CompactChildMap,
@@ -197,8 +198,16 @@ function copied(node: DataNode, parent: DataNode | undefined, pending: DataNode[
   return copy;
 }
 
-/** Copies of the groups of `children` (see {@link copied}), with `parent` as the parent of each copy. */
-function copiedChildren(children: ChildMap, parent: DataNode | undefined, pending: DataNode[]): ChildMap {
+/**
+ * Copies of the groups of `children` (see {@link copied}), with `parent` as the parent of each copy; with
+ * `indexed`, the copies of groups that have a key index (see `hasKeyIndex`) go on it.
+ */
+function copiedChildren(
+  children: ChildMap,
+  parent: DataNode | undefined,
+  pending: DataNode[],
+  indexed?: DataNode[][],
+): ChildMap {
   const source = pairsOf(children);
   const pairs: Slot[] = new Array(source.length);
   for (let p = 0; p < source.length; p += 2) {
@@ -211,6 +220,7 @@ function copiedChildren(children: ChildMap, parent: DataNode | undefined, pendin
     const group: DataNode[] = new Array(nodes.length);
     for (let i = 0; i < nodes.length; i++) group[i] = copied(nodes[i]!, parent, pending);
     pairs[p + 1] = group;
+    if (indexed !== undefined && hasKeyIndex(nodes)) indexed.push(group);
   }
   return CompactChildMap.ofPairs(pairs);
 }
@@ -219,12 +229,12 @@ function copiedChildren(children: ChildMap, parent: DataNode | undefined, pendin
  * Gives the copies on `pending` (source and copy in turn) copies of their sources' children, down to
  * the leaves: a stack rather than recursion, so that a copy goes in steps whatever the depth.
  */
-function* copyPending(pending: DataNode[]): Steps<void> {
+function* copyPending(pending: DataNode[], indexed?: DataNode[][]): Steps<void> {
   let copies = 0;
   while (pending.length > 0) {
     const copy = pending.pop()!;
     const source = pending.pop()!;
-    copy.children = copiedChildren(source.children!, copy, pending);
+    copy.children = copiedChildren(source.children!, copy, pending, indexed);
     if (++copies % ITEMS_PER_STEP === 0) yield;
   }
 }
@@ -259,19 +269,29 @@ export function shallowCopy(node: DataNode): DataNode {
   return copy;
 }
 
-/** A deep copy of a document (see {@link cloneNode}); the original is left untouched. */
+/**
+ * A deep copy of a document (see {@link cloneNode}); the original is left untouched. The copy has no key
+ * index (a copy for a reply, or an edit's, is looked up in a few lists at most): see {@link cloneTreeSteps}.
+ */
 export function cloneTree(tree: InstanceTree): InstanceTree {
-  return finishSteps(cloneTreeSteps(tree));
+  const pending: DataNode[] = [];
+  const copy = { ...tree, children: copiedChildren(tree.children, undefined, pending) };
+  finishSteps(copyPending(pending));
+  return copy;
 }
 
 /**
  * {@link cloneTree} in steps (see {@link Steps}), a step every few dozen nodes with children, so that a
- * server can copy a big datastore in slices. `tree` must not change until it ends.
+ * server can copy a big datastore in slices. `tree` must not change until it ends. The copy of a list
+ * whose entries `tree` has indexed by key (see `indexTreeSteps`) gets its own index, in steps too: a copy
+ * made to become a datastore answers its first lookup as fast as its source.
  */
 export function* cloneTreeSteps(tree: InstanceTree): Steps<InstanceTree> {
   const pending: DataNode[] = [];
-  const copy = { ...tree, children: copiedChildren(tree.children, undefined, pending) };
-  yield* copyPending(pending);
+  const indexed: DataNode[][] = [];
+  const copy = { ...tree, children: copiedChildren(tree.children, undefined, pending, indexed) };
+  yield* copyPending(pending, indexed);
+  for (const group of indexed) yield* indexGroupSteps(group);
   return copy;
 }
 
