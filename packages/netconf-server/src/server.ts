@@ -24,6 +24,7 @@ import { configChangeEvent, sessionParams } from './change-events.js';
 import { type Change, createDatastore, type Datastore, type DatastoreName, withState } from './datastore.js';
 import { NetconfServerError, RpcError, rpcError, rpcErrorOf } from './errors.js';
 import { EventSubscriptions } from './event-subscriptions.js';
+import { indexInBackground } from './key-indexes.js';
 import { LocalSession } from './local-session.js';
 import { monitoringState, serverCapabilities } from './monitoring.js';
 import { AccessControl } from './nacm/access-control.js';
@@ -253,7 +254,10 @@ export class NetconfServer implements SessionHost {
     }
   }
 
-  /** Creates a server; with `startupFile` it loads the saved configuration into running (and startup). */
+  /**
+   * Creates a server; with `startupFile` it loads the saved configuration into running (and startup),
+   * whose lists' key indexes are then built in the background (see {@link NetconfServer.indexWhole}).
+   */
   static async create(options: NetconfServerOptions): Promise<NetconfServer> {
     const server = new NetconfServer(options);
     if (server.store) {
@@ -261,8 +265,21 @@ export class NetconfServer implements SessionHost {
       if (server.startupMode === 'explicit') server.startup.reset(tree);
       server.running.reset(cloneTree(tree));
       server.candidate.reset(cloneTree(tree));
+      server.indexWhole(server.running, server.candidateStore, server.startup);
     }
     return server;
+  }
+
+  /**
+   * Builds the key indexes of the big lists of datastores given a whole new tree in slices in the
+   * background (see `indexInBackground`), so that the first request to look up an entry by key there
+   * does not build its list's index in one run.
+   */
+  private indexWhole(...stores: Datastore[]): void {
+    indexInBackground(
+      stores.map((store) => store.tree),
+      () => this.closed,
+    );
   }
 
   /** The capabilities sent in the server `<hello>`. */
@@ -647,6 +664,7 @@ export class NetconfServer implements SessionHost {
     if (this.candidateStale) {
       this.candidate.reset(cloneTree(this.running.tree));
       this.candidateStale = false;
+      this.indexWhole(this.candidateStore);
     } else yield* this.candidate.undoToSteps(0);
   }
 
@@ -659,6 +677,7 @@ export class NetconfServer implements SessionHost {
   replaceCandidate(tree: InstanceTree): void {
     this.candidate.reset(cloneTree(tree));
     this.candidateStale = true;
+    this.indexWhole(this.candidateStore);
   }
 
   /**
@@ -795,6 +814,7 @@ export class NetconfServer implements SessionHost {
   replaceStartup(tree: InstanceTree): void {
     this.startup.reset(cloneTree(tree));
     this.store?.replaceAll(this.startup.tree);
+    this.indexWhole(this.startup);
   }
 
   /**
