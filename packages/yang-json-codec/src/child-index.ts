@@ -11,9 +11,9 @@ import { ITEMS_PER_STEP, type Steps } from './steps';
  * document order (the order of an `ordered-by user` list). Beside an array of more than a few entries an
  * index maps each entry's key (see `entryKey`) to the entry; it is built on the first lookup (or ahead of
  * it, in steps, by {@link indexTreeSteps}) and kept in step by the functions below, so finding an entry by
- * its keys costs O(1) whatever the list's size. A tree
- * that is looked up by key must be changed through these functions (or through a `ChangeLog`, which uses
- * them); code that builds a fresh tree may push into the arrays directly, as no index exists yet. A list
+ * its keys costs O(1) whatever the list's size. A tree that is looked up by key must be changed through
+ * these functions (or through a `ChangeLog`, which uses them); code that builds a fresh tree may push into
+ * the arrays directly, as no index exists yet. A list
  * entry's keys and a leaf-list entry's value are its identity: they are never changed in place (remove the
  * entry and create another).
  */
