@@ -1,6 +1,22 @@
 import { parseApiPath, resolveApiPath } from '@yangkit/restconf-uri';
 import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
-import { type AnyElement, type DataNode, encodeJson, encodeXml } from '@yangkit/yang-json-codec';
+import {
+  type AnyElement,
+  type DataNode,
+  encodeJsonChunks,
+  encodeXmlChunks,
+  findEntryByKey,
+  findPath,
+  finishInSlices,
+  finishSteps,
+  type InstanceTree,
+  ITEMS_PER_STEP,
+  type NodeFilter,
+  type PathStep,
+  type SharedRead,
+  type Steps,
+  snapshotChunks,
+} from '@yangkit/yang-json-codec';
 import { pathSchemaOf } from '@yangkit/yang-patch';
 import type { SchemaNode } from '@yangkit/yang-schema';
 import { decodeInput } from './body.js';
@@ -8,8 +24,9 @@ import { encodeOptions, type RequestContext } from './context.js';
 import type { Body } from './edit.js';
 import { RestconfError } from './errors.js';
 import { ATTRS_NS, GET_BULK_MODULE, GET_BULK_NS } from './get-bulk-module.js';
-import { findInstances, resourceTree, schemaOf, toPathSteps } from './instances.js';
+import { resourceTree, schemaOf, toPathSteps } from './instances.js';
 import { dataMediaType } from './media.js';
+import { stateAlong, writtenFilter } from './read.js';
 
 /** The api-path of the node holding the list: the list-target without its last segment. */
 function parentPath(listTarget: string): string {
@@ -55,11 +72,102 @@ function lastKeys(any: readonly AnyElement[] | undefined, list: SchemaNode): Map
   return keys;
 }
 
+/** Which entries of a list the user may read: all, none, or each as judged (RFC 8341 section 3.4.5). */
+type Readable = boolean | ((entry: DataNode) => boolean);
+
+const NOT_OWN: ReadonlySet<DataNode> = new Set();
+
+/**
+ * Which entries of `group` a shared read's `filter` keeps: judged once for them all when no rule
+ * tells them apart (nor their holder from its ancestors), else entry by entry.
+ */
+function readableIn(filter: NodeFilter | undefined, group: readonly DataNode[]): Readable {
+  const first = group[0];
+  if (filter === undefined || first === undefined) return true;
+  const holder = first.parent;
+  const state = holder === undefined ? filter.root : stateAlong(filter, NOT_OWN, holder);
+  if (state === undefined) return false;
+  if (filter.keepsAllBelow(state)) return true;
+  if (filter.sameForEveryInstance?.(state, first.schema) === true)
+    return filter.child(state, first) !== undefined;
+  return (entry) => filter.child(state, entry) !== undefined;
+}
+
+function isReadable(readable: Readable, entry: DataNode): boolean {
+  return typeof readable === 'boolean' ? readable : readable(entry);
+}
+
+/**
+ * The position after the entry `after` names in `group` (the entries of `list` in `tree`): found
+ * by key in the index of the entries' holder (in a shared read the datastore's own, kept from one
+ * call to the next), then its position by the array's own search. An entry the user may not read
+ * is answered as absent (RFC 8341 section 3.4.5).
+ */
+function positionAfter(
+  tree: InstanceTree,
+  list: SchemaNode,
+  group: readonly DataNode[],
+  after: Map<string, string>,
+  readable: Readable,
+): number {
+  const values = list.keyNodes.map((k) => after.get(k.name));
+  const entry = values.every((v) => v !== undefined)
+    ? findEntryByKey(group[0]?.parent ?? tree, list, values.join('\u0000'))
+    : undefined;
+  const at = entry === undefined || !isReadable(readable, entry) ? -1 : group.indexOf(entry);
+  if (at === -1) throw invalid('last-keys names no entry of the list');
+  return at + 1;
+}
+
+/** Fills `page` with up to `count` entries of `group` from `start` that `readable` keeps, a few at a time. */
+function* readableFrom(
+  group: readonly DataNode[],
+  start: number,
+  count: number,
+  readable: (entry: DataNode) => boolean,
+  page: DataNode[],
+): Steps<void> {
+  for (let i = start; i < group.length && page.length < count; i++) {
+    if (readable(group[i]!)) page.push(group[i]!);
+    if ((i - start) % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
+  }
+}
+
+/** `head`, the chunks of `body`, then `tail`, the ends joined to the first and last chunks. */
+function* framed(head: string, body: Iterable<string>, tail: string): Generator<string> {
+  let pending = head;
+  let first = true;
+  for (const chunk of body) {
+    if (!first) yield pending;
+    pending = first ? head + chunk : chunk;
+    first = false;
+  }
+  yield pending + tail;
+}
+
+/** The list read: the tree, and the shared read it is (to release once written), if it is one. */
+interface BulkRead {
+  readonly tree: InstanceTree;
+  readonly shared?: SharedRead;
+}
+
+/** The list read as one user: shared with the datastore when the backend can, else a copy. */
+async function readList(ctx: RequestContext, target: readonly PathStep[]): Promise<BulkRead> {
+  const backend = ctx.settings.backend;
+  const request = { target, user: ctx.user };
+  if (backend.readShared === undefined) return { tree: await backend.read(request) };
+  const shared = await backend.readShared(request);
+  return { tree: shared.tree, shared };
+}
+
 /**
  * The spec's `get-bulk` operation, answered by the handler: reads the list named by
  * `list-target`, skips to the entry after `last-keys` and answers up to `count` entries in
- * `bulk/data` with the keys of the last one in `bulk/last-keys`. Each call reads the list from
- * the backend (NETCONF has no paging), so its cost grows with the list, not with the page.
+ * `bulk/data` with the keys of the last one in `bulk/last-keys`. With a backend that shares its
+ * nodes (`readShared`) nothing is copied: the entry after `last-keys` is found by key and the page
+ * is written from the datastore's own entries, so a call costs its page (plus, when a rule names
+ * entries by key, the unreadable entries it skips, judged in slices). A backend that copies (NETCONF
+ * has no paging) gives the whole list on every call.
  */
 export async function getBulk(ctx: RequestContext, op: SchemaNode, body: Body | undefined): Promise<void> {
   const input = await inputOf(ctx, op, body);
@@ -74,24 +182,52 @@ export async function getBulk(ctx: RequestContext, op: SchemaNode, body: Body | 
   const after = lastKeys(member(input, 'last-keys')?.any, list);
 
   const target = toPathSteps(resolved);
-  const tree = await ctx.settings.backend.read({ target, user: ctx.user });
-  const entries = findInstances(tree, target);
-  let start = 0;
-  if (after !== undefined) {
-    const at = entries.findIndex((e) => list.keyNodes.every((k) => keyText(e, k) === after.get(k.name)));
-    if (at === -1) throw invalid('last-keys names no entry of the list');
-    start = at + 1;
+  const { tree, shared } = await readList(ctx, target);
+  try {
+    const group = findPath(tree, target.slice(0, -1))?.children?.get(list) ?? [];
+    const filter = shared?.filter;
+    const readable = readableIn(filter, group);
+    const start = after === undefined ? 0 : positionAfter(tree, list, group, after, readable);
+    const answer = (page: DataNode[]) => answerChunks(ctx, targetText, list, tree, page, filter);
+    let chunks: Iterable<string>;
+    if (typeof readable === 'boolean') {
+      chunks = answer(readable ? group.slice(start, start + count) : []);
+    } else {
+      // A rule names entries by key: each is judged, and the unreadable ones skipped do not count.
+      const page: DataNode[] = [];
+      const scan = readableFrom(group, start, count, readable, page);
+      let detached: string[] | undefined;
+      // The datastore is about to change while the scan gives the event loop back: the rest of the
+      // scan and the answer are done at once, from the nodes as they still are.
+      shared?.onDetach(() => {
+        finishSteps(scan);
+        detached = [...answer(page)];
+      });
+      await finishInSlices(scan);
+      chunks = detached ?? answer(page);
+    }
+    await ctx.out.stream(
+      200,
+      dataMediaType(ctx.encoding),
+      shared === undefined ? chunks : snapshotChunks(chunks, shared),
+    );
+  } finally {
+    shared?.release();
   }
-  const page = entries.slice(start, start + count);
+}
+
+/** The answer of a page, in chunks: `bulk/data` written from the entries through the read's filter, then `bulk/last-keys`. */
+function answerChunks(
+  ctx: RequestContext,
+  targetText: string,
+  list: SchemaNode,
+  tree: InstanceTree,
+  page: DataNode[],
+  filter: NodeFilter | undefined,
+): Iterable<string> {
   const last = page[page.length - 1];
-  const opts = encodeOptions(ctx.settings, ctx.encoding);
   const json = ctx.encoding === 'json';
   const prefix = ctx.settings.simpleJsonNames ? '' : `${GET_BULK_MODULE}:`;
-  let data = json ? '{}' : '';
-  if (page.length > 0) {
-    const bulk = resourceTree(tree, page);
-    data = json ? encodeJson(bulk, { ...opts, indent: -1 }) : encodeXml(bulk, { ...opts, indent: -1 });
-  }
   let keys = '';
   if (last !== undefined) {
     if (json) {
@@ -105,8 +241,16 @@ export async function getBulk(ctx: RequestContext, op: SchemaNode, body: Body | 
         .join('')}</last-keys>`;
     }
   }
-  const out = json
-    ? `{"${prefix}output":{"bulk":{"data":${data}${keys}}}}`
-    : `<output xmlns="${GET_BULK_NS}"><bulk><data xmlns:ya="${ATTRS_NS}" ya:datapath="${escapeXmlAttribute(parentPath(targetText))}">${data}</data>${keys}</bulk></output>`;
-  ctx.out.text(200, dataMediaType(ctx.encoding), out);
+  const head = json
+    ? `{"${prefix}output":{"bulk":{"data":`
+    : `<output xmlns="${GET_BULK_NS}"><bulk><data xmlns:ya="${ATTRS_NS}" ya:datapath="${escapeXmlAttribute(parentPath(targetText))}">`;
+  const tail = json ? `${keys}}}}` : `</data>${keys}</bulk></output>`;
+  if (page.length === 0) return [`${head}${json ? '{}' : ''}${tail}`];
+  const opts = {
+    ...encodeOptions(ctx.settings, ctx.encoding),
+    indent: -1,
+    ...(filter === undefined ? {} : { view: { filter: writtenFilter(filter, NOT_OWN) } }),
+  };
+  const bulk = resourceTree(tree, page);
+  return framed(head, json ? encodeJsonChunks(bulk, opts) : encodeXmlChunks(bulk, opts), tail);
 }

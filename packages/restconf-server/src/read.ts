@@ -60,7 +60,7 @@ const OWN = {};
  * the handler writes: a resource's top-level nodes are judged along their ancestors, and the
  * handler's own top-level nodes (`own`) are written whole, as with a read the backend filtered.
  */
-function writtenFilter(filter: NodeFilter, own: ReadonlySet<DataNode>): NodeFilter {
+export function writtenFilter(filter: NodeFilter, own: ReadonlySet<DataNode>): NodeFilter {
   return {
     root: TOP,
     child: (parent, node) => (parent === TOP ? stateAlong(filter, own, node) : filter.child(parent, node)),
@@ -71,7 +71,7 @@ function writtenFilter(filter: NodeFilter, own: ReadonlySet<DataNode>): NodeFilt
 }
 
 /** The state of `node` under `filter` from the top level down (undefined: left out). */
-function stateAlong(filter: NodeFilter, own: ReadonlySet<DataNode>, node: DataNode): unknown {
+export function stateAlong(filter: NodeFilter, own: ReadonlySet<DataNode>, node: DataNode): unknown {
   const chain: DataNode[] = [];
   for (let n: DataNode | undefined = node; n !== undefined; n = n.parent) chain.push(n);
   if (own.has(chain[chain.length - 1]!)) return OWN;
