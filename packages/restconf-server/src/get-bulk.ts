@@ -93,10 +93,6 @@ function readableIn(filter: NodeFilter | undefined, group: readonly DataNode[]):
   return (entry) => filter.child(state, entry) !== undefined;
 }
 
-function isReadable(readable: Readable, entry: DataNode): boolean {
-  return typeof readable === 'boolean' ? readable : readable(entry);
-}
-
 /**
  * The position after the entry `after` names in `group` (the entries of `list` in `tree`): found
  * by key in the index of the entries' holder (in a shared read the datastore's own, kept from one
@@ -114,7 +110,8 @@ function positionAfter(
   const entry = values.every((v) => v !== undefined)
     ? findEntryByKey(group[0]?.parent ?? tree, list, values.join('\u0000'))
     : undefined;
-  const at = entry === undefined || !isReadable(readable, entry) ? -1 : group.indexOf(entry);
+  const hidden = entry === undefined || (typeof readable === 'boolean' ? !readable : !readable(entry));
+  const at = hidden ? -1 : group.indexOf(entry);
   if (at === -1) throw invalid('last-keys names no entry of the list');
   return at + 1;
 }
