@@ -2,9 +2,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connectStream } from '@yangkit/netconf-client';
 import { duplexPair, type LocalSession, NetconfServer } from '@yangkit/netconf-server';
+import { parseApiPath, resolveApiPath } from '@yangkit/restconf-uri';
+import { pathSchemaOf } from '@yangkit/yang-patch';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Backend, ReadRequest, SharedRead } from '../src/backend.js';
 import { createRestconfHandler } from '../src/handler.js';
+import { toPathSteps } from '../src/instances.js';
 import { createNetconfBackend } from '../src/netconf-backend/index.js';
 import { exampleSchema, type Gateway, json, startGateway } from './harness.js';
 
@@ -85,18 +88,18 @@ describe('get-bulk', () => {
   });
 });
 
-/** Artists of the big jukebox: `a00000` to `a49999`; `a00001` has an album. */
+/** Artists of the big jukebox: `a00000` to `a49999`; `a00001` and `a49999` have an album. */
 const ARTISTS = 50_000;
 const artistName = (i: number) => `a${String(i).padStart(5, '0')}`;
 
 /**
  * dave may read neither the artist `a00002` nor any album; fay only the artist `a49999` (a rule
- * names it by key, so every entry is judged); erin is in no group and reads everything.
+ * names it by key, so every entry is judged), and so may gus; erin is in no group and reads everything.
  */
 const READ_RULES = `<nacm xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-acm">
   <groups>
     <group><name>listeners</name><user-name>dave</user-name></group>
-    <group><name>few</name><user-name>fay</user-name></group>
+    <group><name>few</name><user-name>fay</user-name><user-name>gus</user-name></group>
   </groups>
   <rule-list><name>listeners</name><group>listeners</group>
     <rule><name>hide-a00002</name><module-name>example-jukebox</module-name>
@@ -138,6 +141,11 @@ describe('get-bulk over a backend that shares its nodes', () => {
   let shared: Awaited<ReturnType<typeof serve>>;
   let copied: Awaited<ReturnType<typeof serve>>;
   const calls = { read: 0, held: 0, released: 0 };
+  /**
+   * Called as the handler sets what a shared read does when the datastore is about to change: `nth`
+   * counts the settings of one read (the first: while a scan judges entries; then: while the answer is written).
+   */
+  const onDetachSet: { hook?: (nth: number) => void; detached: number[] } = { detached: [] };
 
   beforeAll(async () => {
     const schema = await exampleSchema();
@@ -146,7 +154,7 @@ describe('get-bulk over a backend that shares its nodes', () => {
     netconf.connect(a, { username: 'system' }, { recovery: true });
     const root = await connectStream(b);
     const artists = Array.from({ length: ARTISTS }, (_, i) =>
-      i === 1
+      i === 1 || i === ARTISTS - 1
         ? `<artist><name>${artistName(i)}</name><album><name>x</name><year>2000</year></album></artist>`
         : `<artist><name>${artistName(i)}</name></artist>`,
     ).join('');
@@ -179,8 +187,17 @@ describe('get-bulk over a backend that shares its nodes', () => {
         readShared: async (r: ReadRequest): Promise<SharedRead> => {
           const read = await local(r.user).readShared(r);
           calls.held++;
+          let settings = 0;
           return {
             ...read,
+            onDetach: (detach) => {
+              const nth = settings++;
+              read.onDetach(() => {
+                onDetachSet.detached.push(nth);
+                detach();
+              });
+              onDetachSet.hook?.(nth);
+            },
             release: () => {
               calls.released++;
               read.release();
@@ -294,5 +311,26 @@ describe('get-bulk over a backend that shares its nodes', () => {
     const page = async (user: string) => (await call(shared.url, user, { count: 2 })).text();
     expect(await page('erin')).toContain('"album"');
     expect(await page('dave')).not.toContain('album');
+  });
+
+  test('a change of the datastore while the scan gives the event loop back leaves the page one snapshot', async () => {
+    const album = toPathSteps(
+      resolveApiPath(
+        parseApiPath(`${TARGET}=${artistName(ARTISTS - 1)}/album=x`),
+        pathSchemaOf(await exampleSchema()),
+      ),
+    );
+    const system = netconf.localSession('system', { recovery: true });
+    onDetachSet.detached = [];
+    // Once the scan for gus has begun, its album is deleted between two of its slices.
+    onDetachSet.hook = (nth) => {
+      if (nth !== 0) return;
+      onDetachSet.hook = undefined;
+      setImmediate(() => system.editConfig('running', [{ operation: 'delete', target: album }]));
+    };
+    const r = await call(shared.url, 'gus', {});
+    expect(await r.text()).toContain('"album":[{"name":"x"');
+    expect(onDetachSet.detached).toEqual([0]);
+    expect(await (await call(shared.url, 'gus', {})).text()).not.toContain('album');
   });
 });
