@@ -145,7 +145,7 @@ describe('get-bulk over a backend that shares its nodes', () => {
    * Called as the handler sets what a shared read does when the datastore is about to change: `nth`
    * counts the settings of one read (the first: while a scan judges entries; then: while the answer is written).
    */
-  const onDetachSet: { hook?: (nth: number) => void; detached: number[] } = { detached: [] };
+  const onDetachSet: { hook?: ((nth: number) => void) | undefined; detached: number[] } = { detached: [] };
 
   beforeAll(async () => {
     const schema = await exampleSchema();
