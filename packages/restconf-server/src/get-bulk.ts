@@ -2,9 +2,11 @@ import { parseApiPath, resolveApiPath } from '@yangkit/restconf-uri';
 import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
 import {
   type AnyElement,
+  type ChildHolder,
   type DataNode,
   encodeJsonChunks,
   encodeXmlChunks,
+  entryKey,
   findEntryByKey,
   findPath,
   finishInSlices,
@@ -72,35 +74,62 @@ function lastKeys(any: readonly AnyElement[] | undefined, list: SchemaNode): Map
   return keys;
 }
 
-/** Which entries of a list the user may read: all, none, or each as judged (RFC 8341 section 3.4.5). */
-type Readable = boolean | ((entry: DataNode) => boolean);
+/**
+ * Which entries of a list the user may read (RFC 8341 section 3.4.5): every entry gets `rest`
+ * but those `apart`, which get the opposite; or, when the read's filter cannot say which entries
+ * it tells apart, each as `each` judges it.
+ */
+type Readable =
+  | { readonly rest: boolean; readonly apart: ReadonlySet<DataNode> }
+  | { readonly each: (entry: DataNode) => boolean };
 
 const NOT_OWN: ReadonlySet<DataNode> = new Set();
+const ALL: Readable = { rest: true, apart: NOT_OWN };
+const NONE: Readable = { rest: false, apart: NOT_OWN };
 
 /**
- * Which entries of `group` a shared read's `filter` keeps: judged once for them all when no rule
- * tells them apart (nor their holder from its ancestors), else entry by entry.
+ * Which entries of `group` (under `holder`) a shared read's `filter` keeps. As the encoders' view
+ * does, a list of configuration entries (unique keys) is judged by the entries the filter names,
+ * found by key, and one other entry for the rest, so a page never walks the list.
  */
-function readableIn(filter: NodeFilter | undefined, group: readonly DataNode[]): Readable {
+function readableIn(
+  filter: NodeFilter | undefined,
+  holder: ChildHolder,
+  group: readonly DataNode[],
+): Readable {
   const first = group[0];
-  if (filter === undefined || first === undefined) return true;
-  const holder = first.parent;
-  const state = holder === undefined ? filter.root : stateAlong(filter, NOT_OWN, holder);
-  if (state === undefined) return false;
-  if (filter.keepsAllBelow(state)) return true;
-  if (filter.sameForEveryInstance?.(state, first.schema) === true)
-    return filter.child(state, first) !== undefined;
-  return (entry) => filter.child(state, entry) !== undefined;
+  if (filter === undefined || first === undefined) return ALL;
+  const parent = first.parent;
+  const state = parent === undefined ? filter.root : stateAlong(filter, NOT_OWN, parent);
+  if (state === undefined) return NONE;
+  if (filter.keepsAllBelow(state)) return ALL;
+  const kept = (entry: DataNode) => filter.child(state, entry) !== undefined;
+  const schema = first.schema;
+  const named = filter.namedEntries?.(state, schema);
+  if (named === undefined || (named.length > 0 && !schema.config)) return { each: kept };
+  const keys = new Set(named);
+  const representative = named.length === 0 ? first : group.find((n) => !keys.has(entryKey(n)!));
+  const rest = representative !== undefined && kept(representative);
+  const apart = new Set<DataNode>();
+  for (const key of keys) {
+    const entry = findEntryByKey(holder, schema, key);
+    if (entry !== undefined && kept(entry) !== rest) apart.add(entry);
+  }
+  return { rest, apart };
+}
+
+function isReadable(readable: Readable, entry: DataNode): boolean {
+  return 'each' in readable ? readable.each(entry) : readable.apart.has(entry) !== readable.rest;
 }
 
 /**
- * The position after the entry `after` names in `group` (the entries of `list` in `tree`): found
- * by key in the index of the entries' holder (in a shared read the datastore's own, kept from one
- * call to the next), then its position by the array's own search. An entry the user may not read
- * is answered as absent (RFC 8341 section 3.4.5).
+ * The position after the entry `after` names in `group` (the entries of `list` under `holder`):
+ * found by key in the holder's index (in a shared read the datastore's own, kept from one call to
+ * the next), then its position by the array's own search. An entry the user may not read is
+ * answered as absent (RFC 8341 section 3.4.5).
  */
 function positionAfter(
-  tree: InstanceTree,
+  holder: ChildHolder,
   list: SchemaNode,
   group: readonly DataNode[],
   after: Map<string, string>,
@@ -108,12 +137,35 @@ function positionAfter(
 ): number {
   const values = list.keyNodes.map((k) => after.get(k.name));
   const entry = values.every((v) => v !== undefined)
-    ? findEntryByKey(group[0]?.parent ?? tree, list, values.join('\u0000'))
+    ? findEntryByKey(holder, list, values.join('\u0000'))
     : undefined;
-  const hidden = entry === undefined || (typeof readable === 'boolean' ? !readable : !readable(entry));
-  const at = hidden ? -1 : group.indexOf(entry);
+  const at = entry === undefined || !isReadable(readable, entry) ? -1 : group.indexOf(entry);
   if (at === -1) throw invalid('last-keys names no entry of the list');
   return at + 1;
+}
+
+/**
+ * The page of up to `count` readable entries of `group` from `start`, when the filter named the
+ * entries apart: entry by entry from `start` when the rest are readable (at most `count` plus
+ * those apart), else the readable ones apart, by position.
+ */
+function pageOf(
+  group: readonly DataNode[],
+  start: number,
+  count: number,
+  { rest, apart }: { readonly rest: boolean; readonly apart: ReadonlySet<DataNode> },
+): DataNode[] {
+  if (!rest) {
+    const positions = [...apart].map((e) => group.indexOf(e)).filter((at) => at >= start);
+    return positions
+      .sort((a, b) => a - b)
+      .slice(0, count)
+      .map((at) => group[at]!);
+  }
+  const page: DataNode[] = [];
+  for (let i = start; i < group.length && page.length < count; i++)
+    if (!apart.has(group[i]!)) page.push(group[i]!);
+  return page;
 }
 
 /** Fills `page` with up to `count` entries of `group` from `start` that `readable` keeps, a few at a time. */
@@ -162,9 +214,9 @@ async function readList(ctx: RequestContext, target: readonly PathStep[]): Promi
  * `list-target`, skips to the entry after `last-keys` and answers up to `count` entries in
  * `bulk/data` with the keys of the last one in `bulk/last-keys`. With a backend that shares its
  * nodes (`readShared`) nothing is copied: the entry after `last-keys` is found by key and the page
- * is written from the datastore's own entries, so a call costs its page (plus, when a rule names
- * entries by key, the unreadable entries it skips, judged in slices). A backend that copies (NETCONF
- * has no paging) gives the whole list on every call.
+ * is written from the datastore's own entries, so a call costs its page (and the entries the read's
+ * filter names by key; a filter that cannot name them has each entry skipped judged, in slices). A
+ * backend that copies (NETCONF has no paging) gives the whole list on every call.
  */
 export async function getBulk(ctx: RequestContext, op: SchemaNode, body: Body | undefined): Promise<void> {
   const input = await inputOf(ctx, op, body);
@@ -182,17 +234,19 @@ export async function getBulk(ctx: RequestContext, op: SchemaNode, body: Body | 
   const { tree, shared } = await readList(ctx, target);
   try {
     const group = findPath(tree, target.slice(0, -1))?.children?.get(list) ?? [];
+    // The entries' own holder: in a shared read the datastore's, whose index of keys is kept.
+    const holder: ChildHolder = group[0]?.parent ?? tree;
     const filter = shared?.filter;
-    const readable = readableIn(filter, group);
-    const start = after === undefined ? 0 : positionAfter(tree, list, group, after, readable);
+    const readable = readableIn(filter, holder, group);
+    const start = after === undefined ? 0 : positionAfter(holder, list, group, after, readable);
     const answer = (page: DataNode[]) => answerChunks(ctx, targetText, list, tree, page, filter);
     let chunks: Iterable<string>;
-    if (typeof readable === 'boolean') {
-      chunks = answer(readable ? group.slice(start, start + count) : []);
+    if (!('each' in readable)) {
+      chunks = answer(pageOf(group, start, count, readable));
     } else {
-      // A rule names entries by key: each is judged, and the unreadable ones skipped do not count.
+      // Each entry is judged, and the unreadable ones skipped do not count: in slices.
       const page: DataNode[] = [];
-      const scan = readableFrom(group, start, count, readable, page);
+      const scan = readableFrom(group, start, count, readable.each, page);
       let detached: string[] | undefined;
       // The datastore is about to change while the scan gives the event loop back: the rest of the
       // scan and the answer are done at once, from the nodes as they still are.

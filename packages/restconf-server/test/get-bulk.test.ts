@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { connectStream } from '@yangkit/netconf-client';
 import { duplexPair, type LocalSession, NetconfServer } from '@yangkit/netconf-server';
 import { parseApiPath, resolveApiPath } from '@yangkit/restconf-uri';
+import type { NodeFilter } from '@yangkit/yang-json-codec';
 import { pathSchemaOf } from '@yangkit/yang-patch';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Backend, ReadRequest, SharedRead } from '../src/backend.js';
@@ -94,7 +95,8 @@ const artistName = (i: number) => `a${String(i).padStart(5, '0')}`;
 
 /**
  * dave may read neither the artist `a00002` nor any album; fay only the artist `a49999` (a rule
- * names it by key, so every entry is judged), and so may gus; erin is in no group and reads everything.
+ * names it by key), and so may gus, whose reads come with a filter that cannot name the entries it
+ * tells apart (so each entry is judged); erin is in no group and reads everything.
  */
 const READ_RULES = `<nacm xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-acm">
   <groups>
@@ -118,6 +120,11 @@ const READ_RULES = `<nacm xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-acm">
       <access-operations>read</access-operations><action>deny</action></rule>
   </rule-list>
 </nacm>`;
+
+/** `filter` without `namedEntries`: every entry of a list is judged (as for a filter that cannot say). */
+function unnamed({ root, child, keepsAllBelow }: NodeFilter): NodeFilter {
+  return { root, child, keepsAllBelow };
+}
 
 /** A handler over `backend` on 127.0.0.1 (users from Basic credentials). */
 async function serve(backend: Backend): Promise<{ url: string; close(): Promise<void> }> {
@@ -186,10 +193,12 @@ describe('get-bulk over a backend that shares its nodes', () => {
         },
         readShared: async (r: ReadRequest): Promise<SharedRead> => {
           const read = await local(r.user).readShared(r);
+          const filter = r.user === 'gus' && read.filter !== undefined ? unnamed(read.filter) : read.filter;
           calls.held++;
           let settings = 0;
           return {
             ...read,
+            ...(filter === undefined ? {} : { filter }),
             onDetach: (detach) => {
               const nth = settings++;
               read.onDetach(() => {
@@ -293,14 +302,14 @@ describe('get-bulk over a backend that shares its nodes', () => {
     expect((await call(shared.url, 'erin', after(2))).status).toBe(200);
   });
 
-  test('the unreadable entries skipped before a readable one are judged to the end of the list', async () => {
+  test('the entries a rule names by key are found by key, and one other entry is judged for the rest', async () => {
     expect(await names('fay', {})).toEqual({ names: ['a49999'], last: 'a49999' });
     expect(await names('fay', after(49_999))).toEqual({ names: [] });
   });
 
   test('the answer is byte for byte the one written from a copy, contents filtered, in JSON and XML', async () => {
     const inputs = [{ count: 2, ...after(0) }, after(49_990), {}];
-    for (const user of ['dave', 'erin', 'fay'])
+    for (const user of ['dave', 'erin', 'fay', 'gus'])
       for (const accept of ['application/yang-data+json', 'application/yang-data+xml'])
         for (const input of inputs) {
           const expected = await (await call(copied.url, user, input, accept)).text();
@@ -311,6 +320,12 @@ describe('get-bulk over a backend that shares its nodes', () => {
     const page = async (user: string) => (await call(shared.url, user, { count: 2 })).text();
     expect(await page('erin')).toContain('"album"');
     expect(await page('dave')).not.toContain('album');
+  });
+
+  test('a filter that cannot name the entries it tells apart has each entry judged, in slices', async () => {
+    expect(await names('gus', {})).toEqual({ names: ['a49999'], last: 'a49999' });
+    expect(await names('gus', after(49_999))).toEqual({ names: [] });
+    expect((await call(shared.url, 'gus', after(0))).status).toBe(400);
   });
 
   test('a change of the datastore while the scan gives the event loop back leaves the page one snapshot', async () => {
