@@ -2,17 +2,16 @@ import { parseApiPath, resolveApiPath } from '@yangkit/restconf-uri';
 import { escapeXmlAttribute, escapeXmlText } from '@yangkit/xml';
 import {
   type AnyElement,
-  type ChildHolder,
   type DataNode,
   encodeJsonChunks,
   encodeXmlChunks,
-  entryKey,
-  findEntryByKey,
+  findEntry,
   findPath,
   finishInSlices,
   finishSteps,
   type InstanceTree,
   ITEMS_PER_STEP,
+  judgedByKey,
   type NodeFilter,
   type PathStep,
   type SharedRead,
@@ -88,33 +87,25 @@ const ALL: Readable = { rest: true, apart: NOT_OWN };
 const NONE: Readable = { rest: false, apart: NOT_OWN };
 
 /**
- * Which entries of `group` (under `holder`) a shared read's `filter` keeps. As the encoders' view
+ * Which entries of `group` a shared read's `filter` keeps. As the encoders' view
  * does, a list of configuration entries (unique keys) is judged by the entries the filter names,
  * found by key, and one other entry for the rest, so a page never walks the list.
  */
-function readableIn(
-  filter: NodeFilter | undefined,
-  holder: ChildHolder,
-  group: readonly DataNode[],
-): Readable {
+function readableIn(filter: NodeFilter | undefined, group: readonly DataNode[]): Readable {
   const first = group[0];
   if (filter === undefined || first === undefined) return ALL;
   const parent = first.parent;
   const state = parent === undefined ? filter.root : stateAlong(filter, NOT_OWN, parent);
   if (state === undefined) return NONE;
   if (filter.keepsAllBelow(state)) return ALL;
-  const kept = (entry: DataNode) => filter.child(state, entry) !== undefined;
   const schema = first.schema;
   const named = filter.namedEntries?.(state, schema);
-  if (named === undefined || (named.length > 0 && !schema.config)) return { each: kept };
-  const keys = new Set(named);
-  const representative = named.length === 0 ? first : group.find((n) => !keys.has(entryKey(n)!));
-  const rest = representative !== undefined && kept(representative);
+  if (named === undefined || (named.length > 0 && !schema.config))
+    return { each: (entry) => filter.child(state, entry) !== undefined };
+  const judged = judgedByKey(filter, state, group, named);
+  const rest = judged.rest !== undefined;
   const apart = new Set<DataNode>();
-  for (const key of keys) {
-    const entry = findEntryByKey(holder, schema, key);
-    if (entry !== undefined && kept(entry) !== rest) apart.add(entry);
-  }
+  for (const [entry, entryState] of judged.named) if ((entryState !== undefined) !== rest) apart.add(entry);
   return { rest, apart };
 }
 
@@ -123,22 +114,19 @@ function isReadable(readable: Readable, entry: DataNode): boolean {
 }
 
 /**
- * The position after the entry `after` names in `group` (the entries of `list` under `holder`):
- * found by key in the holder's index (in a shared read the datastore's own, kept from one call to
+ * The position after the entry `after` names in `group` (the entries of `list`): found by key in
+ * the group's index (in a shared read the datastore's own array and index, kept from one call to
  * the next), then its position by the array's own search. An entry the user may not read is
  * answered as absent (RFC 8341 section 3.4.5).
  */
 function positionAfter(
-  holder: ChildHolder,
   list: SchemaNode,
   group: readonly DataNode[],
   after: Map<string, string>,
   readable: Readable,
 ): number {
   const values = list.keyNodes.map((k) => after.get(k.name));
-  const entry = values.every((v) => v !== undefined)
-    ? findEntryByKey(holder, list, values.join('\u0000'))
-    : undefined;
+  const entry = values.every((v) => v !== undefined) ? findEntry(group, values.join('\u0000')) : undefined;
   const at = entry === undefined || !isReadable(readable, entry) ? -1 : group.indexOf(entry);
   if (at === -1) throw invalid('last-keys names no entry of the list');
   return at + 1;
@@ -233,12 +221,11 @@ export async function getBulk(ctx: RequestContext, op: SchemaNode, body: Body | 
   const target = toPathSteps(resolved);
   const { tree, shared } = await readList(ctx, target);
   try {
+    // In a shared read, the datastore's own array of the entries, with its index of keys.
     const group = findPath(tree, target.slice(0, -1))?.children?.get(list) ?? [];
-    // The entries' own holder: in a shared read the datastore's, whose index of keys is kept.
-    const holder: ChildHolder = group[0]?.parent ?? tree;
     const filter = shared?.filter;
-    const readable = readableIn(filter, holder, group);
-    const start = after === undefined ? 0 : positionAfter(holder, list, group, after, readable);
+    const readable = readableIn(filter, group);
+    const start = after === undefined ? 0 : positionAfter(list, group, after, readable);
     const answer = (page: DataNode[]) => answerChunks(ctx, targetText, list, tree, page, filter);
     let chunks: Iterable<string>;
     if (!('each' in readable)) {

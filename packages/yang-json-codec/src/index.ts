@@ -20,6 +20,7 @@ export {
 export {
   findChild,
   findChildren,
+  findEntry,
   findEntryByKey,
   findPath,
   hasKeyIndex,
@@ -123,7 +124,15 @@ export type { ValidateOptions } from './validate';
 export { validate, validateChanges, validateChangesSteps, validateSteps } from './validate';
 export type { ValueError, ValueOk } from './values';
 export { valueFromCanonical, valueFromXml } from './values';
-export { applyView, type NodeFilter, type TreeView, type ViewedNode, viewedTopLevel } from './view';
+export {
+  applyView,
+  judgedByKey,
+  type KeyedJudgement,
+  type NodeFilter,
+  type TreeView,
+  type ViewedNode,
+  viewedTopLevel,
+} from './view';
 export type { WithDefaultsMode } from './with-defaults';
 export { applyWithDefaults } from './with-defaults';
 export { type TreeNode, treeNavigator } from './xpath-navigator';

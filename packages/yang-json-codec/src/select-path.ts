@@ -13,21 +13,18 @@ import { type PathStep, stepKey } from './path-step';
  * without keys goes through every entry. An empty path copies the whole tree.
  *
  * With `share`, the instances the path names are not copied: the new document holds them as they are in
- * `tree` (their parents still those of `tree`), inside copies of their ancestors. Such a view costs
+ * `tree` (their parents still those of `tree`), inside copies of their ancestors, and a whole list as
+ * `tree`'s own array of its entries (with its index of keys, see `findEntry`). Such a view costs
  * O(path), whatever the size of the selection; it must not be changed, and it sees every later change
  * of `tree` (see `ChangeLog.hold`).
  */
 export function selectPath(tree: InstanceTree, steps: readonly PathStep[], share = false): InstanceTree {
   const children = new CompactChildMap();
-  const take = share ? (n: DataNode) => n : (n: DataNode, parent?: DataNode) => cloneNode(n, parent);
   if (steps.length === 0) {
     for (const [schema, nodes] of tree.children)
-      children.set(
-        schema,
-        nodes.map((n) => take(n)),
-      );
+      children.set(schema, share ? nodes : nodes.map((n) => cloneNode(n, undefined)));
   } else {
-    const selected = copiesAlong(tree, steps, 0, undefined, take);
+    const selected = copiesAlong(tree, steps, 0, undefined, share);
     if (selected.length > 0) children.set(steps[0]!.schema, selected);
   }
   return { ...tree, children };
@@ -39,17 +36,17 @@ function copiesAlong(
   steps: readonly PathStep[],
   i: number,
   parent: DataNode | undefined,
-  take: (node: DataNode, parent?: DataNode) => DataNode,
+  share: boolean,
 ): DataNode[] {
   const found = findChildren(source, steps[i]!);
-  if (i === steps.length - 1) return found.map((n) => take(n, parent));
+  if (i === steps.length - 1) return share ? (found as DataNode[]) : found.map((n) => cloneNode(n, parent));
   const out: DataNode[] = [];
   // A list entry named by its keys is selected by them (its keys are content match nodes), whatever
   // lies below it; a container or an entry of a whole list only when the rest of the path is there.
   const named = stepKey(steps[i]!) !== undefined;
   for (const n of found) {
     const copy = ancestorCopy(n, parent);
-    const below = copiesAlong(n, steps, i + 1, copy, take);
+    const below = copiesAlong(n, steps, i + 1, copy, share);
     if (below.length > 0) copy.children!.set(steps[i + 1]!.schema, below);
     if (below.length > 0 || named) out.push(copy);
   }

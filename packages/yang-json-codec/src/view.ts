@@ -71,6 +71,38 @@ export interface NodeFilter<S = unknown> {
   namedEntries?(parent: S, schema: SchemaNode): readonly string[] | undefined;
 }
 
+/** How a filter judged the entries of a group it names apart (see {@link judgedByKey}). */
+export interface KeyedJudgement {
+  /** The state of every entry not named (undefined: each is left out). */
+  readonly rest: unknown;
+  /** Each entry named that the group holds, with its state (undefined: left out). */
+  readonly named: ReadonlyMap<DataNode, unknown>;
+}
+
+/**
+ * How `filter` judges `group`, the configuration entries of a list or leaf-list below a holder in
+ * state `state`, given `named`, the entries it tells apart ({@link NodeFilter.namedEntries}): each
+ * named entry is found by key and judged, and one entry not named judged for all the others. Entry
+ * keys are unique in configuration (RFC 7950 sections 7.7 and 7.8.2), so a big list is not walked:
+ * at most one entry more than those named is looked at.
+ */
+export function judgedByKey(
+  filter: NodeFilter,
+  state: unknown,
+  group: readonly DataNode[],
+  named: readonly string[],
+): KeyedJudgement {
+  const keys = new Set(named);
+  const representative = keys.size === 0 ? group[0] : group.find((n) => !keys.has(entryKey(n)!));
+  const rest = representative === undefined ? undefined : filter.child(state, representative);
+  const judged = new Map<DataNode, unknown>();
+  for (const key of keys) {
+    const entry = findEntry(group, key);
+    if (entry !== undefined) judged.set(entry, filter.child(state, entry));
+  }
+  return { rest, named: judged };
+}
+
 const NO_GROUPS: ChildPairs = [];
 
 /** The rules of one view over one tree. */
@@ -159,8 +191,7 @@ class Rules {
 
   /**
    * A group of configuration entries of which the filter judges those `named` apart (see
-   * `NodeFilter.namedEntries`): each is found by key, the first entry not named stands for the rest,
-   * and what is left out is cut from the group by slices, never entry by entry.
+   * {@link judgedByKey}): what is left out is cut from the group by slices, never entry by entry.
    */
   private filteredByKey(
     group: readonly DataNode[],
@@ -168,22 +199,13 @@ class Rules {
     state: unknown,
     below: Place,
   ): Group | undefined {
-    const filter = this.filter!;
-    const keys = new Set(named);
-    // At most one entry more than the keys named is looked at.
-    const representative = group.find((n) => !keys.has(entryKey(n)!));
-    const rest = representative === undefined ? undefined : filter.child(state, representative);
-    const states = new Map<DataNode, unknown>();
+    const judged = judgedByKey(this.filter!, state, group, named);
+    const rest = judged.rest;
+    below.decided(rest, judged.named);
     /** Positions of the entries named whose fate (kept or left out) differs from the rest's. */
     const apart: number[] = [];
-    for (const key of keys) {
-      const entry = findEntry(group, key);
-      if (entry === undefined) continue;
-      const entryState = filter.child(state, entry);
-      if (entryState !== undefined) states.set(entry, entryState);
+    for (const [entry, entryState] of judged.named)
       if ((entryState === undefined) !== (rest === undefined)) apart.push(group.indexOf(entry));
-    }
-    below.decided(rest, states);
     if (apart.length === 0) return rest === undefined ? undefined : group;
     apart.sort((a, b) => a - b);
     if (rest === undefined) return apart.map((at) => group[at]!);
