@@ -35,6 +35,7 @@ export {
   type ActionHandler,
   type CommitHook,
   type ConnectOptions,
+  DEFAULT_MAX_UPDATE_BYTES,
   type HookContext,
   NetconfServer,
   type NetconfServerOptions,

@@ -15,7 +15,7 @@ import {
 import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
 import type { Datastore, DatastoreName } from './datastore.js';
 import { RpcError, rpcError, rpcErrorOf } from './errors.js';
-import type { ReplyContent } from './reply.js';
+import type { ReplyContent, ReplyPieces } from './reply.js';
 import type { NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
 import { holdRead, sharedReply, sharedReplyInSlices } from './shared-read.js';
@@ -205,17 +205,33 @@ export function readReply(
   filter: Filter,
   options: ReadOptions = {},
 ): ReplyContent | Promise<ReplyContent> {
+  return readPieces(server, session, datastore, tree, filter, options.view ?? {}, (selection, view) =>
+    dataChunks(selection, options.withDefaults, options.namespace, view),
+  );
+}
+
+/**
+ * {@link readReply}'s reading, written by `chunks` (an encoder of the selection through `view`, to
+ * which access control is added) rather than as `<data>`: the read of a YANG Push update too.
+ */
+export function readPieces(
+  server: NetconfServer,
+  session: ServerSession,
+  datastore: Datastore,
+  tree: InstanceTree,
+  filter: Filter,
+  view: TreeView,
+  chunks: (selection: InstanceTree, view: TreeView) => Iterable<string>,
+): ReplyPieces | Promise<ReplyPieces> {
   const readFilter = server.nacm?.readFilter(session);
   // With the copy too: what with-defaults adds in the view is judged like the rest.
-  const view = readFilter === undefined ? options.view : { ...options.view, filter: readFilter };
-  const chunks = (selection: InstanceTree) =>
-    dataChunks(selection, options.withDefaults, options.namespace, view);
+  const readView = readFilter === undefined ? view : { ...view, filter: readFilter };
   const read = holdRead(datastore, tree);
-  if (!filter) return sharedReply(read, chunks(tree));
+  if (!filter) return sharedReply(read, chunks(tree, readView));
   return sharedReplyInSlices(
     read,
     readableSelection(server, session, tree, filter),
-    chunks,
+    (selection) => chunks(selection, readView),
     () => !session.open,
   );
 }

@@ -120,6 +120,12 @@ export interface NetconfServerOptions {
   readonly maxSubscriptionsPerUser?: number;
   /** RFC 8639 dynamic subscriptions of all users' sessions together (default 64). */
   readonly maxSubscriptions?: number;
+  /**
+   * UTF-8 bytes of the content of one RFC 8641 update (its datastore's selection as XML; default
+   * 1 MiB): the encoding of a bigger one stops there, and the subscription is suspended with
+   * `ietf-yang-push:update-too-big` until an update fits again.
+   */
+  readonly maxUpdateBytes?: number;
 }
 
 /** Options of {@link NetconfServer.connect}. */
@@ -141,6 +147,9 @@ export interface ConnectOptions {
 
 /** RFC 6241 section 8.4.5.1 `confirm-timeout` when a confirmed commit gives none: 600 seconds. */
 export const DEFAULT_CONFIRM_TIMEOUT = 600;
+
+/** {@link NetconfServerOptions.maxUpdateBytes} when none is given: 1 MiB. */
+export const DEFAULT_MAX_UPDATE_BYTES = 1024 * 1024;
 
 /** How the exchange of a commit judges the tree running takes (see `NetconfServer.exchangeSteps`). */
 interface ExchangeOptions {
@@ -189,7 +198,12 @@ export class NetconfServer implements SessionHost {
   /** NACM enforcement (RFC 8341), when the `nacm` option enables it. */
   readonly nacm: AccessControl | undefined;
   /** The bounds of dynamic subscriptions (see {@link NetconfServerOptions.maxSubscriptionsPerUser}). */
-  readonly subscriptionLimits: { readonly perUser: number; readonly total: number };
+  readonly subscriptionLimits: {
+    readonly perUser: number;
+    readonly total: number;
+    /** See {@link NetconfServerOptions.maxUpdateBytes}. */
+    readonly updateBytes: number;
+  };
   /** How each session was connected (recovery, silent); sessions connected with none are absent. */
   private readonly connectOptions = new WeakMap<ServerSession, ConnectOptions>();
   private readonly validateHooks: ValidateHook[] = [];
@@ -239,6 +253,7 @@ export class NetconfServer implements SessionHost {
     this.subscriptionLimits = {
       perUser: options.maxSubscriptionsPerUser ?? 8,
       total: options.maxSubscriptions ?? 64,
+      updateBytes: options.maxUpdateBytes ?? DEFAULT_MAX_UPDATE_BYTES,
     };
     this.features = {
       candidate: options.candidate ?? true,

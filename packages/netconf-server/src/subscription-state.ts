@@ -88,7 +88,13 @@ function notification(inner: string): string {
 
 /** An RFC 8639 section 2.7 subscription state change notification (or replay-completed). */
 export function stateChange(
-  kind: 'subscription-modified' | 'subscription-completed' | 'subscription-terminated' | 'replay-completed',
+  kind:
+    | 'subscription-modified'
+    | 'subscription-completed'
+    | 'subscription-terminated'
+    | 'subscription-suspended'
+    | 'subscription-resumed'
+    | 'replay-completed',
   id: number,
   rest = '',
 ): string {

@@ -1,9 +1,10 @@
 import { childElement, textOf, type XmlElement } from '@yangkit/xml';
-import { encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
-import type { Change } from './datastore.js';
+import { encodeXmlChunks, finishInSlices, type Steps } from '@yangkit/yang-json-codec';
+import { type Change, withState } from './datastore.js';
 import { rpcError } from './errors.js';
 import { type LoggedEvent, writeEvent } from './notifications.js';
-import { select } from './operation-args.js';
+import { readPieces } from './operation-args.js';
+import type { ReplyPieces } from './reply.js';
 import type { NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
 import {
@@ -16,6 +17,7 @@ import {
   stopTimeOf,
   type Trigger,
   triggerOf,
+  YP_NS,
 } from './subscription-policy.js';
 import {
   type DynamicState,
@@ -41,8 +43,16 @@ interface Dynamic extends DynamicState {
   dampen: NodeJS.Timeout | undefined;
   /** on-change: the last content sent, to tell whether a commit changed the selection. */
   last: string | undefined;
+  /**
+   * Suspended (RFC 8639 `subscription-suspended`) with `ietf-yang-push:update-too-big`: the last
+   * update was over the server's bound; the next one that fits resumes the subscription.
+   */
+  suspended: boolean;
   /** An update waits for the receiver to read what was sent before (see `whenRead`). */
   deferred: boolean;
+  /** An update is being made (in slices); one asked for meanwhile waits in `again`. */
+  updating: boolean;
+  again: (() => Promise<void>) | undefined;
   replaying: boolean;
   readonly queued: LoggedEvent[];
 }
@@ -66,7 +76,16 @@ export class DynamicSubscriptions {
     const datastore = datastoreOf(op);
     const schema = this.server.schema;
     const base = { session, stopTime: stop, stopTimer: undefined, tick: undefined, dampen: undefined };
-    const counters = { sent: 0, excluded: 0, last: undefined, deferred: false, queued: [] };
+    const counters = {
+      sent: 0,
+      excluded: 0,
+      last: undefined,
+      suspended: false,
+      deferred: false,
+      updating: false,
+      again: undefined,
+      queued: [],
+    };
     let sub: Dynamic;
     if (datastore !== undefined) {
       const trigger = triggerOf(op);
@@ -95,6 +114,7 @@ export class DynamicSubscriptions {
         sub.last = content;
         // RFC 8641 3.10: sync-on-start (default true) sends the full content first.
         if (trigger.onChange.syncOnStart) session.afterReply(() => this.sendUpdate(sub, content));
+        else if (content === undefined) session.afterReply(() => this.suspend(sub));
       }
     } else {
       const streamEl = childElement(op, 'stream', SN_NS);
@@ -204,7 +224,7 @@ export class DynamicSubscriptions {
       // An on-change receiver's copy follows the old selection: it is sent the new one, in full
       // (push-update) unless sync-on-start is false, else as a change.
       if (content !== undefined && sub.trigger !== undefined && 'onChange' in sub.trigger) {
-        if (sub.trigger.onChange.syncOnStart && content !== sub.last) {
+        if (sub.trigger.onChange.syncOnStart && (content !== sub.last || content === undefined)) {
           sub.last = content;
           this.sendUpdate(sub, content);
         } else this.whenRead(sub, () => this.pushChange(sub));
@@ -344,15 +364,37 @@ export class DynamicSubscriptions {
    */
   private whenRead(sub: Dynamic, update: () => Promise<void>): void {
     if (!sub.session.backedUp) {
-      this.guarded(sub, update());
+      this.oneAtATime(sub, update);
       return;
     }
     if (sub.deferred) return;
     sub.deferred = true;
     void sub.session.drained().then(() => {
       sub.deferred = false;
-      if (this.subs.get(sub.id) === sub) this.guarded(sub, update());
+      if (this.subs.get(sub.id) === sub) this.oneAtATime(sub, update);
     });
+  }
+
+  /**
+   * Makes one update of a subscription at a time: its slices may outlast a period, and updates made
+   * side by side would each hold running and the event loop's slices. One asked for meanwhile runs
+   * after it (the last one stands for all: each carries the whole selection of its moment).
+   */
+  private oneAtATime(sub: Dynamic, update: () => Promise<void>): void {
+    if (sub.updating) {
+      sub.again = update;
+      return;
+    }
+    sub.updating = true;
+    this.guarded(
+      sub,
+      update().finally(() => {
+        sub.updating = false;
+        const again = sub.again;
+        sub.again = undefined;
+        if (again !== undefined && this.subs.get(sub.id) === sub) this.whenRead(sub, again);
+      }),
+    );
   }
 
   private deliver(sub: Dynamic, event: LoggedEvent): void {
@@ -371,19 +413,53 @@ export class DynamicSubscriptions {
     }
   }
 
-  private async content(sub: Dynamic): Promise<string> {
-    let tree: InstanceTree =
-      sub.datastore === 'operational'
-        ? await this.server.operationalView(sub.session)
-        : this.server.running.tree;
-    // RFC 8341 section 3.4.5: an update holds only what the receiver may read.
-    if (this.server.nacm)
-      tree = this.server.nacm.readable(sub.session, tree, !(sub.filter && 'xpath' in sub.filter));
-    return encodeXml(select(tree, sub.filter));
+  /**
+   * The content of an update: what the receiver may read of the subscription's selection (RFC 8341
+   * section 3.4.5), read as a NETCONF read is (see `readPieces`: from the datastore's own nodes,
+   * held so that it stays one snapshot, the selection made in slices) and encoded in slices; or
+   * undefined when it is over the server's bound, where the encoding stops.
+   */
+  private async content(sub: Dynamic): Promise<string | undefined> {
+    const server = this.server;
+    const state = sub.datastore === 'operational' ? await server.operationalState(sub.session) : undefined;
+    const limit = server.subscriptionLimits.updateBytes;
+    const size = { bytes: 0 };
+    const pieces = await server.readAtTurn('running', (datastore) => {
+      const tree = state === undefined ? datastore.tree : withState(datastore.tree, state);
+      return readPieces(server, sub.session, datastore, tree, sub.filter, {}, (selection, view) =>
+        boundedChunks(encodeXmlChunks(selection, { view }), limit, size),
+      );
+    });
+    const text = await finishInSlices(joined(pieces));
+    return size.bytes > limit ? undefined : text;
   }
 
-  private sendUpdate(sub: Dynamic, content: string): void {
+  /**
+   * An update's content went over the bound: the receiver is told once, with
+   * `subscription-suspended` (RFC 8639 section 2.7; `update-too-big` is, in RFC 8641, a reason of
+   * suspension, not of termination), and no update goes out until one fits.
+   */
+  private suspend(sub: Dynamic): void {
+    if (sub.suspended || this.subs.get(sub.id) !== sub) return;
+    sub.suspended = true;
+    sub.last = undefined;
+    sub.session.notify(
+      stateChange('subscription-suspended', sub.id, `<reason xmlns:yp="${YP_NS}">yp:update-too-big</reason>`),
+    );
+  }
+
+  /** Sends an update's content; one over the bound suspends instead, one that fits resumes first. */
+  private sendUpdate(sub: Dynamic, content: string | undefined): void {
     if (this.subs.get(sub.id) !== sub) return;
+    if (content === undefined) {
+      this.suspend(sub);
+      return;
+    }
+    if (sub.suspended) {
+      // RFC 8639 subscription-resumed, then the whole content: the receiver missed what changed.
+      sub.suspended = false;
+      sub.session.notify(stateChange('subscription-resumed', sub.id));
+    }
     sub.sent++;
     sub.session.notify(pushUpdateXml(sub.id, content));
   }
@@ -399,11 +475,45 @@ export class DynamicSubscriptions {
   private async pushChange(sub: Dynamic): Promise<void> {
     if (this.subs.get(sub.id) !== sub) return;
     const now = await this.content(sub);
-    if (now === sub.last || this.subs.get(sub.id) !== sub) return;
+    if (this.subs.get(sub.id) !== sub) return;
+    // A suspended subscription resumes with the whole content (see sendUpdate).
+    if (now === undefined || sub.suspended) {
+      sub.last = now;
+      this.sendUpdate(sub, now);
+      return;
+    }
+    if (now === sub.last) return;
     sub.last = now;
     sub.sent++;
     sub.session.notify(pushChangeUpdateXml(sub.id, now));
   }
+}
+
+/**
+ * The chunks of `chunks` until their UTF-8 bytes, counted in `size`, pass `limit`: the chunk that
+ * passes it is the last made, so the encoding of a big selection costs the limit, not the data
+ * (when the datastore changes meanwhile too, as the rest is then encoded at once).
+ */
+function* boundedChunks(chunks: Iterable<string>, limit: number, size: { bytes: number }): Generator<string> {
+  for (const chunk of chunks) {
+    size.bytes += Buffer.byteLength(chunk);
+    yield chunk;
+    if (size.bytes > limit) return;
+  }
+}
+
+/** The text of a reply's pieces, a piece a step (each encoded as it is asked for); releases them. */
+function* joined(reply: ReplyPieces): Steps<string> {
+  let text = '';
+  try {
+    for (const piece of reply.pieces) {
+      text += piece;
+      yield;
+    }
+  } finally {
+    reply.release();
+  }
+  return text;
 }
 
 /**
