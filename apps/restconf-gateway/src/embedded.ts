@@ -12,6 +12,7 @@ import {
 import {
   type Backend,
   createNetconfBackend,
+  EVENT_QUEUE_DEFAULTS,
   RESTCONF_MODULES,
   SUBSCRIPTION_FEATURES,
   subscriptionModules,
@@ -98,6 +99,9 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
         ? {}
         : { maxSubscriptionsPerUser: options.maxSubscriptionsPerUser }),
       ...(options.maxSubscriptions === undefined ? {} : { maxSubscriptions: options.maxSubscriptions }),
+      // An update its receiver's queue could not hold is not made.
+      maxUpdateBytes:
+        options.maxUpdateBytes ?? options.eventQueueBytes ?? EVENT_QUEUE_DEFAULTS.maxQueuedBytes,
     });
   } catch (error) {
     throw new GatewayError('FILE', `cannot start the embedded NETCONF server: ${(error as Error).message}`, {

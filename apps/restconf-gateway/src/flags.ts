@@ -438,6 +438,14 @@ export const FLAGS: readonly FlagSpec[] = [
     help: 'Bytes of notifications held for one event stream client that reads too slowly (it is then disconnected), or for a subscription before its GET (it then ends).',
   },
   {
+    name: 'max-update-bytes',
+    type: 'integer',
+    range: [1024, 1024 ** 3],
+    defaultText: '--event-queue-bytes',
+    value: 'N',
+    help: 'Bytes of the content of one YANG Push update (RFC 8641) of the embedded server; the encoding of a bigger one stops there and its subscription is suspended (update-too-big) until an update fits.',
+  },
+  {
     name: 'max-unauthenticated-connections',
     type: 'integer',
     range: [1, 1_000_000],

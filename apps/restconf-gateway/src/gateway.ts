@@ -281,8 +281,9 @@ export async function startGateway(
       `serving NETCONF over SSH on ${a.address}:${a.port} for user ${options.netconfSshUser ?? 'netconf'}`,
     );
   }
+  const updateBytes = setup.netconf?.subscriptionLimits.updateBytes;
   log.info(
-    `subscriptions: ${subscriptionLimits.maxPerUser} per user, ${subscriptionLimits.maxTotal} in all, ${subscriptionLimits.receiveWithinSeconds} s to GET the uri; ${eventQueueBytes} bytes queued per event stream client or unreceived subscription`,
+    `subscriptions: ${subscriptionLimits.maxPerUser} per user, ${subscriptionLimits.maxTotal} in all, ${subscriptionLimits.receiveWithinSeconds} s to GET the uri; ${eventQueueBytes} bytes queued per event stream client or unreceived subscription${updateBytes === undefined ? '' : `; ${updateBytes} bytes of content per YANG Push update`}`,
   );
   log.info(
     limitsLine(limits, {

@@ -105,6 +105,12 @@ export interface GatewayOptions {
   readonly subscriptionReceiveTimeout?: number;
   /** Bytes queued for one slow event stream client, or for a subscription before its GET (default 1 MiB). */
   readonly eventQueueBytes?: number;
+  /**
+   * UTF-8 bytes of the content of one RFC 8641 update the embedded server makes; past it the
+   * subscription is suspended with `update-too-big` until one fits (default `eventQueueBytes`: a
+   * bigger update could not wait for its receiver anyway).
+   */
+  readonly maxUpdateBytes?: number;
   /** Connections that have not authenticated a request kept at once; the oldest is closed past it (default 1000). */
   readonly maxUnauthenticatedConnections?: number;
   /** Failed logins from one address before it waits (default 10). */

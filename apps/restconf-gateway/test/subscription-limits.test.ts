@@ -88,12 +88,22 @@ describe('subscription flags', () => {
     expect(r.status).toBe(404);
   });
 
+  test('--max-update-bytes bounds the updates of the embedded server, by default --event-queue-bytes', async () => {
+    expect((await start({ maxUpdateBytes: 4096 })).backend.netconf!.subscriptionLimits.updateBytes).toBe(
+      4096,
+    );
+    await gw!.close();
+    expect((await start({ eventQueueBytes: 2048 })).backend.netconf!.subscriptionLimits.updateBytes).toBe(
+      2048,
+    );
+  });
+
   test('the start log names the subscription limits', async () => {
     const log = captureLog();
     await start({ maxSubscriptions: 5, subscriptionReceiveTimeout: 30 }, { logger: log.logger });
     const line = log.lines.map((l) => String(l.msg)).find((m) => m.startsWith('subscriptions:'));
     expect(line).toBe(
-      'subscriptions: 8 per user, 5 in all, 30 s to GET the uri; 1048576 bytes queued per event stream client or unreceived subscription',
+      'subscriptions: 8 per user, 5 in all, 30 s to GET the uri; 1048576 bytes queued per event stream client or unreceived subscription; 1048576 bytes of content per YANG Push update',
     );
   });
 
