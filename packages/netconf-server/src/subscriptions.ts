@@ -430,7 +430,7 @@ export class DynamicSubscriptions {
         boundedChunks(encodeXmlChunks(selection, { view }), limit, size),
       );
     });
-    const text = await finishInSlices(joined(pieces));
+    const text = await finishInSlices(joined(pieces, () => !sub.session.open));
     return size.bytes > limit ? undefined : text;
   }
 
@@ -502,11 +502,15 @@ function* boundedChunks(chunks: Iterable<string>, limit: number, size: { bytes: 
   }
 }
 
-/** The text of a reply's pieces, a piece a step (each encoded as it is asked for); releases them. */
-function* joined(reply: ReplyPieces): Steps<string> {
+/**
+ * The text of a reply's pieces, a piece a step (each encoded as it is asked for); releases them.
+ * Rejects when `abandoned` (the session ended) turns true between two pieces.
+ */
+function* joined(reply: ReplyPieces, abandoned: () => boolean): Steps<string> {
   let text = '';
   try {
     for (const piece of reply.pieces) {
+      if (abandoned()) throw new Error('the update was abandoned');
       text += piece;
       yield;
     }
