@@ -45,6 +45,22 @@ export async function testServer(options: Partial<NetconfServerOptions> = {}): P
   return NetconfServer.create({ schema: await testSchema(), ...options });
 }
 
+/** A server on the test schema whose running datastore holds `count` artists (`artist-0`, ...). */
+export async function serverWithArtists(
+  count: number,
+  options: Partial<NetconfServerOptions> = {},
+): Promise<NetconfServer> {
+  const server = await testServer(options);
+  const artist = Array.from({ length: count }, (_, i) => ({ name: `artist-${i}` }));
+  server
+    .localSession('admin')
+    .editConfig(
+      'running',
+      configMerges(server.schema, { 'example-jukebox:jukebox': { library: { artist } } }),
+    );
+  return server;
+}
+
 /** A netconf-client session connected in-process. */
 export async function client(server: NetconfServer, username = 'tester'): Promise<NetconfSession> {
   const [a, b] = duplexPair();

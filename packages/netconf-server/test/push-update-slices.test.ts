@@ -3,7 +3,7 @@ import type * as codec from '@yangkit/yang-json-codec';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { duplexPair } from '../src/index.js';
 import { NetconfServer, type NetconfServerOptions } from '../src/server.js';
-import { client, configMerges, JB, NC, testServer } from './helpers.js';
+import { client, configMerges, JB, NC, serverWithArtists } from './helpers.js';
 import { NACM, nacmSchema, recoverySession } from './nacm-helpers.js';
 
 // An RFC 8641 update is read as a NETCONF read is: from running's own nodes, held so that it stays
@@ -43,14 +43,7 @@ async function serverWith(
   count: number,
   options: Partial<NetconfServerOptions> = {},
 ): Promise<NetconfServer> {
-  server = await testServer(options);
-  const artist = Array.from({ length: count }, (_, i) => ({ name: `artist-${i}` }));
-  server
-    .localSession('admin')
-    .editConfig(
-      'running',
-      configMerges(server.schema, { 'example-jukebox:jukebox': { library: { artist } } }),
-    );
+  server = await serverWithArtists(count, options);
   return server;
 }
 

@@ -6,7 +6,7 @@ import { NMDA_NS } from '../src/nmda.js';
 import { filterElements } from '../src/operation-args.js';
 import { writeReply } from '../src/reply.js';
 import { NetconfServer } from '../src/server.js';
-import { configMerges, JB, NC, testServer } from './helpers.js';
+import { configMerges, JB, NC, serverWithArtists, testServer } from './helpers.js';
 import { nacmSchema } from './nacm-helpers.js';
 
 // A reply of a big datastore is written in pieces as the transport takes them: the event loop runs
@@ -23,14 +23,7 @@ afterEach(async () => {
 
 /** A server whose running datastore holds `count` artists. */
 async function serverWith(count: number): Promise<NetconfServer> {
-  server = await testServer();
-  const artist = Array.from({ length: count }, (_, i) => ({ name: `artist-${i}` }));
-  server
-    .localSession('admin')
-    .editConfig(
-      'running',
-      configMerges(server.schema, { 'example-jukebox:jukebox': { library: { artist } } }),
-    );
+  server = await serverWithArtists(count);
   return server;
 }
 
