@@ -223,7 +223,7 @@ export class DynamicSubscriptions {
       this.schedule(sub);
       // An on-change receiver's copy follows the old selection: it is sent the new one, in full
       // (push-update) unless sync-on-start is false, else as a change.
-      if (content !== undefined && sub.trigger !== undefined && 'onChange' in sub.trigger) {
+      if (sub.target === 'datastore' && sub.trigger !== undefined && 'onChange' in sub.trigger) {
         if (sub.trigger.onChange.syncOnStart && (content !== sub.last || content === undefined)) {
           sub.last = content;
           this.sendUpdate(sub, content);
