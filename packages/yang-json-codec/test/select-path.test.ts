@@ -46,6 +46,16 @@ describe('selectPath', () => {
     expect(json(out)).toEqual(json(selectPath(tree, [s.top, s.item('a')])));
   });
 
+  test("a shared selection of a whole list holds the source's own array of its entries", () => {
+    const tree = sample();
+    const s = steps(schema);
+    const list = s.items.schema;
+    const out = selectPath(tree, [s.top, s.items], true);
+    // The same array, so its index of keys serves lookups in the selection too.
+    expect(findPath(out, [s.top])!.children!.get(list)).toBe(findPath(tree, [s.top])!.children!.get(list));
+    expect(json(out)).toEqual(json(selectPath(tree, [s.top, s.items])));
+  });
+
   test('an entry named by its keys is selected with them when the rest of the path is missing', () => {
     const s = steps(schema);
     expect(json(selectPath(sample(), [s.top, s.item('b'), s.tag('x')]))).toEqual({
