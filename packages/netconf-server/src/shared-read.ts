@@ -1,11 +1,9 @@
 import {
   cloneNode,
-  cloneTree,
-  finishInSlices,
-  finishSteps,
   type InstanceTree,
   type SharedRead,
   type Steps,
+  snapshotAfterSteps,
   snapshotChunks,
 } from '@yangkit/yang-json-codec';
 import type { Datastore } from './datastore.js';
@@ -54,12 +52,10 @@ export function sharedReply(read: SharedRead, chunks: Iterable<string>): ReplyPi
 /**
  * {@link sharedReply} of a tree made in steps from a held read's tree (what the user may read, a
  * filter's selection: work in proportion to the data), the steps run in slices with the hold kept,
- * so that neither they nor the reply hold the event loop. When the datastore is about to change
- * while they run, the rest runs at once and what it made is copied out of the datastore's nodes: the
- * reply stays one snapshot of the moment the read was held. The reply is made in the run of the last
- * step, so no change comes between. Rejects with what the steps throw (before the reply's first
- * byte, so still an `<rpc-error>`), or when `abandoned` (the session ended) turns true between two
- * steps; the hold is released then.
+ * so that neither they nor the reply hold the event loop; one snapshot of the moment the read was
+ * held, whatever changes meanwhile (see the codec's `snapshotAfterSteps`). Rejects with what the
+ * steps throw (before the reply's first byte, so still an `<rpc-error>`), or when `abandoned` (the
+ * session ended) turns true between two steps; the hold is released then.
  */
 export async function sharedReplyInSlices(
   read: SharedRead,
@@ -67,30 +63,11 @@ export async function sharedReplyInSlices(
   chunks: (tree: InstanceTree) => Iterable<string>,
   abandoned: () => boolean,
 ): Promise<ReplyPieces> {
-  let detached: { readonly tree: InstanceTree } | { readonly error: unknown } | undefined;
-  read.onDetach(() => {
-    // Called within the datastore's change: what the steps throw is rethrown by the reply's run.
-    try {
-      detached = { tree: cloneTree(finishSteps(steps)) };
-    } catch (error) {
-      detached = { error };
-    }
-  });
-  const reply = (tree: InstanceTree) => sharedReply({ ...read, tree }, chunks(tree));
-  function* run(): Steps<ReplyPieces> {
-    for (;;) {
-      if (detached !== undefined) {
-        if ('error' in detached) throw detached.error;
-        return reply(detached.tree);
-      }
-      if (abandoned()) throw new Error('the read was abandoned');
-      const next = steps.next();
-      if (next.done === true) return reply(next.value);
-      yield;
-    }
-  }
   try {
-    return await finishInSlices(run());
+    return {
+      pieces: await snapshotAfterSteps(read, steps, chunks, abandoned),
+      release: () => read.release(),
+    };
   } catch (error) {
     read.release();
     throw error;

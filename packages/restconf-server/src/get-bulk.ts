@@ -8,7 +8,6 @@ import {
   findEntry,
   findPath,
   finishInSlices,
-  finishSteps,
   type InstanceTree,
   ITEMS_PER_STEP,
   judgedByKey,
@@ -16,6 +15,7 @@ import {
   type PathStep,
   type SharedRead,
   type Steps,
+  snapshotAfterSteps,
   snapshotChunks,
 } from '@yangkit/yang-json-codec';
 import { pathSchemaOf } from '@yangkit/yang-patch';
@@ -156,18 +156,19 @@ function pageOf(
   return page;
 }
 
-/** Fills `page` with up to `count` entries of `group` from `start` that `readable` keeps, a few at a time. */
+/** Up to `count` entries of `group` from `start` that `readable` keeps, a few looked at a step. */
 function* readableFrom(
   group: readonly DataNode[],
   start: number,
   count: number,
   readable: (entry: DataNode) => boolean,
-  page: DataNode[],
-): Steps<void> {
+): Steps<DataNode[]> {
+  const page: DataNode[] = [];
   for (let i = start; i < group.length && page.length < count; i++) {
     if (readable(group[i]!)) page.push(group[i]!);
     if ((i - start) % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
   }
+  return page;
 }
 
 /** `head`, the chunks of `body`, then `tail`, the ends joined to the first and last chunks. */
@@ -229,26 +230,18 @@ export async function getBulk(ctx: RequestContext, op: SchemaNode, body: Body | 
     const answer = (page: DataNode[]) => answerChunks(ctx, targetText, list, tree, page, filter);
     let chunks: Iterable<string>;
     if (!('each' in readable)) {
-      chunks = answer(pageOf(group, start, count, readable));
+      const written = answer(pageOf(group, start, count, readable));
+      chunks = shared === undefined ? written : snapshotChunks(written, shared);
     } else {
-      // Each entry is judged, and the unreadable ones skipped do not count: in slices.
-      const page: DataNode[] = [];
-      const scan = readableFrom(group, start, count, readable.each, page);
-      let detached: string[] | undefined;
-      // The datastore is about to change while the scan gives the event loop back: the rest of the
-      // scan and the answer are done at once, from the nodes as they still are.
-      shared?.onDetach(() => {
-        finishSteps(scan);
-        detached = [...answer(page)];
-      });
-      await finishInSlices(scan);
-      chunks = detached ?? answer(page);
+      // Each entry is judged, and the unreadable ones skipped do not count: in slices, the answer
+      // kept one snapshot of the moment of the read.
+      const scan = readableFrom(group, start, count, readable.each);
+      chunks =
+        shared === undefined
+          ? answer(await finishInSlices(scan))
+          : await snapshotAfterSteps(shared, scan, answer);
     }
-    await ctx.out.stream(
-      200,
-      dataMediaType(ctx.encoding),
-      shared === undefined ? chunks : snapshotChunks(chunks, shared),
-    );
+    await ctx.out.stream(200, dataMediaType(ctx.encoding), chunks);
   } finally {
     shared?.release();
   }

@@ -100,7 +100,7 @@ export {
   selectXPathSteps,
 } from './select';
 export { selectPath } from './select-path';
-export { type DetachableRead, type SharedRead, snapshotChunks } from './snapshot-chunks';
+export { type DetachableRead, type SharedRead, snapshotAfterSteps, snapshotChunks } from './snapshot-chunks';
 export {
   finishInSlices,
   finishSteps,

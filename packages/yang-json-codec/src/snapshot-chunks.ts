@@ -1,5 +1,6 @@
 import type { InstanceTree } from './instance';
 import type { OriginRule } from './origin';
+import { finishInSlices, finishSteps, type Steps } from './steps';
 import type { NodeFilter } from './view';
 
 /**
@@ -61,16 +62,59 @@ export function snapshotChunks(chunks: Iterable<string>, read: DetachableRead): 
   return continued(encoder, state);
 }
 
+/**
+ * {@link snapshotChunks} of a document made from what `steps` first compute on a held read (a
+ * selection, what a user may read, a page: work in proportion to the data): the steps run in slices
+ * of a few milliseconds (see `finishInSlices`) with the read held, then `chunks` encodes their
+ * result. When the datastore is about to change while they run, the rest of them runs at once and
+ * the whole document is encoded then, from the nodes as they still are: it stays one snapshot of the
+ * moment the read was held. Rejects with what the steps (or that encoding) throw, or once
+ * `abandoned` (the reader is gone) turns true between two steps; the caller releases the read then.
+ */
+export async function snapshotAfterSteps<T>(
+  read: DetachableRead,
+  steps: Steps<T>,
+  chunks: (result: T) => Iterable<string>,
+  abandoned: () => boolean = () => false,
+): Promise<Generator<string>> {
+  let detached: { readonly rest: string[] } | { readonly error: unknown } | undefined;
+  read.onDetach(() => {
+    // Within the datastore's change: a failure is rethrown by the run below, not into the change.
+    try {
+      detached = { rest: [...chunks(finishSteps(steps))] };
+    } catch (error) {
+      detached = { error };
+    }
+  });
+  function* run(): Steps<Generator<string>> {
+    for (;;) {
+      if (detached !== undefined) {
+        if ('error' in detached) throw detached.error;
+        return given(detached.rest);
+      }
+      if (abandoned()) throw new Error('the read was abandoned');
+      const next = steps.next();
+      if (next.done === true) return snapshotChunks(chunks(next.value), read);
+      yield;
+    }
+  }
+  return finishInSlices(run());
+}
+
 function* continued(encoder: Iterator<string>, state: { rest?: string[] }): Generator<string> {
   for (;;) {
     const rest = state.rest;
     if (rest !== undefined) {
-      // Each chunk is dropped once given out.
-      for (let chunk = rest.shift(); chunk !== undefined; chunk = rest.shift()) yield chunk;
+      yield* given(rest);
       return;
     }
     const next = encoder.next();
     if (next.done) return;
     yield next.value;
   }
+}
+
+/** The chunks of `rest`, each dropped once given out. */
+function* given(rest: string[]): Generator<string> {
+  for (let chunk = rest.shift(); chunk !== undefined; chunk = rest.shift()) yield chunk;
 }
