@@ -236,6 +236,44 @@ describe('an on-change subscription whose first update is over the bound', () =>
   });
 });
 
+describe('an on-change subscription modified to a selection over the bound', () => {
+  /** One artist: an update far under the bound. */
+  const ONE = `<yp:datastore-xpath-filter xmlns:jb="${JB}">/jb:jukebox/jb:library/jb:artist[jb:name='artist-7']</yp:datastore-xpath-filter>`;
+  /** Every artist: an update of about 2 MB. */
+  const ALL = `<yp:datastore-xpath-filter xmlns:jb="${JB}">/jb:jukebox/jb:library</yp:datastore-xpath-filter>`;
+  const modify = (id: string, filter: string) =>
+    `<modify-subscription xmlns="${SN}" xmlns:yp="${YP}" xmlns:ds="${DS}"><id>${id}</id><yp:datastore>ds:running</yp:datastore>${filter}</modify-subscription>`;
+
+  test('is suspended with update-too-big, and modified back it resumes with the whole content', async () => {
+    const s = await serverWith(BIG, { maxUpdateBytes: 64 * 1024 });
+    const { client: c, sent } = await receiver(s);
+    const synced = first(c, (xml) => xml.includes('<push-update'));
+    const reply = await c.rpc(
+      `<establish-subscription xmlns="${SN}" xmlns:yp="${YP}" xmlns:ds="${DS}"><yp:datastore>ds:running</yp:datastore>${ONE}<yp:on-change><yp:dampening-period>0</yp:dampening-period></yp:on-change></establish-subscription>`,
+    );
+    const id = /<id[^>]*>(\d+)<\/id>/.exec(reply.xml)![1]!;
+    expect(contentsOf((await synced).xml)).toContain('<name>artist-7</name>');
+
+    const suspended = first(c, (xml) => xml.includes('subscription-suspended'));
+    await c.rpc(modify(id, ALL));
+    expect((await suspended).xml).toMatch(/yp:update-too-big/);
+    expect(sent.filter((xml) => xml.includes('<push-'))).toHaveLength(1);
+    const modified = sent.findIndex((xml) => xml.includes('subscription-modified'));
+    expect(modified).toBeGreaterThan(0);
+    expect(modified).toBeLessThan(sent.findIndex((xml) => xml.includes('subscription-suspended')));
+
+    const resumedUpdate = first(c, (xml) => xml.includes('<push-'));
+    await c.rpc(modify(id, ONE));
+    const update = await resumedUpdate;
+    expect(update.xml).toContain('<push-update');
+    expect(contentsOf(update.xml)).toContain('<name>artist-7</name>');
+    expect(contentsOf(update.xml)).not.toContain('<name>artist-8</name>');
+    const resumed = sent.findIndex((xml) => xml.includes('subscription-resumed'));
+    expect(resumed).toBeGreaterThan(sent.findIndex((xml) => xml.includes('subscription-suspended')));
+    expect(resumed).toBe(sent.length - 2);
+  });
+});
+
 describe('an update of a user whom a rule denies something in every entry', () => {
   /** bob may read the library, but no album of any artist (RFC 8341 section 3.4.5). */
   const HIDE_ALBUMS = `<nacm xmlns="${NACM}"><groups><group><name>operators</name><user-name>bob</user-name></group></groups><rule-list><name>operators</name><group>operators</group><rule><name>hide-albums</name><module-name>example-jukebox</module-name><path>/example-jukebox:jukebox/library/artist/album</path><access-operations>read</access-operations><action>deny</action></rule></rule-list></nacm>`;
