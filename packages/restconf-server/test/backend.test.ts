@@ -15,6 +15,7 @@ import { EditError } from '../src/backend.js';
 import { RestconfError } from '../src/errors.js';
 import { createRestconfHandler } from '../src/handler.js';
 import { createNetconfBackend } from '../src/netconf-backend/index.js';
+import { SUBSCRIPTION_FEATURES } from '../src/subscriptions/index.js';
 import { exampleSchema, YANG_DIR } from './harness.js';
 import { EVENT_NS, eventXml } from './streams-helpers.js';
 
@@ -307,5 +308,140 @@ describe('createNetconfBackend', () => {
     const handler = createRestconfHandler({ backend });
     await handler.ready;
     await handler.close();
+  });
+});
+
+describe('a big reply of the NETCONF server', () => {
+  /** Artists enough for a reply whose decode takes many slices. */
+  const ARTISTS = 20_000;
+
+  test('is decoded in slices: other work runs between the reply and the read it answers', async () => {
+    const library = Array.from({ length: ARTISTS }, (_, i) => ({ name: `artist-${i}` }));
+    const admin = createNetconfBackend({ schema, openSession: factory([]), watchChanges: false });
+    await admin.start();
+    const LIBRARY = fromResolved(
+      resolveApiPath(parseApiPath('/example-jukebox:jukebox/library'), pathSchemaOf(schema)),
+    );
+    await admin.edit({
+      edits: editsOf({
+        operation: 'replace',
+        target: '/example-jukebox:jukebox/library',
+        value: { 'example-jukebox:library': { artist: library } },
+      }),
+    });
+    /** Turns of the event loop taken from the moment each reply reached the backend. */
+    let turnsAfterReply = 0;
+    const open = factory([]);
+    const backend = createNetconfBackend({
+      schema,
+      watchChanges: false,
+      openSession: async (user) => {
+        const s = await open(user);
+        const rpc = s.rpc.bind(s);
+        s.rpc = async (xml, ...rest) => {
+          const reply = await rpc(xml, ...rest);
+          turnsAfterReply = 0;
+          const count = () => {
+            turnsAfterReply++;
+            if (turnsAfterReply < 1000) setImmediate(count);
+          };
+          setImmediate(count);
+          return reply;
+        };
+        return s;
+      },
+    });
+    await backend.start();
+    const tree = await backend.read({ target: LIBRARY, content: 'config' });
+    const decodedAfter = turnsAfterReply;
+    expect(tree.children.size).toBe(1);
+    expect(
+      (json(tree) as { 'example-jukebox:jukebox': { library: { artist: unknown[] } } })[
+        'example-jukebox:jukebox'
+      ].library.artist,
+    ).toHaveLength(ARTISTS);
+    // Decoded in one run, the read would resolve before the first turn.
+    expect(decodedAfter).toBeGreaterThan(1);
+    await admin.edit({
+      edits: editsOf({ operation: 'remove', target: '/example-jukebox:jukebox/library' }),
+    });
+    await Promise.all([backend.close(), admin.close()]);
+  });
+});
+
+describe('a big YANG Push update of the NETCONF server', () => {
+  test('is decoded in slices: other work runs between the notification and its delivery', async () => {
+    const pushSchema = await loadServerSchema({
+      paths: [YANG_DIR],
+      modules: ['example-jukebox', 'ietf-yang-push', 'ietf-restconf-subscribed-notifications'],
+      features: SUBSCRIPTION_FEATURES,
+    });
+    const netconf = await NetconfServer.create({ schema: pushSchema });
+    const library = Array.from({ length: 20_000 }, (_, i) => `<artist><name>artist-${i}</name></artist>`);
+    const [a, b] = duplexPair();
+    netconf.connect(a, { username: 'admin' });
+    const admin = await connectStream(b);
+    await admin.editConfig({
+      target: 'running',
+      config: `<jukebox xmlns="http://example.com/ns/example-jukebox"><library>${library.join('')}</library></jukebox>`,
+    });
+    await admin.close();
+    /** Turns of the event loop taken from the moment the last notification reached the backend. */
+    let turnsAfterNotification = 0;
+    const backend = createNetconfBackend({
+      schema: pushSchema,
+      watchChanges: false,
+      openSession: async () => {
+        const [a, b] = duplexPair();
+        netconf.connect(a, { username: 'reader' });
+        const s = await connectStream(b);
+        const notifications = s.notifications.bind(s);
+        s.notifications = () => {
+          const events = notifications();
+          const next = events.next.bind(events);
+          events.next = async () => {
+            const n = await next();
+            turnsAfterNotification = 0;
+            const count = () => {
+              if (++turnsAfterNotification < 1000) setImmediate(count);
+            };
+            setImmediate(count);
+            return n;
+          };
+          return events;
+        };
+        return s;
+      },
+    });
+    await backend.start();
+    const establish = pushSchema
+      .rpcs()
+      .find((r) => r.module === 'ietf-subscribed-notifications' && r.name === 'establish-subscription')!;
+    const input = decodeJson(
+      pushSchema,
+      JSON.stringify({
+        'ietf-subscribed-notifications:input': {
+          'ietf-yang-push:datastore': 'ietf-datastores:running',
+          'ietf-yang-push:periodic': { period: 100 },
+        },
+      }),
+      { kind: 'rpc-input', operation: establish },
+    );
+    const subscription = await backend.subscribe({ establish, input });
+    let update: InstanceTree | undefined;
+    let turns = 0;
+    for await (const n of subscription) {
+      if (encodeJson(n.tree).includes('push-update')) {
+        update = n.tree;
+        turns = turnsAfterNotification;
+        break;
+      }
+    }
+    subscription.close();
+    expect(encodeJson(update!)).toContain('"artist-19999"');
+    // Decoded in one run, the update would be delivered before the first turn.
+    expect(turns).toBeGreaterThan(1);
+    await backend.close();
+    await netconf.close();
   });
 });

@@ -30,6 +30,12 @@ export interface XmlSink {
    * start tag for an empty-element tag (-1 when no text is read).
    */
   close(element: XmlElement, contentEnd: number): void;
+  /**
+   * Work the last call left to be done in steps before the next element is handed on (the decode
+   * of a collected element's content, say), taken once; undefined when there is none. The readers
+   * in steps run it as their own steps, so a big collected element does not make one long step.
+   */
+  takeSteps?(): Generator<void, void, void> | undefined;
 }
 
 /**
@@ -445,6 +451,8 @@ class Reader {
       this.i = lt;
       if (final) this.markup();
       else if (!this.wholeMarkup(lt)) return;
+      const more = this.sink?.takeSteps?.();
+      if (more !== undefined) yield* more;
       if (++this.step === XML_STEP) {
         this.step = 0;
         yield;

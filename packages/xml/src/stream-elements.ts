@@ -40,18 +40,25 @@ export function* streamXmlElementsSteps(
       else stack.push({ element: e, skip: decision === 'skip', next: 0 });
     };
     enter(element);
+    // The work a collected element's `close` left (see XmlSink.takeSteps) runs as steps here.
+    let more = sink.takeSteps?.();
+    if (more !== undefined) yield* more;
     while (stack.length > 0) {
       const open = stack[stack.length - 1]!;
       const children = open.element.children;
       if (open.skip || open.next >= children.length) {
         stack.pop();
         sink.close(open.element, -1);
+        more = sink.takeSteps?.();
+        if (more !== undefined) yield* more;
         continue;
       }
       const child = children[open.next++]!;
       if (typeof child === 'string') sink.text(open.element, child);
       else {
         enter(child);
+        more = sink.takeSteps?.();
+        if (more !== undefined) yield* more;
         if (++handed % XML_STEP === 0) yield;
       }
     }

@@ -181,6 +181,40 @@ describe('reading in steps', () => {
     expect(b.events).toEqual(a.events);
   });
 
+  test('runs the steps a sink left at a close as steps of its own, before the next element is handed on', () => {
+    const text = `<top><big>${entries(10)}</big><after/></top>`;
+    const drivers: ((sink: XmlSink) => Generator<void, unknown, void>)[] = [
+      (sink) => streamXmlSteps(text, sink),
+      (sink) => streamXmlElementsSteps(readXml(text), sink),
+    ];
+    for (const drive of drivers) {
+      const events: string[] = [];
+      let left: Generator<void, void, void> | undefined;
+      const sink: XmlSink = {
+        open: (e) => (e.name === 'big' ? 'collect' : 'stream'),
+        text: () => {},
+        close(e) {
+          events.push(`close ${e.name}`);
+          if (e.name !== 'big') return;
+          left = (function* () {
+            for (let i = 0; i < 3; i++) {
+              events.push(`work ${i}`);
+              yield;
+            }
+          })();
+        },
+        takeSteps() {
+          const steps = left;
+          left = undefined;
+          return steps;
+        },
+      };
+      const { yields } = run(drive(sink));
+      expect(events).toEqual(['close big', 'work 0', 'work 1', 'work 2', 'close after', 'close top']);
+      expect(yields).toBeGreaterThanOrEqual(3);
+    }
+  });
+
   test('a malformed document fails at the step that reaches the fault', () => {
     const steps = readXmlSteps(`${entries(2_000).slice(0, -7)}</entry>`);
     expect(() => {

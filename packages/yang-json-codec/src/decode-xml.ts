@@ -1,6 +1,5 @@
 import {
   childElements,
-  streamXmlElements,
   streamXmlElementsSteps,
   streamXmlSteps,
   textOf,
@@ -155,6 +154,8 @@ class XmlDecoder implements XmlSink {
   /** Frames pushed for elements, parallel to the reader's open elements. */
   private first = true;
   private sawNotification = false;
+  /** The decode of an anydata's content as data, left by `close` for the reader to run as steps. */
+  private deferred: Steps<void> | undefined;
 
   constructor(
     ctx: DecodeContext,
@@ -331,6 +332,12 @@ class XmlDecoder implements XmlSink {
     );
   }
 
+  takeSteps(): Steps<void> | undefined {
+    const steps = this.deferred;
+    this.deferred = undefined;
+    return steps;
+  }
+
   close(el: XmlElement): void {
     const frame = this.stack.pop()!;
     switch (frame.type) {
@@ -477,10 +484,15 @@ class XmlDecoder implements XmlSink {
   private any(el: XmlElement, schema: SchemaNode, parent: DataNode | undefined): DataNode {
     const node = this.ctx.node(schema, parent);
     if (el.attributes.length > 0) node.annotations = this.annotations(el, node, schema);
-    const data = this.anyAsData(el, node);
-    if (data !== undefined) node.children = data;
-    else node.any = (schema.kind === 'anyxml' ? anyText(el) : undefined) ?? this.anyContent(el.children, 0);
+    // A YANG Push update's or a get-data reply's content can be megabytes: decoded in steps.
+    if (this.holdsData(el)) this.deferred = this.anyAsDataSteps(el, node);
+    else node.any = this.schemaless(el, schema);
     return node;
+  }
+
+  /** anydata/anyxml content kept as elements, without the schema. */
+  private schemaless(el: XmlElement, schema: SchemaNode): AnyElement[] {
+    return (schema.kind === 'anyxml' ? anyText(el) : undefined) ?? this.anyContent(el.children, 0);
   }
 
   /** A leaf or leaf-list entry whose element held `text`. */
@@ -509,32 +521,40 @@ class XmlDecoder implements XmlSink {
   }
 
   /**
-   * anydata/anyxml content whose elements are all top-level data nodes of the schema (a datastore's
-   * content, as in get-config output or a YANG Push update) is decoded as data, so it encodes by
-   * RFC 7951 like any other data; anything else stays schema-less (undefined here).
+   * Whether anydata/anyxml content is data: its elements are all top-level data nodes of the schema
+   * (a datastore's content, as in get-config output or a YANG Push update). Data is decoded as such
+   * (see {@link anyAsDataSteps}), so it encodes by RFC 7951 like any other data.
    */
-  private anyAsData(el: XmlElement, owner: DataNode): ChildMap | undefined {
+  private holdsData(el: XmlElement): boolean {
     const top = topLevelInfo(this.tree).byNamespace;
     let any = false;
     for (const c of el.children) {
       if (typeof c === 'string') {
         if (/^[ \t\r\n]*$/.test(c)) continue;
-        return undefined;
+        return false;
       }
-      if (top.get(c.ns)?.get(c.local) === undefined) return undefined;
+      if (top.get(c.ns)?.get(c.local) === undefined) return false;
       any = true;
     }
-    if (!any) return undefined;
+    return any;
+  }
+
+  /**
+   * Decodes the content of `owner`, an anydata/anyxml whose content {@link holdsData}, as its
+   * children, in steps; content that does not decode as data stays schema-less.
+   */
+  private *anyAsDataSteps(el: XmlElement, owner: DataNode): Steps<void> {
     const decoder = new XmlDecoder(this.ctx, DATA_TARGET);
     try {
-      streamXmlElements(childElements(el), decoder);
+      yield* streamXmlElementsSteps(childElements(el), decoder);
     } catch (error) {
-      if (CodecError.isInstance(error)) return undefined;
-      throw error;
+      if (!CodecError.isInstance(error)) throw error;
+      owner.any = this.schemaless(el, owner.schema);
+      return;
     }
     const children = decoder.finish().children;
     for (const nodes of children.values()) for (const n of nodes) n.parent = owner;
-    return children;
+    owner.children = children;
   }
 
   private anyContent(children: readonly (XmlElement | string)[], depth: number): AnyElement[] {

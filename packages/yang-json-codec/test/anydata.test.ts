@@ -1,7 +1,7 @@
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { decodeJson, decodeXml, encodeJson, encodeXml } from '../src/index';
-import { SHARED_YANG } from './helpers';
+import { decodeJson, decodeXml, decodeXmlSteps, encodeJson, encodeXml, readXml } from '../src/index';
+import { drain, SHARED_YANG } from './helpers';
 
 const NC = 'urn:ietf:params:xml:ns:netconf:base:1.0';
 const JB = 'http://example.com/ns/example-jukebox';
@@ -60,6 +60,30 @@ describe('anydata content', () => {
     );
     const data = [...[...tree.children.values()][0]![0]!.children!.values()][0]![0]!;
     expect([data.children, data.any?.[0]?.name]).toEqual([undefined, 'thing']);
+  });
+
+  test('content of known nodes that does not decode as data stays schema-less', () => {
+    const tree = decodeXml(
+      schema,
+      `<rpc-reply xmlns="${NC}"><data><jukebox xmlns="${JB}"><library><artist><name>a</name><album><name>b</name><year>soon</year></album></artist></library></jukebox></data></rpc-reply>`,
+      { kind: 'rpc-output', operation: 'ietf-netconf:get-config' },
+    );
+    const data = [...[...tree.children.values()][0]![0]!.children!.values()][0]![0]!;
+    expect([data.children, data.any?.[0]?.name]).toEqual([undefined, 'jukebox']);
+  });
+
+  test('big content is decoded in steps, from text and from elements, to the tree decoded at once', () => {
+    const artists = Array.from({ length: 5_000 }, (_, i) => `<artist><name>a${i}</name></artist>`).join('');
+    const reply = `<rpc-reply xmlns="${NC}"><data><jukebox xmlns="${JB}"><library>${artists}</library></jukebox></data></rpc-reply>`;
+    const options = { kind: 'rpc-output', operation: 'ietf-netconf:get-config' } as const;
+    const once = encodeJson(decodeXml(schema, reply, options));
+    expect(once).toContain('"name":"a4999"');
+    for (const input of [reply, readXml(reply)[0]!]) {
+      const { value, yields } = drain(decodeXmlSteps(schema, input, options));
+      // One step per few hundred elements: the content is not decoded in one.
+      expect(yields).toBeGreaterThan(10);
+      expect(encodeJson(value)).toBe(once);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import type { RpcReply } from '@yangkit/netconf-client';
 import { escapeXmlAttribute } from '@yangkit/xml';
-import { decodeXml, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
+import { decodeXmlSteps, encodeXml, finishInSlices, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import type { InvokeRequest } from '../backend.js';
 import { hasChildren } from '../instances.js';
@@ -23,8 +23,11 @@ export function invokeRpc(request: InvokeRequest): string {
     : `<action xmlns="${YANG_1_NS}">${pathXml(request.path, element)}</action>`;
 }
 
-/** Decodes the `<rpc-reply>` of an invocation, as read by the session, as the operation's output. */
-export function decodeOutput(schema: SchemaTree, op: SchemaNode, reply: RpcReply): InstanceTree {
+/**
+ * Decodes the `<rpc-reply>` of an invocation, as read by the session, as the operation's output, in
+ * slices of a few milliseconds (an output can be as big as the server makes it).
+ */
+export function decodeOutput(schema: SchemaTree, op: SchemaNode, reply: RpcReply): Promise<InstanceTree> {
   const kind = op.kind === 'action' ? 'action-output' : 'rpc-output';
-  return decodeXml(schema, reply.element, { kind, operation: op, strict: false });
+  return finishInSlices(decodeXmlSteps(schema, reply.element, { kind, operation: op, strict: false }));
 }

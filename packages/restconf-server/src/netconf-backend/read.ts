@@ -3,7 +3,8 @@ import { toInstanceIdentifier } from '@yangkit/restconf-uri';
 import { escapeXmlAttribute } from '@yangkit/xml';
 import {
   applyContent,
-  decodeXml,
+  decodeXmlSteps,
+  finishInSlices,
   holdsNoState,
   type InstanceTree,
   type PathStep,
@@ -64,10 +65,11 @@ function readRpc(caps: Capabilities, request: ReadRequest): string {
  * Decodes the content of a reply's `<data>` (RFC 6241's, or RFC 8526's in the NMDA namespace) as
  * the session read it: a large reply from its text in one pass (a tree of elements first would
  * cost a second pass and its garbage), a small one from its elements; elements of modules outside
- * the schema are skipped.
+ * the schema are skipped. In slices of a few milliseconds, so that a big reply does not hold every
+ * other request while it decodes.
  */
-function decodeData(schema: SchemaTree, reply: RpcReply): InstanceTree {
-  return decodeXml(schema, replyData(reply) ?? [], { kind: 'data', strict: false });
+function decodeData(schema: SchemaTree, reply: RpcReply): Promise<InstanceTree> {
+  return finishInSlices(decodeXmlSteps(schema, replyData(reply) ?? [], { kind: 'data', strict: false }));
 }
 
 /** A read (see `Backend.read`) on one session. */
@@ -77,7 +79,7 @@ export async function read(
   request: ReadRequest,
 ): Promise<InstanceTree> {
   const reply = await session.rpc(readRpc(session.capabilities, request));
-  const tree = decodeData(schema, reply);
+  const tree = await decodeData(schema, reply);
   return applyContent(tree, request.content ?? 'all');
 }
 
@@ -94,7 +96,7 @@ export async function exists(
   const { target } = request;
   const tree =
     request.datastore === undefined && session.capabilities.protocol.has('xpath')
-      ? decodeData(schema, await session.rpc(existsRpc(schema, target)))
+      ? await decodeData(schema, await session.rpc(existsRpc(schema, target)))
       : await read(session, schema, {
           target,
           content: 'config',
