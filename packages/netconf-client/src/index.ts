@@ -53,7 +53,7 @@ export {
   NAMESPACES,
   type WithDefaultsMode,
 } from './operations.js';
-export { replyData } from './reply.js';
+export { replyContent, replyData } from './reply.js';
 export { parseRpcErrors } from './rpc-error.js';
 export {
   NetconfSessionCore,

@@ -1,9 +1,11 @@
 import {
   childElement,
   childElements,
+  finishSteps,
   innerXml,
   namespaceDeclarations,
-  streamXml,
+  type Steps,
+  streamXmlSteps,
   type XmlElement,
   XmlError,
   type XmlLimits,
@@ -105,10 +107,18 @@ function contentWithScope(text: string, parent: Placed, bindings: ReadonlyMap<st
  * `<rpc-error>`: those are small, and the caller reads them in full.
  */
 export function scanReply(text: string, limits: XmlLimits = {}): ScannedReply | undefined {
+  return finishSteps(scanReplySteps(text, limits));
+}
+
+/**
+ * {@link scanReply} in steps (see the XML layer's `Steps`): a session reads a big reply a few
+ * milliseconds at a time, so that the scan of megabytes does not hold the event loop.
+ */
+export function* scanReplySteps(text: string, limits: XmlLimits = {}): Steps<ScannedReply | undefined> {
   const sink = new EnvelopeSink(text);
   try {
     // Nothing below the envelope is kept, so the element count needs no bound beyond the size.
-    streamXml(text, sink, { ...limits, maxElements: Number.POSITIVE_INFINITY });
+    yield* streamXmlSteps(text, sink, { ...limits, maxElements: Number.POSITIVE_INFINITY });
   } catch (error) {
     throw XmlError.isInstance(error) ? messageError(error) : error;
   }
@@ -178,6 +188,16 @@ export function replyData(reply: RpcReply): string | XmlElement[] | undefined {
   if (scanned !== undefined) return scanned.dataXml;
   const data = childElement(reply.element, 'data');
   return data === undefined ? undefined : childElements(data);
+}
+
+/**
+ * A reply as a decoder takes it, read once either way: the text of a large reply's content (a slice
+ * of the message, namespaces pushed down; never parsed into a tree, which would cost a pass over
+ * the whole message at once), or the `<rpc-reply>` element of a reply parsed on arrival.
+ */
+export function replyContent(reply: RpcReply): string | XmlElement {
+  const scanned = scannedReplies.get(reply);
+  return scanned !== undefined ? scanned.xml : reply.element;
 }
 
 /** The content of the first `<data>` of a reply, namespaces pushed down; `undefined` without one. */

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
-import { childElement, innerXml, type XmlElement, type XmlLimits } from '@yangkit/xml';
+import { childElement, finishInSlices, innerXml, type XmlElement, type XmlLimits } from '@yangkit/xml';
 import { BASE_1_0, BASE_1_1, type Capabilities, parseCapabilities } from './capabilities.js';
 import { attachFramer, sendMessage } from './duplex-pair.js';
 import { NetconfError, NetconfRpcError, type RpcErrorInfo } from './errors.js';
@@ -16,7 +16,7 @@ import {
 } from './messages.js';
 import { iterateNotifications } from './notification-iterator.js';
 import { readMessage } from './read-message.js';
-import { lazyReply, type ScannedReply, scanReply } from './reply.js';
+import { lazyReply, type ScannedReply, scanReplySteps } from './reply.js';
 import { parseRpcErrors } from './rpc-error.js';
 
 /** Options of a NETCONF session, whatever its transport. */
@@ -127,6 +127,11 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
   #hello: { capabilities: Capabilities; sessionId: number } | undefined;
   #end: SessionEnd | undefined;
   #closing = false;
+  /**
+   * Messages that came while a large one is read in slices (see `#readInSlices`): handled after it,
+   * in order, so that no reply or notification overtakes one sent before it.
+   */
+  #backlog: string[] | undefined;
   #helloTimer: NodeJS.Timeout | undefined;
   #readyResolve!: () => void;
   #readyReject!: (error: NetconfError) => void;
@@ -319,14 +324,54 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
 
   #onMessage(text: string): void {
     if (this.#end || text.trim() === '') return;
-    const limits: XmlLimits =
-      this.#options.maxDepth === undefined ? {} : { maxDepth: this.#options.maxDepth };
-    let el: XmlElement | undefined;
-    let scanned: ScannedReply | undefined;
-    try {
-      if (this.#hello && text.length > (this.#options.fullParseLimit ?? FULL_PARSE_LIMIT)) {
-        scanned = scanReply(text, limits);
+    if (this.#backlog !== undefined) this.#backlog.push(text);
+    else if (this.#isLarge(text)) void this.#readInSlices(text);
+    else this.#handle(text, undefined);
+  }
+
+  #limits(): XmlLimits {
+    return this.#options.maxDepth === undefined ? {} : { maxDepth: this.#options.maxDepth };
+  }
+
+  /** A message read by its envelope alone (see `scanReplySteps`), in slices, rather than parsed whole. */
+  #isLarge(text: string): boolean {
+    return this.#hello !== undefined && text.length > (this.#options.fullParseLimit ?? FULL_PARSE_LIMIT);
+  }
+
+  /**
+   * Reads `text`, a large message, in slices of a few milliseconds (megabytes of a `<get>` reply
+   * would otherwise hold the event loop for their whole scan), then the messages that came
+   * meanwhile, in the order they came.
+   */
+  async #readInSlices(text: string): Promise<void> {
+    const backlog: string[] = [];
+    this.#backlog = backlog;
+    for (let next: string | undefined = text; next !== undefined && !this.#end; next = backlog.shift()) {
+      if (!this.#isLarge(next)) {
+        this.#handle(next, undefined);
+        continue;
       }
+      let scanned: ScannedReply | undefined;
+      try {
+        scanned = await finishInSlices(scanReplySteps(next, this.#limits()));
+      } catch (error) {
+        // A message that cannot be parsed cannot be correlated either: the session is unusable.
+        this.#finish('protocol-error', error as NetconfError);
+        break;
+      }
+      if (!this.#end) this.#handle(next, scanned);
+    }
+    this.#backlog = undefined;
+  }
+
+  /**
+   * Handles one message: a reply read by its envelope (`scanned`), else the message parsed whole (a
+   * small one, or a large one that is not a plain `<rpc-reply>`).
+   */
+  #handle(text: string, scanned: ScannedReply | undefined): void {
+    const limits = this.#limits();
+    let el: XmlElement | undefined;
+    try {
       if (scanned === undefined) el = readMessage(text, limits);
       if (!this.#hello) {
         this.#onHello(el!);

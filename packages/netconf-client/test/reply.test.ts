@@ -261,6 +261,58 @@ describe('a session reading replies above fullParseLimit', () => {
   });
 });
 
+describe('a session reading a large reply', () => {
+  const BIG = `<data>${Array.from({ length: 40_000 }, (_, i) => `<n xmlns="urn:n">${i}</n>`).join('')}</data>`;
+
+  test('reads it in slices: other work runs between its arrival and its answer', async () => {
+    const { client, server } = fakeServer({ handler: () => undefined });
+    const session = await connectStream(client);
+    const reply = session.rpc('<get/>');
+    await new Promise((resolve) => setImmediate(resolve));
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    server.send(`<rpc-reply xmlns="${BASE}" message-id="1">${BIG}</rpc-reply>`);
+    setImmediate(count);
+    const data = replyData(await reply);
+    counting = false;
+    expect(typeof data === 'string' && data.endsWith('<n xmlns="urn:n">39999</n>')).toBe(true);
+    // Scanned in one run, the reply would be answered within a turn or two of its arrival.
+    expect(turns).toBeGreaterThan(3);
+  });
+
+  test('keeps the order of the messages that come while it is read', async () => {
+    const { client, server } = fakeServer({ handler: () => undefined });
+    const session = await connectStream(client);
+    const seen: string[] = [];
+    session.on('notification', () => seen.push('notification'));
+    const big = session.rpc('<get/>').then(() => seen.push('big reply'));
+    const small = session.rpc('<commit/>').then(() => seen.push('small reply'));
+    await new Promise((resolve) => setImmediate(resolve));
+    server.send(`<rpc-reply xmlns="${BASE}" message-id="1">${BIG}</rpc-reply>`);
+    server.send(
+      `<notification xmlns="urn:ietf:params:xml:ns:netconf:notification:1.0"><eventTime>2026-01-01T00:00:00Z</eventTime><e xmlns="urn:e"/></notification>`,
+    );
+    server.send(`<rpc-reply xmlns="${BASE}" message-id="2"><ok/></rpc-reply>`);
+    // Handled as they came: the notification is emitted before either reply's callbacks run (they
+    // run as promise jobs), the small reply only after the large one is read.
+    await Promise.all([big, small]);
+    expect(seen).toEqual(['notification', 'big reply', 'small reply']);
+  });
+
+  test('ends the session at a fault found in a later slice', async () => {
+    const { client, server } = fakeServer({ handler: () => undefined });
+    const session = await connectStream(client);
+    const reply = session.rpc('<get/>');
+    server.send(`<rpc-reply xmlns="${BASE}" message-id="1">${BIG.slice(0, -7)}</rpc-reply>`);
+    await expect(reply).rejects.toBeInstanceOf(NetconfError);
+    expect((await session.closed).reason).toBe('protocol-error');
+  });
+});
+
 describe('replyData', () => {
   const handler = () => '<data xmlns:if="urn:if"><if:interfaces><if:interface/></if:interfaces></data>';
 

@@ -1,5 +1,5 @@
 import { type ResolvedApiPath, resolveOperation } from '@yangkit/restconf-uri';
-import { encodeJson, encodeXml, type PathStep } from '@yangkit/yang-json-codec';
+import { encodeJsonChunks, encodeXmlChunks, type PathStep } from '@yangkit/yang-json-codec';
 import { pathSchemaOf } from '@yangkit/yang-patch';
 import type { SchemaNode } from '@yangkit/yang-schema';
 import { decodeInput } from './body.js';
@@ -30,9 +30,11 @@ async function invoke(
     ctx.out.empty(204);
     return;
   }
+  // In chunks with turns of the event loop between them, as a read is: an output can be as big
+  // as a datastore (ietf-netconf:get-config).
   const opts = encodeOptions(ctx.settings, ctx.encoding);
-  const text = ctx.encoding === 'json' ? encodeJson(output, opts) : encodeXml(output, opts);
-  ctx.out.text(200, dataMediaType(ctx.encoding), text);
+  const chunks = ctx.encoding === 'json' ? encodeJsonChunks(output, opts) : encodeXmlChunks(output, opts);
+  await ctx.out.stream(200, dataMediaType(ctx.encoding), chunks);
 }
 
 /**

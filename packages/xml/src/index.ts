@@ -21,4 +21,12 @@ export {
   type XmlTextPieces,
 } from './reader.js';
 export { innerXml, namespaceDeclarations, outerXml } from './serialize.js';
+export {
+  finishInSlices,
+  finishSteps,
+  ITEMS_PER_STEP,
+  SLICE_MS,
+  type SliceOptions,
+  type Steps,
+} from './steps.js';
 export { streamXmlElements, streamXmlElementsSteps } from './stream-elements.js';

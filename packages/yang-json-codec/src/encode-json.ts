@@ -160,8 +160,9 @@ class JsonWriter {
       if (schema.kind === 'list') {
         this.out += '[';
         yield* this.listEntries(entries, depth, below);
-      } else if (schema.kind === 'container' && isLarge(instanceOf(entries, 0))) {
-        yield* this.inner(instanceOf(entries, 0), depth, below);
+      } else if (holdsNodes(schema) && isLarge(instanceOf(entries, 0))) {
+        // A container, or anydata content decoded as data (a get-config output): by the generator.
+        yield* this.inner(instanceOf(entries, 0), depth, below, schema.kind === 'container');
       } else {
         this.group(schema, entries, depth, below);
       }
@@ -184,10 +185,18 @@ class JsonWriter {
     this.out += `${this.ind.at(depth)}]`;
   }
 
-  /** An object for a container or list entry holding a large group, written by the generator. */
-  private *inner(node: DataNode, depth: number, place: Place | undefined): Generator<string> {
+  /**
+   * An object for a container, list entry or anydata holding a large group, written by the
+   * generator (an anydata's metadata is its sibling's, RFC 7952 section 5.2.3, not its own).
+   */
+  private *inner(
+    node: DataNode,
+    depth: number,
+    place: Place | undefined,
+    ownMetadata = true,
+  ): Generator<string> {
     this.out += '{';
-    const first = this.ownMetadata(this.metadata ? node.annotations : undefined, depth + 1);
+    const first = this.ownMetadata(this.metadata && ownMetadata ? node.annotations : undefined, depth + 1);
     this.close(yield* this.members(node, node.schema, node.schema.module, depth + 1, first, place), depth);
   }
 
@@ -352,4 +361,9 @@ function anyScalar(e: AnyElement): string {
     default:
       return JSON.stringify(e.text ?? '');
   }
+}
+
+/** Whether instances of `schema` are written as an object of data nodes when they hold children. */
+function holdsNodes(schema: SchemaNode): boolean {
+  return schema.kind === 'container' || schema.kind === 'anydata' || schema.kind === 'anyxml';
 }

@@ -1,54 +1,10 @@
-/**
- * Work done in steps: a generator that yields between slices of its work and returns its result.
- * The synchronous APIs run it to its end at once ({@link finishSteps}); a server runs it with
- * {@link finishInSlices}, giving the event loop back between slices, so that decoding a big body
- * does not hold its other requests for the whole decode.
- */
-export type Steps<T> = Generator<void, T, void>;
-
-/**
- * Items (changes, nodes) a loop of work in steps handles between two steps: few enough that a step is
- * short, enough that stepping costs little beside the work.
- */
-export const ITEMS_PER_STEP = 64;
-
-/** Longest run of steps before the event loop gets a turn, in milliseconds ({@link finishInSlices}'s default). */
-export const SLICE_MS = 5;
-
-/** Runs `steps` to its end at once and returns its result. */
-export function finishSteps<T>(steps: Steps<T>): T {
-  let next = steps.next();
-  while (next.done !== true) next = steps.next();
-  return next.value;
-}
-
-/** Options of {@link finishInSlices}. */
-export interface SliceOptions {
-  /** Longest run of steps before the event loop gets a turn, in milliseconds (default {@link SLICE_MS}). */
-  readonly sliceMs?: number;
-}
-
-/** The next turn of the event loop (after pending I/O), in Node and elsewhere. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) =>
-    typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0),
-  );
-}
-
-/**
- * Runs `steps` to its end in slices of about `sliceMs` milliseconds, letting the event loop run
- * other work (I/O, timers, other requests) between them; resolves with its result, rejects with
- * what it throws. The result is the one {@link finishSteps} gives: only the timing differs.
- */
-export async function finishInSlices<T>(steps: Steps<T>, options: SliceOptions = {}): Promise<T> {
-  const sliceMs = options.sliceMs ?? SLICE_MS;
-  let until = performance.now() + sliceMs;
-  for (;;) {
-    const next = steps.next();
-    if (next.done === true) return next.value;
-    if (performance.now() >= until) {
-      await nextTurn();
-      until = performance.now() + sliceMs;
-    }
-  }
-}
+// Work in steps (a generator that yields between slices of its work) is defined once, in the XML
+// layer, the lowest one that works in steps: netconf-client reads big messages with it too.
+export {
+  finishInSlices,
+  finishSteps,
+  ITEMS_PER_STEP,
+  SLICE_MS,
+  type SliceOptions,
+  type Steps,
+} from '@yangkit/xml';

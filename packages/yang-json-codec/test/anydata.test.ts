@@ -1,6 +1,15 @@
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { decodeJson, decodeXml, decodeXmlSteps, encodeJson, encodeXml, readXml } from '../src/index';
+import {
+  decodeJson,
+  decodeXml,
+  decodeXmlSteps,
+  encodeJson,
+  encodeJsonChunks,
+  encodeXml,
+  encodeXmlChunks,
+  readXml,
+} from '../src/index';
 import { drain, SHARED_YANG } from './helpers';
 
 const NC = 'urn:ietf:params:xml:ns:netconf:base:1.0';
@@ -83,6 +92,20 @@ describe('anydata content', () => {
       // One step per few hundred elements: the content is not decoded in one.
       expect(yields).toBeGreaterThan(10);
       expect(encodeJson(value)).toBe(once);
+    }
+  });
+
+  test('big content is encoded in chunks of about 64 KiB, JSON and XML, with metadata as at once', () => {
+    const artists = Array.from({ length: 20_000 }, (_, i) => `<artist><name>a${i}</name></artist>`).join('');
+    const reply = `<rpc-reply xmlns="${NC}"><data><jukebox xmlns="${JB}"><library>${artists}</library></jukebox></data></rpc-reply>`;
+    const tree = decodeXml(schema, reply, { kind: 'rpc-output', operation: 'ietf-netconf:get-config' });
+    for (const [chunks, once] of [
+      [[...encodeJsonChunks(tree, { metadata: true })], encodeJson(tree, { metadata: true })],
+      [[...encodeXmlChunks(tree)], encodeXml(tree)],
+    ] as const) {
+      expect(once.length).toBeGreaterThan(300_000);
+      expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(100_000);
+      expect(chunks.join('')).toBe(once);
     }
   });
 });

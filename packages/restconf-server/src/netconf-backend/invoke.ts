@@ -1,4 +1,4 @@
-import type { RpcReply } from '@yangkit/netconf-client';
+import { type RpcReply, replyContent } from '@yangkit/netconf-client';
 import { escapeXmlAttribute } from '@yangkit/xml';
 import { decodeXmlSteps, encodeXml, finishInSlices, type InstanceTree } from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
@@ -29,5 +29,5 @@ export function invokeRpc(request: InvokeRequest): string {
  */
 export function decodeOutput(schema: SchemaTree, op: SchemaNode, reply: RpcReply): Promise<InstanceTree> {
   const kind = op.kind === 'action' ? 'action-output' : 'rpc-output';
-  return finishInSlices(decodeXmlSteps(schema, reply.element, { kind, operation: op, strict: false }));
+  return finishInSlices(decodeXmlSteps(schema, replyContent(reply), { kind, operation: op, strict: false }));
 }
