@@ -9,8 +9,10 @@ import { ITEMS_PER_STEP, type Steps } from './steps';
  *
  * The entries of one list (or leaf-list) under one parent are one array of the parent's `children` map, in
  * document order (the order of an `ordered-by user` list). Beside an array of more than a few entries an
- * index maps each entry's key (see `entryKey`) to the entry; it is built on the first lookup (or ahead of
- * it, in steps, by {@link indexTreeSteps}) and kept in step by the functions below, so finding an entry by
+ * index maps each entry's key (see `entryKey`) to the entry; the decoders give it to the lists they read
+ * ({@link adoptKeyIndex}), an edit to a list it fills past a few entries ({@link insertChild}); else
+ * it is built on the first lookup (or ahead of it, in steps, by {@link indexTreeSteps}: a copy made by
+ * `cloneTree` has none). It is kept in step by the functions below, so finding an entry by
  * its keys costs O(1) whatever the list's size. A tree that is looked up by key must be changed through
  * these functions (or through a `ChangeLog`, which uses them); code that builds a fresh tree may push into
  * the arrays directly, as no index exists yet. A list
@@ -43,6 +45,16 @@ function indexOf(group: readonly DataNode[]): Map<string, DataNode> {
     building.delete(group);
   }
   return index;
+}
+
+/**
+ * Makes `index` (each entry's key, see `entryKey`, to the entry) the key index of `group`, a list's or
+ * leaf-list's entries being decoded, whose keys the decoder collects anyway to refuse a repeated one:
+ * the index then costs no pass of its own. The decoder keeps it in step with the entries it adds.
+ */
+export function adoptKeyIndex(group: readonly DataNode[], index: Map<string, DataNode>): void {
+  building.delete(group);
+  indexes.set(group, index);
 }
 
 /** True when lookups in `group` (a list's or leaf-list's entries) use an index that is already built. */
@@ -192,6 +204,9 @@ export function insertChild(holder: ChildHolder, node: DataNode, position?: numb
   building.delete(group);
   const index = indexes.get(group);
   if (index !== undefined) addEntry(index, node);
+  // A list an edit fills (a datastore's first content, say) is indexed as it passes the entries that
+  // are scanned, then kept in step: its first lookup by key does not build the index of it whole.
+  else if (group.length === SCAN_LIMIT + 1 && isEntryGroup(group)) indexOf(group);
 }
 
 /** The position of `node` among the instances of its schema node under `holder` (-1 when absent). */

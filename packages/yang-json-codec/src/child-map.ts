@@ -115,7 +115,7 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
   fit(key: SchemaNode): void {
     const at = this.offsetOf(key);
     const group = this.slots[at + 1];
-    if (at >= 0 && Array.isArray(group)) this.slots[at + 1] = group.slice();
+    if (at >= 0 && Array.isArray(group) && group.length <= FIT_LIMIT) this.slots[at + 1] = group.slice();
   }
 
   has(key: SchemaNode): boolean {
@@ -297,19 +297,27 @@ export function addChild(children: ChildMap, node: DataNode): Group {
   return group;
 }
 
-/** The first instance of `schema` in `children` (of a leaf or a container: the one instance). */
+/**
+ * Groups up to this many instances are fitted ({@link fitGroup}); a longer one keeps its array: its
+ * room for more is small beside its entries, and the decoder gave that array its key index (see
+ * child-index's `adoptKeyIndex`, which indexes the groups a lookup would: those of more than 8).
+ */
+const FIT_LIMIT = 8;
+
 /**
  * Makes the group of `schema` in `children`, grown by {@link addChild}, an array of its exact size:
  * an array filled by `push` keeps room for more, most of its size for a list of a few entries. A
- * group of one instance stays the instance alone.
+ * group of one instance stays the instance alone, one of more than {@link FIT_LIMIT} its array.
  */
 export function fitGroup(children: ChildMap, schema: SchemaNode): void {
   if (children instanceof CompactChildMap) children.fit(schema);
   else {
     const group = children.get(schema);
-    if (group !== undefined) children.set(schema, group.slice());
+    if (group !== undefined && group.length <= FIT_LIMIT) children.set(schema, group.slice());
   }
 }
+
+/** The first instance of `schema` in `children` (of a leaf or a container: the one instance). */
 
 export function firstChild(children: ChildMap | undefined, schema: SchemaNode): DataNode | undefined {
   if (children instanceof CompactChildMap) return children.first(schema);

@@ -1,4 +1,5 @@
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import { adoptKeyIndex } from './child-index';
 import { addChild, firstChild, type Group, sizeOf } from './child-map';
 import { CodecError, type CodecErrorCode, type ErrorPath, type ErrorTag } from './errors';
 import { type Annotation, type ChildMap, createNode, type DataNode, type DocumentKind } from './instance';
@@ -73,8 +74,11 @@ export class DecodeContext {
   readonly #base: PathBase | undefined;
   #nodes = 0;
   #nextStep = DECODE_STEP;
-  /** Keys (or values) of each list (or leaf-list) group past {@link SCAN_LIMIT} instances, for the duplicate checks. */
-  readonly #largeGroups = new WeakMap<readonly DataNode[], Set<string>>();
+  /**
+   * Each list (or configuration leaf-list) group past {@link SCAN_LIMIT} instances by key (or value),
+   * for the duplicate checks; the group's key index too.
+   */
+  readonly #largeGroups = new WeakMap<readonly DataNode[], Map<string, DataNode>>();
 
   constructor(tree: SchemaTree, options: DecodeOptions) {
     this.tree = tree;
@@ -282,12 +286,16 @@ export class DecodeContext {
     }
     let seen = this.#largeGroups.get(nodes);
     if (seen === undefined) {
-      seen = new Set();
-      for (let i = 0; i < size - 1; i++) seen.add(list ? this.listKey(nodes[i]!) : nodes[i]!.value!);
+      seen = new Map();
+      for (let i = 0; i < size - 1; i++)
+        seen.set(list ? this.listKey(nodes[i]!) : nodes[i]!.value!, nodes[i]!);
       this.#largeGroups.set(nodes, seen);
+      // The keys are those a lookup by key uses (`entryKey`): the group's key index comes at no
+      // second pass, and a datastore the document goes into has it from the start.
+      adoptKeyIndex(nodes, seen);
     }
     if (seen.has(last)) return true;
-    seen.add(last);
+    seen.set(last, nodes[size - 1]!);
     return false;
   }
 

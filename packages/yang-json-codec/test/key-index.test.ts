@@ -7,6 +7,8 @@ import {
   createNode,
   type DataNode,
   decodeJson,
+  decodeXml,
+  encodeXml,
   findEntryByKey,
   finishSteps,
   hasKeyIndex,
@@ -27,13 +29,18 @@ beforeAll(async () => {
 
 const ARTISTS = 1000;
 
-/** A jukebox of `count` artists, each with two albums (decoded: no index yet). */
-function library(count = ARTISTS): InstanceTree {
+/** The jukebox of `count` artists, each with two albums, as a document. */
+function libraryJson(count = ARTISTS) {
   const artist = Array.from({ length: count }, (_, i) => ({
     name: `artist-${i}`,
     album: [{ name: 'first' }, { name: 'second' }],
   }));
-  return decodeJson(schema, { 'example-jukebox:jukebox': { library: { artist } } });
+  return { 'example-jukebox:jukebox': { library: { artist } } };
+}
+
+/** A jukebox of `count` artists, each with two albums, without key indexes (a copy: see `cloneTree`). */
+function library(count = ARTISTS): InstanceTree {
+  return cloneTree(decodeJson(schema, libraryJson(count)));
 }
 
 /** The node `module:name` among the children of `holder`, whole group. */
@@ -58,6 +65,54 @@ function countSteps<T>(steps: Steps<T>): { result: T; steps: number } {
 
 /** The key `name` of an artist entry. */
 const nameOf = (entry: DataNode): string => group(entry, 'name')[0]!.value!;
+
+describe('a decoded document', () => {
+  test('holds its big lists with their key indexes, built by the check of their keys', () => {
+    const json = libraryJson();
+    const xml = encodeXml(decodeJson(schema, json));
+    for (const tree of [
+      decodeJson(schema, json),
+      decodeJson(schema, JSON.stringify(json)),
+      decodeXml(schema, xml),
+    ]) {
+      const entries = artists(tree);
+      expect(hasKeyIndex(entries)).toBe(true);
+      const library = group(group(tree, 'jukebox')[0]!, 'library')[0]!;
+      expect(findEntryByKey(library, entries[0]!.schema, 'artist-777')).toBe(entries[777]);
+      // Small groups are scanned, not indexed.
+      expect(hasKeyIndex(group(entries[0]!, 'album'))).toBe(false);
+    }
+  });
+
+  test('still refuses a repeated key, past the entries that are scanned', () => {
+    const json = libraryJson(20);
+    json['example-jukebox:jukebox'].library.artist.push({ name: 'artist-3', album: [] });
+    expect(() => decodeJson(schema, json)).toThrow(/same keys/);
+  });
+});
+
+describe('a list an edit fills', () => {
+  test('is indexed as it passes the entries that are scanned, and kept in step', () => {
+    const tree = library(0);
+    const log = new ChangeLog(tree);
+    const jukebox = log.create(undefined, createNode(schema.find('/example-jukebox:jukebox')!, undefined));
+    const library_ = log.create(
+      jukebox,
+      createNode(schema.find('/example-jukebox:jukebox/library')!, jukebox),
+    );
+    const artistSchema = schema.find('/example-jukebox:jukebox/library/artist')!;
+    for (let i = 0; i < 100; i++) {
+      const entry = createNode(artistSchema, undefined);
+      const key = createNode(artistSchema.keyNodes[0]!, entry);
+      key.value = `artist-${i}`;
+      entry.children!.set(key.schema, [key]);
+      log.create(library_, entry);
+    }
+    const list = group(library_, 'artist');
+    expect(hasKeyIndex(list)).toBe(true);
+    expect(findEntryByKey(library_, artistSchema, 'artist-99')).toBe(list[99]);
+  });
+});
 
 describe('indexTreeSteps', () => {
   test('indexes a big list in many steps, none of them the whole list', () => {
