@@ -377,7 +377,7 @@ export const FLAGS: readonly FlagSpec[] = [
     name: 'idle-collection',
     type: 'boolean',
     defaultText: 'true',
-    help: 'Run one full compacting garbage collection 2 s after the last body over 64 KiB (at most once per 30 s) to give its memory back; false leaves that to V8.',
+    help: 'Run one full compacting garbage collection 2 s after the last body over 64 KiB (at most once per 30 s, and once the heap is well past what the last left live) to give its memory back; false leaves that to V8.',
   },
   {
     name: 'insecure',

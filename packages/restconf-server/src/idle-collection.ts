@@ -25,9 +25,31 @@ export interface IdleCollectionOptions {
    */
   readonly busy?: () => boolean;
   readonly maxDeferMs?: number;
+  /** The heap's size and what of it is in use, in bytes (default: V8's `getHeapStatistics`). */
+  readonly heap?: () => HeapSize;
+}
+
+/** The heap's committed size and the bytes of it in use. */
+export interface HeapSize {
+  readonly total: number;
+  readonly used: number;
 }
 
 const MB = 2 ** 20;
+
+/**
+ * A collection runs only when the heap holds this much more than what was live after the last one
+ * (times {@link SLACK_FACTOR}, plus {@link SLACK_BYTES}): its pause grows with the live data (a
+ * fraction of a second for a datastore of half a million entries), so it is spent only where it
+ * gives memory back, not after every small body over the size that counts as big.
+ */
+const SLACK_FACTOR = 1.5;
+const SLACK_BYTES = 64 * MB;
+
+function v8Heap(): HeapSize {
+  const h = getHeapStatistics();
+  return { total: h.total_heap_size, used: h.used_heap_size };
+}
 
 /**
  * Gives the memory of big request bodies back to the system once they are done. V8 collects
@@ -35,7 +57,8 @@ const MB = 2 ** 20;
  * the heap it grew to (hundreds of MB of garbage, resident) for as long as it stays quiet. Once
  * the last big body is done and none has started for `quietMs`, one full collection runs, which
  * lets V8 free the pages left empty; at most one per `intervalMs`, so that a steady stream of
- * big bodies costs one pause per interval. It never runs while a big body is in progress, nor
+ * big bodies costs one pause per interval, and only when the heap has grown well past what was
+ * live after the last one (see {@link SLACK_FACTOR}). It never runs while a big body is in progress, nor
  * on the path of a request: only from its own timer, which does not keep the process alive, and
  * at a moment when no request is being answered, if one comes within `maxDeferMs`.
  */
@@ -49,6 +72,8 @@ export class IdleCollection {
   private timer: NodeJS.Timeout | undefined;
   private last = Number.NEGATIVE_INFINITY;
   private runs = 0;
+  /** Bytes in use after the last collection (undefined before the first). */
+  private live: number | undefined;
 
   constructor(
     private readonly options: IdleCollectionOptions,
@@ -110,15 +135,23 @@ export class IdleCollection {
       }
     }
     this.deferredSince = undefined;
+    const heap = this.options.heap ?? v8Heap;
+    const before = heap();
+    if (this.live !== undefined && before.total < this.live * SLACK_FACTOR + SLACK_BYTES) {
+      this.logger?.debug?.(
+        `no collection after big request bodies: heap ${Math.round(before.total / MB)} MB, ${Math.round(this.live / MB)} MB live after the last one`,
+      );
+      return;
+    }
     this.last = now;
     this.runs++;
-    const heapBefore = getHeapStatistics().total_heap_size;
     const started = performance.now();
     this.options.collect();
     const ms = Math.round(performance.now() - started);
-    const heapAfter = getHeapStatistics().total_heap_size;
+    const after = heap();
+    this.live = after.used;
     this.logger?.debug?.(
-      `garbage collected after big request bodies in ${ms} ms: heap ${Math.round(heapBefore / MB)} MB -> ${Math.round(heapAfter / MB)} MB`,
+      `garbage collected after big request bodies in ${ms} ms: heap ${Math.round(before.total / MB)} MB -> ${Math.round(after.total / MB)} MB`,
     );
   }
 }

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { IDLE_COLLECTION_DEFAULTS, IdleCollection } from '../src/idle-collection.js';
 
 const { quietMs, intervalMs } = IDLE_COLLECTION_DEFAULTS;
+const MB = 2 ** 20;
+const GROWN = { total: 4096 * MB, used: 100 * MB };
 
 describe('IdleCollection', () => {
   let collect: ReturnType<typeof vi.fn<() => void>>;
@@ -10,7 +12,8 @@ describe('IdleCollection', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     collect = vi.fn<() => void>();
-    idle = new IdleCollection({ collect });
+    // A heap always well past what is live: each collection is worth its pause.
+    idle = new IdleCollection({ collect, heap: () => GROWN });
   });
   afterEach(() => {
     idle.close();
@@ -90,7 +93,7 @@ describe('IdleCollection', () => {
 
   test('waits for a moment with no request being answered, for at most maxDeferMs', () => {
     let busy = true;
-    const waiting = new IdleCollection({ collect, busy: () => busy });
+    const waiting = new IdleCollection({ collect, busy: () => busy, heap: () => GROWN });
     try {
       waiting.begin();
       waiting.end();
@@ -110,5 +113,31 @@ describe('IdleCollection', () => {
     } finally {
       waiting.close();
     }
+  });
+
+  test('skips a collection that would give little back: the heap not well past what the last left live', () => {
+    let heap = { total: 900 * MB, used: 800 * MB };
+    const weighed = new IdleCollection({ collect, heap: () => heap });
+    const afterBody = () => {
+      weighed.begin();
+      weighed.end();
+      vi.advanceTimersByTime(quietMs + intervalMs);
+    };
+    // The first runs: nothing is known of what is live. 500 MB stay in use after it.
+    collect.mockImplementation(() => {
+      heap = { total: 520 * MB, used: 500 * MB };
+    });
+    afterBody();
+    expect(weighed.collections).toBe(1);
+    // A small body later: the heap grew a little, a pause of the whole live heap would free little.
+    heap = { total: 600 * MB, used: 560 * MB };
+    afterBody();
+    expect(weighed.collections).toBe(1);
+    // A big body later: 1.5 times the live heap and 64 MB more.
+    heap = { total: 900 * MB, used: 700 * MB };
+    afterBody();
+    expect(weighed.collections).toBe(2);
+    expect(collect).toHaveBeenCalledTimes(2);
+    weighed.close();
   });
 });
