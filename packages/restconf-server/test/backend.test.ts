@@ -15,6 +15,7 @@ import { EditError } from '../src/backend.js';
 import { RestconfError } from '../src/errors.js';
 import { createRestconfHandler } from '../src/handler.js';
 import { createNetconfBackend } from '../src/netconf-backend/index.js';
+import { invokeRpc } from '../src/netconf-backend/invoke.js';
 import { SUBSCRIPTION_FEATURES } from '../src/subscriptions/index.js';
 import { exampleSchema, YANG_DIR } from './harness.js';
 import { EVENT_NS, eventXml } from './streams-helpers.js';
@@ -443,5 +444,28 @@ describe('a big YANG Push update of the NETCONF server', () => {
     expect(turns).toBeGreaterThan(1);
     await backend.close();
     await netconf.close();
+  });
+});
+
+describe('the RPC of an operation with a big input', () => {
+  test('is encoded in slices: other work runs while it is made', async () => {
+    const playlist = Array.from({ length: 50_000 }, (_, i) => ({ name: `p${i}` }));
+    const request = operation('edit-config', {
+      target: { candidate: [null] },
+      config: { 'example-jukebox:jukebox': { playlist } },
+    });
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const rpc = await invokeRpc(request);
+    counting = false;
+    expect(rpc.startsWith('<edit-config')).toBe(true);
+    expect(rpc).toContain('<name>p49999</name>');
+    // Encoded in one run, it would be made before the first turn.
+    expect(turns).toBeGreaterThan(1);
   });
 });

@@ -53,3 +53,16 @@ export async function finishInSlices<T>(steps: Steps<T>, options: SliceOptions =
     }
   }
 }
+
+/**
+ * The text of `pieces` (an encoder's chunks, each made as it is asked for), a piece a step: a big
+ * document is encoded, and joined, in slices.
+ */
+export function* joinSteps(pieces: Iterable<string>): Steps<string> {
+  const parts: string[] = [];
+  for (const piece of pieces) {
+    parts.push(piece);
+    yield;
+  }
+  return parts.join('');
+}

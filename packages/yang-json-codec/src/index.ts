@@ -105,6 +105,7 @@ export {
   finishInSlices,
   finishSteps,
   ITEMS_PER_STEP,
+  joinSteps,
   SLICE_MS,
   type SliceOptions,
   type Steps,

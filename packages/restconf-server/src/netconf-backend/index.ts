@@ -114,9 +114,10 @@ export function createNetconfBackend(options: NetconfBackendOptions): Backend {
     async invoke(request) {
       // An operation may take session state (a lock); it ends with the request (the spec: locks
       // are released when the request ends), so the session is not reused.
+      const rpc = await invokeRpc(request);
       const reply = await use(request.user, (session, u) => {
         u.reusable = false;
-        return session.rpc(invokeRpc(request));
+        return session.rpc(rpc);
       });
       return decodeOutput(schema, request.operation, reply);
     },

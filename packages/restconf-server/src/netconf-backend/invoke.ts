@@ -1,6 +1,12 @@
 import { type RpcReply, replyContent } from '@yangkit/netconf-client';
 import { escapeXmlAttribute } from '@yangkit/xml';
-import { decodeXmlSteps, encodeXml, finishInSlices, type InstanceTree } from '@yangkit/yang-json-codec';
+import {
+  decodeXmlSteps,
+  encodeXmlChunks,
+  finishInSlices,
+  type InstanceTree,
+  joinSteps,
+} from '@yangkit/yang-json-codec';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import type { InvokeRequest } from '../backend.js';
 import { hasChildren } from '../instances.js';
@@ -11,12 +17,13 @@ const YANG_1_NS = 'urn:ietf:params:xml:ns:yang:1';
 /**
  * The RPC of an invocation: the operation element with its input (`<play xmlns="ns">...</play>`),
  * an action inside its data node's ancestors in `<action xmlns="urn:ietf:params:xml:ns:yang:1">`
- * (RFC 7950 section 7.15.2).
+ * (RFC 7950 section 7.15.2). The input is encoded in slices of a few milliseconds: it can be as big
+ * as a request body (an `<edit-config>`'s config).
  */
-export function invokeRpc(request: InvokeRequest): string {
+export async function invokeRpc(request: InvokeRequest): Promise<string> {
   const op = request.operation;
   const element = hasChildren(request.input)
-    ? encodeXml(request.input, { operationElement: true })
+    ? await finishInSlices(joinSteps(encodeXmlChunks(request.input, { operationElement: true })))
     : `<${op.name} xmlns="${escapeXmlAttribute(op.namespace)}"/>`;
   return request.path === undefined
     ? element

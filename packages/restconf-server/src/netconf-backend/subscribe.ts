@@ -78,7 +78,7 @@ class NetconfSubscription implements BackendSubscription {
   }
 
   async invoke(request: InvokeRequest): Promise<InstanceTree> {
-    const reply = await this.#session.rpc(invokeRpc(request));
+    const reply = await this.#session.rpc(await invokeRpc(request));
     return decodeOutput(this.#schema, request.operation, reply);
   }
 
@@ -129,7 +129,7 @@ export function subscribe(
             operation: request.establish,
             ...(request.input === undefined ? {} : { input: request.input }),
           };
-          output = await decodeOutput(schema, request.establish, await session.rpc(invokeRpc(op)));
+          output = await decodeOutput(schema, request.establish, await session.rpc(await invokeRpc(op)));
         } else {
           const { stream, filter, startTime, stopTime } = request;
           await session.createSubscription({
