@@ -115,6 +115,7 @@ export {
   applyEdit,
   applyEditSteps,
   diff,
+  diffSteps,
   type InsertPosition,
   replaceTree,
   replaceTreeSteps,

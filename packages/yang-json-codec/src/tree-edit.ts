@@ -4,7 +4,7 @@ import { findChild, findChildren, findEntryByKey, findPath, positionOf } from '.
 import { CompactChildMap } from './child-map';
 import { CodecError } from './errors';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
-import { cloneTree, createNode, shallowCopy } from './instance';
+import { cloneTreeSteps, createNode, shallowCopy } from './instance';
 import { entryKey, isWholeStep, type PathStep } from './path-step';
 import { pathOfSteps } from './paths';
 import { dataParent } from './schema-view';
@@ -382,7 +382,16 @@ export function replaceTreeSteps(log: ChangeLog, source: InstanceTree): Steps<vo
  * `b` created node by node, leaves that differ set, user-ordered entries moved. Neither tree changes.
  */
 export function diff(a: InstanceTree, b: InstanceTree): TreeChange[] {
-  const log = new ChangeLog(cloneTree(a));
-  replaceTree(log, b);
+  return finishSteps(diffSteps(a, b));
+}
+
+/**
+ * {@link diff} in steps (see {@link Steps}): `a` is copied, then the copy made equal to `b`, a step
+ * every few dozen nodes, so that a server can compare two big datastores in slices. Neither tree may
+ * change until it ends.
+ */
+export function* diffSteps(a: InstanceTree, b: InstanceTree): Steps<TreeChange[]> {
+  const log = new ChangeLog(yield* cloneTreeSteps(a));
+  yield* replaceTreeSteps(log, b);
   return log.take();
 }

@@ -5,12 +5,16 @@ import {
   ChangeLog,
   cloneTree,
   diff,
+  diffSteps,
   emptyTree,
   encodeJson,
   findChild,
   findPath,
   pathOf,
+  replaceTree,
+  stepKey,
   stepOf,
+  type TreeChange,
 } from '../src/index';
 import { codecError } from './helpers';
 import { resource, steps, topDoc, treeSchema } from './tree-fixtures';
@@ -250,5 +254,25 @@ describe('ChangeLog', () => {
     const log = new ChangeLog(cloneTree(a));
     for (const c of changes) log.replay(c);
     expect(encodeJson(log.tree)).toBe(encodeJson(b));
+  });
+
+  test('diffSteps compares two big trees a step every few dozen nodes, with the changes of one run', () => {
+    const items = (from: number, size: number) =>
+      Array.from({ length: 2_000 }, (_, i) => ({ name: `n${from + i}`, size }));
+    const a = topDoc(schema, { item: items(0, 1) });
+    const b = topDoc(schema, { item: items(500, 2) });
+    const steps = diffSteps(a, b);
+    let yields = 0;
+    let next = steps.next();
+    for (; next.done !== true; next = steps.next()) yields++;
+    // A copy of a, then a comparison of 2,500 entries: many steps, not one.
+    expect(yields).toBeGreaterThan(2_500 / 64);
+    const oneRun = new ChangeLog(cloneTree(a));
+    replaceTree(oneRun, b);
+    const text = (changes: readonly TreeChange[]) =>
+      changes.map((c) => `${c.op} ${c.path.map((p) => `${p.schema.name}=${stepKey(p) ?? ''}`).join('/')}`);
+    expect(text(next.value)).toEqual(text(oneRun.take()));
+    // 500 entries removed, 1,500 sizes set, 500 entries created with their size.
+    expect(next.value.length).toBe(500 + 1_500 + 500 * 2);
   });
 });
