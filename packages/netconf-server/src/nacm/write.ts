@@ -35,19 +35,26 @@ export function statesAlong(access: UserAccess, steps: readonly PathStep[]): Mat
   return states;
 }
 
-/** The first node below the root of a created or removed subtree the user may not create or delete. */
-function deniedBelow(
+/**
+ * The first node below the root of a created or removed subtree the user may not create or delete, in
+ * document order; a step every few dozen nodes (`seen` counts them across the walk), as a removed
+ * subtree can be a whole datastore's.
+ */
+function* deniedBelowSteps(
   access: UserAccess,
   node: DataNode,
   states: MatchState,
   operation: number,
-): DataNode | undefined {
+  seen: { nodes: number },
+): Steps<DataNode | undefined> {
   if (node.children === undefined) return undefined;
   for (const nodes of node.children.values()) {
     for (const c of nodes) {
+      if (++seen.nodes % ITEMS_PER_STEP === 0) yield;
       const s = access.childStates(states, c.schema, entryKey(c) ?? '');
       if (!access.permitted(c.schema, s, operation)) return c;
-      const below = deniedBelow(access, c, s, operation);
+      if (c.children === undefined) continue;
+      const below = yield* deniedBelowSteps(access, c, s, operation, seen);
       if (below) return below;
     }
   }
@@ -74,9 +81,10 @@ export function* deniedWriteSteps(
   // previous path are kept per depth, and only the steps that differ are matched again.
   let previous: readonly PathStep[] = [];
   const along: MatchState[] = [access.rootStates()];
-  let n = 0;
+  // Changes and the nodes below created or removed subtrees, counted together.
+  const seen = { nodes: 0 };
   for (const change of changes) {
-    if (++n % ITEMS_PER_STEP === 0) yield;
+    if (++seen.nodes % ITEMS_PER_STEP === 0) yield;
     const path = change.path;
     let shared = 0;
     while (shared < path.length && shared < previous.length && path[shared] === previous[shared]) shared++;
@@ -91,7 +99,7 @@ export function* deniedWriteSteps(
     // A list entry comes with its keys, and a removed subtree goes with every node below it.
     const below =
       change.op === 'create' || change.op === 'remove'
-        ? deniedBelow(access, change.node, states, Access[kind as 'create' | 'delete'])
+        ? yield* deniedBelowSteps(access, change.node, states, Access[kind as 'create' | 'delete'], seen)
         : undefined;
     if (below) return { access: kind, path: `${pathText(change.path)}/...${below.schema.name}` };
   }
