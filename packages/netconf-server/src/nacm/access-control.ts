@@ -89,6 +89,26 @@ export class AccessControl {
     return true;
   }
 
+  /**
+   * RFC 8341 section 3.4.5 ahead of a change of a whole datastore (copy-config, delete-config) whose
+   * source and target hold instances of the top-level nodes `tops`: refuses it (access-denied,
+   * application) when no write at or below any of them can be permitted to `access`, before the two
+   * trees are compared (work in proportion to the datastore). Such a user is refused even a copy that
+   * would change nothing, so the answer does not tell whether source and target differ. Nothing is
+   * refused when `tops` is empty: no change can be made.
+   */
+  checkWriteWithin(access: UserAccess | undefined, tops: Iterable<SchemaNode>, datastore: string): void {
+    if (access === undefined) return;
+    let any = false;
+    for (const top of tops) {
+      if (!access.writeDeniedWithinTop(top)) return;
+      any = true;
+    }
+    if (!any) return;
+    this.counters.deniedDataWrites++;
+    throw rpcError('access-denied', `write access to the ${datastore} datastore is denied`);
+  }
+
   /** The access of `user`, or undefined when NACM is off. */
   private ofUser(user: string): UserAccess | undefined {
     const config = this.currentConfig();

@@ -161,6 +161,17 @@ export class UserAccess {
   }
 
   /**
+   * {@link writeDeniedWithin} for every instance of the top-level node `schema`: true when no write
+   * at or below any of them can be permitted. Rules may name some entries of a top-level list or
+   * leaf-list by key: there the match states of the root are judged instead, on the safe side.
+   */
+  writeDeniedWithinTop(schema: SchemaNode): boolean {
+    const root = this.rootStates();
+    const entries = schema.kind === 'list' || schema.kind === 'leaf-list';
+    return this.writeDeniedWithin(entries ? root : this.childStates(root, schema, ''));
+  }
+
+  /**
    * True when every node below an instance of `schema` (with match states `states`) is readable
    * for sure, so a read need not walk it: read-default permits, no default-deny-all applies, and
    * every rule that could still match below it permits reading.
