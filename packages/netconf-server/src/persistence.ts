@@ -1,6 +1,7 @@
 import {
   closeSync,
   existsSync,
+  fdatasyncSync,
   fsyncSync,
   openSync,
   readdirSync,
@@ -19,8 +20,11 @@ import {
   decodeXml,
   emptyTree,
   encodeXml,
+  encodeXmlChunks,
+  finishSteps,
   type InstanceTree,
   type PathStep,
+  type Steps,
   stepKey,
   valueFromCanonical,
 } from '@yangkit/yang-json-codec';
@@ -107,11 +111,9 @@ export class StartupStore {
     if (changes.length === 0) return;
     if (this.fd === undefined) this.openJournal();
     const line = `${JSON.stringify(changes.map((c) => this.encodeChange(c)))}\n`;
-    const buf = Buffer.from(line, 'utf8');
-    let off = 0;
-    while (off < buf.length) off += writeSync(this.fd!, buf, off);
+    const bytes = writeText(this.fd!, line);
     fsyncSync(this.fd!);
-    this.bytes += buf.length;
+    this.bytes += bytes;
   }
 
   /** True when the journal has grown past the compaction threshold. */
@@ -139,14 +141,37 @@ export class StartupStore {
 
   /** Replaces the whole content at once (copy-config to startup), synchronously and durably. */
   replaceAll(tree: InstanceTree): void {
+    finishSteps(this.replaceAllSteps(tree));
+  }
+
+  /**
+   * {@link replaceAll} in steps (see the codec's `Steps`): the snapshot is encoded and written to a
+   * temporary file a chunk of about 64 KiB per step, flushed to disk every {@link SYNC_BYTES} so that
+   * no one fsync has the whole file to write, then renamed over the old one; durable when it ends.
+   * `tree` must not change until it ends; appends meanwhile go to a new journal generation.
+   */
+  *replaceAllSteps(tree: InstanceTree): Steps<void> {
     const covered = this.generation;
-    const xml = encodeXml(tree);
     this.rotate();
-    const snap: Snapshot = { format: 'yangkit-startup/1', generation: covered, xml };
     const tmp = `${this.file}.tmp`;
     const fd = openSync(tmp, 'w');
     try {
-      writeSync(fd, JSON.stringify(snap));
+      // The text JSON.stringify gives the snapshot, its xml string escaped a chunk at a time.
+      const empty = JSON.stringify({
+        format: 'yangkit-startup/1',
+        generation: covered,
+        xml: '',
+      } satisfies Snapshot);
+      let unsynced = writeText(fd, empty.slice(0, -2));
+      for (const chunk of encodeXmlChunks(tree)) {
+        unsynced += writeText(fd, JSON.stringify(chunk).slice(1, -1));
+        if (unsynced >= SYNC_BYTES) {
+          fdatasyncSync(fd);
+          unsynced = 0;
+        }
+        yield;
+      }
+      writeText(fd, empty.slice(-2));
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -351,6 +376,17 @@ export class StartupStore {
     const open = xml.indexOf('>');
     return xml[open - 1] === '/' ? '' : xml.slice(open + 1, xml.lastIndexOf('</'));
   }
+}
+
+/** Bytes of a snapshot written in steps after which they are flushed to disk (see `replaceAllSteps`). */
+const SYNC_BYTES = 4 * 1024 * 1024;
+
+/** Writes `text` whole at the file position of `fd`; returns its length in bytes. */
+function writeText(fd: number, text: string): number {
+  const buf = Buffer.from(text, 'utf8');
+  let off = 0;
+  while (off < buf.length) off += writeSync(fd, buf, off);
+  return buf.length;
 }
 
 /** A journal step: the schema node with the entry key it names. */
