@@ -1,8 +1,9 @@
 import { NETCONF_BASE_NS, NOTIFICATION_NS } from '@yangkit/netconf-client';
 import { childElement, childElements, escapeXmlText, textOf, type XmlElement } from '@yangkit/xml';
-import { diff, finishInSlices } from '@yangkit/yang-json-codec';
+import { finishInSlices } from '@yangkit/yang-json-codec';
 import { editConfigTreeSteps, type TestOption } from './config-edit.js';
-import { type DatastoreName, emptyConfig, withState } from './datastore.js';
+import { copyConfigSteps, deleteStartupSteps } from './copy-config.js';
+import { type DatastoreName, withState } from './datastore.js';
 import {
   configEditsInSlices,
   decodeConfigSteps,
@@ -121,42 +122,25 @@ const handlers: Record<string, Handler> = {
       throw rpcError('invalid-value', 'source and target are the same datastore', { errorType: 'protocol' });
     // In slices with the candidate and the scratch tree held (see NetconfServer.reserveCandidate):
     // the source is read at its turn, as the checks are made, and stays as it is until the copy ends.
-    await server.reserveCandidate(function* () {
-      server.checkLock(target, session);
-      const access = server.nacm?.of(session);
-      const tree =
-        typeof source === 'string'
-          ? server.datastore(source).tree
-          : yield* decodeConfigSteps(server.schema, childElements(source));
-      if (target === 'running') {
-        if (!server.features.writableRunning)
-          throw rpcError('operation-not-supported', 'running cannot be written directly', {
-            errorType: 'protocol',
-          });
-        // RFC 8341 section 3.4.5: the nodes that differ, not the whole copy, need write access.
-        yield* server.replaceRunningSteps(session, tree, access);
-      } else if (target === 'startup') {
-        yield* server.validateAllSteps(tree);
-        server.nacm?.checkWrite(access, diff(server.startup.tree, tree));
-        server.replaceStartup(tree);
-      } else {
-        server.nacm?.checkWrite(access, diff(server.candidate.tree, tree));
-        server.replaceCandidate(tree);
-      }
-    });
+    await server.reserveCandidate(() =>
+      copyConfigSteps(
+        server,
+        session,
+        target,
+        typeof source === 'string' ? source : decodeConfigSteps(server.schema, childElements(source)),
+      ),
+    );
     return '<ok/>';
   },
   // RFC 6241 7.4
-  [`${NETCONF_BASE_NS}|delete-config`](server, session, op) {
+  async [`${NETCONF_BASE_NS}|delete-config`](server, session, op) {
     const target = datastoreIn(op, 'target') as DatastoreName;
     if (target !== 'startup')
       throw rpcError('operation-failed', `the ${target} datastore cannot be deleted`, {
         errorType: 'protocol',
       });
     server.checkOffered(target);
-    server.checkLock(target, session);
-    server.nacm?.checkWrite(server.nacm.of(session), diff(server.startup.tree, emptyConfig(server.schema)));
-    server.replaceStartup(emptyConfig(server.schema));
+    await server.reserveCandidate(() => deleteStartupSteps(server, session));
     return '<ok/>';
   },
   // RFC 6241 7.5

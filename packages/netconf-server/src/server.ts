@@ -674,10 +674,15 @@ export class NetconfServer implements SessionHost {
     finishSteps(this.discardChangesSteps());
   }
 
-  /** {@link NetconfServer.discardChanges} in steps: the candidate's changes undone a few dozen at a time. */
+  /**
+   * {@link NetconfServer.discardChanges} in steps: the candidate's changes undone a few dozen at a time;
+   * a candidate that no longer follows running (replaced by copy-config) takes a copy of running made
+   * a few dozen nodes at a time, in one step once it is made.
+   */
   *discardChangesSteps(): Steps<void> {
     if (this.candidateStale) {
-      this.candidate.reset(cloneTree(this.running.tree));
+      const copy = yield* cloneTreeSteps(this.running.tree);
+      this.candidate.reset(copy);
       this.candidateStale = false;
       this.indexWhole(this.candidateStore);
     } else yield* this.candidate.undoToSteps(0);
@@ -690,7 +695,17 @@ export class NetconfServer implements SessionHost {
 
   /** Replaces the candidate's content (copy-config to candidate); commit then copies it whole. */
   replaceCandidate(tree: InstanceTree): void {
-    this.candidate.reset(cloneTree(tree));
+    finishSteps(this.replaceCandidateSteps(tree));
+  }
+
+  /**
+   * {@link NetconfServer.replaceCandidate} in steps (see {@link NetconfServer.reserveCandidate}): `tree`
+   * is copied a few dozen nodes at a time, and the candidate takes the copy in one step. `tree` must
+   * not change until it ends.
+   */
+  *replaceCandidateSteps(tree: InstanceTree): Steps<void> {
+    const copy = yield* cloneTreeSteps(tree);
+    this.candidate.reset(copy);
     this.candidateStale = true;
     this.indexWhole(this.candidateStore);
   }
@@ -827,8 +842,19 @@ export class NetconfServer implements SessionHost {
 
   /** Writes `tree` to startup (copy-config to startup in explicit mode). */
   replaceStartup(tree: InstanceTree): void {
-    this.startup.reset(cloneTree(tree));
-    this.store?.replaceAll(this.startup.tree);
+    finishSteps(this.replaceStartupSteps(tree));
+  }
+
+  /**
+   * {@link NetconfServer.replaceStartup} in steps (see {@link NetconfServer.reserveCandidate}, which
+   * keeps two of them from interleaving): `tree` is copied a few dozen nodes at a time, the copy
+   * written to the startup file a chunk at a time, and startup takes the copy in one step once the
+   * file is durable (a failed write leaves startup as it was). `tree` must not change until it ends.
+   */
+  *replaceStartupSteps(tree: InstanceTree): Steps<void> {
+    const copy = yield* cloneTreeSteps(tree);
+    if (this.store !== undefined) yield* this.store.replaceAllSteps(copy);
+    this.startup.reset(copy);
     this.indexWhole(this.startup);
   }
 
