@@ -5,7 +5,7 @@ import { emptyConfig } from '../src/datastore.js';
 import { readNacmConfig } from '../src/nacm/config.js';
 import { readableAlong, readableTree } from '../src/nacm/read.js';
 import { UserAccess } from '../src/nacm/rules.js';
-import { deniedWrite, statesAlong } from '../src/nacm/write.js';
+import { deniedWrite, deniedWriteSteps, statesAlong } from '../src/nacm/write.js';
 import { APPENDIX_A, changesOf, dataOf, IF, JB, nacmSchema, names, SAMPLE, SEC } from './nacm-helpers.js';
 
 let tree: SchemaTree;
@@ -171,6 +171,25 @@ describe('data node write access (RFC 8341 section 3.4.5)', () => {
     expect(deniedWrite(userAccess('wilma'), changes)?.access).toBe('delete');
   });
 
+  test('the nodes below a removed subtree are judged a step every few dozen, the first denied one named', () => {
+    const nacm = `<nacm xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-acm"><write-default>permit</write-default>
+      <groups><group><name>g</name><user-name>u</user-name></group></groups>
+      <rule-list><name>l</name><group>g</group>
+        <rule><name>keep-the-last</name><path>/example-jukebox:jukebox/library/artist[name='a999']</path>
+          <access-operations>delete</access-operations><action>deny</action></rule></rule-list></nacm>`;
+    const artists = Array.from({ length: 1_000 }, (_, i) => `<artist><name>a${i}</name></artist>`);
+    const library = `<jukebox xmlns="${JB}"><library>${artists.join('')}</library></jukebox>`;
+    // One change: the jukebox removed, with the 1,000 artists below it.
+    const changes = diff(dataOf(tree, library), emptyConfig(tree));
+    expect(changes.map((c) => c.op)).toEqual(['remove']);
+    const steps = deniedWriteSteps(userAccess('u', nacm), changes);
+    let yields = 0;
+    let next = steps.next();
+    for (; next.done !== true; next = steps.next()) yields++;
+    expect(yields).toBeGreaterThan(2_000 / 64 - 1);
+    expect(next.value).toEqual({ access: 'delete', path: '/example-jukebox:jukebox/...artist' });
+  });
+
   test('a copy needs access only to the nodes that differ', () => {
     const added = SAMPLE.replace('<library>', '<library><artist><name>Nirvana</name></artist>');
     const changes = diff(dataOf(tree, SAMPLE), dataOf(tree, added));
@@ -208,6 +227,17 @@ describe('writes refused ahead of an edit (RFC 8341 section 3.4.5)', () => {
     expect(deniedWithin('wilma', 'jukebox')).toBe(false);
     expect(deniedWithin('wilma', 'jukebox', 'library', 'artist')).toBe(false);
     expect(deniedWithin('guest', 'interfaces')).toBe(false);
+  });
+
+  test('are refused under a top-level node where no rule permits a write at or below it', () => {
+    const jukebox = tree.topLevel('example-jukebox', 'jukebox')!;
+    const interfaces = tree.topLevel('ietf-interfaces', 'interfaces')!;
+    expect(userAccess('wilma').writeDeniedWithinTop(jukebox)).toBe(false);
+    expect(userAccess('wilma').writeDeniedWithinTop(interfaces)).toBe(true);
+    // guest may update one interface, and nothing of the jukebox.
+    expect(userAccess('guest').writeDeniedWithinTop(interfaces)).toBe(false);
+    expect(userAccess('guest').writeDeniedWithinTop(jukebox)).toBe(true);
+    expect(userAccess('admin').writeDeniedWithinTop(jukebox)).toBe(false);
   });
 
   test('go ahead everywhere when write-default permits', () => {

@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { decodeJson, encodeXml } from '@yangkit/yang-json-codec';
 import { standardModulesDir } from '@yangkit/yang-schema';
 import { buildSync } from 'esbuild';
 import { afterEach, expect, test } from 'vitest';
+import { StartupStore } from '../src/persistence.js';
 import type { NetconfServer } from '../src/server.js';
-import { client, IF, iface, testServer, YANG_DIR } from './helpers.js';
+import { client, IF, iface, testSchema, testServer, YANG_DIR } from './helpers.js';
 
 let dir: string;
 let server: NetconfServer | undefined;
@@ -95,3 +97,27 @@ test('every acknowledged edit survives a SIGKILL of the server process', async (
   const names = new Set([...data.matchAll(/<name>e(\d+)<\/name>/g)].map((m) => Number(m[1])));
   for (let i = 0; i <= acked; i++) expect(names.has(i), `edit ${i} acknowledged but lost`).toBe(true);
 }, 60_000);
+
+test('replaceAllSteps writes the snapshot a chunk per step, the same bytes replaceAll writes', async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ncs-'));
+  const schema = await testSchema();
+  const artist = Array.from({ length: 20_000 }, (_, i) => ({
+    name: `artist-${i}`,
+    album: [{ name: '"é"' }],
+  }));
+  const tree = decodeJson(schema, { 'example-jukebox:jukebox': { library: { artist } } }, { kind: 'config' });
+  const inSteps = new StartupStore(path.join(dir, 'steps.json'), schema);
+  const atOnce = new StartupStore(path.join(dir, 'once.json'), schema);
+  const steps = inSteps.replaceAllSteps(tree);
+  let yields = 0;
+  while (steps.next().done !== true) yields++;
+  atOnce.replaceAll(tree);
+  inSteps.close();
+  atOnce.close();
+  const text = readFileSync(path.join(dir, 'steps.json'), 'utf8');
+  // Over a MiB of XML, in chunks of about 64 KiB.
+  expect(text.length).toBeGreaterThan(1024 * 1024);
+  expect(yields).toBeGreaterThan(text.length / (128 * 1024));
+  expect(text).toBe(JSON.stringify({ format: 'yangkit-startup/1', generation: 0, xml: encodeXml(tree) }));
+  expect(text).toBe(readFileSync(path.join(dir, 'once.json'), 'utf8'));
+});

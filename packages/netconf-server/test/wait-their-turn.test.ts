@@ -1,8 +1,9 @@
-import { encodeJson, type Steps } from '@yangkit/yang-json-codec';
+import { encodeJson } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { NetconfServer } from '../src/server.js';
 import { client, configMerges, JB, rpcErrorOf, testSchema, testServer } from './helpers.js';
+import { Timeline } from './timeline.js';
 
 // A read of the candidate and a <validate> wait for their turn rather than making the work in
 // progress (a big edit, the candidate's replay of running's changes) run to its end in one turn:
@@ -36,56 +37,6 @@ const playlistsXml = (count: number, extra = '') =>
 
 /** RFC 7950 section 7.6.5: a playlist song's id is mandatory, so this playlist does not validate. */
 const INVALID_PLAYLIST = '<playlist><name>invalid</name><song><index>1</index></song></playlist>';
-
-/**
- * What happens in order once something is asked for: `step` for each step of the work watched,
- * `turn` for each turn of the event loop (a timer of another request).
- */
-class Timeline {
-  readonly events: ('step' | 'turn')[] = [];
-  #started = false;
-  #asked = false;
-  #ended = false;
-
-  get asked(): boolean {
-    return this.#asked;
-  }
-
-  /** Resolves once the work watched has made its first step (it is in progress). */
-  async started(): Promise<void> {
-    while (!this.#started) await new Promise((r) => setImmediate(r));
-  }
-
-  /** Starts counting turns: the read or validation is asked for now. */
-  ask(): void {
-    this.#asked = true;
-    const turn = (): void => {
-      if (this.#ended) return;
-      this.events.push('turn');
-      setImmediate(turn);
-    };
-    setImmediate(turn);
-  }
-
-  /** `steps`, each step after the ask logged; held after its first step until the ask. */
-  *watched(steps: Steps<void>): Steps<void> {
-    if (steps.next().done === true) return;
-    this.#started = true;
-    while (!this.#asked) yield;
-    for (;;) {
-      this.events.push('step');
-      if (steps.next().done === true) return;
-      yield;
-    }
-  }
-
-  /** Stops counting; whether a turn came between two steps of the work after the ask. */
-  end(): boolean {
-    this.#ended = true;
-    const firstTurn = this.events.indexOf('turn');
-    return firstTurn !== -1 && firstTurn < this.events.lastIndexOf('step');
-  }
-}
 
 /** Marks the timeline asked when the server receives the operation `local` (a NETCONF request). */
 function askedOnArrival(server: NetconfServer, local: string, timeline: Timeline): void {
