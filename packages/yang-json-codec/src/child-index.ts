@@ -82,6 +82,14 @@ export function* indexGroupSteps(group: readonly DataNode[]): Steps<void> {
 }
 
 /**
+ * Builds in steps the index that the first lookup by key in `group` would build at once: nothing for a
+ * group short enough to be scanned, or whose index is built.
+ */
+export function* indexForLookupSteps(group: readonly DataNode[] | undefined): Steps<void> {
+  if (group !== undefined && group.length > SCAN_LIMIT && isEntryGroup(group)) yield* indexGroupSteps(group);
+}
+
+/**
  * Builds, in steps, the missing indexes of every list and leaf-list under `holder` with more than a few
  * entries (the groups a lookup would index), so that the first lookup by key in a big list of a
  * datastore loaded or replaced whole finds its index made rather than building it at once. The tree may
@@ -98,9 +106,7 @@ export function* indexTreeSteps(holder: ChildHolder): Steps<void> {
     const pairs = pairsOf(children);
     for (let p = 1; p < pairs.length; p += 2) {
       const group = groupAt(pairs, p);
-      if (Array.isArray(group) && group.length > SCAN_LIMIT && isEntryGroup(group)) {
-        yield* indexGroupSteps(group);
-      }
+      if (Array.isArray(group)) yield* indexForLookupSteps(group);
       // The group may shrink between steps: its length is read again each time.
       for (let i = 0; i < sizeOf(group); i++) {
         const n = instanceOf(group, i);

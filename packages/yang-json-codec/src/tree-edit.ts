@@ -1,6 +1,13 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
 import { ChangeLog, type Placement, type TreeChange } from './change-log';
-import { findChild, findChildren, findEntryByKey, findPath, positionOf } from './child-index';
+import {
+  findChild,
+  findChildren,
+  findEntryByKey,
+  findPath,
+  indexForLookupSteps,
+  positionOf,
+} from './child-index';
 import { CompactChildMap } from './child-map';
 import { CodecError } from './errors';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
@@ -321,10 +328,13 @@ function* syncChildren(
 ): Steps<void> {
   const holder = log.holder(parent);
   const wanted = incoming.children ?? new CompactChildMap();
+  // A step every few dozen nodes compared, whether they differ or not; the entries of a big list are
+  // looked up by key in an index built in steps first.
+  let seen = 0;
   for (const [schema, nodes] of [...(holder.children ?? [])]) {
     if (list !== undefined && schema.isKey) continue;
     const kept = wanted.get(schema);
-    let seen = 0;
+    yield* indexForLookupSteps(kept);
     for (const n of [...nodes]) {
       if (kept === undefined || counterpart(incoming, n) === undefined) log.remove(n);
       if (++seen % ITEMS_PER_STEP === 0) yield;
@@ -333,8 +343,10 @@ function* syncChildren(
   for (const [schema, nodes] of wanted) {
     if (list !== undefined && schema.isKey) continue;
     const ordered = schema.orderedBy === 'user';
+    yield* indexForLookupSteps(holder.children?.get(schema));
     let prev: DataNode | undefined;
     for (const c of nodes) {
+      if (++seen % ITEMS_PER_STEP === 0) yield;
       let found = counterpart(holder, c);
       if (found === undefined) {
         const at: Placement | undefined = ordered

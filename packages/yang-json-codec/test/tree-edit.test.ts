@@ -12,6 +12,7 @@ import {
   findPath,
   pathOf,
   replaceTree,
+  replaceTreeSteps,
   stepKey,
   stepOf,
   type TreeChange,
@@ -254,6 +255,16 @@ describe('ChangeLog', () => {
     const log = new ChangeLog(cloneTree(a));
     for (const c of changes) log.replay(c);
     expect(encodeJson(log.tree)).toBe(encodeJson(b));
+  });
+
+  test('replaceTreeSteps steps every few dozen entries compared, where nothing differs too', () => {
+    const items = Array.from({ length: 2_000 }, (_, i) => ({ name: `n${i}` }));
+    const log = new ChangeLog(topDoc(schema, { item: items }));
+    const steps = replaceTreeSteps(log, topDoc(schema, { item: items }));
+    let yields = 0;
+    while (steps.next().done !== true) yields++;
+    expect(yields).toBeGreaterThanOrEqual(2_000 / 64);
+    expect(log.take()).toEqual([]);
   });
 
   test('diffSteps compares two big trees a step every few dozen nodes, with the changes of one run', () => {
