@@ -406,6 +406,60 @@ describe('a big NETCONF read over SSH', () => {
   );
 });
 
+describe('a big NETCONF copy-config over SSH', () => {
+  // A <copy-config> to the candidate compares the two datastores for NACM (RFC 8341 section 3.4.5)
+  // and copies the source: in slices within the candidate's reservation, and a user whom NACM lets
+  // write nothing is refused before either (it was one turn: the comparison, then the copy). The SSH
+  // user is in no NACM group: the defaults let it read everything and write nothing.
+  const SSH_PASSWORD = 'big-copy';
+  const ARTISTS = 500_000;
+  const USERS = { root: 'administrator' };
+  let s: Server;
+  let port: number;
+  let creds: Credentials;
+  beforeAll(async () => {
+    creds = makeCredentials(USERS, 1024);
+    port = await freePort();
+    // The collection after the big bodies that fill running would fall within the copy measured.
+    s = await startServer({
+      usersFile: creds.usersFile,
+      nacmAdmin: 'root',
+      netconfSshListen: `127.0.0.1:${port}`,
+      netconfSshPassword: SSH_PASSWORD,
+      idleCollection: false,
+    });
+    await addArtists(s, ARTISTS, { Authorization: basic('root', USERS.root) });
+  }, 180_000);
+  afterAll(async () => {
+    await s?.close();
+    creds?.remove();
+  });
+
+  test('a leaf GET is answered within 600 ms while a read-only user sends <copy-config> running -> candidate of 500,000 artists (denied)', async () => {
+    const { stall } = await netconfRequestAs(
+      s,
+      port,
+      SSH_PASSWORD,
+      basic('root', USERS.root),
+      'copy-config',
+      'running',
+      'candidate',
+    );
+    expect(stall.status).toBe('access-denied');
+    expect(stall.worstGapMs).toBeLessThan(MAX_APPLY_STALL_MS);
+    // Nothing changed: the candidate was not replaced, and still follows running.
+    expect(s.gateway.backend.netconf!.candidateModified).toBe(false);
+    if (updateFigures)
+      figures.push(
+        row(
+          'a NETCONF `<copy-config>` of running (500,000 artists) to the candidate by a read-only user (refused), over SSH',
+          0,
+          stall,
+        ),
+      );
+  }, 120_000);
+});
+
 /** A subtree filter (RFC 6241 section 6) selecting every artist of the jukebox's library. */
 const ARTISTS_FILTER =
   '<jukebox xmlns="http://example.com/ns/example-jukebox"><library><artist/></library></jukebox>';
@@ -698,6 +752,17 @@ async function netconfRequest(
   password: string,
   ...request: string[]
 ): Promise<{ ready: string; stall: Stall }> {
+  return netconfRequestAs(s, port, password, '', ...request);
+}
+
+/** {@link netconfRequest} with the leaf read as the user of `auth` (an Authorization header value). */
+async function netconfRequestAs(
+  s: Server,
+  port: number,
+  password: string,
+  auth: string,
+  ...request: string[]
+): Promise<{ ready: string; stall: Stall }> {
   const client = spawn(process.execPath, [NETCONF_CLIENT, String(port), 'netconf', password, ...request], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -705,7 +770,7 @@ async function netconfRequest(
   try {
     const ready = (await lines.next()).value as string;
     expect(ready).toMatch(/^ready \d+$/);
-    const stall = await measureStall(s, '', async () => {
+    const stall = await measureStall(s, auth, async () => {
       client.stdin!.write('go\n');
       return (await lines.next()).value as string;
     });
