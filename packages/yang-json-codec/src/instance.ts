@@ -185,10 +185,33 @@ export function createNode(schema: SchemaNode, parent: DataNode | undefined): Da
  * content is shared: the tree treats it as a value and replaces it whole.
  */
 export function cloneNode(node: DataNode, parent: DataNode | undefined): DataNode {
-  const pending: DataNode[] = [];
-  const copy = copied(node, parent, pending);
-  finishSteps(copyPending(pending));
+  const work = copyWork();
+  const copy = copied(node, parent, work.pending);
+  finishSteps(copyPending(work));
   return copy;
+}
+
+/** The entries of a big group being copied a few dozen at a time (see {@link copyPending}). */
+interface GroupCopy {
+  readonly nodes: readonly DataNode[];
+  readonly group: DataNode[];
+  readonly parent: DataNode | undefined;
+  /** How many entries are copied. */
+  at: number;
+}
+
+/** What a copy in steps has still to do (see {@link copyPending}). */
+interface CopyWork {
+  /** Copies whose children are still to copy: source and copy in turn. */
+  readonly pending: DataNode[];
+  /** Groups of more entries than a step copies, being copied. */
+  readonly groups: GroupCopy[];
+  /** With it, the copies of groups that have a key index (see `hasKeyIndex`) go on it. */
+  readonly indexed: DataNode[][] | undefined;
+}
+
+function copyWork(indexed?: DataNode[][]): CopyWork {
+  return { pending: [], groups: [], indexed };
 }
 
 /** A copy of `node` without its children; `node` and its copy go on `pending` when it has some. */
@@ -199,42 +222,48 @@ function copied(node: DataNode, parent: DataNode | undefined, pending: DataNode[
 }
 
 /**
- * Copies of the groups of `children` (see {@link copied}), with `parent` as the parent of each copy; with
- * `indexed`, the copies of groups that have a key index (see `hasKeyIndex`) go on it.
+ * Copies of the groups of `children` (see {@link copied}), with `parent` as the parent of each copy; a
+ * group of more entries than a step copies is left to `work.groups`, which fills it.
  */
-function copiedChildren(
-  children: ChildMap,
-  parent: DataNode | undefined,
-  pending: DataNode[],
-  indexed?: DataNode[][],
-): ChildMap {
+function copiedChildren(children: ChildMap, parent: DataNode | undefined, work: CopyWork): ChildMap {
   const source = pairsOf(children);
   const pairs: Slot[] = new Array(source.length);
   for (let p = 0; p < source.length; p += 2) {
     pairs[p] = source[p]!;
     const nodes = source[p + 1]!;
     if (!Array.isArray(nodes)) {
-      pairs[p + 1] = copied(nodes as DataNode, parent, pending); // one instance held alone stays alone
+      pairs[p + 1] = copied(nodes as DataNode, parent, work.pending); // one instance held alone stays alone
       continue;
     }
     const group: DataNode[] = new Array(nodes.length);
-    for (let i = 0; i < nodes.length; i++) group[i] = copied(nodes[i]!, parent, pending);
+    if (nodes.length > ITEMS_PER_STEP) work.groups.push({ nodes, group, parent, at: 0 });
+    else for (let i = 0; i < nodes.length; i++) group[i] = copied(nodes[i]!, parent, work.pending);
     pairs[p + 1] = group;
-    if (indexed !== undefined && hasKeyIndex(nodes)) indexed.push(group);
+    if (work.indexed !== undefined && hasKeyIndex(nodes)) work.indexed.push(group);
   }
   return CompactChildMap.ofPairs(pairs);
 }
 
 /**
- * Gives the copies on `pending` (source and copy in turn) copies of their sources' children, down to
- * the leaves: a stack rather than recursion, so that a copy goes in steps whatever the depth.
+ * Copies what `work` holds, down to the leaves: a few dozen entries of a big group, or the children of a
+ * few dozen copies, per step; stacks rather than recursion, so that a copy goes in steps whatever the
+ * depth and however many entries a list has.
  */
-function* copyPending(pending: DataNode[], indexed?: DataNode[][]): Steps<void> {
+function* copyPending(work: CopyWork): Steps<void> {
   let copies = 0;
-  while (pending.length > 0) {
-    const copy = pending.pop()!;
-    const source = pending.pop()!;
-    copy.children = copiedChildren(source.children!, copy, pending, indexed);
+  for (;;) {
+    const big = work.groups[work.groups.length - 1];
+    if (big !== undefined) {
+      const end = Math.min(big.at + ITEMS_PER_STEP, big.nodes.length);
+      for (; big.at < end; big.at++) big.group[big.at] = copied(big.nodes[big.at]!, big.parent, work.pending);
+      if (big.at === big.nodes.length) work.groups.pop();
+      yield;
+      continue;
+    }
+    const copy = work.pending.pop();
+    if (copy === undefined) return;
+    const source = work.pending.pop()!;
+    copy.children = copiedChildren(source.children!, copy, work);
     if (++copies % ITEMS_PER_STEP === 0) yield;
   }
 }
@@ -274,9 +303,9 @@ export function shallowCopy(node: DataNode): DataNode {
  * index (a copy for a reply, or an edit's, is looked up in a few lists at most): see {@link cloneTreeSteps}.
  */
 export function cloneTree(tree: InstanceTree): InstanceTree {
-  const pending: DataNode[] = [];
-  const copy = { ...tree, children: copiedChildren(tree.children, undefined, pending) };
-  finishSteps(copyPending(pending));
+  const work = copyWork();
+  const copy = { ...tree, children: copiedChildren(tree.children, undefined, work) };
+  finishSteps(copyPending(work));
   return copy;
 }
 
@@ -287,10 +316,10 @@ export function cloneTree(tree: InstanceTree): InstanceTree {
  * made to become a datastore answers its first lookup as fast as its source.
  */
 export function* cloneTreeSteps(tree: InstanceTree): Steps<InstanceTree> {
-  const pending: DataNode[] = [];
   const indexed: DataNode[][] = [];
-  const copy = { ...tree, children: copiedChildren(tree.children, undefined, pending, indexed) };
-  yield* copyPending(pending, indexed);
+  const work = copyWork(indexed);
+  const copy = { ...tree, children: copiedChildren(tree.children, undefined, work) };
+  yield* copyPending(work);
   for (const group of indexed) yield* indexGroupSteps(group);
   return copy;
 }

@@ -113,6 +113,15 @@ describe('whole-tree work in steps', () => {
     expect(n).toBeGreaterThanOrEqual(5);
   });
 
+  test('cloneTreeSteps copies the entries of a big list a few dozen per step', () => {
+    // 2,000 leaf-list values: entries without children, all in one group.
+    const tags = Array.from({ length: 2_000 }, (_, i) => `t${i}`);
+    const tree = topDoc(schema, { item: [{ name: 'a', tags }] });
+    const { steps: n, value } = count(cloneTreeSteps(tree));
+    expect(encodeJson(value)).toBe(encodeJson(tree));
+    expect(n).toBeGreaterThanOrEqual(2_000 / 64);
+  });
+
   test('replaceTreeSteps makes a tree equal to another step by step, logging what replaceTree logs', () => {
     const source = bigTree(300).tree;
     const inSteps = new ChangeLog(sampleTop(schema));
