@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as codec from '@yangkit/yang-json-codec';
 import { diff, encodeJson, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
-import type { SchemaTree } from '@yangkit/yang-schema';
-import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { StartupStore } from '../src/persistence.js';
 import type { NetconfServer } from '../src/server.js';
-import { client, configMerges, JB, refusal, rpcErrorOf, testSchema, testServer } from './helpers.js';
+import { client, configMerges, JB, refusal, rpcErrorOf, testServer } from './helpers.js';
 import { recoverySession } from './nacm-helpers.js';
 import { Timeline } from './timeline.js';
 
@@ -48,18 +47,13 @@ const RULES = `<nacm xmlns="${NACM}">
   </rule-list>
 </nacm>`;
 
-let schema: SchemaTree;
-const servers: NetconfServer[] = [];
-const dirs: string[] = [];
-beforeAll(async () => {
-  schema = await testSchema();
-});
+/** What a test leaves to close or remove once it ends, in order. */
+const leftOver: (() => unknown)[] = [];
 afterEach(async () => {
   vi.restoreAllMocks();
   vi.mocked(codec.diff).mockClear();
   vi.mocked(codec.diffSteps).mockClear();
-  for (const s of servers.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const end of leftOver.splice(0)) await end();
 });
 
 const json = (tree: InstanceTree) => encodeJson(tree);
@@ -70,15 +64,17 @@ const json = (tree: InstanceTree) => encodeJson(tree);
  */
 async function serverOf(startup = false): Promise<{ server: NetconfServer; file: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'ncs-copy-'));
-  dirs.push(dir);
   const file = path.join(dir, 'startup.json');
   const server = await testServer({
     nacm: true,
     ...(startup ? { startupMode: 'explicit' as const, startupFile: file } : {}),
   });
-  servers.push(server);
+  leftOver.push(
+    () => server.close(),
+    () => rmSync(dir, { recursive: true, force: true }),
+  );
   server.localSession('system', { recovery: true }).editConfig('running', [
-    ...configMerges(schema, {
+    ...configMerges(server.schema, {
       'example-jukebox:jukebox': {
         library: { artist: Array.from({ length: ARTISTS }, (_, i) => ({ name: `artist-${i}` })) },
       },
@@ -139,7 +135,7 @@ describe('a copy-config of a big running', () => {
     const { text, xml } = snapshotOf(file);
     expect(xml).toBe(encodeXml(server.running.tree));
     expect(text).toBe(JSON.stringify(JSON.parse(text)));
-    expect(json(new StartupStore(file, schema).load())).toBe(json(server.running.tree));
+    expect(json(new StartupStore(file, server.schema).load())).toBe(json(server.running.tree));
   });
 
   test('delete-config of a big startup lets other work run between its slices, and empties startup and its file', async () => {
@@ -202,7 +198,7 @@ describe('NACM', () => {
     const config = whole.replace('<artist><name>artist-0</name></artist>', '');
     const error = await rpcErrorOf(carol.copyConfig({ target: 'candidate', source: { config } }));
     expect(compared()).toBe(true);
-    const copy = codec.decodeXml(schema, config, { kind: 'config' });
+    const copy = codec.decodeXml(server.schema, config, { kind: 'config' });
     const access = server.nacm!.of([...server.sessions.values()].find((s) => s.info.username === 'carol'));
     const oneTurn = await refusal(() => server.nacm!.checkWrite(access, diff(running, copy)));
     expect(error.errors.map((e) => [e.errorTag, e.errorMessage])).toEqual([
@@ -213,6 +209,8 @@ describe('NACM', () => {
     // A copy that differs in the playlists alone is made.
     const playlist = whole.replace('<library>', `<playlist><name>new</name></playlist><library>`);
     await carol.copyConfig({ target: 'candidate', source: { config: playlist } });
-    expect(json(server.candidate.tree)).toBe(json(codec.decodeXml(schema, playlist, { kind: 'config' })));
+    expect(json(server.candidate.tree)).toBe(
+      json(codec.decodeXml(server.schema, playlist, { kind: 'config' })),
+    );
   });
 });
