@@ -292,12 +292,17 @@ function* writeValue(log: ChangeLog, existing: DataNode, incoming: DataNode, ado
 function* mergeInto(log: ChangeLog, existing: DataNode, incoming: DataNode, adopt: boolean): Steps<void> {
   if ((yield* writeValue(log, existing, incoming, adopt)) || incoming.children === undefined) return;
   const kind = existing.schema.kind;
+  // A step every few dozen nodes merged, whether they change anything or not (entries that exist
+  // already and hold only their keys change nothing); a big list's index is built in steps first.
+  let seen = 0;
   for (const [schema, nodes] of incoming.children) {
     if (schema.isKey && kind === 'list') continue;
+    yield* indexForLookupSteps(existing.children?.get(schema));
     for (const n of nodes) {
       const found = counterpart(existing, n);
       if (found === undefined) yield* graft(log, existing, n, adopt);
       else yield* mergeInto(log, found, n, adopt);
+      if (++seen % ITEMS_PER_STEP === 0) yield;
     }
   }
 }
