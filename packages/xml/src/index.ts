@@ -28,6 +28,7 @@ export {
   joinSteps,
   SLICE_MS,
   type SliceOptions,
+  Slices,
   type Steps,
 } from './steps.js';
 export { streamXmlElements, streamXmlElementsSteps } from './stream-elements.js';

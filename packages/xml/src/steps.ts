@@ -37,20 +37,44 @@ function nextTurn(): Promise<void> {
 }
 
 /**
+ * A run of work in slices of about `sliceMs` milliseconds: tells when the current slice is over, so
+ * that the event loop gets a turn before the work goes on.
+ */
+export class Slices {
+  #until: number;
+
+  constructor(private readonly sliceMs: number = SLICE_MS) {
+    this.#until = performance.now() + sliceMs;
+  }
+
+  /** True when the current slice is over: give the event loop a turn (see {@link turn}). */
+  get due(): boolean {
+    return performance.now() >= this.#until;
+  }
+
+  /** Starts the next slice (after the event loop had a turn some other way). */
+  restart(): void {
+    this.#until = performance.now() + this.sliceMs;
+  }
+
+  /** Gives the event loop a turn, then starts the next slice. */
+  async turn(): Promise<void> {
+    await nextTurn();
+    this.restart();
+  }
+}
+
+/**
  * Runs `steps` to its end in slices of about `sliceMs` milliseconds, letting the event loop run
  * other work (I/O, timers, other requests) between them; resolves with its result, rejects with
  * what it throws. The result is the one {@link finishSteps} gives: only the timing differs.
  */
 export async function finishInSlices<T>(steps: Steps<T>, options: SliceOptions = {}): Promise<T> {
-  const sliceMs = options.sliceMs ?? SLICE_MS;
-  let until = performance.now() + sliceMs;
+  const slices = new Slices(options.sliceMs);
   for (;;) {
     const next = steps.next();
     if (next.done === true) return next.value;
-    if (performance.now() >= until) {
-      await nextTurn();
-      until = performance.now() + sliceMs;
-    }
+    if (slices.due) await slices.turn();
   }
 }
 

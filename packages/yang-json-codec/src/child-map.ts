@@ -274,14 +274,32 @@ export function mapGroups(
   pairs: ChildPairs,
   fn: (schema: SchemaNode, group: Group) => Group | undefined,
 ): ChildPairs {
-  let out: Slot[] | undefined;
-  for (let i = 0; i < pairs.length; i += 2) {
-    const group = groupAt(pairs, i + 1);
-    const next = fn(pairs[i] as SchemaNode, group);
-    if (next !== group && out === undefined) out = pairs.slice(0, i) as Slot[];
-    if (out !== undefined && next !== undefined && sizeOf(next) > 0) out.push(pairs[i]!, next as Slot);
+  const mapped = new MappedPairs(pairs);
+  for (let i = 0; i < pairs.length; i += 2) mapped.put(i, fn(pairs[i] as SchemaNode, groupAt(pairs, i + 1)));
+  return mapped.pairs();
+}
+
+/**
+ * What {@link mapGroups} makes of `source`, built group by group by a caller that maps them itself
+ * (work in steps, which a callback cannot yield from).
+ */
+export class MappedPairs {
+  private out: Slot[] | undefined;
+
+  constructor(private readonly source: ChildPairs) {}
+
+  /** Puts `group` in the place of the group of the pair at offset `at` (undefined or empty: left out). */
+  put(at: number, group: Group | undefined): void {
+    const source = this.source;
+    if (group !== groupAt(source, at + 1) && this.out === undefined) this.out = source.slice(0, at) as Slot[];
+    if (this.out !== undefined && group !== undefined && sizeOf(group) > 0)
+      this.out.push(source[at]!, group as Slot);
   }
-  return out ?? pairs;
+
+  /** The pairs made: `source` itself when every group was put back as it is. */
+  pairs(): ChildPairs {
+    return this.out ?? this.source;
+  }
 }
 
 /** Adds `node` at the end of the instances of its schema node in `children`; returns their group. */

@@ -1,6 +1,7 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
-import { type ChildPairs, instanceOf, mapGroups, sizeOf } from './child-map';
+import { type ChildPairs, groupAt, instanceOf, MappedPairs, mapGroups, sizeOf } from './child-map';
 import type { DataNode, InstanceTree } from './instance';
+import type { Steps } from './steps';
 import { applyView, type Place } from './view';
 
 /**
@@ -16,26 +17,34 @@ export function applyContent(tree: InstanceTree, content: 'config' | 'nonconfig'
 /**
  * The child groups `content` keeps of one holder's (`pairs`, held at `place`): with `config`,
  * configuration nodes; else state nodes, list keys, and the configuration instances that
- * `stateBelow` says lead to state. The holder's own pairs when all are kept.
+ * `stateBelow` says lead to state. The holder's own pairs when all are kept. In steps: `stateBelow`
+ * looks ahead below each configuration instance, a big list's entries each, and steps as it goes.
  */
-export function contentGroups(
+export function* contentGroups(
   pairs: ChildPairs,
   config: boolean,
   place: Place,
-  stateBelow: (node: DataNode, place: Place) => boolean,
-): ChildPairs {
-  return mapGroups(pairs, (schema, group) => {
-    if (config) return schema.config ? group : undefined;
-    if (!schema.config || schema.isKey) return group;
+  stateBelow: (node: DataNode, place: Place) => Steps<boolean>,
+): Steps<ChildPairs> {
+  if (config) return mapGroups(pairs, (schema, group) => (schema.config ? group : undefined));
+  const mapped = new MappedPairs(pairs);
+  for (let i = 0; i < pairs.length; i += 2) {
+    const schema = pairs[i] as SchemaNode;
+    const group = groupAt(pairs, i + 1);
+    if (!schema.config || schema.isKey) {
+      mapped.put(i, group);
+      continue;
+    }
     // A configuration container or list entry stays when state lies below it.
     const below = place.child(schema);
     const entries: DataNode[] = [];
     for (let k = 0; k < sizeOf(group); k++) {
       const n = instanceOf(group, k);
-      if (stateBelow(n, below)) entries.push(n);
+      if (yield* stateBelow(n, below)) entries.push(n);
     }
-    return entries.length === sizeOf(group) ? group : entries;
-  });
+    mapped.put(i, entries.length === sizeOf(group) ? group : entries);
+  }
+  return mapped.pairs();
 }
 
 const configOnly = new WeakMap<SchemaNode, boolean>();

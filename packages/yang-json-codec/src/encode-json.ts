@@ -9,6 +9,7 @@ import {
   Indenter,
   isLarge,
   type SystemSort,
+  viewedInSteps,
 } from './encode-options';
 import type { Annotation, AnyElement, ChildHolder, DataNode, InstanceTree } from './instance';
 import { knownAnnotation } from './known-annotations';
@@ -28,7 +29,9 @@ export interface EncodeJsonOptions extends EncodeOptions {
  * identityref values qualified only outside the leaf's module (6.8); lists and leaf-lists are arrays;
  * metadata as `@` and `@name` members (RFC 7952 section 5.2). A node that holds a large group (a long
  * list), at any depth, is walked by the generator, so no chunk grows much beyond 64 KiB; the rest is
- * written by plain calls.
+ * written by plain calls. An empty chunk is a step of work that writes nothing yet (a view's filter
+ * judging a big list entry by entry ahead of its first entry): a server gives the event loop a turn
+ * there when its slice is over (see `nextText`).
  */
 export function* encodeJsonChunks(tree: InstanceTree, options: EncodeJsonOptions = {}): Generator<string> {
   const w = new JsonWriter(tree.schema, options);
@@ -149,6 +152,7 @@ class JsonWriter {
     first: boolean,
     place: Place | undefined,
   ): Generator<string, boolean> {
+    yield* viewedInSteps(holder, place);
     const groups = groupsToWrite(holder, schemaParent, this.keepEmptyNp, place);
     for (let i = 0; i < groups.length; i += 2) {
       const schema = groups[i] as SchemaNode;

@@ -110,6 +110,20 @@ export function groupsOf(holder: ChildHolder, place: Place | undefined): ChildPa
   return holder.children === undefined ? NO_GROUPS : pairsOf(holder.children);
 }
 
+/**
+ * Judges what `place` (a view's, if any) writes of `holder` ahead of its writing (`Place.groupsInSteps`),
+ * yielding an empty chunk at each step: a big list the view's filter judges entry by entry, or whose
+ * entries `content=nonconfig` looks below, is judged before its first entry is written (its name is
+ * written only if an entry is kept), and an encoder's walk yields while it is, rather than hold the
+ * event loop. A consumer of the chunked encoders takes an empty chunk as no text, and a point where
+ * the event loop may get a turn. The view keeps the answer, so the writing that follows reuses it.
+ */
+export function* viewedInSteps(holder: ChildHolder, place: Place | undefined): Generator<string, void> {
+  if (place === undefined) return;
+  const steps = place.groupsInSteps(holder);
+  for (let next = steps.next(); next.done !== true; next = steps.next()) yield '';
+}
+
 /** True for a non-presence container with nothing worth writing below it (at `place` in a view). */
 export function isEmptyNp(node: DataNode, place: Place | undefined): boolean {
   if (node.schema.kind !== 'container' || node.schema.presence !== undefined) return false;

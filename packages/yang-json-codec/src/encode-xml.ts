@@ -13,6 +13,7 @@ import {
   isLarge,
   nothingToWrite,
   type SystemSort,
+  viewedInSteps,
 } from './encode-options';
 import { isFilterAttribute } from './filter-attributes';
 import type { Annotation, AnyElement, ChildHolder, DataNode, InstanceTree } from './instance';
@@ -34,7 +35,8 @@ export interface EncodeXmlOptions extends EncodeOptions {
  * NETCONF XML (RFC 7950 section 7 encoding) of an instance tree as chunks of about 64 KiB: a default
  * namespace on each top element and wherever the namespace changes, list keys first, identityref and
  * instance-identifier prefixes declared on the element that uses them, RFC 7952 metadata as
- * namespace-qualified attributes (section 5.1).
+ * namespace-qualified attributes (section 5.1). An empty chunk is a step of work that writes nothing
+ * yet, as in `encodeJsonChunks`.
  */
 export function* encodeXmlChunks(tree: InstanceTree, options: EncodeXmlOptions = {}): Generator<string> {
   const w = new XmlWriter(tree.schema, options);
@@ -106,6 +108,7 @@ class XmlWriter {
       const name = this.operationElement ? op.name : (part?.kind ?? 'input');
       const node = nodes?.[0];
       const place = part === undefined ? undefined : root?.child(part);
+      if (node !== undefined) yield* viewedInSteps(node, place);
       if (node === undefined || groupsOf(node, place).length === 0) {
         this.out += `${this.nl(0)}<${name} xmlns="${op.namespace}"/>`;
         return;
@@ -118,6 +121,7 @@ class XmlWriter {
     if ((kind === 'data' || kind === 'config' || kind === 'resource') && this.wrapper) {
       const attrs =
         this.metadata && tree.annotations ? this.attributes(tree.annotations, undefined, new Map()) : '';
+      yield* viewedInSteps(tree, root);
       if (nothingToWrite(tree, this.keepEmptyNp, root)) {
         this.out += `${this.nl(0)}<data xmlns="${RESTCONF_NS}"${attrs}/>`;
         return;
@@ -137,6 +141,7 @@ class XmlWriter {
     depth: number,
     place: Place | undefined,
   ): Generator<string> {
+    yield* viewedInSteps(holder, place);
     const groups = groupsToWrite(holder, schemaParent, this.keepEmptyNp, place);
     for (let i = 0; i < groups.length; i += 2) {
       const schema = groups[i] as SchemaNode;
@@ -164,6 +169,7 @@ class XmlWriter {
     depth: number,
     place: Place | undefined,
   ): Generator<string> {
+    yield* viewedInSteps(n, place);
     const head = this.open(n, parentNs, '');
     if (nothingToWrite(n, this.keepEmptyNp, place)) {
       this.out += `${this.nl(depth)}${head}/>`;

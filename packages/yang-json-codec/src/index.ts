@@ -106,8 +106,10 @@ export {
   finishSteps,
   ITEMS_PER_STEP,
   joinSteps,
+  nextText,
   SLICE_MS,
   type SliceOptions,
+  Slices,
   type Steps,
 } from './steps';
 export {
@@ -128,6 +130,7 @@ export type { ValueError, ValueOk } from './values';
 export { valueFromCanonical, valueFromXml } from './values';
 export {
   applyView,
+  entriesNamedApart,
   judgedByKey,
   type KeyedJudgement,
   type NodeFilter,

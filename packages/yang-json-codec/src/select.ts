@@ -5,7 +5,7 @@ import { CompactChildMap } from './child-map';
 import { CodecError } from './errors';
 import type { ChildHolder, ChildMap, DataNode, InstanceTree } from './instance';
 import { pathOf } from './path-step';
-import { finishSteps, ITEMS_PER_STEP, type Steps } from './steps';
+import { finishSteps, StepCounter, type Steps } from './steps';
 import { valueFromXml } from './values';
 import { type TreeNode, treeNavigator } from './xpath-navigator';
 
@@ -123,16 +123,6 @@ class SubtreeSelector {
     }
     if (!any && contentMatches === 0) return undefined;
     return out;
-  }
-}
-
-/** Counts the nodes a piece of work in steps handles: a step every {@link ITEMS_PER_STEP}. */
-class StepCounter {
-  #seen = 0;
-
-  /** Counts one node; true when a step is due. */
-  next(): boolean {
-    return ++this.#seen % ITEMS_PER_STEP === 0;
   }
 }
 

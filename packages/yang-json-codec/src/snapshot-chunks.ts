@@ -55,9 +55,7 @@ export function snapshotChunks(chunks: Iterable<string>, read: DetachableRead): 
   const state: { rest?: string[] } = {};
   // Set now, not when the first chunk is asked for: the tree must not change from here on.
   read.onDetach(() => {
-    const rest: string[] = [];
-    for (let next = encoder.next(); !next.done; next = encoder.next()) rest.push(next.value);
-    state.rest = rest;
+    state.rest = textOf(encoder);
   });
   return continued(encoder, state);
 }
@@ -81,7 +79,7 @@ export async function snapshotAfterSteps<T>(
   read.onDetach(() => {
     // Within the datastore's change: a failure is rethrown by the run below, not into the change.
     try {
-      detached = { rest: [...chunks(finishSteps(steps))] };
+      detached = { rest: textOf(chunks(finishSteps(steps))[Symbol.iterator]()) };
     } catch (error) {
       detached = { error };
     }
@@ -112,6 +110,17 @@ function* continued(encoder: Iterator<string>, state: { rest?: string[] }): Gene
     if (next.done) return;
     yield next.value;
   }
+}
+
+/**
+ * The rest of an encoder's chunks, encoded at once: those with text (an empty chunk is a step, of no
+ * use to text already made).
+ */
+function textOf(encoder: Iterator<string>): string[] {
+  const rest: string[] = [];
+  for (let next = encoder.next(); next.done !== true; next = encoder.next())
+    if (next.value !== '') rest.push(next.value);
+  return rest;
 }
 
 /** The chunks of `rest`, each dropped once given out. */

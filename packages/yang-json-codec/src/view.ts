@@ -1,12 +1,13 @@
 import type { FieldsNode } from '@yangkit/restconf-uri';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { findEntry } from './child-index';
-import { type ChildPairs, type Group, groupAt, instanceOf, mapGroups, pairsOf, sizeOf } from './child-map';
+import { type ChildPairs, type Group, groupAt, instanceOf, MappedPairs, pairsOf, sizeOf } from './child-map';
 import { contentGroups } from './content';
 import { fieldSelection, fieldsGroups, type Selection, selectedBelow } from './fields';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { type OriginRule, Origins } from './origin';
 import { entryKey } from './path-step';
+import { finishSteps, StepCounter, type Steps } from './steps';
 import { checkedMode, defaultsGroups, type WithDefaultsMode } from './with-defaults';
 
 /**
@@ -103,6 +104,21 @@ export function judgedByKey(
   return { rest, named: judged };
 }
 
+/**
+ * The entries of `schema` below a holder in state `state` that `filter` judges apart by key (see
+ * {@link judgedByKey}); empty when it judges them all alike, undefined when each must be judged on
+ * its own. Entries named by key stand for all their twins only in configuration, where keys are
+ * unique (RFC 7950 sections 7.7 and 7.8.2): a state list's named entries are judged each.
+ */
+export function entriesNamedApart(
+  filter: NodeFilter,
+  state: unknown,
+  schema: SchemaNode,
+): readonly string[] | undefined {
+  const named = filter.namedEntries?.(state, schema);
+  return named !== undefined && (named.length === 0 || schema.config) ? named : undefined;
+}
+
 const NO_GROUPS: ChildPairs = [];
 
 /** The rules of one view over one tree. */
@@ -118,10 +134,14 @@ class Rules {
    * True when `content=nonconfig` keeps a configuration node (a child of the holder last grouped at
    * `place`'s parent): state the filter keeps lies at or below it.
    */
-  readonly stateBelow = (node: DataNode, place: Place): boolean =>
+  readonly stateBelow = (node: DataNode, place: Place): Steps<boolean> =>
     this.hasState(node, place, place.stateOf(node));
 
-  private hasState(node: DataNode, place: Place, state: unknown): boolean {
+  /** Counts the instances judged or looked at in this walk, for its steps. */
+  private readonly steps = new StepCounter();
+
+  /** In steps, a step every {@link ITEMS_PER_STEP} instances looked at, however deep. */
+  private *hasState(node: DataNode, place: Place, state: unknown): Steps<boolean> {
     const pairs = this.defaulted(node, place);
     for (let i = 0; i < pairs.length; i += 2) {
       const schema = pairs[i] as SchemaNode;
@@ -129,10 +149,12 @@ class Rules {
       const group = groupAt(pairs, i + 1);
       const below = place.child(schema);
       for (let k = 0; k < sizeOf(group); k++) {
+        if (this.steps.next()) yield;
         const child = instanceOf(group, k);
         const childState = this.childState(state, child);
         if (this.filter !== undefined && childState === undefined) continue;
-        if (!schema.config || this.hasState(child, below, childState)) return true;
+        if (!schema.config) return true;
+        if (child.children !== undefined && (yield* this.hasState(child, below, childState))) return true;
       }
     }
     return false;
@@ -160,24 +182,38 @@ class Rules {
    * the filter leaves out removed. Each place of a child group is told the states decided for its
    * instances, which they are written with (see `Place.stateOf`): a node is judged once per walk
    * (`content=nonconfig`'s look-ahead, `stateBelow`, judges what lies below on its own).
+   *
+   * In steps: a group the filter cannot judge by key (see {@link entriesNamedApart}) has each of its
+   * instances judged, a step every {@link ITEMS_PER_STEP}, so that an encoder gives the event loop
+   * turns while a big list is judged ahead of its first entry. The states of the entries kept are
+   * held until the group is written: they are what the entries are written with.
    */
-  filtered(pairs: ChildPairs, state: unknown, place: Place): ChildPairs {
-    const filter = this.filter;
-    if (filter === undefined || filter.keepsAllBelow(state)) return pairs;
-    return mapGroups(pairs, (schema, group) => {
-      if (schema.isKey) return group;
+  *filtered(pairs: ChildPairs, state: unknown, place: Place): Steps<ChildPairs> {
+    const filter = this.filter!;
+    const mapped = new MappedPairs(pairs);
+    for (let i = 0; i < pairs.length; i += 2) {
+      const schema = pairs[i] as SchemaNode;
+      const group = groupAt(pairs, i + 1);
+      if (schema.isKey) {
+        mapped.put(i, group);
+        continue;
+      }
       const below = place.child(schema);
-      const named = filter.namedEntries?.(state, schema);
+      const named = entriesNamedApart(filter, state, schema);
       if (named?.length === 0) {
         const shared = filter.child(state, instanceOf(group, 0));
         below.decided(shared, undefined);
-        return shared === undefined ? undefined : group;
+        mapped.put(i, shared === undefined ? undefined : group);
+        continue;
       }
-      if (named !== undefined && schema.config && Array.isArray(group))
-        return this.filteredByKey(group as readonly DataNode[], named, state, below);
+      if (named !== undefined && Array.isArray(group)) {
+        mapped.put(i, this.filteredByKey(group as readonly DataNode[], named, state, below));
+        continue;
+      }
       const states = new Map<DataNode, unknown>();
       const kept: DataNode[] = [];
       for (let k = 0; k < sizeOf(group); k++) {
+        if (this.steps.next()) yield;
         const n = instanceOf(group, k);
         const childState = filter.child(state, n);
         if (childState === undefined) continue;
@@ -185,8 +221,9 @@ class Rules {
         kept.push(n);
       }
       below.decided(undefined, states);
-      return kept.length === sizeOf(group) ? group : kept;
-    });
+      mapped.put(i, kept.length === sizeOf(group) ? group : kept);
+    }
+    return mapped.pairs();
   }
 
   /**
@@ -313,22 +350,35 @@ export class Place {
     // An encoder asks again for the holder it is writing (whether anything is written, then what):
     // the answer is kept, so a filter judges the entries of a big list once per walk.
     if (holder === this.holder) return this.pairs;
-    const pairs = this.viewedGroups(holder);
+    return finishSteps(this.groupsInSteps(holder));
+  }
+
+  /**
+   * {@link groups} in steps: a step every {@link ITEMS_PER_STEP} instances judged one by one (by the
+   * filter, or by `content=nonconfig`'s look-ahead), so that an encoder writing a holder of a big
+   * list can yield while its entries are judged, before the first one is written. The answer is
+   * kept as `groups` keeps it.
+   */
+  *groupsInSteps(holder: ChildHolder): Steps<ChildPairs> {
+    if (holder === this.holder) return this.pairs;
+    const pairs = yield* this.viewedGroups(holder);
     this.holder = holder;
     this.pairs = pairs;
     return pairs;
   }
 
-  private viewedGroups(holder: ChildHolder): ChildPairs {
+  private *viewedGroups(holder: ChildHolder): Steps<ChildPairs> {
     const rules = this.rules;
     if (this.truncated) return NO_GROUPS;
     let pairs = rules.defaulted(holder, this);
     if (rules.filter !== undefined) {
       this.state = this.stateOf(holder);
-      pairs = this.state === undefined ? NO_GROUPS : rules.filtered(pairs, this.state, this);
+      if (this.state === undefined) pairs = NO_GROUPS;
+      else if (!rules.filter.keepsAllBelow(this.state))
+        pairs = yield* rules.filtered(pairs, this.state, this);
     }
     if (rules.content !== 'all')
-      pairs = contentGroups(pairs, rules.content === 'config', this, rules.stateBelow);
+      pairs = yield* contentGroups(pairs, rules.content === 'config', this, rules.stateBelow);
     if (this.fields !== undefined) {
       const keys = this.inner ? (holder as DataNode).schema.keyNodes : undefined;
       pairs = fieldsGroups(pairs, this.fields, this.module, keys);
