@@ -251,7 +251,8 @@ function* readableSelection(
 /**
  * The `<data>` reply content of a selection (in `namespace` when given: NMDA's get-data): the codec's
  * XML, written through a view with the RFC 6243 retrieval mode and the rest of `view` (the tree is
- * only read), in chunks of about 64 KiB, each encoded when it is asked for; none is empty.
+ * only read), in chunks of about 64 KiB, each encoded when it is asked for; an empty one is a step
+ * of the encoder that writes nothing yet (see the codec's `nextText`).
  */
 export function* dataChunks(
   tree: InstanceTree,
@@ -266,7 +267,11 @@ export function* dataChunks(
   // One chunk behind the encoder: the last one ends the element.
   let held: string | undefined;
   for (const chunk of chunks) {
-    if (chunk === '') continue;
+    if (chunk === '') {
+      // The encoder's step of work that writes nothing yet: passed on, for the writer's turns.
+      yield chunk;
+      continue;
+    }
     if (held !== undefined) yield held;
     held = held === undefined ? `${open}>${chunk}` : chunk;
   }

@@ -36,7 +36,10 @@ export function writeRpcError(e: RpcErrorFields): string {
  * nor memory holds the whole reply. Pulling a piece does the work of that piece (encoding).
  */
 export interface ReplyPieces {
-  /** The content's pieces, in order; none empty. */
+  /**
+   * The content's pieces, in order; an empty one is a step of work that writes nothing yet (judging
+   * a big list ahead of its first entry), where the writer may give the event loop a turn.
+   */
   readonly pieces: Iterable<string>;
   /** Called once, when the pieces are all written or will not be (the session ended, a failure). */
   release(): void;

@@ -18,7 +18,7 @@ import {
   textOf,
   type XmlElement,
 } from '@yangkit/xml';
-import { finishInSlices, SLICE_MS } from '@yangkit/yang-json-codec';
+import { finishInSlices, nextText, SLICE_MS, Slices } from '@yangkit/yang-json-codec';
 import { RpcError, type RpcErrorFields } from './errors.js';
 import {
   REPLY_END,
@@ -434,34 +434,38 @@ export class ServerSession {
     this.held = [];
     try {
       const pieces = reply.pieces[Symbol.iterator]();
+      // An empty piece is a step of the encoder that writes nothing yet (judging a big list ahead of
+      // its first entry): skipped, with a turn of the event loop once the slice is over.
+      const slices = new Slices();
       let first: IteratorResult<string>;
       let next: IteratorResult<string>;
       try {
-        first = pieces.next();
-        next = first.done === true ? first : pieces.next();
+        first = await nextText(pieces, slices);
+        next = first.done === true ? first : await nextText(pieces, slices);
       } catch (error) {
         this.sendFailure(attrs, error);
         return false;
       }
       if (next.done === true) {
+        // Closed meanwhile (by the client, or killed): the reply is not written.
+        if (this.state !== 'open') return false;
         this.send(writeReply(attrs, first.done === true ? '' : first.value));
         return true;
       }
       try {
         let piece = replyStart(attrs) + first.value;
-        let until = performance.now() + SLICE_MS;
         for (;;) {
           // Closed meanwhile (by the client, or killed): the rest is not written.
           if (this.state !== 'open') return false;
           const last = next.done === true;
           this.write(encodeMessagePiece(last ? piece + REPLY_END : piece, this.framer.mode, last));
           if (last) return true;
-          if (this.congested || performance.now() >= until) {
+          if (this.congested || slices.due) {
             await this.turn();
-            until = performance.now() + SLICE_MS;
+            slices.restart();
           }
           piece = next.value;
-          next = pieces.next();
+          next = await nextText(pieces, slices);
         }
       } catch {
         this.terminate('other');

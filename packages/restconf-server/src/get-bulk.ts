@@ -5,6 +5,7 @@ import {
   type DataNode,
   encodeJsonChunks,
   encodeXmlChunks,
+  entriesNamedApart,
   findEntry,
   findPath,
   finishInSlices,
@@ -98,10 +99,8 @@ function readableIn(filter: NodeFilter | undefined, group: readonly DataNode[]):
   const state = parent === undefined ? filter.root : stateAlong(filter, NOT_OWN, parent);
   if (state === undefined) return NONE;
   if (filter.keepsAllBelow(state)) return ALL;
-  const schema = first.schema;
-  const named = filter.namedEntries?.(state, schema);
-  if (named === undefined || (named.length > 0 && !schema.config))
-    return { each: (entry) => filter.child(state, entry) !== undefined };
+  const named = entriesNamedApart(filter, state, first.schema);
+  if (named === undefined) return { each: (entry) => filter.child(state, entry) !== undefined };
   const judged = judgedByKey(filter, state, group, named);
   const rest = judged.rest !== undefined;
   const apart = new Set<DataNode>();
@@ -171,11 +170,18 @@ function* readableFrom(
   return page;
 }
 
-/** `head`, the chunks of `body`, then `tail`, the ends joined to the first and last chunks. */
+/**
+ * `head`, the chunks of `body`, then `tail`, the ends joined to the first and last chunks that hold
+ * text; an empty chunk (the encoder's step) passed on as it comes.
+ */
 function* framed(head: string, body: Iterable<string>, tail: string): Generator<string> {
   let pending = head;
   let first = true;
   for (const chunk of body) {
+    if (chunk === '') {
+      yield chunk;
+      continue;
+    }
     if (!first) yield pending;
     pending = first ? head + chunk : chunk;
     first = false;

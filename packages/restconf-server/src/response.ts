@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createSseWriter, type SseWriter, type SseWriterOptions } from '@yangkit/sse-stream';
+import { nextText, Slices } from '@yangkit/yang-json-codec';
 import { errorsBody } from './error-body.js';
 import type { RestconfError } from './errors.js';
 import { dataMediaType, type Encoding } from './media.js';
@@ -88,7 +89,9 @@ export class Responder {
 
   /**
    * A body produced chunk by chunk (the codec's ~64 KiB pieces), so that a large document never sits
-   * whole in memory and other requests run between chunks.
+   * whole in memory and other requests run between chunks. An empty chunk is the encoder's step of
+   * work that writes nothing yet (judging a big list ahead of its first entry): nothing is written
+   * for it, and other requests run once its slice is over (the codec's `nextText`).
    */
   async stream(status: number, contentType: string, chunks: Iterable<string>): Promise<void> {
     this.before(status);
@@ -100,13 +103,14 @@ export class Responder {
       return;
     }
     const it = chunks[Symbol.iterator]();
-    const first = it.next();
+    const slices = new Slices();
+    const first = await nextText(it, slices);
     if (first.done) {
       this.res.setHeader('Content-Length', 0);
       this.res.end();
       return;
     }
-    const second = it.next();
+    const second = await nextText(it, slices);
     if (second.done) {
       // One chunk: send it with a Content-Length instead of chunked transfer coding.
       this.res.setHeader('Content-Length', Buffer.byteLength(first.value));
@@ -120,8 +124,8 @@ export class Responder {
       if (!this.res.write(next.value)) await drained(this.res);
       // A write the socket takes at once drains in a process.nextTick callback: without a turn of
       // the event loop here, the whole answer would be written before any other request is read.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      next = it.next();
+      await slices.turn();
+      next = await nextText(it, slices);
     }
     this.res.end();
   }
