@@ -14,8 +14,10 @@ import {
   encodeJson,
   encodeJsonChunks,
   encodeXml,
+  encodeXmlChunks,
   entryKey,
   type InstanceTree,
+  ITEMS_PER_STEP,
   type NodeFilter,
   type OriginRule,
   ownOrigin,
@@ -564,6 +566,61 @@ describe('the view of a tree', () => {
         expect(judgedNames(judged, 'part')).toHaveLength(5);
       }
     }
+  });
+
+  /**
+   * The chunks `encode` yields for `tree` under `view`, each empty one (a step) with the number of
+   * nodes `judged` holds when it is yielded.
+   */
+  const stepsOf = (
+    encode: typeof encodeJsonChunks | typeof encodeXmlChunks,
+    tree: InstanceTree,
+    view: TreeView,
+    judged: Map<DataNode, number>,
+  ) => {
+    const text: string[] = [];
+    const judgedAtSteps: number[] = [];
+    for (const chunk of encode(tree, { view })) {
+      if (chunk === '') judgedAtSteps.push(judged.size);
+      else text.push(chunk);
+    }
+    return { text: text.join(''), judgedAtSteps };
+  };
+
+  test('judges a big list it cannot tell apart by key in steps, an empty chunk every few dozen entries, before writing any, in JSON and XML', () => {
+    const count = 2000;
+    const keep = (name: string) => name === 'n1999' || name === '80';
+    const hidden = [...items(count)['view-test:box'].item.map((i) => i.name), '22', '8080']
+      .filter((name) => !keep(name))
+      .map((name) => (name.startsWith('n') ? `/box/item[${name}]` : `/box/ports[${name}]`));
+    for (const [encode, whole] of [
+      [encodeJsonChunks, encodeJson],
+      [encodeXmlChunks, encodeXml],
+    ] as const) {
+      const { filter, judged } = byKey(undefined, ...hidden);
+      const { text, judgedAtSteps } = stepsOf(encode, itemsTree(count), { filter }, judged);
+      expect(text).toBe(whole(itemsWithout(count, (name) => !keep(name))));
+      // A step at least every ITEMS_PER_STEP entries judged, from the first ones to the last ones.
+      expect(judgedAtSteps.length).toBeGreaterThanOrEqual(Math.floor(count / ITEMS_PER_STEP) - 1);
+      const gaps = judgedAtSteps.map((n, i) => n - (judgedAtSteps[i - 1] ?? 0));
+      expect(Math.max(...gaps)).toBeLessThanOrEqual(ITEMS_PER_STEP);
+      expect(judgedAtSteps.at(-1)).toBeGreaterThan(count - 2 * ITEMS_PER_STEP);
+    }
+  });
+
+  test('yields no step for a big list a filter judges by key: it looks at the entries named and one other', () => {
+    const { filter, judged } = byKey(['n7'], '/box/item[n7]');
+    const { text, judgedAtSteps } = stepsOf(encodeJsonChunks, itemsTree(2000), { filter }, judged);
+    expect(judgedAtSteps).toEqual([]);
+    expect(text).toBe(encodeJson(itemsWithout(2000, (name) => name === 'n7')));
+  });
+
+  test("looks below a big list's entries for state with content=nonconfig in steps, byte for byte as in place", () => {
+    const tree = itemsTree(2000);
+    const expected = encodeJson(applyContent(cloneTree(tree), 'nonconfig'));
+    const chunks = [...encodeJsonChunks(tree, { view: { content: 'nonconfig' } })];
+    expect(chunks.filter((c) => c === '').length).toBeGreaterThanOrEqual(Math.floor(2000 / ITEMS_PER_STEP));
+    expect(chunks.join('')).toBe(expected);
   });
 
   test('keeps a configuration ancestor with content=nonconfig by the states decided by key', () => {
