@@ -5,8 +5,9 @@ import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { NMDA_NS } from '../src/nmda.js';
 import { filterElements } from '../src/operation-args.js';
 import { writeReply } from '../src/reply.js';
+import { loadServerSchema } from '../src/schema.js';
 import { NetconfServer } from '../src/server.js';
-import { configMerges, JB, NC, serverWithArtists, testServer } from './helpers.js';
+import { configMerges, JB, NC, serverWithArtists, testServer, YANG_DIR } from './helpers.js';
 import { nacmSchema } from './nacm-helpers.js';
 
 // A reply of a big datastore is written in pieces as the transport takes them: the event loop runs
@@ -113,6 +114,24 @@ const GET_CONFIG = `<rpc message-id="1" xmlns="${NC}"><get-config><source><runni
 /** The reply to {@link GET_CONFIG} as one string: running's XML in `<data>`. */
 function oneStringReply(s: NetconfServer, open = '<data>'): string {
   return writeReply(' message-id="1"', `${open}${encodeXml(s.running.tree, { view: {} })}</data>`);
+}
+
+/**
+ * Sends `rpc` and runs `meanwhile` once on a timer tick that comes while running is held for the
+ * read and nothing of the reply is written yet (a selection runs, or a big list is judged ahead of
+ * its first entry); counts those ticks.
+ */
+async function whileHeld(s: NetconfServer, rpc: string, meanwhile: (w: Wire) => void = () => {}) {
+  const w = wire(s);
+  await until(() => w.writes.length > 0, 'the hello');
+  const before = w.writes.length;
+  const seen = { ticks: 0 };
+  const timer = setInterval(() => {
+    if (s.running.readers === 0 || w.writes.length > before) return;
+    if (seen.ticks++ === 0) meanwhile(w);
+  }, 1);
+  w.send(rpc);
+  return { w, before, seen, stop: () => clearInterval(timer) };
 }
 
 describe('a big reply', () => {
@@ -340,23 +359,6 @@ describe('a reply with a subtree filter', () => {
     );
   }
 
-  /**
-   * Sends {@link FILTERED} and runs `meanwhile` once on a timer tick that comes while running is held
-   * for the read and nothing of the reply is written yet (the selection runs); counts those ticks.
-   */
-  async function duringSelection(s: NetconfServer, meanwhile: (w: Wire) => void = () => {}) {
-    const w = wire(s);
-    await until(() => w.writes.length > 0, 'the hello');
-    const before = w.writes.length;
-    const seen = { ticks: 0 };
-    const timer = setInterval(() => {
-      if (s.running.readers === 0 || w.writes.length > before) return;
-      if (seen.ticks++ === 0) meanwhile(w);
-    }, 1);
-    w.send(FILTERED);
-    return { w, before, seen, stop: () => clearInterval(timer) };
-  }
-
   describe.each([
     ['', false],
     [' by a user whom NACM denies every album', true],
@@ -364,7 +366,7 @@ describe('a reply with a subtree filter', () => {
     test('lets a timer run between slices before the reply starts, and has the bytes of the one-string reply', async () => {
       const s = await filteredServer(nacm);
       const expected = filteredReply(s, nacm);
-      const { w, seen, stop } = await duringSelection(s);
+      const { w, seen, stop } = await whileHeld(s, FILTERED);
       try {
         const [reply] = await messagesOf(w, 1);
         expect(seen.ticks).toBeGreaterThan(0);
@@ -381,7 +383,7 @@ describe('a reply with a subtree filter', () => {
       const s = await filteredServer(nacm);
       const expected = filteredReply(s, nacm);
       let readersAfterEdit: number | undefined;
-      const { w, seen, stop } = await duringSelection(s, () => {
+      const { w, seen, stop } = await whileHeld(s, FILTERED, () => {
         s.localSession('admin', { recovery: true }).editConfig(
           'running',
           configMerges(s.schema, {
@@ -407,7 +409,7 @@ describe('a reply with a subtree filter', () => {
 
     test('releases running when the session is closed while the selection runs', async () => {
       const s = await filteredServer(nacm);
-      const { w, before, seen, stop } = await duringSelection(s, (w) => w.close());
+      const { w, before, seen, stop } = await whileHeld(s, FILTERED, (w) => w.close());
       try {
         await until(() => seen.ticks > 0, 'the selection');
         await until(() => s.running.readers === 0, 'the release');
@@ -427,5 +429,73 @@ describe('a reply with a subtree filter', () => {
     const [reply] = await messagesOf(w, 1);
     expect(reply).toContain('<error-tag>invalid-value</error-tag>');
     expect(s.running.readers).toBe(0);
+  });
+});
+
+describe('a reply of a big list of two keys to a user whom a rule names entries by one of them', () => {
+  // Such a rule tells no entry apart by key (the other key may be anything): each entry is judged
+  // as the reply is written, ahead of the first one. That runs in steps, with turns of the event
+  // loop between them: it was one turn in proportion to the list.
+  const ROUTES_YANG = `module example-routes {
+    yang-version 1.1;
+    namespace "urn:example:routes";
+    prefix rt;
+    container routes {
+      list route {
+        key "prefix vrf";
+        leaf prefix { type string; }
+        leaf vrf { type string; }
+      }
+    }
+  }`;
+  const ROUTES = 50_000;
+  /** `reader` may read no route of vrf red. */
+  const HIDE_RED = {
+    'ietf-netconf-acm:nacm': {
+      groups: { group: [{ name: 'readers', 'user-name': ['reader'] }] },
+      'rule-list': [
+        {
+          name: 'readers',
+          group: ['readers'],
+          rule: [
+            {
+              name: 'hide-red',
+              'module-name': 'example-routes',
+              path: "/example-routes:routes/route[vrf='red']",
+              'access-operations': 'read',
+              action: 'deny',
+            },
+          ],
+        },
+      ],
+    },
+  };
+
+  test('lets a timer run while the routes are judged, before the reply starts, and has the bytes of the readable copy', async () => {
+    const schema = await loadServerSchema({
+      paths: [YANG_DIR],
+      texts: [ROUTES_YANG],
+      modules: ['example-routes'],
+    });
+    server = await NetconfServer.create({ schema, nacm: true });
+    const route = Array.from({ length: ROUTES }, (_, i) => ({
+      prefix: `10.${i}/32`,
+      vrf: i % 2 === 0 ? 'red' : 'blue',
+    }));
+    server
+      .localSession('admin', { recovery: true })
+      .editConfig('running', configMerges(schema, { 'example-routes:routes': { route }, ...HIDE_RED }));
+    const readable = encodeXml(await server.localSession('reader').read({ datastore: 'running' }));
+    const expected = writeReply(' message-id="1"', `<data>${readable}</data>`);
+    const { w, seen, stop } = await whileHeld(server, GET_CONFIG);
+    try {
+      const [reply] = await messagesOf(w, 1);
+      expect(seen.ticks).toBeGreaterThan(2);
+      expect(reply).toBe(expected);
+      expect(reply).toContain(`<prefix>10.${ROUTES - 1}/32</prefix>`);
+      expect(reply).not.toContain('<vrf>red</vrf>');
+    } finally {
+      stop();
+    }
   });
 });
