@@ -4,13 +4,16 @@ import {
   type DataNode,
   encodeJsonChunks,
   encodeXmlChunks,
+  finishInSlices,
   type InstanceTree,
   type NodeFilter,
   type OriginRule,
   type PathStep,
+  snapshotAfterSteps,
   snapshotChunks,
   type TreeView,
-  viewedTopLevel,
+  type ViewedNode,
+  viewedTopLevelSteps,
 } from '@yangkit/yang-json-codec';
 import type { SharedRead } from './backend.js';
 import { encodeOptions, type RequestContext } from './context.js';
@@ -198,27 +201,38 @@ async function writeTree(
   const s = ctx.settings;
   const { tree, shared } = read;
   const view = viewOf(ctx, read);
-  const target = resolved === undefined ? undefined : viewedTopLevel(tree, view);
-  // The target may hold nothing in the content asked for (RFC 8040 section 4.8.1).
-  if (target?.length === 0) throw noTarget();
-  // Entity tags follow running (RFC 8040 section 3.4.1), and intended, its validated copy here.
-  const annotated = annotateValidators(ctx, tree, ds === undefined || followsRunning(ds));
-  const opts = {
-    ...encodeOptions(s, ctx.encoding),
-    view,
-    ...(ctx.query.withOrigin || annotated ? { metadata: true } : {}),
-    // The target itself is always written, even as an empty non-presence container.
-    ...(target?.every((t) => t.empty) ? { returnEmptyNpContainers: true } : {}),
-  };
-  // The datastore, and every entry of a list, are one document (in XML one <data> root).
-  const wrapper = resolved === undefined || selectsSeveral(resolved);
-  const chunks =
-    ctx.encoding === 'json'
+  /** The answer, given the target's instances as the view writes them (none for the datastore). */
+  const answer = (target: readonly ViewedNode[] | undefined): Iterable<string> => {
+    // The target may hold nothing in the content asked for (RFC 8040 section 4.8.1).
+    if (target?.length === 0) throw noTarget();
+    // Entity tags follow running (RFC 8040 section 3.4.1), and intended, its validated copy here.
+    const annotated = annotateValidators(ctx, tree, ds === undefined || followsRunning(ds));
+    const opts = {
+      ...encodeOptions(s, ctx.encoding),
+      view,
+      ...(ctx.query.withOrigin || annotated ? { metadata: true } : {}),
+      // The target itself is always written, even as an empty non-presence container.
+      ...(target?.every((t) => t.empty) ? { returnEmptyNpContainers: true } : {}),
+    };
+    // The datastore, and every entry of a list, are one document (in XML one <data> root).
+    const wrapper = resolved === undefined || selectsSeveral(resolved);
+    return ctx.encoding === 'json'
       ? encodeJsonChunks(tree, { ...opts, wrapper })
       : encodeXmlChunks(tree, { ...opts, wrapper });
-  await ctx.out.stream(
-    200,
-    dataMediaType(ctx.encoding),
-    shared === undefined ? chunks : snapshotChunks(chunks, shared),
-  );
+  };
+  let chunks: Iterable<string>;
+  if (resolved === undefined) {
+    const written = answer(undefined);
+    chunks = shared === undefined ? written : snapshotChunks(written, shared);
+  } else {
+    // The target's instances are judged by the view before anything is written, in slices: a
+    // target list of many entries, or a big list below the target that a read-only user's rules
+    // judge entry by entry, is not one turn. A shared read stays one snapshot meanwhile.
+    const target = viewedTopLevelSteps(tree, view);
+    chunks =
+      shared === undefined
+        ? answer(await finishInSlices(target))
+        : await snapshotAfterSteps(shared, target, answer);
+  }
+  await ctx.out.stream(200, dataMediaType(ctx.encoding), chunks);
 }

@@ -152,7 +152,7 @@ class JsonWriter {
     first: boolean,
     place: Place | undefined,
   ): Generator<string, boolean> {
-    yield* viewedInSteps(holder, place);
+    yield* viewedInSteps(holder, place, this.keepEmptyNp);
     const groups = groupsToWrite(holder, schemaParent, this.keepEmptyNp, place);
     for (let i = 0; i < groups.length; i += 2) {
       const schema = groups[i] as SchemaNode;

@@ -11,6 +11,7 @@ import {
 } from './child-map';
 import type { ChildHolder, DataNode } from './instance';
 import { pairsInSchemaOrder, pairsSorted } from './instance';
+import { finishSteps, type Steps } from './steps';
 import { resolveLeafref } from './values';
 import { isTruncatedByDepth, type Place, type TreeView } from './view';
 
@@ -115,27 +116,57 @@ export function groupsOf(holder: ChildHolder, place: Place | undefined): ChildPa
  * yielding an empty chunk at each step: a big list the view's filter judges entry by entry, or whose
  * entries `content=nonconfig` looks below, is judged before its first entry is written (its name is
  * written only if an entry is kept), and an encoder's walk yields while it is, rather than hold the
- * event loop. A consumer of the chunked encoders takes an empty chunk as no text, and a point where
- * the event loop may get a turn. The view keeps the answer, so the writing that follows reuses it.
+ * event loop. Unless empty non-presence containers are written (`keepEmptyNp`), whether one is
+ * depends on what the view writes below it: that is judged here too. A consumer of the chunked
+ * encoders takes an empty chunk as no text, and a point where the event loop may get a turn. The
+ * view keeps its answers (a place's groups of the holder last grouped there), so the writing that
+ * follows reuses them.
  */
-export function* viewedInSteps(holder: ChildHolder, place: Place | undefined): Generator<string, void> {
+export function* viewedInSteps(
+  holder: ChildHolder,
+  place: Place | undefined,
+  keepEmptyNp: boolean,
+): Generator<string, void> {
   if (place === undefined) return;
-  const steps = place.groupsInSteps(holder);
+  const steps = judgedAhead(holder, place, keepEmptyNp);
   for (let next = steps.next(); next.done !== true; next = steps.next()) yield '';
+}
+
+function* judgedAhead(holder: ChildHolder, place: Place, keepEmptyNp: boolean): Steps<void> {
+  const pairs = yield* place.groupsInSteps(holder);
+  if (keepEmptyNp) return;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const schema = pairs[i] as SchemaNode;
+    if (!isNpContainer(schema)) continue;
+    const nodes = groupAt(pairs, i + 1);
+    const below = place.child(schema);
+    for (let k = 0; k < sizeOf(nodes); k++) yield* emptyNpSteps(instanceOf(nodes, k), below);
+  }
+}
+
+function isNpContainer(schema: SchemaNode): boolean {
+  return schema.kind === 'container' && schema.presence === undefined;
 }
 
 /** True for a non-presence container with nothing worth writing below it (at `place` in a view). */
 export function isEmptyNp(node: DataNode, place: Place | undefined): boolean {
-  if (node.schema.kind !== 'container' || node.schema.presence !== undefined) return false;
+  return isNpContainer(node.schema) && finishSteps(emptyNpSteps(node, place));
+}
+
+/** {@link isEmptyNp} of a non-presence container, in the steps of the view's judgement below it. */
+function* emptyNpSteps(node: DataNode, place: Place | undefined): Steps<boolean> {
   if (node.annotations !== undefined && node.annotations.length > 0) return false;
   if (isTruncatedByDepth(node)) return false;
   if (node.children === undefined) return true;
   if (place?.truncated === true) return false;
-  const pairs = groupsOf(node, place);
+  const pairs = place === undefined ? groupsOf(node, place) : yield* place.groupsInSteps(node);
   for (let i = 1; i < pairs.length; i += 2) {
     const nodes = groupAt(pairs, i);
     const below = place?.child(pairs[i - 1] as SchemaNode);
-    for (let k = 0; k < sizeOf(nodes); k++) if (!isEmptyNp(instanceOf(nodes, k), below)) return false;
+    for (let k = 0; k < sizeOf(nodes); k++) {
+      const child = instanceOf(nodes, k);
+      if (!isNpContainer(child.schema) || !(yield* emptyNpSteps(child, below))) return false;
+    }
   }
   return true;
 }

@@ -108,7 +108,7 @@ class XmlWriter {
       const name = this.operationElement ? op.name : (part?.kind ?? 'input');
       const node = nodes?.[0];
       const place = part === undefined ? undefined : root?.child(part);
-      if (node !== undefined) yield* viewedInSteps(node, place);
+      if (node !== undefined) yield* viewedInSteps(node, place, this.keepEmptyNp);
       if (node === undefined || groupsOf(node, place).length === 0) {
         this.out += `${this.nl(0)}<${name} xmlns="${op.namespace}"/>`;
         return;
@@ -121,7 +121,7 @@ class XmlWriter {
     if ((kind === 'data' || kind === 'config' || kind === 'resource') && this.wrapper) {
       const attrs =
         this.metadata && tree.annotations ? this.attributes(tree.annotations, undefined, new Map()) : '';
-      yield* viewedInSteps(tree, root);
+      yield* viewedInSteps(tree, root, this.keepEmptyNp);
       if (nothingToWrite(tree, this.keepEmptyNp, root)) {
         this.out += `${this.nl(0)}<data xmlns="${RESTCONF_NS}"${attrs}/>`;
         return;
@@ -141,7 +141,7 @@ class XmlWriter {
     depth: number,
     place: Place | undefined,
   ): Generator<string> {
-    yield* viewedInSteps(holder, place);
+    yield* viewedInSteps(holder, place, this.keepEmptyNp);
     const groups = groupsToWrite(holder, schemaParent, this.keepEmptyNp, place);
     for (let i = 0; i < groups.length; i += 2) {
       const schema = groups[i] as SchemaNode;
@@ -169,7 +169,7 @@ class XmlWriter {
     depth: number,
     place: Place | undefined,
   ): Generator<string> {
-    yield* viewedInSteps(n, place);
+    yield* viewedInSteps(n, place, this.keepEmptyNp);
     const head = this.open(n, parentNs, '');
     if (nothingToWrite(n, this.keepEmptyNp, place)) {
       this.out += `${this.nl(depth)}${head}/>`;

@@ -137,6 +137,7 @@ export {
   type TreeView,
   type ViewedNode,
   viewedTopLevel,
+  viewedTopLevelSteps,
 } from './view';
 export type { WithDefaultsMode } from './with-defaults';
 export { applyWithDefaults } from './with-defaults';

@@ -428,15 +428,28 @@ export interface ViewedNode {
  * exists in the `content` asked for; an empty target is still written).
  */
 export function viewedTopLevel(tree: InstanceTree, view: TreeView): ViewedNode[] {
+  return finishSteps(viewedTopLevelSteps(tree, view));
+}
+
+/**
+ * {@link viewedTopLevel} in steps (see {@link Steps}): a step every {@link ITEMS_PER_STEP}
+ * top-level instances, or instances judged below them (a target list of many entries, a target
+ * holding a big list that the view's filter judges entry by entry). `tree` must not change until it
+ * ends.
+ */
+export function* viewedTopLevelSteps(tree: InstanceTree, view: TreeView): Steps<ViewedNode[]> {
   const root = viewPlace(tree, view);
-  const pairs = root.groups(tree);
+  const pairs = yield* root.groupsInSteps(tree);
+  const steps = new StepCounter();
   const out: ViewedNode[] = [];
   for (let i = 0; i < pairs.length; i += 2) {
     const group = groupAt(pairs, i + 1);
     const place = root.child(pairs[i] as SchemaNode);
     for (let k = 0; k < sizeOf(group); k++) {
+      if (steps.next()) yield;
       const node = instanceOf(group, k);
-      out.push({ node, empty: node.children !== undefined && place.groups(node).length === 0 });
+      const empty = node.children !== undefined && (yield* place.groupsInSteps(node)).length === 0;
+      out.push({ node, empty });
     }
   }
   return out;
