@@ -116,6 +116,16 @@ function oneStringReply(s: NetconfServer, open = '<data>'): string {
   return writeReply(' message-id="1"', `${open}${encodeXml(s.running.tree, { view: {} })}</data>`);
 }
 
+/** NACM rules, as JSON, by which `rule` applies to `reader` (group `readers`). */
+function readerRules(rule: object): object {
+  return {
+    'ietf-netconf-acm:nacm': {
+      groups: { group: [{ name: 'readers', 'user-name': ['reader'] }] },
+      'rule-list': [{ name: 'readers', group: ['readers'], rule: [rule] }],
+    },
+  };
+}
+
 /**
  * Sends `rpc` and runs `meanwhile` once on a timer tick that comes while running is held for the
  * read and nothing of the reply is written yet (a selection runs, or a big list is judged ahead of
@@ -305,26 +315,13 @@ describe('a reply with a subtree filter', () => {
   // reply's first byte, with running held for it: it was one turn in proportion to the data.
 
   /** `reader` may read the library, but no album of any artist: a rule that restricts every entry. */
-  const HIDE_ALBUMS = {
-    'ietf-netconf-acm:nacm': {
-      groups: { group: [{ name: 'readers', 'user-name': ['reader'] }] },
-      'rule-list': [
-        {
-          name: 'readers',
-          group: ['readers'],
-          rule: [
-            {
-              name: 'hide-albums',
-              'module-name': 'example-jukebox',
-              path: '/example-jukebox:jukebox/library/artist/album',
-              'access-operations': 'read',
-              action: 'deny',
-            },
-          ],
-        },
-      ],
-    },
-  };
+  const HIDE_ALBUMS = readerRules({
+    name: 'hide-albums',
+    'module-name': 'example-jukebox',
+    path: '/example-jukebox:jukebox/library/artist/album',
+    'access-operations': 'read',
+    action: 'deny',
+  });
 
   /** A server whose running holds {@link BIG} artists, each with an album; `nacm`: with {@link HIDE_ALBUMS}. */
   async function filteredServer(nacm: boolean): Promise<NetconfServer> {
@@ -450,26 +447,13 @@ describe('a reply of a big list of two keys to a user whom a rule names entries 
   }`;
   const ROUTES = 50_000;
   /** `reader` may read no route of vrf red. */
-  const HIDE_RED = {
-    'ietf-netconf-acm:nacm': {
-      groups: { group: [{ name: 'readers', 'user-name': ['reader'] }] },
-      'rule-list': [
-        {
-          name: 'readers',
-          group: ['readers'],
-          rule: [
-            {
-              name: 'hide-red',
-              'module-name': 'example-routes',
-              path: "/example-routes:routes/route[vrf='red']",
-              'access-operations': 'read',
-              action: 'deny',
-            },
-          ],
-        },
-      ],
-    },
-  };
+  const HIDE_RED = readerRules({
+    name: 'hide-red',
+    'module-name': 'example-routes',
+    path: "/example-routes:routes/route[vrf='red']",
+    'access-operations': 'read',
+    action: 'deny',
+  });
 
   test('lets a timer run while the routes are judged, before the reply starts, and has the bytes of the readable copy', async () => {
     const schema = await loadServerSchema({

@@ -11,28 +11,24 @@ describe('nextText', () => {
     expect(got).toEqual(['a', 'b']);
   });
 
+  /** Chunks that schedule other work, then step (an empty chunk), then give text; `order` says what ran when. */
+  function* steppedChunks(order: string[]): Generator<string> {
+    setImmediate(() => order.push('other work'));
+    yield '';
+    order.push('after the step');
+    yield 'text';
+  }
+
   test('gives the event loop a turn at an empty chunk once the slice is over', async () => {
     const order: string[] = [];
-    function* chunks(): Generator<string> {
-      setImmediate(() => order.push('other work'));
-      yield '';
-      order.push('after the step');
-      yield 'text';
-    }
-    const next = await nextText(chunks(), new Slices(0));
+    const next = await nextText(steppedChunks(order), new Slices(0));
     expect(next.value).toBe('text');
     expect(order).toEqual(['other work', 'after the step']);
   });
 
   test('takes no turn at an empty chunk within the slice', async () => {
     const order: string[] = [];
-    function* chunks(): Generator<string> {
-      setImmediate(() => order.push('other work'));
-      yield '';
-      order.push('after the step');
-      yield 'text';
-    }
-    await nextText(chunks(), new Slices(60_000));
+    await nextText(steppedChunks(order), new Slices(60_000));
     expect(order).toEqual(['after the step']);
   });
 });

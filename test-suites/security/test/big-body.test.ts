@@ -3,7 +3,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { EXAMPLE_MODULES } from '@yangkit/restconf-gateway';
+import { EXAMPLE_MODULES, type GatewayOptions } from '@yangkit/restconf-gateway';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { basic, type Credentials, makeCredentials } from './credentials.js';
 import { updateFigures, writeFigures } from './figures.js';
@@ -60,28 +60,76 @@ const RULES = {
   },
 };
 
+/** What {@link judgedServer} starts: by default NMDA, the users of {@link PASSWORDS} and {@link RULES}. */
+interface Judged {
+  readonly users?: Readonly<Record<string, string>>;
+  readonly rules?: object;
+  readonly options?: GatewayOptions;
+  /** Fills the datastore once the rules are in, before the tests. */
+  readonly fill?: (s: Server) => Promise<void>;
+}
+
 /**
- * The gateway with NMDA, the users of {@link PASSWORDS} (`root` its NACM admin) and {@link RULES},
+ * The gateway with `users` (`root` its NACM admin), their `rules` and `options`, filled by `fill`,
  * started before the tests of the describe around and closed after them.
  */
-function judgedServer(): { s: Server } {
+function judgedServer({
+  users = PASSWORDS,
+  rules = RULES,
+  options = { withNmda: true },
+  fill,
+}: Judged = {}): { s: Server } {
   const judged = {} as { s: Server };
-  let creds: Credentials;
+  let creds: Credentials | undefined;
   beforeAll(async () => {
-    creds = makeCredentials(PASSWORDS, 1024);
-    judged.s = await startServer({ usersFile: creds.usersFile, nacmAdmin: 'root', withNmda: true });
-    const rules = await fetchAs(() => judged.s, PASSWORDS)('root', '/restconf/data/ietf-netconf-acm:nacm', {
+    creds = makeCredentials(users, 1024);
+    judged.s = await startServer({ usersFile: creds.usersFile, nacmAdmin: 'root', ...options });
+    const put = await fetchAs(() => judged.s, users)('root', '/restconf/data/ietf-netconf-acm:nacm', {
       method: 'PUT',
       headers: { 'Content-Type': DATA_JSON },
-      body: JSON.stringify(RULES),
+      body: JSON.stringify(rules),
     });
-    expect(rules.status).toBeLessThan(300);
-  });
+    expect(put.status).toBeLessThan(300);
+    await fill?.(judged.s);
+  }, 180_000);
   afterAll(async () => {
     await judged.s?.close();
-    creds.remove();
+    creds?.remove();
   });
   return judged;
+}
+
+/** The users of the big reads restricted by NACM: `root` their NACM admin, `dave` who only reads. */
+const LISTENERS = { root: 'administrator', dave: 'listener' };
+
+/** dave's rules (group `listeners`): `rule` in order, under `readDefault` when given. */
+function listenerRules(readDefault: 'permit' | 'deny' | undefined, ...rule: object[]): object {
+  return {
+    'ietf-netconf-acm:nacm': {
+      ...(readDefault === undefined ? {} : { 'read-default': readDefault }),
+      groups: { group: [{ name: 'listeners', 'user-name': ['dave'] }] },
+      'rule-list': [{ name: 'listeners', group: ['listeners'], rule }],
+    },
+  };
+}
+
+/** dave's GET of `path` on `s`, `check`ed, while root reads a leaf; with the answer's length. */
+async function daveReads(
+  s: Server,
+  path: string,
+  check: (body: string) => void,
+): Promise<{ stall: Stall; bytes: number }> {
+  let bytes = 0;
+  const stall = await measureStall(s, basic('root', LISTENERS.root), async () => {
+    const r = await fetch(`${s.gateway.url}${path}`, {
+      headers: { Accept: DATA_JSON, Authorization: basic('dave', LISTENERS.dave) },
+    });
+    const body = await r.text();
+    bytes = body.length;
+    check(body);
+    return r.status;
+  });
+  return { stall, bytes };
 }
 
 interface Errors {
@@ -472,65 +520,28 @@ describe('a big read restricted by NACM', () => {
   // datastore's own nodes: before, a rule restricting something in every entry made the whole list
   // be walked and copied in one turn ahead of the first byte.
   const ARTISTS = 500_000;
-  const USERS = { root: 'administrator', dave: 'listener' };
+  const USERS = LISTENERS;
   /** dave may read the library's artists but no album of any: a rule that restricts every entry. */
-  const HIDDEN_ALBUMS = {
-    'ietf-netconf-acm:nacm': {
-      groups: { group: [{ name: 'listeners', 'user-name': ['dave'] }] },
-      'rule-list': [
-        {
-          name: 'listeners',
-          group: ['listeners'],
-          rule: [
-            {
-              name: 'hide-albums',
-              'module-name': 'example-jukebox',
-              path: '/example-jukebox:jukebox/library/artist/album',
-              'access-operations': 'read',
-              action: 'deny',
-            },
-          ],
-        },
-      ],
-    },
-  };
-  let s: Server;
-  let creds: Credentials;
-  const as = fetchAs(() => s, USERS);
-  beforeAll(async () => {
-    creds = makeCredentials(USERS, 1024);
-    // The collection after the big bodies that fill running would fall within the read measured.
-    s = await startServer({ usersFile: creds.usersFile, nacmAdmin: 'root', idleCollection: false });
-    const rules = await as('root', '/restconf/data/ietf-netconf-acm:nacm', {
-      method: 'PUT',
-      headers: { 'Content-Type': DATA_JSON },
-      body: JSON.stringify(HIDDEN_ALBUMS),
-    });
-    expect(rules.status).toBeLessThan(300);
-    await addArtists(s, ARTISTS, { Authorization: basic('root', USERS.root) });
-  }, 180_000);
-  afterAll(async () => {
-    await s?.close();
-    creds?.remove();
+  const HIDDEN_ALBUMS = listenerRules(undefined, {
+    name: 'hide-albums',
+    'module-name': 'example-jukebox',
+    path: '/example-jukebox:jukebox/library/artist/album',
+    'access-operations': 'read',
+    action: 'deny',
   });
-
-  /** dave's GET of the jukebox, `check`ed, while root reads a leaf; with the answer's length. */
-  async function daveReads(check: (body: string) => void): Promise<{ stall: Stall; bytes: number }> {
-    let bytes = 0;
-    const stall = await measureStall(s, basic('root', USERS.root), async () => {
-      const r = await fetch(`${s.gateway.url}${JUKEBOX}`, {
-        headers: { Accept: DATA_JSON, Authorization: basic('dave', USERS.dave) },
-      });
-      const body = await r.text();
-      bytes = body.length;
-      check(body);
-      return r.status;
-    });
-    return { stall, bytes };
-  }
+  // The collection after the big bodies that fill running would fall within the read measured.
+  const listening = judgedServer({
+    users: USERS,
+    rules: HIDDEN_ALBUMS,
+    options: { idleCollection: false },
+    fill: (s) => addArtists(s, ARTISTS, { Authorization: basic('root', USERS.root) }),
+  });
+  const as = fetchAs(() => listening.s, USERS);
 
   test('a leaf GET is answered within 600 ms while a read-only user GETs 500,000 artists with their albums hidden', async () => {
-    const { stall, bytes } = await daveReads((body) => expect(body).toContain('"artist-499999"'));
+    const { stall, bytes } = await daveReads(listening.s, JUKEBOX, (body) =>
+      expect(body).toContain('"artist-499999"'),
+    );
     expect(stall.status).toBe(200);
     expect(stall.worstGapMs).toBeLessThan(MAX_APPLY_STALL_MS);
     if (updateFigures)
@@ -547,10 +558,10 @@ describe('a big read restricted by NACM', () => {
       },
     };
     let bytes = 0;
-    const stall = await measureStall(s, basic('root', USERS.root), async () => {
+    const stall = await measureStall(listening.s, basic('root', USERS.root), async () => {
       let status = 0;
       for (let call = 0; call < BULK_CALLS; call++) {
-        const r = await fetch(`${s.gateway.url}/restconf/operations/yangkit-get-bulk:get-bulk`, {
+        const r = await fetch(`${listening.s.gateway.url}/restconf/operations/yangkit-get-bulk:get-bulk`, {
           method: 'POST',
           headers: { 'Content-Type': DATA_JSON, Accept: DATA_JSON, Authorization: basic('dave', USERS.dave) },
           body: JSON.stringify(input),
@@ -576,8 +587,8 @@ describe('a big read restricted by NACM', () => {
 
   test('a leaf GET is answered within 600 ms while the read-only user invokes ietf-netconf:get-config of the 500,000 artists as a RESTCONF operation', async () => {
     let bytes = 0;
-    const stall = await measureStall(s, basic('root', USERS.root), async () => {
-      const r = await fetch(`${s.gateway.url}/restconf/operations/ietf-netconf:get-config`, {
+    const stall = await measureStall(listening.s, basic('root', USERS.root), async () => {
+      const r = await fetch(`${listening.s.gateway.url}/restconf/operations/ietf-netconf:get-config`, {
         method: 'POST',
         headers: { 'Content-Type': DATA_JSON, Accept: DATA_JSON, Authorization: basic('dave', USERS.dave) },
         body: JSON.stringify({ 'ietf-netconf:input': { source: { running: [null] } } }),
@@ -603,8 +614,8 @@ describe('a big read restricted by NACM', () => {
   test('a leaf GET is answered within 600 ms while a read-only user receives a periodic YANG Push subscription (100 ms) to the 500,000 artists', async () => {
     const auth = basic('dave', USERS.dave);
     let events = '';
-    const stall = await measureStall(s, basic('root', USERS.root), async () => {
-      const r = await fetch(`${s.gateway.url}/restconf/operations/${SN}:establish-subscription`, {
+    const stall = await measureStall(listening.s, basic('root', USERS.root), async () => {
+      const r = await fetch(`${listening.s.gateway.url}/restconf/operations/${SN}:establish-subscription`, {
         method: 'POST',
         headers: { Authorization: auth, 'Content-Type': DATA_JSON, Accept: DATA_JSON },
         body: JSON.stringify({
@@ -639,14 +650,6 @@ describe('a big read restricted by NACM', () => {
       );
   }, 120_000);
 
-  /** dave's rules: `rule` in order, under `readDefault`. */
-  const listenerRules = (readDefault: 'permit' | 'deny', ...rule: object[]) => ({
-    'ietf-netconf-acm:nacm': {
-      'read-default': readDefault,
-      groups: HIDDEN_ALBUMS['ietf-netconf-acm:nacm'].groups,
-      'rule-list': [{ name: 'listeners', group: ['listeners'], rule }],
-    },
-  });
   const artistRule = (name: string, action: 'permit' | 'deny', key?: string) => ({
     name,
     'module-name': 'example-jukebox',
@@ -690,7 +693,7 @@ describe('a big read restricted by NACM', () => {
         body: JSON.stringify(rules),
       });
       expect(put.status).toBeLessThan(300);
-      const { stall, bytes } = await daveReads((body) => {
+      const { stall, bytes } = await daveReads(listening.s, JUKEBOX, (body) => {
         for (const name of shown) expect(body).toContain(`"${name}"`);
         for (const name of hidden) expect(body).not.toContain(`"${name}"`);
       });
@@ -948,75 +951,40 @@ describe('a big read of a list of two keys restricted by NACM by one of them', (
   /** Routes per body: within the default limit of data nodes (three each, the entry and its keys). */
   const ROUTES_PER_BODY = 25_000;
   const ROUTES_PATH = '/restconf/data/example-routes:routes';
-  const USERS = { root: 'administrator', dave: 'listener' };
+  const USERS = LISTENERS;
   /** dave may read no route of vrf red, every other one. */
-  const HIDDEN_RED = {
-    'ietf-netconf-acm:nacm': {
-      groups: { group: [{ name: 'listeners', 'user-name': ['dave'] }] },
-      'rule-list': [
-        {
-          name: 'listeners',
-          group: ['listeners'],
-          rule: [
-            {
-              name: 'hide-red',
-              'module-name': 'example-routes',
-              path: "/example-routes:routes/route[vrf='red']",
-              'access-operations': 'read',
-              action: 'deny',
-            },
-          ],
-        },
-      ],
+  const HIDDEN_RED = listenerRules(undefined, {
+    name: 'hide-red',
+    'module-name': 'example-routes',
+    path: "/example-routes:routes/route[vrf='red']",
+    'access-operations': 'read',
+    action: 'deny',
+  });
+  const listening = judgedServer({
+    users: USERS,
+    rules: HIDDEN_RED,
+    options: { idleCollection: false, path: [TEST_YANG_DIR], module: [...EXAMPLE_MODULES, 'example-routes'] },
+    fill: async (s) => {
+      const as = fetchAs(() => s, USERS);
+      for (let from = 0; from < ROUTES; from += ROUTES_PER_BODY) {
+        const route = Array.from({ length: ROUTES_PER_BODY }, (_, i) => ({
+          prefix: `r${from + i}`,
+          vrf: (from + i) % 2 === 0 ? 'red' : 'blue',
+        }));
+        const r = await as('root', '/restconf/data', {
+          method: 'PATCH',
+          headers: { 'Content-Type': DATA_JSON },
+          body: JSON.stringify({ 'example-routes:routes': { route } }),
+        });
+        expect(r.status).toBe(204);
+      }
     },
-  };
-  let s: Server;
-  let creds: Credentials;
-  const as = fetchAs(() => s, USERS);
-  beforeAll(async () => {
-    creds = makeCredentials(USERS, 1024);
-    s = await startServer({
-      usersFile: creds.usersFile,
-      nacmAdmin: 'root',
-      idleCollection: false,
-      path: [TEST_YANG_DIR],
-      module: [...EXAMPLE_MODULES, 'example-routes'],
-    });
-    const rules = await as('root', '/restconf/data/ietf-netconf-acm:nacm', {
-      method: 'PUT',
-      headers: { 'Content-Type': DATA_JSON },
-      body: JSON.stringify(HIDDEN_RED),
-    });
-    expect(rules.status).toBeLessThan(300);
-    for (let from = 0; from < ROUTES; from += ROUTES_PER_BODY) {
-      const route = Array.from({ length: ROUTES_PER_BODY }, (_, i) => ({
-        prefix: `r${from + i}`,
-        vrf: (from + i) % 2 === 0 ? 'red' : 'blue',
-      }));
-      const r = await as('root', '/restconf/data', {
-        method: 'PATCH',
-        headers: { 'Content-Type': DATA_JSON },
-        body: JSON.stringify({ 'example-routes:routes': { route } }),
-      });
-      expect(r.status).toBe(204);
-    }
-  }, 180_000);
-  afterAll(async () => {
-    await s?.close();
-    creds?.remove();
   });
 
   test('a leaf GET is answered within 600 ms while a read-only user GETs 500,000 routes of two keys under a rule that names only one of them', async () => {
-    let bytes = 0;
-    const stall = await measureStall(s, basic('root', USERS.root), async () => {
-      const r = await fetch(`${s.gateway.url}${ROUTES_PATH}`, {
-        headers: { Accept: DATA_JSON, Authorization: basic('dave', USERS.dave) },
-      });
-      const body = await r.text();
-      bytes = body.length;
+    const { stall, bytes } = await daveReads(listening.s, ROUTES_PATH, (body) => {
       expect(body).toContain(`"r${ROUTES - 1}"`);
       expect(body).not.toContain('"red"');
-      return r.status;
     });
     expect(stall.status).toBe(200);
     expect(stall.worstGapMs).toBeLessThan(MAX_APPLY_STALL_MS);
