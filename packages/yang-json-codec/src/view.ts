@@ -350,7 +350,7 @@ export class Place {
     // An encoder asks again for the holder it is writing (whether anything is written, then what):
     // the answer is kept, so a filter judges the entries of a big list once per walk.
     if (holder === this.holder) return this.pairs;
-    return finishSteps(this.groupsInSteps(holder));
+    return this.kept(holder, finishSteps(this.viewedGroups(holder)));
   }
 
   /**
@@ -361,7 +361,11 @@ export class Place {
    */
   *groupsInSteps(holder: ChildHolder): Steps<ChildPairs> {
     if (holder === this.holder) return this.pairs;
-    const pairs = yield* this.viewedGroups(holder);
+    return this.kept(holder, yield* this.viewedGroups(holder));
+  }
+
+  /** Keeps `pairs` as the groups of `holder`, the holder last grouped here; returns them. */
+  private kept(holder: ChildHolder, pairs: ChildPairs): ChildPairs {
     this.holder = holder;
     this.pairs = pairs;
     return pairs;
