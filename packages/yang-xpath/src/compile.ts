@@ -33,7 +33,8 @@ export interface Scope {
   readonly compilePath: StaticEnv['compilePath'];
 }
 
-function requireNodeSet(value: AnyValue, what: string, position: number): AnyNode[] {
+/** `value` as a node-set, or a `TYPE` error naming `what` needed one. */
+export function requireNodeSet(value: AnyValue, what: string, position: number): AnyNode[] {
   if (!Array.isArray(value)) {
     throw new XPathEvaluationError('TYPE', `${what} needs a node-set, got a ${typeof value}`, position);
   }

@@ -1,4 +1,5 @@
 import type { XPathNavigator } from './navigator.js';
+import { finishXPathSteps, WorkCounter, type XPathSteps } from './work.js';
 
 /** Compares two nodes in document order; built once per sort so sibling indexes are reused. */
 export type OrderComparator<N> = (a: N, b: N) => number;
@@ -62,12 +63,23 @@ export function sortUnique<N>(nodes: N[], compare: OrderComparator<N>): N[] {
 
 /** Merges two node-sets that are each in document order into one, without duplicates. */
 export function mergeOrdered<N>(a: readonly N[], b: readonly N[], compare: OrderComparator<N>): N[] {
+  return finishXPathSteps(mergeOrderedSteps(a, b, compare, new WorkCounter()));
+}
+
+/** {@link mergeOrdered} in steps, a unit of `work` per node taken. */
+export function* mergeOrderedSteps<N>(
+  a: readonly N[],
+  b: readonly N[],
+  compare: OrderComparator<N>,
+  work: WorkCounter,
+): XPathSteps<N[]> {
   if (a.length === 0) return b.slice();
   if (b.length === 0) return a.slice();
   const out: N[] = [];
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
+    if (work.due()) yield;
     const x = a[i]!;
     const y = b[j]!;
     if (x === y) {
@@ -87,4 +99,40 @@ export function mergeOrdered<N>(a: readonly N[], b: readonly N[], compare: Order
   while (i < a.length) out.push(a[i++]!);
   while (j < b.length) out.push(b[j++]!);
   return out;
+}
+
+/**
+ * {@link sortUnique} in steps: the runs already in document order are found (a node-set gathered
+ * step by step mostly is one), then merged pairwise, duplicates dropped as they meet; a unit of
+ * `work` per node looked at.
+ */
+export function* sortUniqueSteps<N>(
+  nodes: N[],
+  compare: OrderComparator<N>,
+  work: WorkCounter,
+): XPathSteps<N[]> {
+  if (nodes.length < 2) return nodes;
+  let runs: N[][] = [];
+  let run: N[] = [nodes[0]!];
+  for (let i = 1; i < nodes.length; i++) {
+    if (work.due()) yield;
+    const node = nodes[i]!;
+    const last = run[run.length - 1]!;
+    if (node === last) continue;
+    if (compare(last, node) < 0) {
+      run.push(node);
+      continue;
+    }
+    runs.push(run);
+    run = [node];
+  }
+  runs.push(run);
+  while (runs.length > 1) {
+    const merged: N[][] = [];
+    for (let i = 0; i + 1 < runs.length; i += 2)
+      merged.push(yield* mergeOrderedSteps(runs[i]!, runs[i + 1]!, compare, work));
+    if (runs.length % 2 === 1) merged.push(runs[runs.length - 1]!);
+    runs = merged;
+  }
+  return runs[0]!;
 }

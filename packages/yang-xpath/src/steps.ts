@@ -1,7 +1,8 @@
 import type { Axis } from './ast.js';
-import { axisNodes, type NodeMatcher } from './axes.js';
-import type { AnyNode, EvalEnv, Evaluator, KeyIndex } from './context.js';
+import { axisCandidates, axisNodes, type NodeMatcher } from './axes.js';
+import type { AnyNavigator, AnyNode, EvalEnv, EvaluationCache, Evaluator, KeyIndex } from './context.js';
 import { sortUnique } from './document-order.js';
+import type { ElementName } from './navigator.js';
 import { toBoolean } from './values.js';
 
 /**
@@ -38,50 +39,91 @@ const SINGLE_LEVEL_AXES: ReadonlySet<Axis> = new Set([
   'preceding-sibling',
 ]);
 
+/** Whether `predicate` holds for `node` at proximity `position` of `size` (XPath 1.0 section 2.4). */
+export function predicateHolds(
+  predicate: Evaluator,
+  node: AnyNode,
+  position: number,
+  size: number,
+  env: EvalEnv,
+): boolean {
+  const value = predicate({ node, position, size, env });
+  // a number predicate is true when it equals the proximity position
+  return typeof value === 'number' ? value === position : toBoolean(value);
+}
+
 /** Filters `nodes` (in proximity order) by one predicate, XPath 1.0 section 2.4. */
 export function filterByPredicate(nodes: AnyNode[], predicate: Evaluator, env: EvalEnv): AnyNode[] {
   const size = nodes.length;
   const out: AnyNode[] = [];
-  for (let i = 0; i < size; i++) {
-    const node = nodes[i];
-    const value = predicate({ node, position: i + 1, size, env });
-    // a number predicate is true when it equals the proximity position
-    if (typeof value === 'number' ? value === i + 1 : toBoolean(value)) out.push(node);
-  }
+  for (let i = 0; i < size; i++)
+    if (predicateHolds(predicate, nodes[i], i + 1, size, env)) out.push(nodes[i]);
   return out;
 }
 
-function keyValues(key: KeyPredicate, node: AnyNode, env: EvalEnv): string[] | undefined {
+/** The key values a key predicate asks for, or undefined when its value is a number or boolean. */
+export function keyValues(key: KeyPredicate, node: AnyNode, env: EvalEnv): string[] | undefined {
   const value = key.value({ node, position: 1, size: 1, env });
   if (typeof value === 'string') return [value];
   if (!Array.isArray(value)) return undefined;
   return value.map((n) => env.nav.stringValue(n));
 }
 
-/** The children a child step's name test selects, without copying them into a new array. */
-function namedChildren(step: CompiledStep, node: AnyNode, env: EvalEnv): Iterable<AnyNode> {
-  const named = step.matcher.named;
-  const nav = env.nav;
-  if (named !== undefined && nav.childrenNamed)
-    return nav.childrenNamed(node, named.namespace, named.localName);
-  return axisNodes('child', node, nav, step.matcher);
+/** The key indexes of `node`'s children in `cache`, by step id. */
+export function keyIndexesOf(node: AnyNode, cache: EvaluationCache): Map<number, KeyIndex> {
+  let perParent = cache.keyIndexes.get(node);
+  if (perParent === undefined) cache.keyIndexes.set(node, (perParent = new Map()));
+  return perParent;
 }
 
-function buildIndex(step: CompiledStep, key: KeyPredicate, node: AnyNode, env: EvalEnv): KeyIndex {
-  const index: KeyIndex = new Map();
-  const nav = env.nav;
-  const accept = key.keyMatcher.accept;
-  for (const entry of namedChildren(step, node, env)) {
-    // keys are few per entry: test them in place rather than collect them
-    for (const k of nav.children(entry)) {
-      if (!accept(k, nav)) continue;
-      const v = nav.stringValue(k);
-      let list = index.get(v);
-      if (list === undefined) index.set(v, (list = []));
-      if (list[list.length - 1] !== entry) list.push(entry);
-    }
+/** Adds one list entry to a key index under the values of its keys. */
+export function indexEntry(index: KeyIndex, entry: AnyNode, key: KeyPredicate, nav: AnyNavigator): void {
+  // keys are few per entry: test them in place rather than collect them
+  for (const k of nav.children(entry)) {
+    if (!key.keyMatcher.accept(k, nav)) continue;
+    const v = nav.stringValue(k);
+    let list = index.get(v);
+    if (list === undefined) index.set(v, (list = []));
+    if (list[list.length - 1] !== entry) list.push(entry);
   }
-  return index;
+}
+
+/** The entries of a key index that have one of `values`, in document order. */
+export function fromKeyIndex(index: KeyIndex, values: string[], env: EvalEnv): AnyNode[] {
+  if (values.length === 1) return (index.get(values[0]!) ?? []).slice();
+  const found: AnyNode[] = [];
+  for (const v of values) for (const entry of index.get(v) ?? []) found.push(entry);
+  return sortUnique(found, env.order());
+}
+
+/** Whether a list entry has a key whose value is in `wanted`. */
+export function hasKeyIn(
+  entry: AnyNode,
+  key: KeyPredicate,
+  wanted: ReadonlySet<string>,
+  nav: AnyNavigator,
+): boolean {
+  for (const k of nav.children(entry))
+    if (key.keyMatcher.accept(k, nav) && wanted.has(nav.stringValue(k))) return true;
+  return false;
+}
+
+/**
+ * A key predicate answered without a walk of the entries (no value asked for, the navigator's own
+ * index, or the cache's index built before), or undefined when the entries must be walked.
+ */
+export function keyedWithoutWalk(
+  step: CompiledStep,
+  key: KeyPredicate,
+  node: AnyNode,
+  values: string[],
+  env: EvalEnv,
+): AnyNode[] | undefined {
+  if (values.length === 0) return [];
+  const indexed = keyedByTree(step.matcher.named, key.keyMatcher.named, node, values, env);
+  if (indexed !== undefined) return indexed;
+  const index = env.cache === undefined ? undefined : keyIndexesOf(node, env.cache).get(step.id);
+  return index === undefined ? undefined : fromKeyIndex(index, values, env);
 }
 
 function keyedSelect(step: CompiledStep, key: KeyPredicate, node: AnyNode, env: EvalEnv): AnyNode[] {
@@ -90,46 +132,32 @@ function keyedSelect(step: CompiledStep, key: KeyPredicate, node: AnyNode, env: 
     // number or boolean comparisons convert the key: evaluate the predicate as written
     return filterByPredicate(axisNodes('child', node, env.nav, step.matcher), key.fallback, env);
   }
-  if (values.length === 0) return [];
-  const indexed = keyedByTree(step, key, node, values, env);
-  if (indexed !== undefined) return indexed;
-  const cache = env.cache;
-  if (cache !== undefined) {
-    let perParent = cache.keyIndexes.get(node);
-    if (perParent === undefined) cache.keyIndexes.set(node, (perParent = new Map()));
-    let index = perParent.get(step.id);
-    if (index === undefined) perParent.set(step.id, (index = buildIndex(step, key, node, env)));
-    if (values.length === 1) return (index.get(values[0]!) ?? []).slice();
-    const found: AnyNode[] = [];
-    for (const v of values) for (const entry of index.get(v) ?? []) found.push(entry);
-    return sortUnique(found, env.order());
+  const answered = keyedWithoutWalk(step, key, node, values, env);
+  if (answered !== undefined) return answered;
+  const nav = env.nav;
+  if (env.cache !== undefined) {
+    const index: KeyIndex = new Map();
+    for (const entry of axisCandidates('child', node, nav, step.matcher))
+      if (step.matcher.accept(entry, nav)) indexEntry(index, entry, key, nav);
+    keyIndexesOf(node, env.cache).set(step.id, index);
+    return fromKeyIndex(index, values, env);
   }
   const wanted = new Set(values);
-  const nav = env.nav;
   const out: AnyNode[] = [];
-  const accept = key.keyMatcher.accept;
-  for (const entry of namedChildren(step, node, env)) {
-    for (const k of nav.children(entry)) {
-      if (accept(k, nav) && wanted.has(nav.stringValue(k))) {
-        out.push(entry);
-        break;
-      }
-    }
-  }
+  for (const entry of axisCandidates('child', node, nav, step.matcher))
+    if (step.matcher.accept(entry, nav) && hasKeyIn(entry, key, wanted, nav)) out.push(entry);
   return out;
 }
 
-/** Key predicate matches through the navigator's own index, or undefined when it has none. */
+/** The `element`s whose `keyName` has one of `values`, through the navigator's own index; undefined without one. */
 function keyedByTree(
-  step: CompiledStep,
-  key: KeyPredicate,
+  element: ElementName | undefined,
+  keyName: ElementName | undefined,
   node: AnyNode,
   values: string[],
   env: EvalEnv,
 ): AnyNode[] | undefined {
   const nav = env.nav;
-  const element = step.matcher.named;
-  const keyName = key.keyMatcher.named;
   if (nav.childrenByKey === undefined || element === undefined || keyName === undefined) return undefined;
   const found: AnyNode[] = [];
   for (const v of values) {
@@ -154,12 +182,33 @@ function selectStep(step: CompiledStep, node: AnyNode, env: EvalEnv): AnyNode[] 
   return nodes;
 }
 
+/** How the nodes one step selected from each node of a node-set come into document order. */
+export type StepOrder = 'kept' | 'adjacent-duplicates' | 'sorted';
+
 /**
- * Applies location steps to a node-set in document order (XPath 1.0 section 2.1). `level` tells
- * that no node of the input is an ancestor of another and all share one depth: then child,
- * attribute and self steps keep document order without sorting, and a parent step only needs
- * adjacent duplicates removed. Other cases sort once per step.
+ * `level` tells that no node of the input is an ancestor of another and all share one depth: then
+ * child, attribute and self steps keep document order without sorting, a parent step only needs
+ * adjacent duplicates removed, and descendants of distinct nodes at one depth are disjoint and
+ * ordered. Other cases sort. The second value tells whether the output is level.
  */
+export function stepOrder(level: boolean, axis: Axis): [StepOrder, boolean] {
+  if (level && LEVEL_AXES.has(axis)) return ['kept', true];
+  if (level && axis === 'parent') return ['adjacent-duplicates', true];
+  if (level && (axis === 'descendant' || axis === 'descendant-or-self')) return ['kept', false];
+  return ['sorted', false];
+}
+
+/** Whether the nodes one step selects from a single node are level (see {@link stepOrder}). */
+export function levelFromOne(axis: Axis): boolean {
+  return SINGLE_LEVEL_AXES.has(axis);
+}
+
+/** Drops the duplicates of a node-set whose duplicates stand next to each other. */
+function dropAdjacentDuplicates(nodes: AnyNode[]): AnyNode[] {
+  return nodes.filter((n, i) => i === 0 || nodes[i - 1] !== n);
+}
+
+/** Applies location steps to a node-set in document order (XPath 1.0 section 2.1); see {@link stepOrder}. */
 export function applySteps(
   input: AnyNode[],
   level: boolean,
@@ -171,7 +220,7 @@ export function applySteps(
     if (nodes.length === 0) return nodes;
     if (nodes.length === 1) {
       nodes = selectStep(step, nodes[0], env);
-      level = SINGLE_LEVEL_AXES.has(step.axis);
+      level = levelFromOne(step.axis);
       continue;
     }
     const out: AnyNode[] = [];
@@ -179,18 +228,11 @@ export function applySteps(
       const selected = selectStep(step, node, env);
       for (let i = 0; i < selected.length; i++) out.push(selected[i]);
     }
-    if (level && LEVEL_AXES.has(step.axis)) {
-      nodes = out;
-    } else if (level && step.axis === 'parent') {
-      nodes = out.filter((n, i) => i === 0 || out[i - 1] !== n);
-    } else if (level && (step.axis === 'descendant' || step.axis === 'descendant-or-self')) {
-      // subtrees of distinct nodes at one depth are disjoint and ordered
-      nodes = out;
-      level = false;
-    } else {
-      nodes = sortUnique(out, env.order());
-      level = false;
-    }
+    const [order, outLevel] = stepOrder(level, step.axis);
+    level = outLevel;
+    if (order === 'kept') nodes = out;
+    else if (order === 'adjacent-duplicates') nodes = dropAdjacentDuplicates(out);
+    else nodes = sortUnique(out, env.order());
   }
   return nodes;
 }

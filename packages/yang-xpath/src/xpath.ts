@@ -1,10 +1,12 @@
 import type { Expr } from './ast.js';
 import { compileExpr, type Scope, type XPathExtensionFunction } from './compile.js';
+import { compileInSteps, type SteppedEvaluator } from './compile-in-steps.js';
 import { type AnyNode, type AnyValue, EvalEnv, type EvaluationCache, type Evaluator } from './context.js';
 import { XPathEvaluationError } from './errors.js';
 import type { LeafrefPath, XPathNavigator } from './navigator.js';
 import { parseXPath } from './parser.js';
 import { toBoolean, toNumber, toStringValue, type XPathValue } from './values.js';
+import { WorkCounter, type XPathSteps } from './work.js';
 
 type MapLike<V> = ReadonlyMap<string, V> | Readonly<Record<string, V>>;
 
@@ -57,17 +59,26 @@ export class CompiledXPath implements LeafrefPath<unknown> {
   readonly ast: Expr;
   private readonly evaluator: Evaluator;
   private readonly variables: ReadonlyMap<string, AnyValue>;
+  private readonly scope: Scope;
+  /** The expression compiled again to evaluate in steps, on the first such evaluation. */
+  private stepped: SteppedEvaluator | undefined;
 
   /** @internal use {@link compileXPath} */
-  constructor(source: string, ast: Expr, evaluator: Evaluator, variables: ReadonlyMap<string, AnyValue>) {
+  constructor(
+    source: string,
+    ast: Expr,
+    evaluator: Evaluator,
+    variables: ReadonlyMap<string, AnyValue>,
+    scope: Scope,
+  ) {
     this.source = source;
     this.ast = ast;
     this.evaluator = evaluator;
     this.variables = variables;
+    this.scope = scope;
   }
 
-  /** Evaluates with `contextNode` as context node (position 1, size 1); node-sets come in document order. */
-  evaluate<N>(contextNode: N, nav: XPathNavigator<N>, options?: EvaluateOptions<N>): XPathValue<N> {
+  private env<N>(contextNode: N, nav: XPathNavigator<N>, options: EvaluateOptions<N> | undefined): EvalEnv {
     let variables = this.variables;
     if (options?.variables !== undefined) {
       const merged = new Map(this.variables);
@@ -77,7 +88,12 @@ export class CompiledXPath implements LeafrefPath<unknown> {
       variables = merged;
     }
     const current = options?.current === undefined ? contextNode : options.current;
-    const env = new EvalEnv(nav as XPathNavigator<AnyNode>, current, variables, options?.cache);
+    return new EvalEnv(nav as XPathNavigator<AnyNode>, current, variables, options?.cache);
+  }
+
+  /** Evaluates with `contextNode` as context node (position 1, size 1); node-sets come in document order. */
+  evaluate<N>(contextNode: N, nav: XPathNavigator<N>, options?: EvaluateOptions<N>): XPathValue<N> {
+    const env = this.env(contextNode, nav, options);
     return this.evaluator({ node: contextNode, position: 1, size: 1, env }) as XPathValue<N>;
   }
 
@@ -98,7 +114,29 @@ export class CompiledXPath implements LeafrefPath<unknown> {
 
   /** Evaluates an expression that must yield a node-set (a leafref path, a filter); throws `TYPE` otherwise. */
   evaluateNodes<N>(contextNode: N, nav: XPathNavigator<N>, options?: EvaluateOptions<N>): N[] {
-    const value = this.evaluate(contextNode, nav, options);
+    return this.nodeSet(this.evaluate(contextNode, nav, options));
+  }
+
+  /**
+   * {@link evaluateNodes} in steps: a generator that yields every few dozen units of work (nodes an
+   * axis visits, predicates evaluated, nodes sorted or merged) and returns the same node-set, so that
+   * a server can evaluate a client's filter over a big tree in slices, giving its event loop back
+   * between them. Location paths, unions of them and the steps after a filter expression are walked
+   * node by node; one predicate's evaluation for one node, and a top-level expression that is not
+   * one of those (a function call, say), are a single step. The tree must not change until it ends.
+   */
+  *evaluateNodesSteps<N>(
+    contextNode: N,
+    nav: XPathNavigator<N>,
+    options?: EvaluateOptions<N>,
+  ): XPathSteps<N[]> {
+    if (this.stepped === undefined) this.stepped = compileInSteps(this.ast, this.scope);
+    const env = this.env(contextNode, nav, options);
+    const value = yield* this.stepped({ node: contextNode, position: 1, size: 1, env }, new WorkCounter());
+    return this.nodeSet(value as XPathValue<N>);
+  }
+
+  private nodeSet<N>(value: XPathValue<N>): N[] {
     if (!Array.isArray(value)) {
       throw new XPathEvaluationError(
         'TYPE',
@@ -152,5 +190,5 @@ export function compileXPath(expression: string, options: CompileOptions = {}): 
     variables: new Set(variables.keys()),
     compilePath: compileInstanceIdentifier,
   };
-  return new CompiledXPath(expression, ast, compileExpr(ast, scope), variables);
+  return new CompiledXPath(expression, ast, compileExpr(ast, scope), variables, scope);
 }

@@ -9,6 +9,8 @@ import {
   xmlElement,
   xmlNavigator,
 } from '../src/index.js';
+import { keyIndexNavigator } from './key-index-navigator.js';
+import { buildTree, pathArb, shapeArb } from './random-trees.js';
 
 /** A tree of plain JSON-like objects, as an RFC 7951 codec might hold it. */
 interface JsonNode {
@@ -100,46 +102,6 @@ describe('navigation over a caller-defined tree', () => {
   });
 });
 
-// random trees of a/b/c elements with numeric leaves, and random location paths
-type Shape = { name: string; kids: Shape[] | string };
-const shapeArb: fc.Arbitrary<Shape> = fc.letrec<{ shape: Shape }>((tie) => ({
-  shape: fc.record({
-    name: fc.constantFrom('a', 'b', 'c'),
-    kids: fc.oneof({ depthSize: 'small' }, fc.nat(5).map(String), fc.array(tie('shape'), { maxLength: 4 })),
-  }),
-})).shape;
-
-function build(shape: Shape): XmlNode {
-  return xmlElement(shape.name, '', typeof shape.kids === 'string' ? shape.kids : shape.kids.map(build), {
-    k: shape.name,
-  });
-}
-
-const axisArb = fc.constantFrom(
-  'child',
-  'descendant',
-  'descendant-or-self',
-  'parent',
-  'ancestor',
-  'ancestor-or-self',
-  'following-sibling',
-  'preceding-sibling',
-  'following',
-  'preceding',
-  'self',
-  'attribute',
-);
-const stepArb = fc
-  .tuple(
-    axisArb,
-    fc.constantFrom('a', 'b', 'c', '*', 'node()', 'k'),
-    fc.constantFrom('', '[1]', '[last()]', '[b]', '[. > 2]', '[position() < 3]'),
-  )
-  .map(([axis, test, predicate]) => `${axis}::${test}${predicate}`);
-const pathArb = fc
-  .tuple(fc.boolean(), fc.array(stepArb, { minLength: 1, maxLength: 4 }), fc.boolean())
-  .map(([abs, steps, slashes]) => (abs ? '/' : '') + steps.join(slashes ? '//' : '/'));
-
 describe('node-set invariants', () => {
   const plainNavigator: XPathNavigator<XmlNode> = { ...xmlNavigator };
   delete (plainNavigator as { childrenNamed?: unknown }).childrenNamed;
@@ -147,7 +109,7 @@ describe('node-set invariants', () => {
   test('results are in document order without duplicates, with or without childrenNamed', () => {
     fc.assert(
       fc.property(fc.array(shapeArb, { minLength: 1, maxLength: 3 }), pathArb, (shapes, path) => {
-        const root = xmlDocument(shapes.map(build));
+        const root = xmlDocument(shapes.map(buildTree));
         const order = new Map<XmlNode, number>();
         const visit = (n: XmlNode) => {
           order.set(n, order.size);
@@ -169,7 +131,7 @@ describe('node-set invariants', () => {
   test('// with a non-positional predicate equals the unabbreviated descendant-or-self form', () => {
     fc.assert(
       fc.property(fc.array(shapeArb, { minLength: 1, maxLength: 3 }), (shapes) => {
-        const root = xmlDocument(shapes.map(build));
+        const root = xmlDocument(shapes.map(buildTree));
         const short = compileXPath('//b[. > 1]').evaluateNodes(root, xmlNavigator);
         const long = compileXPath('/descendant-or-self::node()/child::b[boolean(. > 1)]').evaluateNodes(
           root,
@@ -214,17 +176,7 @@ describe('key predicates', () => {
 
   test("a key predicate goes through the navigator's own index when it has one", () => {
     const asked: string[] = [];
-    const indexed: XPathNavigator<XmlNode> = {
-      ...xmlNavigator,
-      childrenByKey(node, element, key, value) {
-        asked.push(`${element.localName}[${key.localName}=${value}]`);
-        return node.children.filter(
-          (c) =>
-            c.name === element.localName &&
-            c.children.some((k) => k.name === key.localName && k.value === value),
-        );
-      },
-    };
+    const indexed = keyIndexNavigator(asked);
     const expr = compileXPath("/a:things/a:thing[a:name = 'n5']/a:x", { prefixes });
     expect(expr.evaluateNodes(root, indexed).map((n) => n.value)).toEqual(['5', '155']);
     expect(asked).toEqual(['thing[name=n5]']);
@@ -245,6 +197,27 @@ describe('key predicates', () => {
     const expr = compileXPath("/a:things/a:thing[a:name = 'n5'][last()]/a:x", { prefixes });
     expect(expr.evaluateString(root, xmlNavigator, { cache: createEvaluationCache() })).toBe('155');
     expect(expr.evaluateString(root, xmlNavigator)).toBe('155');
+  });
+
+  test('a key predicate answered from the cache lists the entries only to build the index', () => {
+    let listed = 0;
+    const counting: XPathNavigator<XmlNode> = {
+      ...xmlNavigator,
+      childrenNamed(node, namespace, localName) {
+        if (localName === 'thing') listed++;
+        return xmlNavigator.childrenNamed!(node, namespace, localName);
+      },
+    };
+    const expr = compileXPath('/a:things/a:thing[a:name = $n]/a:x', { prefixes, variables: { n: '' } });
+    const once = createEvaluationCache();
+    for (const n of ['n1', 'n2', 'n3']) expr.evaluateNodes(root, counting, { cache: once, variables: { n } });
+    expect(listed).toBe(1);
+    const inSteps = createEvaluationCache();
+    for (const n of ['n1', 'n2', 'n3']) {
+      const stepped = expr.evaluateNodesSteps(root, counting, { cache: inSteps, variables: { n } });
+      for (let next = stepped.next(); next.done !== true; next = stepped.next());
+    }
+    expect(listed).toBe(2);
   });
 
   test('a cleared cache sees changes to the tree', () => {
