@@ -159,7 +159,7 @@ export function select(tree: InstanceTree, filter: Filter): InstanceTree {
 
 /**
  * {@link select} in steps, a step every few dozen nodes; an XPath filter's expression is evaluated
- * in one step (the XPath evaluator does not work in steps), its selection built in steps.
+ * in steps too (node by node along its location steps), then its selection built in steps.
  */
 function* selectSteps(tree: InstanceTree, filter: NonNullable<Filter>): Steps<InstanceTree> {
   try {
@@ -193,9 +193,9 @@ export interface ReadOptions {
  * copied or walked ahead; a subtree or XPath filter selects among what the session may read, so
  * it is applied to the readable tree, copied whole for XPath (which walks to parents), else in the
  * parts NACM restricts. The copy and the selection are made in slices before the first byte (see
- * {@link sharedReplyInSlices}), except what is one turn: an XPath expression's evaluation, and the
- * parts of a whole copy for XPath that NACM does not restrict. Either way the view
- * leaves out what with-defaults would write of a leaf the session may not read.
+ * {@link sharedReplyInSlices}), the whole copy for XPath and the XPath expression's evaluation
+ * included. Either way the view leaves out what with-defaults would write of a leaf the session may
+ * not read.
  */
 export function readReply(
   server: NetconfServer,

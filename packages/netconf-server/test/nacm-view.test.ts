@@ -1,7 +1,7 @@
 import { encodeXml, type InstanceTree, type TreeView } from '@yangkit/yang-json-codec';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Access, DEFAULT_CONFIG, type NacmConfig, readNacmConfig } from '../src/nacm/config.js';
-import { readableTree, readFilter } from '../src/nacm/read.js';
+import { readableTree, readableTreeSteps, readFilter } from '../src/nacm/read.js';
 import { UserAccess } from '../src/nacm/rules.js';
 import { NMDA_NS } from '../src/nmda.js';
 import { dataChunks } from '../src/operation-args.js';
@@ -93,6 +93,28 @@ const KEYS_YANG = `module example-keys {
     leaf-list tag { type string; }
   }
 }`;
+
+describe('the whole readable copy an XPath filter walks', () => {
+  test('is made in steps where the rules restrict nothing, and holds what the one-turn copy holds', async () => {
+    const schema = await nacmSchema();
+    const library = Array.from(
+      { length: 2000 },
+      (_, i) => `<artist><name>a${i}</name><album><name>x${i}</name></album></artist>`,
+    ).join('');
+    const data = dataOf(schema, SAMPLE.replace('<library>', `<library>${library}`));
+    // carol is in no group: no rule restricts what she reads of the jukebox
+    const access = new UserAccess(schema, readNacmConfig(dataOf(schema, RULES)), 'carol');
+    const steps = readableTreeSteps(access, data, false);
+    let yields = 0;
+    let next = steps.next();
+    for (; next.done !== true; next = steps.next()) yields++;
+    expect(yields).toBeGreaterThan(2000 / 64);
+    const copy = next.value;
+    expect(encodeXml(copy)).toBe(encodeXml(readableTree(access, data, false)));
+    const jukebox = (tree: InstanceTree) => [...tree.children].find(([s]) => s.name === 'jukebox')![1][0];
+    expect(jukebox(copy)).not.toBe(jukebox(data));
+  });
+});
 
 describe('the entries that read rules name by key', () => {
   /** What `UserAccess.namedEntries` gives for `schemaName` below /routes when bob's rules have `paths`. */

@@ -65,6 +65,7 @@ export {
   child,
   childrenNamed,
   cloneNode,
+  cloneNodeSteps,
   cloneTree,
   cloneTreeSteps,
   createNode,

@@ -185,9 +185,17 @@ export function createNode(schema: SchemaNode, parent: DataNode | undefined): Da
  * content is shared: the tree treats it as a value and replaces it whole.
  */
 export function cloneNode(node: DataNode, parent: DataNode | undefined): DataNode {
+  return finishSteps(cloneNodeSteps(node, parent));
+}
+
+/**
+ * {@link cloneNode} in steps (see {@link Steps}), a step every few dozen nodes copied, so that a server
+ * can copy a big subtree in slices. `node` must not change until it ends.
+ */
+export function* cloneNodeSteps(node: DataNode, parent: DataNode | undefined): Steps<DataNode> {
   const work = copyWork();
   const copy = copied(node, parent, work.pending);
-  finishSteps(copyPending(work));
+  yield* copyPending(work);
   return copy;
 }
 

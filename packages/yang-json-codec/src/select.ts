@@ -169,12 +169,13 @@ export function selectXPath(tree: InstanceTree, expression: CompiledXPath): Inst
 }
 
 /**
- * {@link selectXPath} in steps (see {@link Steps}): the expression is evaluated in one step (the XPath
- * evaluator does not work in steps), the selection is built from the nodes it selects with a step every
- * few dozen nodes. `tree` must not change until it ends.
+ * {@link selectXPath} in steps (see {@link Steps}): the expression is evaluated in steps (see yang-xpath's
+ * `evaluateNodesSteps`: location paths node by node, a predicate for one node or an expression that is no
+ * path in one step), then the selection is built from the nodes it selects with a step every few dozen
+ * nodes. `tree` must not change until it ends.
  */
 export function* selectXPathSteps(tree: InstanceTree, expression: CompiledXPath): Steps<InstanceTree> {
-  const nodes = expression.evaluateNodes<TreeNode>(tree, treeNavigator(tree));
+  const nodes = yield* expression.evaluateNodesSteps<TreeNode>(tree, treeNavigator(tree));
   const steps = new StepCounter();
   const top = new Map<DataNode, Selected>();
   for (const n of nodes) {

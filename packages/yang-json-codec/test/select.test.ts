@@ -106,6 +106,17 @@ describe('steps over a big list', () => {
     expect(yields).toBeGreaterThan(5_000 / 64);
     expect(json(value)).toEqual(json(selectXPath(tree, expr)));
   });
+
+  test.each([
+    ['a predicate tested on every entry', '/t:top/t:item[t:size > 6]'],
+    ['a descendant walk', '//t:size[. = 7]'],
+  ])('an XPath expression with %s is evaluated in steps, even when it selects nothing', (_, xpath) => {
+    const tree = bigTop(5_000);
+    const expr = compileXPath(xpath, { prefixes: { t: TT } });
+    const { value, yields } = stepped(selectXPathSteps(tree, expr));
+    expect(yields).toBeGreaterThan(5_000 / 64);
+    expect(json(value)).toEqual({});
+  });
 });
 
 describe.each([

@@ -1,7 +1,7 @@
 import {
   type ChildMap,
   CompactChildMap,
-  cloneNode,
+  cloneNodeSteps,
   type DataNode,
   entryKey,
   finishSteps,
@@ -70,8 +70,8 @@ class ReadableWalk {
   ): Steps<DataNode | undefined> {
     const states = readableStates(this.access, parentStates, child);
     if (states === undefined) return undefined;
-    // A full copy (for XPath) is made at once: an XPath filter is evaluated in one turn anyway.
-    if (states === READABLE_BELOW) return this.share ? child : cloneNode(child, parent);
+    // A full copy (for XPath, which walks to parents) is made in steps too, as the filter is evaluated.
+    if (states === READABLE_BELOW) return this.share ? child : yield* cloneNodeSteps(child, parent);
     const copy: DataNode = { ...child, parent, children: undefined };
     copy.children = yield* this.children(child.children!, copy, states);
     return copy;
