@@ -6,50 +6,63 @@ export type OrderComparator<N> = (a: N, b: N) => number;
 
 /**
  * Derives document order from the tree (XPath 1.0 section 5): a node precedes its attributes, which
- * precede its children; siblings keep the order `children()` yields. Sibling indexes are computed
- * once per parent and reused for the comparator's lifetime.
+ * precede its children; siblings keep the order `children()` yields. Sibling indexes are found by
+ * reading a parent's children only as far as a comparison needs, and kept for the comparator's
+ * lifetime: comparisons in document order (a merge) read a long list a little at a time.
  */
 export function createOrderComparator<N>(nav: XPathNavigator<N>): OrderComparator<N> {
   if (nav.compareOrder) return nav.compareOrder.bind(nav);
   const indexes = new Map<N, number>();
-  const indexed = new Set<N>();
+  /** Per parent: its children not read yet, and the index of the next. */
+  const reading = new Map<N, { readonly children: Iterator<N>; next: number }>();
 
   const indexOf = (node: N, parent: N): number => {
-    if (!indexed.has(parent)) {
-      indexed.add(parent);
-      let i = 0;
+    const known = indexes.get(node);
+    if (known !== undefined) return known;
+    let read = reading.get(parent);
+    if (read === undefined) {
       if (nav.attributes) {
         const attrs = [...nav.attributes(parent)];
         // attributes come before all children: negative indexes
+        let i = 0;
         for (const attr of attrs) indexes.set(attr, i++ - attrs.length);
+        if (indexes.has(node)) return indexes.get(node)!;
       }
-      i = 0;
-      for (const child of nav.children(parent)) indexes.set(child, i++);
+      reading.set(parent, (read = { children: nav.children(parent)[Symbol.iterator](), next: 0 }));
     }
-    return indexes.get(node) ?? 0;
+    for (let child = read.children.next(); child.done !== true; child = read.children.next()) {
+      const index = read.next++;
+      indexes.set(child.value, index);
+      if (child.value === node) return index;
+    }
+    return 0;
   };
 
-  const chain = (node: N): N[] => {
-    const nodes: N[] = [node];
-    for (let p = nav.parent(node); p !== undefined; p = nav.parent(p)) nodes.push(p);
-    return nodes.reverse();
+  const depth = (node: N): number => {
+    let d = 0;
+    for (let p = nav.parent(node); p !== undefined; p = nav.parent(p)) d++;
+    return d;
   };
 
+  // no arrays per comparison: a merge of big node-sets compares millions of times
   return (a, b) => {
     if (a === b) return 0;
-    const ca = chain(a);
-    const cb = chain(b);
-    const shared = Math.min(ca.length, cb.length);
-    for (let i = 0; i < shared; i++) {
-      const x = ca[i]!;
-      const y = cb[i]!;
-      if (x === y) continue;
-      const parent = ca[i - 1];
-      if (parent === undefined) return 0; // different trees: no order
-      return indexOf(x, parent) - indexOf(y, parent);
-    }
+    const depthA = depth(a);
+    const depthB = depth(b);
+    let x = a;
+    let y = b;
+    for (let d = depthA; d > depthB; d--) x = nav.parent(x)!;
+    for (let d = depthB; d > depthA; d--) y = nav.parent(y)!;
     // one is an ancestor of the other: the ancestor comes first
-    return ca.length - cb.length;
+    if (x === y) return depthA - depthB;
+    for (;;) {
+      const parent = nav.parent(x);
+      if (parent === undefined) return 0; // different trees: no order
+      const other = nav.parent(y)!;
+      if (parent === other) return indexOf(x, parent) - indexOf(y, parent);
+      x = parent;
+      y = other;
+    }
   };
 }
 
