@@ -580,13 +580,13 @@ describe('the rollback of a confirmed commit while the candidate holds an uncomm
 
   test('is made in slices, no reader of running sees it half made, and the candidate is left alone', async () => {
     const server = await serverOf();
-    await pendingWithModifiedCandidate(server, 3_000);
+    await pendingWithModifiedCandidate(server, 20_000);
     const candidate = candidateOf(server);
     const nc = await client(server);
     const { turns, counts } = await readingsDuring(server, () => nc.cancelCommit({ persistId: 'tok' }));
     // Read and decoded in slices at least; no reading between them sees running changed.
     expect(turns).toBeGreaterThan(1);
-    expect([...counts]).toEqual([3_002]);
+    expect([...counts]).toEqual([20_002]);
     expect(playlistCount(server)).toBe(0);
     expect(server.confirmedCommitPending).toBe(false);
     expect(candidateOf(server)).toBe(candidate);
