@@ -1,5 +1,6 @@
 import type { Axis } from './ast.js';
 import type { XPathNavigator } from './navigator.js';
+import { UNITS_PER_STEP, type WorkBudget } from './work.js';
 
 /** A compiled node test: `accept` decides; `named` lets the child axis use `childrenNamed`. */
 export interface NodeMatcher<N> {
@@ -161,8 +162,17 @@ function* selfThen<N>(node: N, rest: Iterable<N>): Generator<N, void, undefined>
   yield* rest;
 }
 
-/** The nodes on `axis` from `node` that pass `match`, in proximity order (see {@link axisCandidates}). */
-export function axisNodes<N>(axis: Axis, node: N, nav: XPathNavigator<N>, match: NodeMatcher<N>): N[] {
+/**
+ * The nodes on `axis` from `node` that pass `match`, in proximity order (see {@link axisCandidates}),
+ * spending from `budget` a unit for every node tested.
+ */
+export function axisNodes<N>(
+  axis: Axis,
+  node: N,
+  nav: XPathNavigator<N>,
+  match: NodeMatcher<N>,
+  budget: WorkBudget,
+): N[] {
   const out: N[] = [];
   // the axes of one level, which `must` and leafref paths use most, without an iterable in between
   switch (axis) {
@@ -170,22 +180,36 @@ export function axisNodes<N>(axis: Axis, node: N, nav: XPathNavigator<N>, match:
       const named = match.named;
       if (named !== undefined && nav.childrenNamed) {
         for (const child of nav.childrenNamed(node, named.namespace, named.localName)) out.push(child);
+        budget.spend(out.length);
         return out;
       }
-      for (const child of nav.children(node)) if (match.accept(child, nav)) out.push(child);
+      let tested = 0;
+      for (const child of nav.children(node)) {
+        tested++;
+        if (match.accept(child, nav)) out.push(child);
+      }
+      budget.spend(tested);
       return out;
     }
     case 'self':
+      budget.spend(1);
       if (match.accept(node, nav)) out.push(node);
       return out;
     case 'parent': {
+      budget.spend(1);
       const parent = nav.parent(node);
       if (parent !== undefined && match.accept(parent, nav)) out.push(parent);
       return out;
     }
-    default:
-      for (const candidate of axisCandidates(axis, node, nav, match))
+    default: {
+      let tested = 0;
+      for (const candidate of axisCandidates(axis, node, nav, match)) {
+        // a walk of a whole tree stops as soon as it passes the budget, not at its end
+        if (++tested % UNITS_PER_STEP === 0) budget.spend(UNITS_PER_STEP);
         if (match.accept(candidate, nav)) out.push(candidate);
+      }
+      budget.spend(tested % UNITS_PER_STEP);
       return out;
+    }
   }
 }

@@ -1,6 +1,7 @@
 import { createOrderComparator, type OrderComparator } from './document-order.js';
 import type { XPathNavigator } from './navigator.js';
 import type { XPathValue } from './values.js';
+import type { WorkBudget } from './work.js';
 
 /** Internally the engine is written over opaque nodes; the public API restores the caller's type. */
 export type AnyNode = unknown;
@@ -41,6 +42,8 @@ export class EvalEnv {
     readonly current: AnyNode,
     readonly variables: ReadonlyMap<string, AnyValue>,
     readonly cache: EvaluationCache | undefined,
+    /** The work left to this evaluation, shared by its predicates and sub-expressions. */
+    readonly budget: WorkBudget,
   ) {}
 
   /** Document order comparator, created on first need. */

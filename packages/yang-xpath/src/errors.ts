@@ -17,6 +17,7 @@
  * | `NO_SCHEMA_NODE` | {@link XPathSchemaError} | `checkSchemaPaths()`: a step names no node of the schema tree |
  * | `FUNCTION_FAILED` | {@link XPathEvaluationError} | an extension function threw; `cause` holds what it threw |
  * | `MISSING_SCHEMA_INFO` | {@link XPathEvaluationError} | a YANG function needs type information the navigator does not give |
+ * | `WORK_LIMIT` | {@link XPathEvaluationError} | the evaluation did more work than its `maxWork` option allows |
  */
 export type XPathErrorCode =
   | 'SYNTAX'
@@ -31,7 +32,8 @@ export type XPathErrorCode =
   | 'MISSING_SCHEMA_INFO'
   | 'FUNCTION_FAILED'
   | 'INVALID_XML'
-  | 'NO_SCHEMA_NODE';
+  | 'NO_SCHEMA_NODE'
+  | 'WORK_LIMIT';
 
 const marker = Symbol.for('@yangkit/yang-xpath.error');
 
@@ -85,7 +87,13 @@ export class XPathCompileError extends XPathError {
 /** Evaluation failed: a type error (XPath 1.0 has no implicit conversion to node-set) or a bad argument. */
 export class XPathEvaluationError extends XPathError {
   constructor(
-    code: 'TYPE' | 'INVALID_REGEX' | 'MISSING_SCHEMA_INFO' | 'UNKNOWN_PREFIX' | 'FUNCTION_FAILED',
+    code:
+      | 'TYPE'
+      | 'INVALID_REGEX'
+      | 'MISSING_SCHEMA_INFO'
+      | 'UNKNOWN_PREFIX'
+      | 'FUNCTION_FAILED'
+      | 'WORK_LIMIT',
     message: string,
     position?: number,
     options?: { cause?: unknown },

@@ -1,5 +1,5 @@
 import type { Axis } from './ast.js';
-import { axisCandidates, axisNodes, type NodeMatcher } from './axes.js';
+import { axisNodes, type NodeMatcher } from './axes.js';
 import type { AnyNavigator, AnyNode, EvalEnv, EvaluationCache, Evaluator, KeyIndex } from './context.js';
 import { sortUnique } from './document-order.js';
 import type { ElementName } from './navigator.js';
@@ -55,6 +55,7 @@ export function predicateHolds(
 /** Filters `nodes` (in proximity order) by one predicate, XPath 1.0 section 2.4. */
 export function filterByPredicate(nodes: AnyNode[], predicate: Evaluator, env: EvalEnv): AnyNode[] {
   const size = nodes.length;
+  env.budget.spend(size);
   const out: AnyNode[] = [];
   for (let i = 0; i < size; i++)
     if (predicateHolds(predicate, nodes[i], i + 1, size, env)) out.push(nodes[i]);
@@ -130,22 +131,21 @@ function keyedSelect(step: CompiledStep, key: KeyPredicate, node: AnyNode, env: 
   const values = keyValues(key, node, env);
   if (values === undefined) {
     // number or boolean comparisons convert the key: evaluate the predicate as written
-    return filterByPredicate(axisNodes('child', node, env.nav, step.matcher), key.fallback, env);
+    return filterByPredicate(axisNodes('child', node, env.nav, step.matcher, env.budget), key.fallback, env);
   }
   const answered = keyedWithoutWalk(step, key, node, values, env);
   if (answered !== undefined) return answered;
   const nav = env.nav;
+  const entries = axisNodes('child', node, nav, step.matcher, env.budget);
   if (env.cache !== undefined) {
     const index: KeyIndex = new Map();
-    for (const entry of axisCandidates('child', node, nav, step.matcher))
-      if (step.matcher.accept(entry, nav)) indexEntry(index, entry, key, nav);
+    for (const entry of entries) indexEntry(index, entry, key, nav);
     keyIndexesOf(node, env.cache).set(step.id, index);
     return fromKeyIndex(index, values, env);
   }
   const wanted = new Set(values);
   const out: AnyNode[] = [];
-  for (const entry of axisCandidates('child', node, nav, step.matcher))
-    if (step.matcher.accept(entry, nav) && hasKeyIn(entry, key, wanted, nav)) out.push(entry);
+  for (const entry of entries) if (hasKeyIn(entry, key, wanted, nav)) out.push(entry);
   return out;
 }
 
@@ -172,7 +172,7 @@ function keyedByTree(
 function selectStep(step: CompiledStep, node: AnyNode, env: EvalEnv): AnyNode[] {
   let nodes =
     step.key === undefined
-      ? axisNodes(step.axis, node, env.nav, step.matcher)
+      ? axisNodes(step.axis, node, env.nav, step.matcher, env.budget)
       : keyedSelect(step, step.key, node, env);
   for (const predicate of step.predicates) {
     if (nodes.length === 0) break;

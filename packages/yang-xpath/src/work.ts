@@ -1,3 +1,5 @@
+import { XPathEvaluationError } from './errors.js';
+
 /**
  * Evaluation in steps: a generator that yields between slices of its work and returns its result,
  * so that a server evaluating an expression over a big tree can give its event loop back between
@@ -12,13 +14,44 @@ export type XPathSteps<T> = Generator<void, T, void>;
  */
 export const UNITS_PER_STEP = 64;
 
-/** Counts the units of work of one evaluation in steps: a step is due every {@link UNITS_PER_STEP}. */
+/**
+ * The work one evaluation may do (`maxWork`): units are nodes an axis produces or tests, predicate
+ * evaluations and nodes sorted or merged. Spending past the limit throws `WORK_LIMIT`. Without a
+ * limit it is `Infinity`, which no spending reaches, so that unbounded evaluation costs one
+ * subtraction per axis walk or predicate filter.
+ */
+export class WorkBudget {
+  #left: number;
+
+  constructor(readonly limit: number) {
+    this.#left = limit;
+  }
+
+  /** Spends `units`; throws `WORK_LIMIT` once the total passes the limit. */
+  spend(units: number): void {
+    if ((this.#left -= units) < 0) {
+      throw new XPathEvaluationError(
+        'WORK_LIMIT',
+        `the evaluation passed its work limit of ${this.limit} units (nodes visited and predicates evaluated)`,
+      );
+    }
+  }
+}
+
+/**
+ * Counts the units of work of one evaluation in steps: a step is due every {@link UNITS_PER_STEP},
+ * and the units are spent from `budget` then (a budget is passed by at most one step's units).
+ */
 export class WorkCounter {
   #units = 0;
 
+  constructor(private readonly budget?: WorkBudget) {}
+
   /** Counts one unit; true when a step is due. */
   due(): boolean {
-    return ++this.#units % UNITS_PER_STEP === 0;
+    if (++this.#units % UNITS_PER_STEP !== 0) return false;
+    this.budget?.spend(UNITS_PER_STEP);
+    return true;
   }
 }
 

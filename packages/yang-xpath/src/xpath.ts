@@ -1,12 +1,19 @@
 import type { Expr } from './ast.js';
 import { compileExpr, type Scope, type XPathExtensionFunction } from './compile.js';
 import { compileInSteps, type SteppedEvaluator } from './compile-in-steps.js';
-import { type AnyNode, type AnyValue, EvalEnv, type EvaluationCache, type Evaluator } from './context.js';
+import {
+  type AnyNode,
+  type AnyValue,
+  type EvalContext,
+  EvalEnv,
+  type EvaluationCache,
+  type Evaluator,
+} from './context.js';
 import { XPathEvaluationError } from './errors.js';
 import type { LeafrefPath, XPathNavigator } from './navigator.js';
 import { parseXPath } from './parser.js';
 import { toBoolean, toNumber, toStringValue, type XPathValue } from './values.js';
-import { WorkCounter, type XPathSteps } from './work.js';
+import { WorkBudget, WorkCounter, type XPathSteps } from './work.js';
 
 type MapLike<V> = ReadonlyMap<string, V> | Readonly<Record<string, V>>;
 
@@ -40,6 +47,13 @@ export interface EvaluateOptions<N> {
   readonly variables?: MapLike<XPathValue<N>>;
   /** Key indexes shared by evaluations over one unchanged tree, see `createEvaluationCache`. */
   readonly cache?: EvaluationCache;
+  /**
+   * Most units of work the evaluation may do (nodes an axis produces or tests, predicate
+   * evaluations, nodes sorted or merged) before it throws an `XPathEvaluationError` with code
+   * `WORK_LIMIT`: a bound for expressions a client sends, whose work can grow with the square of the
+   * tree (`//a[count(//b) > 0]`). Default: no limit.
+   */
+  readonly maxWork?: number;
 }
 
 function toMap<V>(value: MapLike<V> | undefined): ReadonlyMap<string, V> {
@@ -88,7 +102,13 @@ export class CompiledXPath implements LeafrefPath<unknown> {
       variables = merged;
     }
     const current = options?.current === undefined ? contextNode : options.current;
-    return new EvalEnv(nav as XPathNavigator<AnyNode>, current, variables, options?.cache);
+    const budget = new WorkBudget(options?.maxWork ?? Number.POSITIVE_INFINITY);
+    return new EvalEnv(nav as XPathNavigator<AnyNode>, current, variables, options?.cache, budget);
+  }
+
+  /** @internal Evaluates as a sub-expression of another evaluation, within its environment and budget. */
+  evaluateWithin(ctx: EvalContext): AnyValue {
+    return this.evaluator({ node: ctx.node, position: 1, size: 1, env: ctx.env });
   }
 
   /** Evaluates with `contextNode` as context node (position 1, size 1); node-sets come in document order. */
@@ -132,7 +152,10 @@ export class CompiledXPath implements LeafrefPath<unknown> {
   ): XPathSteps<N[]> {
     if (this.stepped === undefined) this.stepped = compileInSteps(this.ast, this.scope);
     const env = this.env(contextNode, nav, options);
-    const value = yield* this.stepped({ node: contextNode, position: 1, size: 1, env }, new WorkCounter());
+    const value = yield* this.stepped(
+      { node: contextNode, position: 1, size: 1, env },
+      new WorkCounter(env.budget),
+    );
     return this.nodeSet(value as XPathValue<N>);
   }
 
@@ -162,8 +185,9 @@ function compileInstanceIdentifier(value: string, prefixes: ReadonlyMap<string, 
     perMap.set(value, compiled);
   }
   const path = compiled;
-  return (ctx: Parameters<Evaluator>[0]): AnyNode[] => {
-    const result = path.evaluate(ctx.node, ctx.env.nav, { current: ctx.env.current });
+  return (ctx: EvalContext): AnyNode[] => {
+    // an instance-identifier has no variables and no current(): the caller's environment serves
+    const result = path.evaluateWithin(ctx);
     return Array.isArray(result) ? result : [];
   };
 }
