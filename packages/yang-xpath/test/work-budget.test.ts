@@ -1,0 +1,88 @@
+import { describe, expect, test } from 'vitest';
+import {
+  compileXPath,
+  type XmlNode,
+  XPathEvaluationError,
+  type XPathSteps,
+  xmlDocument,
+  xmlElement,
+  xmlNavigator,
+} from '../src/index.js';
+
+/** Runs an evaluation in steps to its end at once. */
+function finishXPathSteps<T>(steps: XPathSteps<T>): T {
+  for (let next = steps.next(); ; next = steps.next()) if (next.done === true) return next.value;
+}
+
+/** A library of `size` artists, each with a name and an album: about 5 nodes an artist with the texts. */
+function library(size: number): XmlNode {
+  const artists = Array.from({ length: size }, (_, i) =>
+    xmlElement('artist', '', [xmlElement('name', '', `a${i}`), xmlElement('album', '', `b${i}`)]),
+  );
+  return xmlDocument([xmlElement('library', '', artists)]);
+}
+
+const big = library(2000);
+// every artist runs a walk of the whole tree: about 2,000 x 6,000 units
+const quadratic = compileXPath('//artist[count(//name) > 0]');
+
+/** The error `run` throws, or a failure when it throws none. */
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('nothing was thrown');
+}
+
+describe('maxWork', () => {
+  test('stops an evaluation in one turn past the budget with WORK_LIMIT naming the limit', () => {
+    const error = thrown(() => quadratic.evaluateNodes(big, xmlNavigator, { maxWork: 100_000 }));
+    expect(error).toBeInstanceOf(XPathEvaluationError);
+    expect((error as XPathEvaluationError).code).toBe('WORK_LIMIT');
+    expect((error as XPathEvaluationError).message).toContain('100000');
+  });
+
+  test('stops an evaluation in steps past the budget, inside a predicate evaluated in one step', () => {
+    const steps = quadratic.evaluateNodesSteps(big, xmlNavigator, { maxWork: 100_000 });
+    const error = thrown(() => finishXPathSteps(steps));
+    expect((error as XPathEvaluationError).code).toBe('WORK_LIMIT');
+  });
+
+  test('stops a walk in steps without predicates past the budget', () => {
+    const steps = compileXPath('//name | //album').evaluateNodesSteps(big, xmlNavigator, { maxWork: 1000 });
+    expect((thrown(() => finishXPathSteps(steps)) as XPathEvaluationError).code).toBe('WORK_LIMIT');
+  });
+
+  test('stops evaluate() of a non-node-set expression past the budget', () => {
+    const sum = compileXPath('count(//artist[count(//name) > 0])');
+    const error = thrown(() => sum.evaluate(big, xmlNavigator, { maxWork: 100_000 }));
+    expect((error as XPathEvaluationError).code).toBe('WORK_LIMIT');
+  });
+
+  test('counts the walks of a descendant axis that selects nothing', () => {
+    const nothing = compileXPath('//artist[count(//nothing) = 0]');
+    const error = thrown(() => nothing.evaluateNodes(big, xmlNavigator, { maxWork: 100_000 }));
+    expect((error as XPathEvaluationError).code).toBe('WORK_LIMIT');
+  });
+
+  test('lets a linear expression within the budget give its result', () => {
+    const names = compileXPath('//artist[name != ""]/album');
+    expect(names.evaluateNodes(big, xmlNavigator, { maxWork: 100_000 })).toHaveLength(2000);
+    const steps = names.evaluateNodesSteps(big, xmlNavigator, { maxWork: 100_000 });
+    expect(finishXPathSteps(steps)).toHaveLength(2000);
+  });
+
+  test('gives each evaluation the whole budget', () => {
+    const names = compileXPath('//name');
+    for (let i = 0; i < 3; i++)
+      expect(names.evaluateNodes(big, xmlNavigator, { maxWork: 20_000 })).toHaveLength(2000);
+  });
+
+  test('without a budget an evaluation is unbounded, as before', () => {
+    const small = library(300);
+    expect(quadratic.evaluateNodes(small, xmlNavigator)).toHaveLength(300);
+    expect(finishXPathSteps(quadratic.evaluateNodesSteps(small, xmlNavigator))).toHaveLength(300);
+  });
+});
