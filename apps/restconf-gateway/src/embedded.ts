@@ -102,6 +102,7 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
       // An update its receiver's queue could not hold is not made.
       maxUpdateBytes:
         options.maxUpdateBytes ?? options.eventQueueBytes ?? EVENT_QUEUE_DEFAULTS.maxQueuedBytes,
+      ...(options.maxXpathWork === undefined ? {} : { maxXPathWork: options.maxXpathWork }),
     });
   } catch (error) {
     throw new GatewayError('FILE', `cannot start the embedded NETCONF server: ${(error as Error).message}`, {

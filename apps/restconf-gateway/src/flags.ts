@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_XPATH_WORK } from '@yangkit/netconf-server';
 import { GatewayError } from './errors.js';
 
 /** How a flag's value is read. */
@@ -444,6 +445,14 @@ export const FLAGS: readonly FlagSpec[] = [
     defaultText: '--event-queue-bytes',
     value: 'N',
     help: 'Bytes of the content of one YANG Push update (RFC 8641) of the embedded server; the encoding of a bigger one stops there and its subscription is suspended (update-too-big) until an update fits.',
+  },
+  {
+    name: 'max-xpath-work',
+    type: 'integer',
+    range: [1000, Number.MAX_SAFE_INTEGER],
+    defaultText: String(DEFAULT_MAX_XPATH_WORK),
+    value: 'N',
+    help: "Units of work (nodes visited, predicates evaluated) the embedded server's evaluation of a client's XPath filter (NETCONF read, YANG Push selection) may take; past it the request is refused with resource-denied.",
   },
   {
     name: 'max-unauthenticated-connections',

@@ -282,6 +282,8 @@ export async function startGateway(
     );
   }
   const updateBytes = setup.netconf?.subscriptionLimits.updateBytes;
+  const xpathWork = setup.netconf?.maxXPathWork;
+  if (xpathWork !== undefined) log.info(`XPath filters: ${xpathWork} units of work per evaluation`);
   log.info(
     `subscriptions: ${subscriptionLimits.maxPerUser} per user, ${subscriptionLimits.maxTotal} in all, ${subscriptionLimits.receiveWithinSeconds} s to GET the uri; ${eventQueueBytes} bytes queued per event stream client or unreceived subscription${updateBytes === undefined ? '' : `; ${updateBytes} bytes of content per YANG Push update`}`,
   );

@@ -111,6 +111,12 @@ export interface GatewayOptions {
    * bigger update could not wait for its receiver anyway).
    */
   readonly maxUpdateBytes?: number;
+  /**
+   * Units of work (nodes visited, predicates evaluated) the embedded server's evaluation of a
+   * client's XPath filter may take; past it the read is refused with `resource-denied` (default
+   * netconf-server's `DEFAULT_MAX_XPATH_WORK`).
+   */
+  readonly maxXpathWork?: number;
   /** Connections that have not authenticated a request kept at once; the oldest is closed past it (default 1000). */
   readonly maxUnauthenticatedConnections?: number;
   /** Failed logins from one address before it waits (default 10). */

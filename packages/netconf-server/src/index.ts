@@ -36,6 +36,7 @@ export {
   type CommitHook,
   type ConnectOptions,
   DEFAULT_MAX_UPDATE_BYTES,
+  DEFAULT_MAX_XPATH_WORK,
   type HookContext,
   NetconfServer,
   type NetconfServerOptions,

@@ -12,7 +12,7 @@ import {
   type TreeView,
   type WithDefaultsMode,
 } from '@yangkit/yang-json-codec';
-import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
+import { type CompiledXPath, compileXPath, XPathError } from '@yangkit/yang-xpath';
 import type { Datastore, DatastoreName } from './datastore.js';
 import { RpcError, rpcError, rpcErrorOf } from './errors.js';
 import type { ReplyContent, ReplyPieces } from './reply.js';
@@ -159,17 +159,36 @@ export function select(tree: InstanceTree, filter: Filter): InstanceTree {
 
 /**
  * {@link select} in steps, a step every few dozen nodes; an XPath filter's expression is evaluated
- * in steps too (node by node along its location steps), then its selection built in steps.
+ * in steps too (node by node along its location steps), then its selection built in steps, within
+ * `maxXPathWork` units of work (see `NetconfServerOptions.maxXPathWork`) when given.
  */
-function* selectSteps(tree: InstanceTree, filter: NonNullable<Filter>): Steps<InstanceTree> {
+function* selectSteps(
+  tree: InstanceTree,
+  filter: NonNullable<Filter>,
+  maxXPathWork?: number,
+): Steps<InstanceTree> {
   try {
     if ('subtree' in filter) return yield* selectSubtreeSteps(tree, filter.subtree);
-    return yield* selectXPathSteps(tree, compiledXPath(filter));
+    const options = maxXPathWork === undefined ? {} : { maxWork: maxXPathWork };
+    return yield* selectXPathSteps(tree, compiledXPath(filter), options);
   } catch (error) {
     if (error instanceof RpcError) throw error;
     if (CodecError.isInstance(error)) throw rpcErrorOf(tree.schema, [error])!;
+    if (XPathError.isInstance(error) && error.code === 'WORK_LIMIT') throw workLimitPassed(maxXPathWork);
     throw invalidXPath(error);
   }
+}
+
+/**
+ * RFC 6241 appendix A `resource-denied` ("insufficient resources"): the filter's evaluation passed
+ * the server's bound of work, as one whose cost grows with the square of the datastore does.
+ */
+function workLimitPassed(maxXPathWork: number | undefined): RpcError {
+  return rpcError(
+    'resource-denied',
+    `the XPath filter needs more than the server's limit of ${maxXPathWork} units of work (nodes visited and predicates evaluated)`,
+    { errorInfo: { 'bad-element': 'filter' } },
+  );
 }
 
 /** What a read writes besides its data: RFC 6243 with-defaults, the `<data>` namespace, the view. */
@@ -245,7 +264,7 @@ function* readableSelection(
 ): Steps<InstanceTree> {
   const nacm = server.nacm;
   const readable = nacm ? yield* nacm.readableSteps(session, tree, !('xpath' in filter)) : tree;
-  return yield* selectSteps(readable, filter);
+  return yield* selectSteps(readable, filter, server.maxXPathWork);
 }
 
 /**

@@ -95,6 +95,7 @@ export {
 export { pathOfSteps, xmlPathNamespaces } from './paths';
 export {
   type FilterElement,
+  type SelectXPathOptions,
   selectSubtree,
   selectSubtreeSteps,
   selectXPath,

@@ -164,8 +164,21 @@ export function* selectSubtreeSteps(
  * expression selects come with their subtrees, their ancestors with list keys; sharing as
  * {@link selectSubtree}. An expression that selects the document selects everything.
  */
-export function selectXPath(tree: InstanceTree, expression: CompiledXPath): InstanceTree {
-  return finishSteps(selectXPathSteps(tree, expression));
+export function selectXPath(
+  tree: InstanceTree,
+  expression: CompiledXPath,
+  options: SelectXPathOptions = {},
+): InstanceTree {
+  return finishSteps(selectXPathSteps(tree, expression, options));
+}
+
+/** Options of {@link selectXPath}. */
+export interface SelectXPathOptions {
+  /**
+   * Most units of work of the expression's evaluation (yang-xpath's `maxWork`): past it the
+   * selection throws yang-xpath's `WORK_LIMIT` error. Default: no limit.
+   */
+  readonly maxWork?: number;
 }
 
 /**
@@ -174,8 +187,12 @@ export function selectXPath(tree: InstanceTree, expression: CompiledXPath): Inst
  * path in one step), then the selection is built from the nodes it selects with a step every few dozen
  * nodes. `tree` must not change until it ends.
  */
-export function* selectXPathSteps(tree: InstanceTree, expression: CompiledXPath): Steps<InstanceTree> {
-  const nodes = yield* expression.evaluateNodesSteps<TreeNode>(tree, treeNavigator(tree));
+export function* selectXPathSteps(
+  tree: InstanceTree,
+  expression: CompiledXPath,
+  options: SelectXPathOptions = {},
+): Steps<InstanceTree> {
+  const nodes = yield* expression.evaluateNodesSteps<TreeNode>(tree, treeNavigator(tree), options);
   const steps = new StepCounter();
   const top = new Map<DataNode, Selected>();
   for (const n of nodes) {
