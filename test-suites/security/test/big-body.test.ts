@@ -515,6 +515,82 @@ describe('a big NETCONF copy-config over SSH', () => {
   }, 120_000);
 });
 
+describe('an XPath filter whose work grows with the square of the datastore, over SSH', () => {
+  // `//j:artist[count(//j:name) > 0]` walks the whole tree for every artist: hours over 200,000
+  // artists. Its evaluation stops at the server's bound of work with resource-denied. An edit of
+  // running while a held read is evaluated makes the rest of the evaluation run at once (so that the
+  // reply stays one snapshot; it held the event loop for those hours): the bound keeps that short.
+  // The bound here is about 0.25 s of this evaluation; at the default (DEFAULT_MAX_XPATH_WORK,
+  // 20,000,000 units, for linear filters over millions of nodes) the rest run at once held the
+  // event loop for about 5 s. The SSH user is not restricted by NACM: a restricted user's XPath
+  // read first copies what it may read, and that copy runs at once too when running is edited.
+  const SSH_PASSWORD = 'costly-xpath';
+  const ARTISTS = 200_000;
+  const XPATH_WORK = 1_000_000;
+  let s: Server;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    // The collection after the big bodies that fill running would fall within the read measured.
+    s = await startServer({
+      netconfSshListen: `127.0.0.1:${port}`,
+      netconfSshPassword: SSH_PASSWORD,
+      idleCollection: false,
+      maxXpathWork: XPATH_WORK,
+    });
+    await addArtists(s, ARTISTS, {});
+  }, 120_000);
+  afterAll(() => s?.close());
+
+  test('a leaf GET is answered within 600 ms while a <get-config> with the XPath filter //j:artist[count(//j:name) > 0] is refused and an edit of running comes meanwhile', async () => {
+    let edited: Promise<number> | undefined;
+    const { stall } = await netconfRequestWhile(
+      s,
+      port,
+      SSH_PASSWORD,
+      '',
+      // the edit is sent while the filter is being evaluated
+      () => {
+        edited = new Promise((resolve) => setTimeout(resolve, 100)).then(() =>
+          statusOf(
+            fetch(`${s.gateway.url}${JUKEBOX}`, {
+              method: 'PATCH',
+              headers: { 'Content-Type': DATA_JSON },
+              body: JSON.stringify({ 'example-jukebox:jukebox': { player: { gap: '1.5' } } }),
+            }),
+          ),
+        );
+      },
+      'get-config',
+      'xpath',
+      '//j:artist[count(//j:name) > 0]',
+    );
+    expect(stall.status).toBe('resource-denied');
+    expect(await edited).toBe(204);
+    const gap = await fetch(`${s.gateway.url}${JUKEBOX}/player/gap`, { headers: { Accept: DATA_JSON } });
+    expect(await gap.text()).toContain('1.5');
+    expect(stall.worstGapMs).toBeLessThan(MAX_APPLY_STALL_MS);
+    // The session goes on: a linear filter over the same artists is answered.
+    const linear = await netconfRequest(
+      s,
+      port,
+      SSH_PASSWORD,
+      'get-config',
+      'xpath',
+      "//j:artist[j:name='artist-7']",
+    );
+    expect(linear.stall.status).toMatch(/^ok \d+$/);
+    if (updateFigures)
+      figures.push(
+        row(
+          'a NETCONF `<get-config>` with the XPath filter `//j:artist[count(//j:name) > 0]` over 200,000 artists, running edited meanwhile (refused: resource-denied, bound 1,000,000), over SSH',
+          0,
+          stall,
+        ),
+      );
+  }, 60_000);
+});
+
 /** A subtree filter (RFC 6241 section 6) selecting every artist of the jukebox's library. */
 const ARTISTS_FILTER =
   '<jukebox xmlns="http://example.com/ns/example-jukebox"><library><artist/></library></jukebox>';
@@ -773,6 +849,18 @@ async function netconfRequestAs(
   auth: string,
   ...request: string[]
 ): Promise<{ ready: string; stall: Stall }> {
+  return netconfRequestWhile(s, port, password, auth, () => undefined, ...request);
+}
+
+/** {@link netconfRequestAs}, calling `meanwhile` once the request is sent. */
+async function netconfRequestWhile(
+  s: Server,
+  port: number,
+  password: string,
+  auth: string,
+  meanwhile: () => void,
+  ...request: string[]
+): Promise<{ ready: string; stall: Stall }> {
   const client = spawn(process.execPath, [NETCONF_CLIENT, String(port), 'netconf', password, ...request], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -782,6 +870,7 @@ async function netconfRequestAs(
     expect(ready).toMatch(/^ready \d+$/);
     const stall = await measureStall(s, auth, async () => {
       client.stdin!.write('go\n');
+      meanwhile();
       return (await lines.next()).value as string;
     });
     return { ready, stall };
