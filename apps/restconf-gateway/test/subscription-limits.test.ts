@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connectStream, NetconfRpcError } from '@yangkit/netconf-client';
-import { duplexPair } from '@yangkit/netconf-server';
+import { DEFAULT_MAX_XPATH_WORK, duplexPair } from '@yangkit/netconf-server';
 import { pino } from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type Gateway, type StartContext, startGateway } from '../src/gateway.js';
@@ -86,6 +86,12 @@ describe('subscription flags', () => {
       headers: { Accept: 'text/event-stream' },
     });
     expect(r.status).toBe(404);
+  });
+
+  test('--max-xpath-work bounds the XPath filters of the embedded server, by default its own bound', async () => {
+    expect((await start({ maxXpathWork: 5000 })).backend.netconf!.maxXPathWork).toBe(5000);
+    await gw!.close();
+    expect((await start({})).backend.netconf!.maxXPathWork).toBe(DEFAULT_MAX_XPATH_WORK);
   });
 
   test('--max-update-bytes bounds the updates of the embedded server, by default --event-queue-bytes', async () => {
