@@ -123,7 +123,8 @@ describe.each([
   ['selectXPath', selectXPath],
   [
     'selectXPathSteps',
-    (tree: InstanceTree, expr: CompiledXPath) => finishSteps(selectXPathSteps(tree, expr)),
+    (tree: InstanceTree, expr: CompiledXPath, options?: { maxWork?: number }) =>
+      finishSteps(selectXPathSteps(tree, expr, options)),
   ],
 ])('%s', (_, selectXPath) => {
   test('selected nodes come with their ancestors and list keys', () => {
@@ -136,6 +137,15 @@ describe.each([
   test('an expression that selects the document selects everything', () => {
     const tree = sample();
     expect(selectXPath(tree, compileXPath('/'))).toBe(tree);
+  });
+
+  test('an evaluation past maxWork throws WORK_LIMIT; within it, selects as without it', () => {
+    const every = compileXPath('//t:item[count(//t:note) > 0]', { prefixes: { t: TT } });
+    expect(() => selectXPath(sample(), every, { maxWork: 10 })).toThrow(
+      expect.objectContaining({ code: 'WORK_LIMIT' }),
+    );
+    const unbounded = json(selectXPath(sample(), every));
+    expect(json(selectXPath(sample(), every, { maxWork: 10_000 }))).toEqual(unbounded);
   });
 });
 
