@@ -382,29 +382,42 @@ describe('a big NETCONF edit over SSH', () => {
   }, 120_000);
 });
 
+/**
+ * A gateway that also serves NETCONF over SSH (user `netconf`, `password`) with `artists` in
+ * running and `options`, started before the tests of the describe around and closed after them.
+ */
+function sshServerWithArtists(
+  password: string,
+  artists: number,
+  options: GatewayOptions = {},
+): { s: Server; port: number } {
+  const served = {} as { s: Server; port: number };
+  beforeAll(async () => {
+    served.port = await freePort();
+    // The bodies that fill running are big: the collection that gives their memory back 2 s later
+    // (a pause of its own, once per 30 s) would fall within the read measured, so it is off here.
+    served.s = await startServer({
+      netconfSshListen: `127.0.0.1:${served.port}`,
+      netconfSshPassword: password,
+      idleCollection: false,
+      ...options,
+    });
+    await addArtists(served.s, artists, {});
+  }, 120_000);
+  afterAll(() => served.s?.close());
+  return served;
+}
+
 describe('a big NETCONF read over SSH', () => {
   // A <get-config> of a big running over SSH: its reply is encoded from the datastore's own nodes
   // and written in slices as the SSH channel takes it, so RESTCONF readers are not held by it (it
   // was one turn: selection, encoding and the write of the whole text).
   const SSH_PASSWORD = 'big-read';
   const ARTISTS = 500_000;
-  let s: Server;
-  let port: number;
-  beforeAll(async () => {
-    port = await freePort();
-    // The bodies that fill running are big: the collection that gives their memory back 2 s later
-    // (a pause of its own, once per 30 s) would fall within the read measured, so it is off here.
-    s = await startServer({
-      netconfSshListen: `127.0.0.1:${port}`,
-      netconfSshPassword: SSH_PASSWORD,
-      idleCollection: false,
-    });
-    await addArtists(s, ARTISTS, {});
-  }, 120_000);
-  afterAll(() => s?.close());
+  const served = sshServerWithArtists(SSH_PASSWORD, ARTISTS);
 
   test('a leaf GET is answered within 600 ms while a <get-config> of 500,000 artists is answered', async () => {
-    const { stall } = await netconfRequest(s, port, SSH_PASSWORD, 'get-config');
+    const { stall } = await netconfRequest(served.s, served.port, SSH_PASSWORD, 'get-config');
     expect(stall.status).toMatch(/^ok \d+$/);
     expect(stall.worstGapMs).toBeLessThan(MAX_APPLY_STALL_MS);
     if (updateFigures) {
@@ -419,7 +432,14 @@ describe('a big NETCONF read over SSH', () => {
   }, 120_000);
 
   test('a leaf GET is answered within 600 ms while a <get-config> with a subtree filter selecting 500,000 artists is answered', async () => {
-    const { stall } = await netconfRequest(s, port, SSH_PASSWORD, 'get-config', 'subtree', ARTISTS_FILTER);
+    const { stall } = await netconfRequest(
+      served.s,
+      served.port,
+      SSH_PASSWORD,
+      'get-config',
+      'subtree',
+      ARTISTS_FILTER,
+    );
     expect(stall.status).toMatch(/^ok \d+$/);
     const bytes = Number(String(stall.status).split(' ')[1]);
     expect(bytes).toBeGreaterThan(ARTISTS * '<artist><name>artist-0</name></artist>'.length);
@@ -444,7 +464,14 @@ describe('a big NETCONF read over SSH', () => {
   ])(
     'a leaf GET is answered within 600 ms while a <get-config> with the XPath filter %s is answered',
     async (xpath, what) => {
-      const { stall } = await netconfRequest(s, port, SSH_PASSWORD, 'get-config', 'xpath', xpath);
+      const { stall } = await netconfRequest(
+        served.s,
+        served.port,
+        SSH_PASSWORD,
+        'get-config',
+        'xpath',
+        xpath,
+      );
       expect(stall.status).toMatch(/^ok \d+$/);
       const bytes = Number(String(stall.status).split(' ')[1]);
       expect(bytes).toBeGreaterThan(0);
@@ -527,33 +554,20 @@ describe('an XPath filter whose work grows with the square of the datastore, ove
   const SSH_PASSWORD = 'costly-xpath';
   const ARTISTS = 200_000;
   const XPATH_WORK = 1_000_000;
-  let s: Server;
-  let port: number;
-  beforeAll(async () => {
-    port = await freePort();
-    // The collection after the big bodies that fill running would fall within the read measured.
-    s = await startServer({
-      netconfSshListen: `127.0.0.1:${port}`,
-      netconfSshPassword: SSH_PASSWORD,
-      idleCollection: false,
-      maxXpathWork: XPATH_WORK,
-    });
-    await addArtists(s, ARTISTS, {});
-  }, 120_000);
-  afterAll(() => s?.close());
+  const served = sshServerWithArtists(SSH_PASSWORD, ARTISTS, { maxXpathWork: XPATH_WORK });
 
   test('a leaf GET is answered within 600 ms while a <get-config> with the XPath filter //j:artist[count(//j:name) > 0] is refused and an edit of running comes meanwhile', async () => {
     let edited: Promise<number> | undefined;
     const { stall } = await netconfRequestWhile(
-      s,
-      port,
+      served.s,
+      served.port,
       SSH_PASSWORD,
       '',
       // the edit is sent while the filter is being evaluated
       () => {
         edited = new Promise((resolve) => setTimeout(resolve, 100)).then(() =>
           statusOf(
-            fetch(`${s.gateway.url}${JUKEBOX}`, {
+            fetch(`${served.s.gateway.url}${JUKEBOX}`, {
               method: 'PATCH',
               headers: { 'Content-Type': DATA_JSON },
               body: JSON.stringify({ 'example-jukebox:jukebox': { player: { gap: '1.5' } } }),
@@ -567,13 +581,15 @@ describe('an XPath filter whose work grows with the square of the datastore, ove
     );
     expect(stall.status).toBe('resource-denied');
     expect(await edited).toBe(204);
-    const gap = await fetch(`${s.gateway.url}${JUKEBOX}/player/gap`, { headers: { Accept: DATA_JSON } });
+    const gap = await fetch(`${served.s.gateway.url}${JUKEBOX}/player/gap`, {
+      headers: { Accept: DATA_JSON },
+    });
     expect(await gap.text()).toContain('1.5');
     expect(stall.worstGapMs).toBeLessThan(MAX_APPLY_STALL_MS);
     // The session goes on: a linear filter over the same artists is answered.
     const linear = await netconfRequest(
-      s,
-      port,
+      served.s,
+      served.port,
       SSH_PASSWORD,
       'get-config',
       'xpath',
