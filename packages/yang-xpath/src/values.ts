@@ -108,6 +108,27 @@ function atomNum(a: Atom): number {
 }
 
 /**
+ * Whether some pair of `left` and `right` numbers holds for an order operator: the least left and
+ * the greatest right for `<` and `<=`, the reverse for `>` and `>=` (NaN holds for none).
+ */
+function numbersInOrder(op: ComparisonOperator, left: number[], right: number[]): boolean {
+  const ascending = op === '<' || op === '<=';
+  const l = extreme(left, ascending ? 'least' : 'greatest');
+  const r = extreme(right, ascending ? 'greatest' : 'least');
+  return l !== undefined && r !== undefined && compareAtoms(op, l, r);
+}
+
+/** The least or greatest of `numbers` that are not NaN; undefined when none is. */
+function extreme(numbers: number[], which: 'least' | 'greatest'): number | undefined {
+  let found: number | undefined;
+  for (const n of numbers) {
+    if (Number.isNaN(n)) continue;
+    if (found === undefined || (which === 'least' ? n < found : n > found)) found = n;
+  }
+  return found;
+}
+
+/**
  * XPath 1.0 section 3.4: node-sets compare by the string-values of their nodes (existentially),
  * against a number by `number(string-value)`, against a boolean by `boolean(node-set)`.
  */
@@ -127,11 +148,19 @@ export function compareValues<N>(
       const set = new Set(rightValues);
       return left.some((node) => set.has(nav.stringValue(node)));
     }
-    for (const node of left) {
-      const l = nav.stringValue(node);
-      for (const r of rightValues) if (compareAtoms(op, l, r)) return true;
+    // Linear rather than a test of every pair, which a client's filter over two big node-sets
+    // could make cost the product of their sizes.
+    if (op === '!=') {
+      // some pair differs unless both sides hold one and the same string
+      const only = rightValues[0]!;
+      return rightValues.some((r) => r !== only) || left.some((node) => nav.stringValue(node) !== only);
     }
-    return false;
+    // the order operators compare numbers: some pair is in order when the extremes are
+    return numbersInOrder(
+      op,
+      left.map((node) => stringToNumber(nav.stringValue(node))),
+      rightValues.map(stringToNumber),
+    );
   }
   if (leftSet) {
     const atom = right as Atom;

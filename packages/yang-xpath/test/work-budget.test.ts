@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   compileXPath,
@@ -84,5 +85,49 @@ describe('maxWork', () => {
     const small = library(300);
     expect(quadratic.evaluateNodes(small, xmlNavigator)).toHaveLength(300);
     expect(finishXPathSteps(quadratic.evaluateNodesSteps(small, xmlNavigator))).toHaveLength(300);
+  });
+});
+
+describe('comparisons of two node-sets', () => {
+  const value = fc.oneof(fc.integer({ min: -5, max: 5 }).map(String), fc.constantFrom('x', '', '1.5', ' 2 '));
+  const operators = ['=', '!=', '<', '<=', '>', '>='] as const;
+
+  /** XPath 1.0 section 3.4 as written: some pair of string-values holds. */
+  function pairwise(op: (typeof operators)[number], left: string[], right: string[]): boolean {
+    const num = (s: string) => (s.trim() === '' ? Number.NaN : Number(s.trim()));
+    return left.some((l) =>
+      right.some((r) => {
+        if (op === '=') return l === r;
+        if (op === '!=') return l !== r;
+        const [x, y] = [num(l), num(r)];
+        return op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : x >= y;
+      }),
+    );
+  }
+
+  test('hold as the test of every pair does', () => {
+    fc.assert(
+      fc.property(fc.array(value), fc.array(value), fc.constantFrom(...operators), (left, right, op) => {
+        const doc = xmlDocument([
+          xmlElement('r', '', [
+            ...left.map((v) => xmlElement('a', '', v)),
+            ...right.map((v) => xmlElement('b', '', v)),
+          ]),
+        ]);
+        expect(compileXPath(`//a ${op} //b`).evaluateBoolean(doc, xmlNavigator)).toBe(
+          pairwise(op, left, right),
+        );
+      }),
+    );
+  });
+
+  test('cost the sum of the sizes, not their product', () => {
+    const many = (name: string, from: number) =>
+      Array.from({ length: 50_000 }, (_, i) => xmlElement(name, '', String(from - i)));
+    const doc = xmlDocument([xmlElement('r', '', [...many('a', 200_000), ...many('b', 100_000)])]);
+    const started = performance.now();
+    expect(compileXPath('//a < //b').evaluateBoolean(doc, xmlNavigator)).toBe(false);
+    expect(compileXPath('//a != //a').evaluateBoolean(doc, xmlNavigator)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
