@@ -1,4 +1,5 @@
 import type { Expr } from './ast.js';
+import { chargedNavigator } from './charged-navigator.js';
 import { compileExpr, type Scope, type XPathExtensionFunction } from './compile.js';
 import { compileInSteps, type SteppedEvaluator } from './compile-in-steps.js';
 import {
@@ -49,9 +50,10 @@ export interface EvaluateOptions<N> {
   readonly cache?: EvaluationCache;
   /**
    * Most units of work the evaluation may do (nodes an axis produces or tests, predicate
-   * evaluations, nodes sorted or merged) before it throws an `XPathEvaluationError` with code
-   * `WORK_LIMIT`: a bound for expressions a client sends, whose work can grow with the square of the
-   * tree (`//a[count(//b) > 0]`). Default: no limit.
+   * evaluations, nodes sorted or merged, characters of the string-values it asks for) before it
+   * throws an `XPathEvaluationError` with code `WORK_LIMIT`: a bound for expressions a client
+   * sends, whose work can grow with the square of the tree (`//a[count(//b) > 0]`). Default: no
+   * limit.
    */
   readonly maxWork?: number;
 }
@@ -102,8 +104,12 @@ export class CompiledXPath implements LeafrefPath<unknown> {
       variables = merged;
     }
     const current = options?.current === undefined ? contextNode : options.current;
-    const budget = new WorkBudget(options?.maxWork ?? Number.POSITIVE_INFINITY);
-    return new EvalEnv(nav as XPathNavigator<AnyNode>, current, variables, options?.cache, budget);
+    const maxWork = options?.maxWork;
+    const budget = new WorkBudget(maxWork ?? Number.POSITIVE_INFINITY);
+    const anyNav = nav as XPathNavigator<AnyNode>;
+    // without a bound, no string-value is charged and the navigator is called as given
+    const charged = maxWork === undefined ? anyNav : chargedNavigator(anyNav, budget);
+    return new EvalEnv(charged, current, variables, options?.cache, budget);
   }
 
   /** @internal Evaluates as a sub-expression of another evaluation, within its environment and budget. */

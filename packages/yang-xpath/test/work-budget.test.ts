@@ -131,3 +131,13 @@ describe('comparisons of two node-sets', () => {
     expect(performance.now() - started).toBeLessThan(2000);
   });
 });
+
+test('charges the string-values an evaluation asks for, a unit a character', () => {
+  // every artist asks for the string-value of the whole tree, about 8 characters an artist
+  const everyText = compileXPath("//artist[string(/) != '']");
+  const error = thrown(() => everyText.evaluateNodes(big, xmlNavigator, { maxWork: 1_000_000 }));
+  expect((error as XPathEvaluationError).code).toBe('WORK_LIMIT');
+  expect(
+    compileXPath("//artist[string(name) != '']").evaluateNodes(big, xmlNavigator, { maxWork: 100_000 }),
+  ).toHaveLength(2000);
+});
