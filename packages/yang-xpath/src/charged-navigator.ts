@@ -1,11 +1,15 @@
 import type { AnyNavigator, AnyNode } from './context.js';
 import type { WorkBudget } from './work.js';
 
+/** Characters of string-values charged as one unit: reading them costs about a node visited. */
+export const CHARACTERS_PER_UNIT = 16;
+
 /**
- * `nav` with the string-values it gives charged to `budget`, a unit a character: a node's
- * string-value is the text of its whole subtree (`string(/)` is the whole tree's), work that no
- * axis counts, so that an expression asking for it once for every node is bounded like one walking
- * the tree once for every node. Every other method is `nav`'s own, called on `nav`.
+ * `nav` with the string-values it gives charged to `budget`, a unit every
+ * {@link CHARACTERS_PER_UNIT} characters: a node's string-value is the text of its whole subtree
+ * (`string(/)` is the whole tree's), work that no axis counts, so that an expression asking for it
+ * once for every node is bounded like one walking the tree once for every node. Every other method
+ * is `nav`'s own, called on `nav`.
  */
 export function chargedNavigator(nav: AnyNavigator, budget: WorkBudget): AnyNavigator {
   const charged: AnyNavigator = {
@@ -17,7 +21,7 @@ export function chargedNavigator(nav: AnyNavigator, budget: WorkBudget): AnyNavi
     namespace: (node) => nav.namespace(node),
     stringValue: (node: AnyNode) => {
       const value = nav.stringValue(node);
-      budget.spend(value.length);
+      budget.spend(Math.floor(value.length / CHARACTERS_PER_UNIT));
       return value;
     },
   };

@@ -16,8 +16,8 @@ export const UNITS_PER_STEP = 64;
 
 /**
  * The work one evaluation may do (`maxWork`): units are nodes an axis produces or tests, predicate
- * evaluations, nodes sorted or merged and characters of string-values. Spending past the limit
- * throws `WORK_LIMIT`. Without a limit it is `Infinity`, which no spending reaches, so that
+ * evaluations, nodes sorted or merged and every 16 characters of string-values. Spending past the
+ * limit throws `WORK_LIMIT`. Without a limit it is `Infinity`, which no spending reaches, so that
  * unbounded evaluation costs one subtraction per axis walk or predicate filter.
  */
 export class WorkBudget {

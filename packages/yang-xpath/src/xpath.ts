@@ -50,10 +50,10 @@ export interface EvaluateOptions<N> {
   readonly cache?: EvaluationCache;
   /**
    * Most units of work the evaluation may do (nodes an axis produces or tests, predicate
-   * evaluations, nodes sorted or merged, characters of the string-values it asks for) before it
-   * throws an `XPathEvaluationError` with code `WORK_LIMIT`: a bound for expressions a client
-   * sends, whose work can grow with the square of the tree (`//a[count(//b) > 0]`). Default: no
-   * limit.
+   * evaluations, nodes sorted or merged, every 16 characters of the string-values it asks for)
+   * before it throws an `XPathEvaluationError` with code `WORK_LIMIT`: a bound for expressions a
+   * client sends, whose work can grow with the square of the tree (`//a[count(//b) > 0]`).
+   * Default: no limit.
    */
   readonly maxWork?: number;
 }
