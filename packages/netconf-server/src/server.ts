@@ -158,13 +158,14 @@ export const DEFAULT_CONFIRM_TIMEOUT = 600;
 
 /**
  * {@link NetconfServerOptions.maxXPathWork} when none is given: enough for a linear filter over a
- * few million nodes, which costs a few units a node (a descendant walk one a node, a predicate one
- * a node it tests, a union's merge one a node). Measured on the codec's tree of 500,000 artists:
- * `//j:artist[contains(j:name, '77')]` 2,000,000 units (0.36 s), `//j:artist | //j:name` 3,000,000
- * (0.9 s). It is about 4 s of evaluation, the longest the event loop is held when running changes
- * during it (the rest of a held read's evaluation then runs at once).
+ * datastore of a million nodes, which costs a few units a node (a descendant walk one a node, a
+ * predicate one a node it tests, a union's merge one a node). Measured on the codec's tree of
+ * 500,000 artists: `//j:artist[contains(j:name, '77')]` 2,000,000 units (0.36 s), `//j:artist |
+ * //j:name` 3,000,000 (0.9 s). It is about 1 s of evaluation, the longest the event loop is held
+ * when running changes during it (the rest of a held read's evaluation then runs at once): raise
+ * it for bigger datastores, knowing that.
  */
-export const DEFAULT_MAX_XPATH_WORK = 20_000_000;
+export const DEFAULT_MAX_XPATH_WORK = 5_000_000;
 
 /** {@link NetconfServerOptions.maxUpdateBytes} when none is given: 1 MiB. */
 export const DEFAULT_MAX_UPDATE_BYTES = 1024 * 1024;

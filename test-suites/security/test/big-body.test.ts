@@ -548,8 +548,8 @@ describe('an XPath filter whose work grows with the square of the datastore, ove
   // running while a held read is evaluated makes the rest of the evaluation run at once (so that the
   // reply stays one snapshot; it held the event loop for those hours): the bound keeps that short.
   // The bound here is about 0.25 s of this evaluation; at the default (DEFAULT_MAX_XPATH_WORK,
-  // 20,000,000 units, for linear filters over millions of nodes) the rest run at once held the
-  // event loop for about 5 s. The SSH user is not restricted by NACM: a restricted user's XPath
+  // 5,000,000 units, for linear filters over a million nodes) the rest run at once can hold the
+  // event loop for about 1 s (at 20,000,000 it held it about 5 s). The SSH user is not restricted by NACM: a restricted user's XPath
   // read first copies what it may read, and that copy runs at once too when running is edited.
   const SSH_PASSWORD = 'costly-xpath';
   const ARTISTS = 200_000;
