@@ -92,3 +92,23 @@ test('a subscription whose update passes the bound once the datastore grew is te
   });
   expect(await terminated).toContain('filter-unavailable');
 });
+
+test('a modify-subscription whose new filter passes the bound is refused, and the subscription goes on as it was', async () => {
+  server = await serverWithArtists(2000, { maxXPathWork: 100_000 });
+  const c = await client(server);
+  const reply = await c.rpc(subscribe("/j:jukebox/j:library/j:artist[j:name='artist-7']"));
+  const id = /<id[^>]*>(\d+)<\/id>/.exec(reply.xml)![1]!;
+  const e = await rpcErrorOf(
+    c.rpc(
+      `<modify-subscription xmlns="${SN}" xmlns:yp="${YP}" xmlns:ds="${DS}"><id>${id}</id><yp:datastore>ds:running</yp:datastore><yp:datastore-xpath-filter xmlns:j="${JB}">${QUADRATIC}</yp:datastore-xpath-filter></modify-subscription>`,
+    ),
+  );
+  expect(e.errors[0]?.errorTag).toBe('resource-denied');
+  // Its next update still holds the one artist of its filter.
+  for await (const n of c.notifications() as AsyncIterable<NetconfNotification>) {
+    if (!n.xml.includes('<push-update')) continue;
+    expect(n.xml).toContain('<name>artist-7</name>');
+    expect(n.xml).not.toContain('<name>artist-8</name>');
+    break;
+  }
+});
