@@ -1,13 +1,14 @@
+import type { Steps } from '@yangkit/xml';
 import type { Expr } from './ast.js';
 import { compileExpr, requireNodeSet, type Scope } from './compile.js';
 import { compileSteps } from './compile-steps.js';
 import type { AnyValue, EvalContext } from './context.js';
 import { mergeOrderedSteps } from './document-order.js';
 import { applyStepsSteps, filterByPredicateSteps } from './steps-in-steps.js';
-import type { WorkCounter, XPathSteps } from './work.js';
+import type { WorkCounter } from './work.js';
 
-/** A compiled expression that evaluates in steps (see {@link XPathSteps}). */
-export type SteppedEvaluator = (ctx: EvalContext, work: WorkCounter) => XPathSteps<AnyValue>;
+/** A compiled expression that evaluates in steps (see the XML layer's `Steps`). */
+export type SteppedEvaluator = (ctx: EvalContext, work: WorkCounter) => Steps<AnyValue>;
 
 /**
  * Compiles an expression to evaluate in steps. Location paths (absolute or relative), unions of

@@ -1,5 +1,6 @@
+import { finishSteps, type Steps } from '@yangkit/xml';
 import type { XPathNavigator } from './navigator.js';
-import { finishXPathSteps, WorkCounter, type XPathSteps } from './work.js';
+import { WorkCounter } from './work.js';
 
 /** Compares two nodes in document order; built once per sort so sibling indexes are reused. */
 export type OrderComparator<N> = (a: N, b: N) => number;
@@ -76,7 +77,7 @@ export function sortUnique<N>(nodes: N[], compare: OrderComparator<N>): N[] {
 
 /** Merges two node-sets that are each in document order into one, without duplicates. */
 export function mergeOrdered<N>(a: readonly N[], b: readonly N[], compare: OrderComparator<N>): N[] {
-  return finishXPathSteps(mergeOrderedSteps(a, b, compare, new WorkCounter()));
+  return finishSteps(mergeOrderedSteps(a, b, compare, new WorkCounter()));
 }
 
 /** {@link mergeOrdered} in steps, a unit of `work` per node taken. */
@@ -85,7 +86,7 @@ export function* mergeOrderedSteps<N>(
   b: readonly N[],
   compare: OrderComparator<N>,
   work: WorkCounter,
-): XPathSteps<N[]> {
+): Steps<N[]> {
   if (a.length === 0) return b.slice();
   if (b.length === 0) return a.slice();
   const out: N[] = [];
@@ -119,11 +120,7 @@ export function* mergeOrderedSteps<N>(
  * step by step mostly is one), then merged pairwise, duplicates dropped as they meet; a unit of
  * `work` per node looked at.
  */
-export function* sortUniqueSteps<N>(
-  nodes: N[],
-  compare: OrderComparator<N>,
-  work: WorkCounter,
-): XPathSteps<N[]> {
+export function* sortUniqueSteps<N>(nodes: N[], compare: OrderComparator<N>, work: WorkCounter): Steps<N[]> {
   if (nodes.length < 2) return nodes;
   let runs: N[][] = [];
   let run: N[] = [nodes[0]!];

@@ -1,3 +1,4 @@
+import type { Steps } from '@yangkit/xml';
 import { axisCandidates } from './axes.js';
 import type { AnyNode, EvalEnv, Evaluator, KeyIndex } from './context.js';
 import { sortUniqueSteps } from './document-order.js';
@@ -14,10 +15,10 @@ import {
   predicateHolds,
   stepOrder,
 } from './steps.js';
-import type { WorkCounter, XPathSteps } from './work.js';
+import type { WorkCounter } from './work.js';
 
 /*
- * The location steps of steps.ts in steps (see XPathSteps): the same selections, node by node, with
+ * The location steps of steps.ts in steps (see the XML layer's Steps): the same selections, node by node, with
  * a unit of work for every node an axis visits, every predicate evaluated and every node sorted or
  * merged. One predicate's evaluation for one node is a single unit.
  */
@@ -28,7 +29,7 @@ export function* filterByPredicateSteps(
   predicate: Evaluator,
   env: EvalEnv,
   work: WorkCounter,
-): XPathSteps<AnyNode[]> {
+): Steps<AnyNode[]> {
   const size = nodes.length;
   const out: AnyNode[] = [];
   for (let i = 0; i < size; i++) {
@@ -44,7 +45,7 @@ function* axisNodesSteps(
   node: AnyNode,
   env: EvalEnv,
   work: WorkCounter,
-): XPathSteps<AnyNode[]> {
+): Steps<AnyNode[]> {
   const nav = env.nav;
   const accept = step.matcher.accept;
   const out: AnyNode[] = [];
@@ -62,7 +63,7 @@ function* keyedSelectSteps(
   node: AnyNode,
   env: EvalEnv,
   work: WorkCounter,
-): XPathSteps<AnyNode[]> {
+): Steps<AnyNode[]> {
   const values = keyValues(key, node, env);
   if (values === undefined) {
     // number or boolean comparisons convert the key: evaluate the predicate as written
@@ -101,7 +102,7 @@ function* selectStepSteps(
   node: AnyNode,
   env: EvalEnv,
   work: WorkCounter,
-): XPathSteps<AnyNode[]> {
+): Steps<AnyNode[]> {
   let nodes =
     step.key === undefined
       ? yield* axisNodesSteps(step, node, env, work)
@@ -121,7 +122,7 @@ export function* applyStepsSteps(
   steps: readonly CompiledStep[],
   env: EvalEnv,
   work: WorkCounter,
-): XPathSteps<AnyNode[]> {
+): Steps<AnyNode[]> {
   let nodes = input;
   for (const step of steps) {
     if (nodes.length === 0) return nodes;

@@ -1,18 +1,11 @@
+import { ITEMS_PER_STEP } from '@yangkit/xml';
 import { XPathEvaluationError } from './errors.js';
 
 /**
- * Evaluation in steps: a generator that yields between slices of its work and returns its result,
- * so that a server evaluating an expression over a big tree can give its event loop back between
- * slices (it runs the generator a few milliseconds at a time). Running it to its end at once gives
- * the result the one-turn evaluation gives.
+ * Units of work (nodes visited on an axis, predicates evaluated, nodes merged) between two steps of
+ * an evaluation in steps (the XML layer's `Steps`, whose step size it is).
  */
-export type XPathSteps<T> = Generator<void, T, void>;
-
-/**
- * Units of work (nodes visited on an axis, predicates evaluated, nodes merged) between two steps:
- * few enough that a step is short, enough that stepping costs little beside the work.
- */
-export const UNITS_PER_STEP = 64;
+export const UNITS_PER_STEP = ITEMS_PER_STEP;
 
 /**
  * The work one evaluation may do (`maxWork`): units are nodes an axis produces or tests, predicate
@@ -53,11 +46,4 @@ export class WorkCounter {
     this.budget?.spend(UNITS_PER_STEP);
     return true;
   }
-}
-
-/** Runs `steps` to its end at once and returns its result. */
-export function finishXPathSteps<T>(steps: XPathSteps<T>): T {
-  let next = steps.next();
-  while (next.done !== true) next = steps.next();
-  return next.value;
 }

@@ -1,3 +1,4 @@
+import type { Steps } from '@yangkit/xml';
 import type { Expr } from './ast.js';
 import { chargedNavigator } from './charged-navigator.js';
 import { compileExpr, type Scope, type XPathExtensionFunction } from './compile.js';
@@ -14,7 +15,7 @@ import { XPathEvaluationError } from './errors.js';
 import type { LeafrefPath, XPathNavigator } from './navigator.js';
 import { parseXPath } from './parser.js';
 import { toBoolean, toNumber, toStringValue, type XPathValue } from './values.js';
-import { WorkBudget, WorkCounter, type XPathSteps } from './work.js';
+import { WorkBudget, WorkCounter } from './work.js';
 
 type MapLike<V> = ReadonlyMap<string, V> | Readonly<Record<string, V>>;
 
@@ -151,11 +152,7 @@ export class CompiledXPath implements LeafrefPath<unknown> {
    * node by node; one predicate's evaluation for one node, and a top-level expression that is not
    * one of those (a function call, say), are a single step. The tree must not change until it ends.
    */
-  *evaluateNodesSteps<N>(
-    contextNode: N,
-    nav: XPathNavigator<N>,
-    options?: EvaluateOptions<N>,
-  ): XPathSteps<N[]> {
+  *evaluateNodesSteps<N>(contextNode: N, nav: XPathNavigator<N>, options?: EvaluateOptions<N>): Steps<N[]> {
     if (this.stepped === undefined) this.stepped = compileInSteps(this.ast, this.scope);
     const env = this.env(contextNode, nav, options);
     const value = yield* this.stepped(

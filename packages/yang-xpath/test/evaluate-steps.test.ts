@@ -1,3 +1,4 @@
+import type { Steps } from '@yangkit/xml';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { Axis } from '../src/ast.js';
@@ -7,7 +8,6 @@ import {
   UNITS_PER_STEP,
   type XmlNode,
   type XPathNavigator,
-  type XPathSteps,
   xmlDocument,
   xmlElement,
   xmlNavigator,
@@ -16,7 +16,7 @@ import { keyIndexNavigator } from './key-index-navigator.js';
 import { buildTree, pathArb, shapeArb } from './random-trees.js';
 
 /** Runs an evaluation in steps to its end: its result and how many times it yielded. */
-function finish<T>(steps: XPathSteps<T>): { result: T; yields: number } {
+function finish<T>(steps: Steps<T>): { result: T; yields: number } {
   let yields = 0;
   for (let next = steps.next(); ; next = steps.next()) {
     if (next.done === true) return { result: next.value, yields };

@@ -1,19 +1,14 @@
+import { finishSteps } from '@yangkit/xml';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   compileXPath,
   type XmlNode,
   XPathEvaluationError,
-  type XPathSteps,
   xmlDocument,
   xmlElement,
   xmlNavigator,
 } from '../src/index.js';
-
-/** Runs an evaluation in steps to its end at once. */
-function finishXPathSteps<T>(steps: XPathSteps<T>): T {
-  for (let next = steps.next(); ; next = steps.next()) if (next.done === true) return next.value;
-}
 
 /** A library of `size` artists, each with a name and an album: about 5 nodes an artist with the texts. */
 function library(size: number): XmlNode {
@@ -47,13 +42,13 @@ describe('maxWork', () => {
 
   test('stops an evaluation in steps past the budget, inside a predicate evaluated in one step', () => {
     const steps = quadratic.evaluateNodesSteps(big, xmlNavigator, { maxWork: 100_000 });
-    const error = thrown(() => finishXPathSteps(steps));
+    const error = thrown(() => finishSteps(steps));
     expect((error as XPathEvaluationError).code).toBe('WORK_LIMIT');
   });
 
   test('stops a walk in steps without predicates past the budget', () => {
     const steps = compileXPath('//name | //album').evaluateNodesSteps(big, xmlNavigator, { maxWork: 1000 });
-    expect((thrown(() => finishXPathSteps(steps)) as XPathEvaluationError).code).toBe('WORK_LIMIT');
+    expect((thrown(() => finishSteps(steps)) as XPathEvaluationError).code).toBe('WORK_LIMIT');
   });
 
   test('stops evaluate() of a non-node-set expression past the budget', () => {
@@ -72,7 +67,7 @@ describe('maxWork', () => {
     const names = compileXPath('//artist[name != ""]/album');
     expect(names.evaluateNodes(big, xmlNavigator, { maxWork: 100_000 })).toHaveLength(2000);
     const steps = names.evaluateNodesSteps(big, xmlNavigator, { maxWork: 100_000 });
-    expect(finishXPathSteps(steps)).toHaveLength(2000);
+    expect(finishSteps(steps)).toHaveLength(2000);
   });
 
   test('gives each evaluation the whole budget', () => {
@@ -84,7 +79,7 @@ describe('maxWork', () => {
   test('without a budget an evaluation is unbounded, as before', () => {
     const small = library(300);
     expect(quadratic.evaluateNodes(small, xmlNavigator)).toHaveLength(300);
-    expect(finishXPathSteps(quadratic.evaluateNodesSteps(small, xmlNavigator))).toHaveLength(300);
+    expect(finishSteps(quadratic.evaluateNodesSteps(small, xmlNavigator))).toHaveLength(300);
   });
 });
 
