@@ -399,6 +399,8 @@ export class Place {
  */
 export function startPlace(tree: InstanceTree, view: TreeView | undefined): Place | undefined {
   if (view === undefined) return undefined;
+  const judged = judgedAhead.get(view);
+  judgedAhead.delete(view);
   const asItIs =
     (view.content ?? 'all') === 'all' &&
     (view.withDefaults ?? 'explicit') === 'explicit' &&
@@ -406,7 +408,8 @@ export function startPlace(tree: InstanceTree, view: TreeView | undefined): Plac
     (view.depth ?? 'unbounded') === 'unbounded' &&
     view.origin === undefined &&
     view.filter === undefined;
-  return asItIs ? undefined : viewPlace(tree, view);
+  if (asItIs) return undefined;
+  return judged?.tree === tree ? judged.place : viewPlace(tree, view);
 }
 
 /** The place of `tree` itself under `view`, from which a walk starts. */
@@ -418,6 +421,14 @@ export function viewPlace(tree: InstanceTree, view: TreeView): Place {
     ? new Place(rules, undefined, 1, rules.fields, undefined, undefined, false)
     : new Place(rules, undefined, 0, undefined, rules.fields, undefined, false);
 }
+
+/**
+ * The place from which {@link viewedTopLevelSteps} judged a tree under a view, kept for the first
+ * encoder that then writes that tree under that view: the groups it judged (a big list's entries
+ * judged one by one, say) are kept by their places (see `Place.groups`), so the encoder does not
+ * judge them again. Taken once, so a later walk (of a tree changed since) starts afresh.
+ */
+const judgedAhead = new WeakMap<TreeView, { readonly tree: InstanceTree; readonly place: Place }>();
 
 /** A top-level instance a view writes (see {@link viewedTopLevel}). */
 export interface ViewedNode {
@@ -443,6 +454,7 @@ export function viewedTopLevel(tree: InstanceTree, view: TreeView): ViewedNode[]
  */
 export function* viewedTopLevelSteps(tree: InstanceTree, view: TreeView): Steps<ViewedNode[]> {
   const root = viewPlace(tree, view);
+  judgedAhead.set(view, { tree, place: root });
   const pairs = yield* root.groupsInSteps(tree);
   const steps = new StepCounter();
   const out: ViewedNode[] = [];

@@ -22,6 +22,7 @@ import {
   type OriginRule,
   ownOrigin,
   type TreeView,
+  viewedTopLevel,
   type WithDefaultsMode,
   walk,
 } from '../src/index';
@@ -524,6 +525,24 @@ describe('the view of a tree', () => {
   };
   const judgedNames = (judged: Map<DataNode, number>, schema: string) =>
     [...judged.keys()].filter((n) => n.schema.name === schema).map((n) => entryKey(n));
+
+  test('judges once what a walk for the top-level instances judged before the encoder that follows it', () => {
+    for (const encode of [encodeJson, encodeXml]) {
+      const tree = itemsTree(200);
+      const alone = byKey(undefined, '/box/item[n7]');
+      const expected = encode(tree, { view: { filter: alone.filter } });
+      const { filter, judged } = byKey(undefined, '/box/item[n7]');
+      const view: TreeView = { filter };
+      expect(viewedTopLevel(tree, view).map((t) => t.node.schema.name)).toEqual(['box']);
+      expect(encode(tree, { view })).toBe(expected);
+      // Each node judged as often as by the encoder alone: the walk's judgements served the encoder.
+      expect(judged.size).toBe(alone.judged.size);
+      expect(Math.max(...judged.values())).toBe(Math.max(...alone.judged.values()));
+      // They serve it once: a later encoder judges afresh.
+      encode(tree, { view });
+      expect(Math.max(...judged.values())).toBe(Math.max(...alone.judged.values()) + 1);
+    }
+  });
 
   test('leaves out exactly the entries a filter names by key and denies, finding them by key and judging one other for the rest', () => {
     const expected = itemsWithout(100, (name) => ['n7', 'n42', '8080'].includes(name));
