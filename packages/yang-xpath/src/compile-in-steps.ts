@@ -1,33 +1,34 @@
-import type { Steps } from '@yangkit/xml';
 import type { Expr } from './ast.js';
-import { compileExpr, requireNodeSet, type Scope } from './compile.js';
+import { binaryOperation, compileCallee, compileExpr, requireNodeSet, type Scope } from './compile.js';
 import { compileSteps } from './compile-steps.js';
-import type { AnyValue, EvalContext } from './context.js';
+import type { AnyValue, SteppedEvaluator } from './context.js';
 import { mergeOrderedSteps } from './document-order.js';
-import { applyStepsSteps, filterByPredicateSteps } from './steps-in-steps.js';
-import type { WorkCounter } from './work.js';
+import { applyStepsSteps, filterByPredicateSteps, inOneStep } from './steps-in-steps.js';
+import { toBoolean, toNumber } from './values.js';
 
-/** A compiled expression that evaluates in steps (see the XML layer's `Steps`). */
-export type SteppedEvaluator = (ctx: EvalContext, work: WorkCounter) => Steps<AnyValue>;
+export type { SteppedEvaluator };
 
 /**
- * Compiles an expression to evaluate in steps. Location paths (absolute or relative), unions of
- * them and the steps after a filter expression are walked node by node (see steps-in-steps.ts);
- * any other expression (a function call, a comparison, a predicate) is evaluated in one step, by
- * the closure {@link compileExpr} makes of it.
+ * Compiles an expression to evaluate in steps, with the results {@link compileExpr}'s closure gives.
+ * Location paths (absolute or relative), unions of them and the steps after a filter expression are
+ * walked node by node (see steps-in-steps.ts), and so are the predicates of their steps, the
+ * arguments of a function call and the operands of an operator, whatever their depth: a predicate
+ * such as `[count(//name) > 0]` walks the tree in steps for every node it is evaluated on. What stays
+ * one step: a function's own work on its evaluated arguments (a string-value, say), a comparison of
+ * two values, and a key predicate's value and its fallback (steps.ts).
  */
 export function compileInSteps(expr: Expr, scope: Scope): SteppedEvaluator {
   switch (expr.type) {
     case 'Path': {
-      const steps = compileSteps(expr.steps, scope, compileExpr);
+      const steps = compileSteps(expr.steps, scope, compileExpr, compileInSteps);
       const absolute = expr.absolute;
       return (ctx, work) =>
         applyStepsSteps([absolute ? ctx.env.nav.root(ctx.node) : ctx.node], true, steps, ctx.env, work);
     }
     case 'Filter': {
       const primary = compileInSteps(expr.primary, scope);
-      const predicates = expr.predicates.map((p) => compileExpr(p, scope));
-      const steps = compileSteps(expr.steps, scope, compileExpr);
+      const predicates = expr.predicates.map((p) => compileInSteps(p, scope));
+      const steps = compileSteps(expr.steps, scope, compileExpr, compileInSteps);
       const position = expr.position;
       return function* (ctx, work) {
         let nodes = requireNodeSet(yield* primary(ctx, work), 'a filter or path step', position);
@@ -38,10 +39,43 @@ export function compileInSteps(expr: Expr, scope: Scope): SteppedEvaluator {
         return yield* applyStepsSteps(nodes, nodes.length <= 1, steps, ctx.env, work);
       };
     }
-    case 'Binary': {
-      if (expr.operator !== '|') break;
-      const left = compileInSteps(expr.left, scope);
-      const right = compileInSteps(expr.right, scope);
+    case 'FunctionCall': {
+      const callee = compileCallee(expr, scope);
+      const args = expr.args.map((a) => compileInSteps(a, scope));
+      return function* (ctx, work) {
+        const values: AnyValue[] = new Array(args.length);
+        for (let i = 0; i < args.length; i++) values[i] = yield* args[i]!(ctx, work);
+        return callee(ctx, values);
+      };
+    }
+    case 'Negate': {
+      const operand = compileInSteps(expr.operand, scope);
+      return function* (ctx, work) {
+        return -toNumber(yield* operand(ctx, work), ctx.env.nav);
+      };
+    }
+    case 'Binary':
+      return compileBinaryInSteps(expr, scope);
+    default:
+      return inOneStep(compileExpr(expr, scope));
+  }
+}
+
+/** An operator's expression in steps: its operands in steps, `and` and `or` stopping early. */
+function compileBinaryInSteps(expr: Expr & { type: 'Binary' }, scope: Scope): SteppedEvaluator {
+  const left = compileInSteps(expr.left, scope);
+  const right = compileInSteps(expr.right, scope);
+  const op = expr.operator;
+  switch (op) {
+    case 'or':
+      return function* (ctx, work) {
+        return toBoolean(yield* left(ctx, work)) || toBoolean(yield* right(ctx, work));
+      };
+    case 'and':
+      return function* (ctx, work) {
+        return toBoolean(yield* left(ctx, work)) && toBoolean(yield* right(ctx, work));
+      };
+    case '|': {
       const position = expr.position;
       return function* (ctx, work) {
         const a = requireNodeSet(yield* left(ctx, work), "'|'", position);
@@ -51,10 +85,12 @@ export function compileInSteps(expr: Expr, scope: Scope): SteppedEvaluator {
         return yield* mergeOrderedSteps(a, b, ctx.env.order(), work);
       };
     }
+    default: {
+      const operation = binaryOperation(op);
+      return function* (ctx, work) {
+        const a = yield* left(ctx, work);
+        return operation(a, yield* right(ctx, work), ctx.env.nav);
+      };
+    }
   }
-  const evaluate = compileExpr(expr, scope);
-  // biome-ignore lint/correctness/useYield: an expression that is not a path is one step
-  return function* (ctx) {
-    return evaluate(ctx);
-  };
 }

@@ -1,7 +1,7 @@
 import { isContextFree, isPositionFree } from './analysis.js';
 import { type Expr, type NodeTest, REVERSE_AXES, type Step } from './ast.js';
 import type { NodeMatcher } from './axes.js';
-import type { AnyNavigator, AnyNode, Evaluator } from './context.js';
+import type { AnyNavigator, AnyNode, Evaluator, SteppedEvaluator } from './context.js';
 import { XPathCompileError } from './errors.js';
 import type { CompiledStep, KeyPredicate } from './steps.js';
 
@@ -13,6 +13,9 @@ export interface StepScope {
 
 /** Compiles a predicate or operand expression (the expression compiler, passed in). */
 export type ExprCompiler<S extends StepScope> = (expr: Expr, scope: S) => Evaluator;
+
+/** Compiles a predicate to evaluate in steps (the expression compiler in steps, passed in). */
+export type SteppedExprCompiler<S extends StepScope> = (expr: Expr, scope: S) => SteppedEvaluator;
 
 let nextStepId = 1;
 
@@ -79,10 +82,16 @@ function isKeyPath(expr: Expr): expr is Expr & { type: 'Path' } {
   );
 }
 
-function compileStep<S extends StepScope>(step: Step, scope: S, compileExpr: ExprCompiler<S>): CompiledStep {
+function compileStep<S extends StepScope>(
+  step: Step,
+  scope: S,
+  compileExpr: ExprCompiler<S>,
+  compileInSteps: SteppedExprCompiler<S> | undefined,
+): CompiledStep {
   const principal = step.axis === 'attribute' ? 'attribute' : 'element';
   const matcher: NodeMatcher<AnyNode> = compileNodeTest(step.test, principal, scope, step.position);
   const predicates = step.predicates.map((p) => compileExpr(p, scope));
+  const stepped = compileInSteps && step.predicates.map((p) => compileInSteps(p, scope));
   let key: KeyPredicate | undefined;
   const first = step.predicates[0];
   if (
@@ -113,14 +122,19 @@ function compileStep<S extends StepScope>(step: Step, scope: S, compileExpr: Exp
     matcher,
     key,
     predicates: key === undefined ? predicates : predicates.slice(1),
+    ...(stepped === undefined ? {} : { predicateSteps: key === undefined ? stepped : stepped.slice(1) }),
   };
 }
 
-/** Compiles steps; `//name[...]` without positional predicates becomes one descendant step. */
+/**
+ * Compiles steps; `//name[...]` without positional predicates becomes one descendant step. With
+ * `compileInSteps`, their predicates are compiled to evaluate in steps too (see steps-in-steps.ts).
+ */
 export function compileSteps<S extends StepScope>(
   steps: readonly Step[],
   scope: S,
   compileExpr: ExprCompiler<S>,
+  compileInSteps?: SteppedExprCompiler<S>,
 ): CompiledStep[] {
   const out: CompiledStep[] = [];
   for (let i = 0; i < steps.length; i++) {
@@ -134,11 +148,11 @@ export function compileSteps<S extends StepScope>(
       next.axis === 'child' &&
       next.predicates.every(isPositionFree)
     ) {
-      out.push(compileStep({ ...next, axis: 'descendant' }, scope, compileExpr));
+      out.push(compileStep({ ...next, axis: 'descendant' }, scope, compileExpr, compileInSteps));
       i++;
       continue;
     }
-    out.push(compileStep(step, scope, compileExpr));
+    out.push(compileStep(step, scope, compileExpr, compileInSteps));
   }
   return out;
 }

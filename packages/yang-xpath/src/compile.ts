@@ -1,4 +1,4 @@
-import type { Expr, FunctionCallExpr } from './ast.js';
+import type { BinaryOperator, Expr, FunctionCallExpr } from './ast.js';
 import { compileSteps, resolvePrefix } from './compile-steps.js';
 import type { AnyNavigator, AnyNode, AnyValue, EvalContext, Evaluator } from './context.js';
 import { mergeOrdered } from './document-order.js';
@@ -113,7 +113,14 @@ function checkLiteralArguments(expr: FunctionCallExpr, site: StaticEnv): void {
   }
 }
 
-function compileCall(expr: FunctionCallExpr, scope: Scope): Evaluator {
+/**
+ * The function a call names, checked against its arguments (count, literal patterns and identities),
+ * as a closure taking the evaluated arguments.
+ */
+export function compileCallee(
+  expr: FunctionCallExpr,
+  scope: Scope,
+): (ctx: EvalContext, values: AnyValue[]) => AnyValue {
   const def = lookupFunction(expr, scope);
   const count = expr.args.length;
   if (count < def.min || count > def.max) {
@@ -137,12 +144,17 @@ function compileCall(expr: FunctionCallExpr, scope: Scope): Evaluator {
     compilePath: scope.compilePath,
   };
   checkLiteralArguments(expr, site);
-  const args = expr.args.map((a) => compileExpr(a, scope));
   const call = def.call;
+  return (ctx, values) => call(ctx, values, site);
+}
+
+function compileCall(expr: FunctionCallExpr, scope: Scope): Evaluator {
+  const callee = compileCallee(expr, scope);
+  const args = expr.args.map((a) => compileExpr(a, scope));
   return (ctx) => {
     const values: AnyValue[] = new Array(args.length);
     for (let i = 0; i < args.length; i++) values[i] = args[i]!(ctx);
-    return call(ctx, values, site);
+    return callee(ctx, values);
   };
 }
 
@@ -210,6 +222,30 @@ export function compileExpr(expr: Expr, scope: Scope): Evaluator {
   }
 }
 
+/** A binary operator that takes both operands' values: a comparison or arithmetic. */
+export type ValueOperator = Exclude<BinaryOperator, 'or' | 'and' | '|'>;
+
+/** The operation of a comparison or arithmetic operator, on its operands' values. */
+export function binaryOperation(
+  op: ValueOperator,
+): (a: AnyValue, b: AnyValue, nav: AnyNavigator) => AnyValue {
+  switch (op) {
+    case '=':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=': {
+      const cmp: ComparisonOperator = op;
+      return (a, b, nav) => compareValues(cmp, a, b, nav);
+    }
+    default: {
+      const fn = ARITHMETIC[op]!;
+      return (a, b, nav) => fn(toNumber(a, nav), toNumber(b, nav));
+    }
+  }
+}
+
 function compileBinary(expr: Expr & { type: 'Binary' }, scope: Scope): Evaluator {
   const left = compileExpr(expr.left, scope);
   const right = compileExpr(expr.right, scope);
@@ -229,18 +265,9 @@ function compileBinary(expr: Expr & { type: 'Binary' }, scope: Scope): Evaluator
         return mergeOrdered(a, b, ctx.env.order());
       };
     }
-    case '=':
-    case '!=':
-    case '<':
-    case '<=':
-    case '>':
-    case '>=': {
-      const cmp: ComparisonOperator = op;
-      return (ctx: EvalContext) => compareValues(cmp, left(ctx), right(ctx), ctx.env.nav);
-    }
     default: {
-      const fn = ARITHMETIC[op]!;
-      return (ctx) => fn(toNumber(left(ctx), ctx.env.nav), toNumber(right(ctx), ctx.env.nav));
+      const operation = binaryOperation(op);
+      return (ctx) => operation(left(ctx), right(ctx), ctx.env.nav);
     }
   }
 }

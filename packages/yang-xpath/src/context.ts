@@ -1,7 +1,8 @@
+import type { Steps } from '@yangkit/xml';
 import { createOrderComparator, type OrderComparator } from './document-order.js';
 import type { XPathNavigator } from './navigator.js';
 import type { XPathValue } from './values.js';
-import type { WorkBudget } from './work.js';
+import type { WorkBudget, WorkCounter } from './work.js';
 
 /** Internally the engine is written over opaque nodes; the public API restores the caller's type. */
 export type AnyNode = unknown;
@@ -63,3 +64,6 @@ export interface EvalContext {
 
 /** A compiled expression. */
 export type Evaluator = (ctx: EvalContext) => AnyValue;
+
+/** A compiled expression that evaluates in steps (see the XML layer's `Steps`). */
+export type SteppedEvaluator = (ctx: EvalContext, work: WorkCounter) => Steps<AnyValue>;

@@ -1,18 +1,26 @@
 import type { Steps } from '@yangkit/xml';
 import { axisCandidates } from './axes.js';
-import type { AnyNode, EvalEnv, Evaluator, KeyIndex } from './context.js';
+import type {
+  AnyNode,
+  AnyValue,
+  EvalContext,
+  EvalEnv,
+  Evaluator,
+  KeyIndex,
+  SteppedEvaluator,
+} from './context.js';
 import { sortUniqueSteps } from './document-order.js';
 import {
   type CompiledStep,
   fromKeyIndex,
   hasKeyIn,
+  holdsAt,
   indexEntry,
   type KeyPredicate,
   keyedWithoutWalk,
   keyIndexesOf,
   keyValues,
   levelFromOne,
-  predicateHolds,
   stepOrder,
 } from './steps.js';
 import type { WorkCounter } from './work.js';
@@ -20,13 +28,22 @@ import type { WorkCounter } from './work.js';
 /*
  * The location steps of steps.ts in steps (see the XML layer's Steps): the same selections, node by node, with
  * a unit of work for every node an axis visits, every predicate evaluated and every node sorted or
- * merged. One predicate's evaluation for one node is a single unit.
+ * merged. A predicate compiled in steps (see compile-in-steps.ts) takes steps of its own; one
+ * compiled otherwise is evaluated for one node in one step.
  */
+
+/** An expression compiled as one closure, evaluated in one step. */
+export function inOneStep(evaluate: Evaluator): SteppedEvaluator {
+  // biome-ignore lint/correctness/useYield: an expression evaluated at once is one step
+  return function* (ctx: EvalContext): Steps<AnyValue> {
+    return evaluate(ctx);
+  };
+}
 
 /** {@link filterByPredicate} in steps. */
 export function* filterByPredicateSteps(
   nodes: AnyNode[],
-  predicate: Evaluator,
+  predicate: SteppedEvaluator,
   env: EvalEnv,
   work: WorkCounter,
 ): Steps<AnyNode[]> {
@@ -34,7 +51,8 @@ export function* filterByPredicateSteps(
   const out: AnyNode[] = [];
   for (let i = 0; i < size; i++) {
     if (work.due()) yield;
-    if (predicateHolds(predicate, nodes[i], i + 1, size, env)) out.push(nodes[i]);
+    const node = nodes[i];
+    if (holdsAt(yield* predicate({ node, position: i + 1, size, env }, work), i + 1)) out.push(node);
   }
   return out;
 }
@@ -69,7 +87,7 @@ function* keyedSelectSteps(
     // number or boolean comparisons convert the key: evaluate the predicate as written
     return yield* filterByPredicateSteps(
       yield* axisNodesSteps(step, node, env, work),
-      key.fallback,
+      inOneStep(key.fallback),
       env,
       work,
     );
@@ -107,7 +125,7 @@ function* selectStepSteps(
     step.key === undefined
       ? yield* axisNodesSteps(step, node, env, work)
       : yield* keyedSelectSteps(step, step.key, node, env, work);
-  for (const predicate of step.predicates) {
+  for (const predicate of step.predicateSteps ?? step.predicates.map(inOneStep)) {
     if (nodes.length === 0) break;
     nodes = yield* filterByPredicateSteps(nodes, predicate, env, work);
   }

@@ -1,6 +1,15 @@
 import type { Axis } from './ast.js';
 import { axisNodes, type NodeMatcher } from './axes.js';
-import type { AnyNavigator, AnyNode, EvalEnv, EvaluationCache, Evaluator, KeyIndex } from './context.js';
+import type {
+  AnyNavigator,
+  AnyNode,
+  AnyValue,
+  EvalEnv,
+  EvaluationCache,
+  Evaluator,
+  KeyIndex,
+  SteppedEvaluator,
+} from './context.js';
 import { sortUnique } from './document-order.js';
 import type { ElementName } from './navigator.js';
 import { toBoolean } from './values.js';
@@ -25,6 +34,8 @@ export interface CompiledStep {
   readonly key: KeyPredicate | undefined;
   /** Predicates after the key predicate (all of them when there is none). */
   readonly predicates: readonly Evaluator[];
+  /** The same predicates compiled to evaluate in steps, when the step was compiled for that. */
+  readonly predicateSteps?: readonly SteppedEvaluator[];
 }
 
 // axes whose results from one level of nodes in document order stay in document order at one level
@@ -39,15 +50,8 @@ const SINGLE_LEVEL_AXES: ReadonlySet<Axis> = new Set([
   'preceding-sibling',
 ]);
 
-/** Whether `predicate` holds for `node` at proximity `position` of `size` (XPath 1.0 section 2.4). */
-export function predicateHolds(
-  predicate: Evaluator,
-  node: AnyNode,
-  position: number,
-  size: number,
-  env: EvalEnv,
-): boolean {
-  const value = predicate({ node, position, size, env });
+/** Whether a predicate's value holds at proximity `position` (XPath 1.0 section 2.4). */
+export function holdsAt(value: AnyValue, position: number): boolean {
   // a number predicate is true when it equals the proximity position
   return typeof value === 'number' ? value === position : toBoolean(value);
 }
@@ -57,8 +61,10 @@ export function filterByPredicate(nodes: AnyNode[], predicate: Evaluator, env: E
   const size = nodes.length;
   env.budget.spend(size);
   const out: AnyNode[] = [];
-  for (let i = 0; i < size; i++)
-    if (predicateHolds(predicate, nodes[i], i + 1, size, env)) out.push(nodes[i]);
+  for (let i = 0; i < size; i++) {
+    const node = nodes[i];
+    if (holdsAt(predicate({ node, position: i + 1, size, env }), i + 1)) out.push(node);
+  }
   return out;
 }
 

@@ -156,6 +156,20 @@ describe('evaluateNodesSteps', () => {
     expect(again.yields).toBe(0);
   });
 
+  test("walks a predicate's own paths in steps, inside function calls and operators", () => {
+    const { once, inSteps, yields } = both('/list/e[count(//x) > 0 and -count(.//x) < 0]', tree);
+    expect(once).toHaveLength(100);
+    expectSameNodes(inSteps, once);
+    // for each of the 100 entries, the 500 elements below the list walked: once in one step each
+    expect(yields).toBeGreaterThanOrEqual(Math.floor((100 * 500) / UNITS_PER_STEP));
+  });
+
+  test('stops at the first operand of and/or that decides, as in one turn', () => {
+    const { once, inSteps, yields } = both('/list/e[true() or count(//x) > 0]', tree);
+    expectSameNodes(inSteps, once);
+    expect(yields).toBeLessThan(10);
+  });
+
   test('evaluates a top-level expression that is not a path in one step', () => {
     const { once, inSteps, yields } = both('current()', middle);
     expectSameNodes(inSteps, once);
@@ -182,6 +196,21 @@ const expressionArb = fc.oneof(
     )
     .map(([a, b, predicate, rest]) => `(${a} | ${b})${predicate}${rest}`),
   fc.constantFrom("//*[k = 'b']", '//b[a = $v]', '//*[@k = $v]/*', 'current()/..//a', 'count(//a)', '$v'),
+  // predicates whose paths are inside function calls and operators, walked in steps too
+  fc
+    .tuple(
+      pathArb,
+      fc.constantFrom(
+        '[count(.//a) > 1]',
+        '[not(b) and count(//a) >= 1]',
+        "[-count(a) < 0 or string(.) = '']",
+        '[count(//b) + 1 = 2]',
+        '[position() = count(../*) div 2]',
+        '[last() - 1]',
+        "[concat(name(), 'x') = 'ax' or b = //a]",
+      ),
+    )
+    .map(([path, predicate]) => `${path}${predicate}`),
 );
 
 describe('evaluateNodesSteps properties', () => {
