@@ -6,7 +6,10 @@ import type { Change, Datastore } from './datastore.js';
  * again (RFC 6241 section 8.3: until it is edited, the candidate follows running). They are replayed
  * in slices of a few milliseconds between other work, in the order they were committed, so that a
  * big commit does not hold the event loop for its copy; {@link CatchUp.finish} replays what remains
- * at once, for anything about to use the candidate.
+ * at once, for anything about to use the candidate. Readers still holding the tree (running's, which
+ * a commit gave to the candidate) detach first, in the same slices: a filter's selection still being
+ * made, a reply still being written, are finished from the tree as it was, without holding the event
+ * loop for them.
  */
 export class CatchUp {
   readonly #log: Datastore;
@@ -48,6 +51,8 @@ export class CatchUp {
   *#replay(): Steps<void> {
     const log = this.#log;
     try {
+      // Readers of the tree (running's until a commit gave it to this log) first finish in slices.
+      yield* log.detachReadersSteps();
       let n = 0;
       for (let q = 0; q < this.#queue.length; q++) {
         for (const change of this.#queue[q]!) {

@@ -1,5 +1,6 @@
 import {
   cloneNode,
+  type Detach,
   type InstanceTree,
   type SharedRead,
   type Steps,
@@ -22,12 +23,15 @@ export function holdRead(
   tree: InstanceTree,
   view: Pick<SharedRead, 'origin' | 'filter'> = {},
 ): SharedRead {
-  let detach = (): void => {
+  // Until the reader says what it does (with its first chunk, see `sharedReply`): go on from a copy
+  // of what was read, made at once, as the reader may start from any node of it at any time.
+  let detach: Detach = () => {
     for (const [schema, nodes] of tree.children)
       tree.children.set(
         schema,
         nodes.map((n) => cloneNode(n, undefined)),
       );
+    return undefined;
   };
   const release = datastore.hold(() => detach());
   return {
@@ -42,8 +46,8 @@ export function holdRead(
 
 /**
  * A reply written in pieces from the chunks of an encoder walking a held read's tree: one snapshot
- * (when the datastore is about to change, the rest is encoded at once, see the codec's
- * `snapshotChunks`), the hold released once the reply is written or abandoned.
+ * (when the datastore is about to change, the rest is encoded first, in slices when the change waits
+ * for it, see the codec's `snapshotChunks`), the hold released once the reply is written or abandoned.
  */
 export function sharedReply(read: SharedRead, chunks: Iterable<string>): ReplyPieces {
   return { pieces: snapshotChunks(chunks, read), release: () => read.release() };

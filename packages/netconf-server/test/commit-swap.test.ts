@@ -99,6 +99,37 @@ describe('a commit exchanges the candidate and running', () => {
     held.release();
   });
 
+  test('a reader of running whose detach takes steps is detached in slices by the catch-up, the candidate waiting for it', async () => {
+    const { local } = await serverWithJukebox();
+    const held = await local.readShared({ datastore: 'running' });
+    const before = json(held.tree);
+    // Each step of the detach takes about 1 ms: 40 of them would hold the event loop 40 ms in one turn.
+    const stepTurns = new Set<number>();
+    let turn = 0;
+    let seen: string | undefined;
+    held.onDetach(function* () {
+      for (let i = 0; i < 40; i++) {
+        stepTurns.add(turn);
+        const until = performance.now() + 1;
+        while (performance.now() < until);
+        yield;
+      }
+      seen = json(held.tree);
+    });
+    local.editConfig('candidate', mixedEdits(schema));
+    local.commit();
+    while (seen === undefined && turn < 1000) {
+      turn++;
+      await turns(1);
+      // The candidate catches up only once the reader has detached, from the tree it read.
+      if (seen === undefined) expect(json(held.tree)).toBe(before);
+    }
+    expect(seen).toBe(before);
+    expect(stepTurns.size).toBeGreaterThan(1);
+    expect(json(await local.read({ datastore: 'candidate' }))).toBe(json(server.running.tree));
+    held.release();
+  });
+
   test('a reader holding running during a commit keeps its snapshot', async () => {
     const { local } = await serverWithJukebox();
     const before = json(server.running.tree);
@@ -149,7 +180,9 @@ describe('a commit exchanges the candidate and running', () => {
     local.editConfig('candidate', mixedEdits(schema));
     const held = await local.readShared({ datastore: 'candidate' });
     let detached = 0;
-    held.onDetach(() => detached++);
+    held.onDetach(() => {
+      detached++;
+    });
     local.commit();
     await local.read({ datastore: 'candidate' });
     expect(detached).toBe(0);

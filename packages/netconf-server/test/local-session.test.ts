@@ -234,7 +234,9 @@ describe('LocalSession.readShared', () => {
     const s = await serverWith('Foo');
     const read = await s.localSession('alice').readShared({ target: libraryPath() });
     let detached = 0;
-    read.onDetach(() => detached++);
+    read.onDetach(() => {
+      detached++;
+    });
     s.localSession('admin').editConfig('running', merges(library('Bar')));
     s.localSession('admin').editConfig('running', merges(library('Baz')));
     expect(detached).toBe(1);

@@ -203,7 +203,7 @@ describe('get-bulk over a backend that shares its nodes', () => {
               const nth = settings++;
               read.onDetach(() => {
                 onDetachSet.detached.push(nth);
-                detach();
+                return detach();
               });
               onDetachSet.hook?.(nth);
             },

@@ -15,6 +15,12 @@ import { PathCursor } from './path-cursor';
 import { type PathStep, pathOf, stepOf } from './path-step';
 import { finishSteps, ITEMS_PER_STEP, type Steps } from './steps';
 
+/**
+ * What a reader sharing a tree's nodes does before the tree changes in place (see
+ * {@link ChangeLog.hold}): copy or write out what it still needs, at once or in the steps returned.
+ */
+export type Detach = () => Steps<void> | void;
+
 /** A leaf's value and the union member it matched. */
 export interface LeafValue {
   readonly value: string | undefined;
@@ -99,8 +105,11 @@ function positionAfter(holder: ChildHolder, after: PathStep | null | undefined):
 export class ChangeLog {
   #tree: InstanceTree;
   #changes: TreeChange[] = [];
-  /** Readers that share nodes with the tree, each asked to stop before the tree changes in place. */
-  #readers = new Set<() => void>();
+  /**
+   * Readers that share nodes with the tree, each asked to stop before the tree changes in place, with
+   * the steps of its detach once {@link ChangeLog.detachReadersSteps} has started them.
+   */
+  #readers = new Map<Detach, Steps<void> | undefined>();
   /**
    * The log whose tree and changes {@link ChangeLog.adopt} took, until {@link ChangeLog.take}: the first
    * `count` changes logged are still that log's (undoing to mark 0 gives them back with the tree).
@@ -120,15 +129,41 @@ export class ChangeLog {
 
   /**
    * Registers a reader that shares nodes with the tree instead of copying them (a response written while
-   * other requests run): `detach` is called once, synchronously, just before the next change of the tree
-   * in place, so that the reader copies what it still needs and goes on from the copy; then the reader is
-   * forgotten. The function returned unregisters it (the reader is done).
+   * other requests run): `detach` is called once before the next change of the tree in place, so that the
+   * reader copies (or writes out) what it still needs and goes on from that; then the reader is
+   * forgotten. The steps it may return run in slices when the change is itself made in steps (see
+   * {@link ChangeLog.detachReadersSteps}), else at once. The function returned unregisters it (the
+   * reader is done).
    */
-  hold(detach: () => void): () => void {
-    this.#readers.add(detach);
+  hold(detach: Detach): () => void {
+    this.#readers.set(detach, undefined);
     return () => {
       this.#readers.delete(detach);
     };
+  }
+
+  /**
+   * Lets every reader held detach, in steps (a step of each reader's detach at a time), so that the
+   * change made in steps after them does not have them detach at once, in one turn, at its first
+   * change: a reader still working out what it reads (a filter's selection) or writing it (a slow
+   * client) finishes that work in slices. The tree must not change until it ends; a change made
+   * meanwhile (one turn) has what is left run at once first. Readers held meanwhile are detached too.
+   */
+  *detachReadersSteps(): Steps<void> {
+    for (let [reader] = this.#readers; reader !== undefined; [reader] = this.#readers) {
+      const [detach, started] = reader;
+      const steps = started ?? detach();
+      if (steps === undefined) {
+        this.#readers.delete(detach);
+        continue;
+      }
+      this.#readers.set(detach, steps);
+      // Until it ends, is released, or is finished at once by a change (which forgets it).
+      while (this.#readers.get(detach) === steps) {
+        if (steps.next().done === true) this.#readers.delete(detach);
+        else yield;
+      }
+    }
   }
 
   /** How many readers {@link ChangeLog.hold} keeps. */
@@ -152,12 +187,18 @@ export class ChangeLog {
     return at > 0 ? this.#cursor.stepOf(holder.children!.get(node.schema)![at - 1]!) : null;
   }
 
-  /** Lets every reader detach before the tree changes (a reader detaching never changes the tree). */
+  /**
+   * Lets every reader detach, at once, before the tree changes (a reader detaching never changes the
+   * tree); a detach {@link ChangeLog.detachReadersSteps} has started goes on from where it is.
+   */
   #beforeChange(): void {
     if (this.#readers.size === 0) return;
     const readers = [...this.#readers];
     this.#readers.clear();
-    for (const detach of readers) detach();
+    for (const [detach, started] of readers) {
+      const steps = started ?? detach();
+      if (steps !== undefined) finishSteps(steps);
+    }
   }
 
   /** A position in the log, for {@link ChangeLog.undoTo} and {@link ChangeLog.since}. */
@@ -196,7 +237,7 @@ export class ChangeLog {
     const adopted = this.#adopted;
     const giveBack = adopted !== undefined && mark === 0;
     const floor = giveBack ? adopted.count : mark;
-    if (this.#changes.length > floor) this.#beforeChange();
+    if (this.#changes.length > floor) yield* this.detachReadersSteps();
     this.#cursor.forget();
     let undone = 0;
     while (this.#changes.length > floor) {

@@ -12,6 +12,7 @@ export {
 export {
   ChangeLog,
   createsOf,
+  type Detach,
   invertChange,
   type LeafValue,
   type Placement,

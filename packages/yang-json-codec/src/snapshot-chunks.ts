@@ -1,22 +1,27 @@
+import type { Detach } from './change-log';
 import type { InstanceTree } from './instance';
 import type { OriginRule } from './origin';
-import { finishInSlices, finishSteps, type Steps } from './steps';
+import { finishInSlices, type Steps } from './steps';
 import type { NodeFilter } from './view';
 
 /**
- * A reader that shares nodes with a datastore (`ChangeLog.hold`): it is told, synchronously,
- * before the datastore next changes in place, and must then stop using the shared nodes.
+ * A reader that shares nodes with a datastore (`ChangeLog.hold`): it is told before the datastore next
+ * changes in place, and must then stop using the shared nodes.
  */
 export interface DetachableRead {
-  /** Sets what to do when the datastore is about to change. */
-  onDetach(detach: () => void): void;
+  /**
+   * Sets what to do when the datastore is about to change: copy or write out what is still to be
+   * used, at once or in the steps returned, which the datastore runs in slices when it changes in
+   * steps (the candidate catching up with running, an edit), else at once.
+   */
+  onDetach(detach: Detach): void;
 }
 
 /**
  * A read whose tree shares nodes with a datastore instead of copying them, written through an
  * encoder's view: the datastore (netconf-server's `LocalSession.readShared`, a RESTCONF `Backend`)
- * calls the reader's detach, synchronously, before it next changes in place, until `release`, so
- * what is written stays one snapshot (see {@link snapshotChunks}).
+ * has the reader detach before it next changes in place, until `release`, so what is written stays
+ * one snapshot (see {@link snapshotChunks}).
  */
 export interface SharedRead extends DetachableRead {
   /** The data read; the caller must not change it. */
@@ -33,11 +38,6 @@ export interface SharedRead extends DetachableRead {
    * absent: `tree` holds only what the user may read.
    */
   readonly filter?: NodeFilter;
-  /**
-   * What to do, synchronously, when the datastore is about to change while the read is held: copy
-   * (or write out) what is still to be used.
-   */
-  onDetach(detach: () => void): void;
   /** The caller is done with `tree` (written, failed, or gone): the datastore forgets the reader. */
   release(): void;
 }
@@ -45,29 +45,27 @@ export interface SharedRead extends DetachableRead {
 /**
  * The chunks of an encoder that walks a tree shared with the datastore, kept one snapshot: when the
  * datastore is about to change in place (between two chunks, as encoding is synchronous), the rest
- * of the document is encoded at once, from the nodes as they still are, and the chunks go on from
- * that text. Until then a chunk is encoded only when it is asked for (by an HTTP response, a NETCONF
- * reply), so memory stays one chunk whatever the size of the document; a detached read holds the
- * rest of its text instead.
+ * of the document is encoded from the nodes as they still are, in steps of a chunk when the change
+ * waits for them, and the chunks go on from that text. Until then a chunk is encoded only when it is
+ * asked for (by an HTTP response, a NETCONF reply), so memory stays one chunk whatever the size of
+ * the document; a detached read holds the rest of its text instead.
  */
 export function snapshotChunks(chunks: Iterable<string>, read: DetachableRead): Generator<string> {
-  const encoder = chunks[Symbol.iterator]();
-  const state: { rest?: string[] } = {};
+  const document = new HeldDocument(chunks);
   // Set now, not when the first chunk is asked for: the tree must not change from here on.
-  read.onDetach(() => {
-    state.rest = textOf(encoder);
-  });
-  return continued(encoder, state);
+  read.onDetach(() => document.detachSteps());
+  return document.chunks();
 }
 
 /**
  * {@link snapshotChunks} of a document made from what `steps` first compute on a held read (a
  * selection, what a user may read, a page: work in proportion to the data): the steps run in slices
  * of a few milliseconds (see `finishInSlices`) with the read held, then `chunks` encodes their
- * result. When the datastore is about to change while they run, the rest of them runs at once and
- * the whole document is encoded then, from the nodes as they still are: it stays one snapshot of the
- * moment the read was held. Rejects with what the steps (or that encoding) throw, or once
- * `abandoned` (the reader is gone) turns true between two steps; the caller releases the read then.
+ * result. When the datastore is about to change while they run, the rest of them and the whole
+ * document are made from the nodes as they still are, in slices of their own when the change waits
+ * for them (at once when it does not): it stays one snapshot of the moment the read was held.
+ * Rejects with what the steps (or that encoding) throw, or once `abandoned` (the reader is gone)
+ * turns true between two steps; the caller releases the read then.
  */
 export async function snapshotAfterSteps<T>(
   read: DetachableRead,
@@ -75,55 +73,118 @@ export async function snapshotAfterSteps<T>(
   chunks: (result: T) => Iterable<string>,
   abandoned: () => boolean = () => false,
 ): Promise<Generator<string>> {
-  let detached: { readonly rest: string[] } | { readonly error: unknown } | undefined;
-  read.onDetach(() => {
-    // Within the datastore's change: a failure is rethrown by the run below, not into the change.
-    try {
-      detached = { rest: textOf(chunks(finishSteps(steps))[Symbol.iterator]()) };
-    } catch (error) {
-      detached = { error };
-    }
+  const computed = new SharedSteps(steps);
+  let document: HeldDocument | undefined;
+  const documentOf = (result: T): HeldDocument => {
+    document ??= new HeldDocument(chunks(result));
+    return document;
+  };
+  read.onDetach(function* () {
+    // A failure is the reader's, rethrown by the run below, not the datastore change's.
+    const result = yield* computed.restSteps();
+    if (result !== undefined) yield* documentOf(result.value).detachSteps();
   });
   function* run(): Steps<Generator<string>> {
     for (;;) {
-      if (detached !== undefined) {
-        if ('error' in detached) throw detached.error;
-        return given(detached.rest);
-      }
+      const result = computed.result();
+      if (result !== undefined) return documentOf(result.value).chunks();
       if (abandoned()) throw new Error('the read was abandoned');
-      const next = steps.next();
-      if (next.done === true) return snapshotChunks(chunks(next.value), read);
+      computed.step();
       yield;
     }
   }
   return finishInSlices(run());
 }
 
-function* continued(encoder: Iterator<string>, state: { rest?: string[] }): Generator<string> {
-  for (;;) {
-    const rest = state.rest;
-    if (rest !== undefined) {
-      yield* given(rest);
-      return;
+/**
+ * Steps taken by whichever of a reader and its detach runs them, each step once: their end (result or
+ * error) is kept for both.
+ */
+class SharedSteps<T> {
+  readonly #steps: Steps<T>;
+  #end: { readonly value: T } | { readonly error: unknown } | undefined;
+
+  constructor(steps: Steps<T>) {
+    this.#steps = steps;
+  }
+
+  /** Takes one step, unless they have ended. */
+  step(): void {
+    if (this.#end !== undefined) return;
+    try {
+      const next = this.#steps.next();
+      if (next.done === true) this.#end = { value: next.value };
+    } catch (error) {
+      this.#end = { error };
     }
-    const next = encoder.next();
-    if (next.done) return;
-    yield next.value;
+  }
+
+  /** Their result once they have ended (throwing what they threw), else undefined. */
+  result(): { readonly value: T } | undefined {
+    const end = this.#end;
+    if (end !== undefined && 'error' in end) throw end.error;
+    return end;
+  }
+
+  /** The rest of them, a step at a time; their result, or undefined when they threw. */
+  *restSteps(): Steps<{ readonly value: T } | undefined> {
+    while (this.#end === undefined) {
+      this.step();
+      if (this.#end === undefined) yield;
+    }
+    return 'error' in this.#end ? undefined : this.#end;
   }
 }
 
 /**
- * The rest of an encoder's chunks, encoded at once: those with text (an empty chunk is a step, of no
- * use to text already made).
+ * A document encoded from a held tree one chunk at a time as its writer asks, whose rest a detach
+ * encodes, a chunk a step, from the tree as it still is: the writer then takes the chunks made, in
+ * order, each dropped once given out. An encoding error is the writer's, thrown where it would have
+ * met it.
  */
-function textOf(encoder: Iterator<string>): string[] {
-  const rest: string[] = [];
-  for (let next = encoder.next(); next.done !== true; next = encoder.next())
-    if (next.value !== '') rest.push(next.value);
-  return rest;
-}
+class HeldDocument {
+  readonly #encoder: Iterator<string>;
+  /** The chunks a detach has made and the writer not yet taken, oldest first. */
+  readonly #made: string[] = [];
+  #end: { readonly error: unknown } | true | undefined;
 
-/** The chunks of `rest`, each dropped once given out. */
-function* given(rest: string[]): Generator<string> {
-  for (let chunk = rest.shift(); chunk !== undefined; chunk = rest.shift()) yield chunk;
+  constructor(chunks: Iterable<string>) {
+    this.#encoder = chunks[Symbol.iterator]();
+  }
+
+  /** The next chunk from the encoder, or the end (kept). */
+  #encode(): string | undefined {
+    if (this.#end !== undefined) return undefined;
+    try {
+      const next = this.#encoder.next();
+      if (next.done !== true) return next.value;
+      this.#end = true;
+    } catch (error) {
+      this.#end = { error };
+    }
+    return undefined;
+  }
+
+  /** The rest of the document encoded, a chunk a step (an empty chunk, a step of no text, is dropped). */
+  *detachSteps(): Steps<void> {
+    for (;;) {
+      const chunk = this.#encode();
+      if (chunk === undefined) return;
+      if (chunk !== '') this.#made.push(chunk);
+      yield;
+    }
+  }
+
+  /** The chunks for the writer: those a detach made first, then the encoder's. */
+  *chunks(): Generator<string> {
+    for (;;) {
+      const chunk = this.#made.shift() ?? this.#encode();
+      if (chunk !== undefined) {
+        yield chunk;
+        continue;
+      }
+      if (this.#end !== true && this.#end !== undefined) throw this.#end.error;
+      return;
+    }
+  }
 }

@@ -89,6 +89,8 @@ export function* applyEditSteps(log: ChangeLog, edit: TreeEdit, options: ApplyEd
       errorPath: pathOfSteps(log.tree.schema, target),
     });
   }
+  // Readers of the tree finish in slices of their own, rather than at once at the first change.
+  yield* log.detachReadersSteps();
   let parent: DataNode | undefined;
   for (let i = 0; i < target.length - 1; i++) {
     const step = target[i]!;
@@ -390,8 +392,9 @@ export function replaceTree(log: ChangeLog, source: InstanceTree): void {
  * slices. Between two steps the tree holds part of the change: whoever runs it in slices keeps others
  * from the tree until it ends; `source` must not change meanwhile.
  */
-export function replaceTreeSteps(log: ChangeLog, source: InstanceTree): Steps<void> {
-  return syncChildren(log, undefined, source, undefined, false);
+export function* replaceTreeSteps(log: ChangeLog, source: InstanceTree): Steps<void> {
+  yield* log.detachReadersSteps();
+  yield* syncChildren(log, undefined, source, undefined, false);
 }
 
 /**

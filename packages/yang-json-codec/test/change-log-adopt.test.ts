@@ -87,8 +87,12 @@ describe('ChangeLog.adopt', () => {
   test('each reader goes with the tree it reads', () => {
     const { running, candidate } = committable();
     const detached: string[] = [];
-    running.hold(() => detached.push('running reader'));
-    candidate.hold(() => detached.push('candidate reader'));
+    running.hold(() => {
+      detached.push('running reader');
+    });
+    candidate.hold(() => {
+      detached.push('candidate reader');
+    });
     running.adopt(candidate);
     expect([running.readers, candidate.readers]).toEqual([1, 1]);
     // The former running tree is the candidate's now: its reader detaches before it changes.
@@ -101,7 +105,9 @@ describe('ChangeLog.adopt', () => {
   test('giving the tree back takes its readers back, detaching none', () => {
     const { running, candidate } = committable();
     let detached = 0;
-    running.hold(() => detached++);
+    running.hold(() => {
+      detached++;
+    });
     running.adopt(candidate);
     running.undoTo(0);
     expect([running.readers, candidate.readers, detached]).toEqual([1, 0, 0]);
