@@ -33,7 +33,8 @@ export class WorkBudget {
 
 /**
  * Counts the units of work of one evaluation in steps: a step is due every {@link UNITS_PER_STEP},
- * and the units are spent from `budget` then (a budget is passed by at most one step's units).
+ * and the units are spent from `budget` then (a budget is passed by at most one step's units until
+ * {@link WorkCounter.settle}).
  */
 export class WorkCounter {
   #units = 0;
@@ -45,5 +46,11 @@ export class WorkCounter {
     if (++this.#units % UNITS_PER_STEP !== 0) return false;
     this.budget?.spend(UNITS_PER_STEP);
     return true;
+  }
+
+  /** Spends the units counted since the last step, at the end of the evaluation. */
+  settle(): void {
+    this.budget?.spend(this.#units % UNITS_PER_STEP);
+    this.#units -= this.#units % UNITS_PER_STEP;
   }
 }

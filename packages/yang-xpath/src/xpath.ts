@@ -149,16 +149,16 @@ export class CompiledXPath implements LeafrefPath<unknown> {
    * axis visits, predicates evaluated, nodes sorted or merged) and returns the same node-set, so that
    * a server can evaluate a client's filter over a big tree in slices, giving its event loop back
    * between them. Location paths, unions of them and the steps after a filter expression are walked
-   * node by node; one predicate's evaluation for one node, and a top-level expression that is not
-   * one of those (a function call, say), are a single step. The tree must not change until it ends.
+   * node by node, and so are the paths inside predicates, function arguments and operands; a
+   * function's own work on its evaluated arguments, a comparison of two values and a key predicate's
+   * value are a single step each. The tree must not change until it ends.
    */
   *evaluateNodesSteps<N>(contextNode: N, nav: XPathNavigator<N>, options?: EvaluateOptions<N>): Steps<N[]> {
     if (this.stepped === undefined) this.stepped = compileInSteps(this.ast, this.scope);
     const env = this.env(contextNode, nav, options);
-    const value = yield* this.stepped(
-      { node: contextNode, position: 1, size: 1, env },
-      new WorkCounter(env.budget),
-    );
+    const work = new WorkCounter(env.budget);
+    const value = yield* this.stepped({ node: contextNode, position: 1, size: 1, env }, work);
+    work.settle();
     return this.nodeSet(value as XPathValue<N>);
   }
 

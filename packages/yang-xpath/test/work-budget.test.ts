@@ -40,7 +40,18 @@ describe('maxWork', () => {
     expect((error as XPathEvaluationError).message).toContain('100000');
   });
 
-  test('stops an evaluation in steps past the budget, inside a predicate evaluated in one step', () => {
+  test('stops an evaluation in steps of fewer units than a step past a smaller budget, as in one turn', () => {
+    const small = library(3);
+    const every = compileXPath('//artist[count(//name) > 0]');
+    expect(
+      (thrown(() => every.evaluateNodes(small, xmlNavigator, { maxWork: 10 })) as XPathEvaluationError).code,
+    ).toBe('WORK_LIMIT');
+    const steps = every.evaluateNodesSteps(small, xmlNavigator, { maxWork: 10 });
+    expect((thrown(() => finishSteps(steps)) as XPathEvaluationError).code).toBe('WORK_LIMIT');
+    expect(finishSteps(every.evaluateNodesSteps(small, xmlNavigator, { maxWork: 1000 }))).toHaveLength(3);
+  });
+
+  test('stops an evaluation in steps past the budget, inside a predicate walked in steps', () => {
     const steps = quadratic.evaluateNodesSteps(big, xmlNavigator, { maxWork: 100_000 });
     const error = thrown(() => finishSteps(steps));
     expect((error as XPathEvaluationError).code).toBe('WORK_LIMIT');
