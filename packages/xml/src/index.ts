@@ -30,5 +30,6 @@ export {
   type SliceOptions,
   Slices,
   type Steps,
+  StepsQueue,
 } from './steps.js';
 export { streamXmlElements, streamXmlElementsSteps } from './stream-elements.js';

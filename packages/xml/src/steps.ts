@@ -90,3 +90,83 @@ export function* joinSteps(pieces: Iterable<string>): Steps<string> {
   }
   return parts.join('');
 }
+
+/**
+ * Pieces of work in steps run one at a time, in the order they were queued, in slices of about
+ * `sliceMs` milliseconds with a turn of the event loop between them: what one receiver of a stream
+ * needs done to each of its messages in turn (an event's filter, then its encoding), so that a big
+ * one neither holds the event loop nor lets a later one overtake it. Work queued while the queue
+ * is idle has its first slice run at once, so that a short piece ends in the turn that queued it,
+ * as if it had been run with {@link finishSteps}. A piece of work that throws ends there (it
+ * should handle its own errors); the next one runs.
+ */
+export class StepsQueue {
+  readonly #waiting: Steps<unknown>[] = [];
+  readonly #sliceMs: number;
+  /** Whether the next slice waits for a turn of the event loop. */
+  #waitingTurn = false;
+  /** Counts {@link clear}s: a slice awaited before one does not run. */
+  #generation = 0;
+  /** The piece of work whose step runs now, if any: work queued meanwhile waits for it. */
+  #current: Steps<unknown> | undefined;
+
+  constructor(options: SliceOptions = {}) {
+    this.#sliceMs = options.sliceMs ?? SLICE_MS;
+  }
+
+  /** Pieces of work queued and not ended, the one being run included. */
+  get size(): number {
+    return this.#waiting.length;
+  }
+
+  /** Queues `steps` after the work queued before it. */
+  add(steps: Steps<unknown>): void {
+    this.#waiting.push(steps);
+    if (this.#waiting.length === 1 && this.#current === undefined && !this.#waitingTurn) this.#slice();
+  }
+
+  /** Runs `task` once the work queued before it has ended (at once when there is none). */
+  afterQueued(task: () => void): void {
+    this.add(
+      // biome-ignore lint/correctness/useYield: work of one step, run in its turn
+      (function* () {
+        task();
+      })(),
+    );
+  }
+
+  /** Drops the work queued, ending the one being run where it stands (its `finally` blocks run). */
+  clear(): void {
+    this.#generation++;
+    this.#waitingTurn = false;
+    // The piece being run (when its own step clears the queue) ends at the step's end.
+    for (const steps of this.#waiting.splice(0)) if (steps !== this.#current) steps.return(undefined);
+  }
+
+  #slice(): void {
+    this.#waitingTurn = false;
+    const slices = new Slices(this.#sliceMs);
+    while (this.#waiting.length > 0) {
+      const head = this.#waiting[0]!;
+      this.#current = head;
+      let done: boolean | undefined;
+      try {
+        done = head.next().done;
+      } catch {
+        done = true;
+      } finally {
+        this.#current = undefined;
+      }
+      // The step may have cleared the queue (its receiver left): then `head` is gone already.
+      if (done === true && this.#waiting[0] === head) this.#waiting.shift();
+      if (this.#waiting.length > 0 && slices.due) {
+        const generation = this.#generation;
+        this.#waitingTurn = true;
+        void nextTurn().then(() => {
+          if (generation === this.#generation) this.#slice();
+        });
+        return;
+      }
+    }
+  }
+}

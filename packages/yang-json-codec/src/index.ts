@@ -114,6 +114,7 @@ export {
   type SliceOptions,
   Slices,
   type Steps,
+  StepsQueue,
 } from './steps';
 export {
   type ApplyEditOptions,

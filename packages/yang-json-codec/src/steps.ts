@@ -11,6 +11,7 @@ export {
   type SliceOptions,
   Slices,
   type Steps,
+  StepsQueue,
 } from '@yangkit/xml';
 
 /** Counts the items a piece of work in steps handles: a step every {@link ITEMS_PER_STEP}. */
