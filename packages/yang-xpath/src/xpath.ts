@@ -154,12 +154,32 @@ export class CompiledXPath implements LeafrefPath<unknown> {
    * value are a single step each. The tree must not change until it ends.
    */
   *evaluateNodesSteps<N>(contextNode: N, nav: XPathNavigator<N>, options?: EvaluateOptions<N>): Steps<N[]> {
+    return this.nodeSet(yield* this.evaluateSteps(contextNode, nav, options));
+  }
+
+  /**
+   * {@link evaluateBoolean} in steps, as {@link evaluateNodesSteps} evaluates: how a server tests a
+   * client's filter on a big event (`//*[count(//*) > 0]`) without holding its event loop.
+   */
+  *evaluateBooleanSteps<N>(
+    contextNode: N,
+    nav: XPathNavigator<N>,
+    options?: EvaluateOptions<N>,
+  ): Steps<boolean> {
+    return toBoolean(yield* this.evaluateSteps(contextNode, nav, options));
+  }
+
+  private *evaluateSteps<N>(
+    contextNode: N,
+    nav: XPathNavigator<N>,
+    options: EvaluateOptions<N> | undefined,
+  ): Steps<XPathValue<N>> {
     if (this.stepped === undefined) this.stepped = compileInSteps(this.ast, this.scope);
     const env = this.env(contextNode, nav, options);
     const work = new WorkCounter(env.budget);
     const value = yield* this.stepped({ node: contextNode, position: 1, size: 1, env }, work);
     work.settle();
-    return this.nodeSet(value as XPathValue<N>);
+    return value as XPathValue<N>;
   }
 
   private nodeSet<N>(value: XPathValue<N>): N[] {

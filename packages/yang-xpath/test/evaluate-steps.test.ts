@@ -244,3 +244,25 @@ describe('evaluateNodesSteps properties', () => {
     );
   });
 });
+
+describe('evaluateBooleanSteps', () => {
+  test.each([
+    ['//e[count(//x) > 0]', true],
+    ["//e[k = 'none']", false],
+    ['count(//x) = 300', true],
+    ['count(//x) = 300 and not(//e/zz)', true],
+    ["string(/list/e[1]/k) = '0.0'", true],
+  ])('%s is what evaluateBoolean says, %s', (expression, expected) => {
+    const compiled = compileXPath(expression);
+    expect(compiled.evaluateBoolean(tree, xmlNavigator)).toBe(expected);
+    expect(finish(compiled.evaluateBooleanSteps(tree, xmlNavigator)).result).toBe(expected);
+  });
+
+  test('yields along a walk of the tree for every node, and stops at maxWork', () => {
+    const compiled = compileXPath('//*[count(//*) > 0]');
+    expect(finish(compiled.evaluateBooleanSteps(tree, xmlNavigator)).yields).toBeGreaterThan(5);
+    expect(() => finish(compiled.evaluateBooleanSteps(tree, xmlNavigator, { maxWork: 5000 }))).toThrow(
+      expect.objectContaining({ code: 'WORK_LIMIT' }),
+    );
+  });
+});
