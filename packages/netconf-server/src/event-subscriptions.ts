@@ -1,10 +1,10 @@
 import { rpcError } from './errors.js';
+import { EventDelivery } from './event-delivery.js';
 import {
   compileEventFilter,
   type EventFilter,
   type LoggedEvent,
   writeControlEvent,
-  writeEvent,
 } from './notifications.js';
 import type { NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
@@ -16,6 +16,8 @@ interface Subscription {
   timer: NodeJS.Timeout | undefined;
   replaying: boolean;
   readonly queued: LoggedEvent[];
+  /** The events on their way through the filter, and the notifications that follow them. */
+  readonly delivery: EventDelivery;
 }
 
 /**
@@ -44,6 +46,13 @@ export class EventSubscriptions {
       timer: undefined,
       replaying: startTime !== undefined,
       queued: [],
+      // RFC 5277 section 3.6: an event the filter cannot be evaluated on (past the bound) is not selected.
+      delivery: new EventDelivery(this.server, `the create-subscription of session ${session.id}`, {
+        written: (text) => {
+          if (text !== undefined) session.notify(text);
+        },
+        overBound: () => undefined,
+      }),
     };
     this.subs.set(session.id, sub);
     if (stopTime !== undefined) {
@@ -55,7 +64,7 @@ export class EventSubscriptions {
       if (this.subs.get(session.id) !== sub) return;
       for (const e of this.server.events.between(startTime, stopTime ?? Number.POSITIVE_INFINITY))
         this.deliver(sub, e);
-      session.notify(writeControlEvent('replayComplete'));
+      sub.delivery.afterQueued(() => session.notify(writeControlEvent('replayComplete')));
       sub.replaying = false;
       for (const e of sub.queued.splice(0)) this.deliver(sub, e);
       if (stopTime !== undefined && stopTime <= Date.now()) this.end(session.id);
@@ -81,12 +90,16 @@ export class EventSubscriptions {
   sessionEnded(session: ServerSession): void {
     const sub = this.subs.get(session.id);
     if (sub?.timer) clearTimeout(sub.timer);
+    sub?.delivery.clear();
     this.subs.delete(session.id);
   }
 
-  /** Stops every timer. */
+  /** Stops every timer and drops the events on their way. */
   close(): void {
-    for (const sub of this.subs.values()) if (sub.timer) clearTimeout(sub.timer);
+    for (const sub of this.subs.values()) {
+      if (sub.timer) clearTimeout(sub.timer);
+      sub.delivery.clear();
+    }
     this.subs.clear();
   }
 
@@ -94,8 +107,7 @@ export class EventSubscriptions {
     // RFC 8341 section 3.4.6: an event the user may not read is dropped silently.
     const visible = this.server.nacm ? this.server.nacm.eventFor(sub.session, event) : event;
     if (visible === undefined) return;
-    const text = writeEvent(visible, sub.filter);
-    if (text) sub.session.notify(text);
+    sub.delivery.event(visible, sub.filter);
   }
 
   private end(id: number): void {
@@ -103,6 +115,7 @@ export class EventSubscriptions {
     if (!sub) return;
     if (sub.timer) clearTimeout(sub.timer);
     this.subs.delete(id);
-    sub.session.notify(writeControlEvent('notificationComplete'));
+    // After the events of its time still on their way through the filter.
+    sub.delivery.afterQueued(() => sub.session.notify(writeControlEvent('notificationComplete')));
   }
 }

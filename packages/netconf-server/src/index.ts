@@ -41,6 +41,7 @@ export {
   NetconfServer,
   type NetconfServerOptions,
   type RpcHandler,
+  type ServerLogger,
   type StateProvider,
   type ValidateHook,
 } from './server.js';

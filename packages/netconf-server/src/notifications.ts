@@ -1,8 +1,16 @@
 import { NOTIFICATION_NS } from '@yangkit/netconf-client';
-import { encodeXml, type FilterElement, type InstanceTree } from '@yangkit/yang-json-codec';
-import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
+import {
+  encodeXmlChunks,
+  type FilterElement,
+  type InstanceTree,
+  joinSteps,
+  type Steps,
+  selectSubtreeSteps,
+  selectXPathSteps,
+} from '@yangkit/yang-json-codec';
+import { type CompiledXPath, compileXPath, XPathError } from '@yangkit/yang-xpath';
 import { rpcError } from './errors.js';
-import { select } from './operation-args.js';
+import { compiledXPath } from './operation-args.js';
 
 /** RFC 5277 `nc-notifications` namespace (replayComplete, notificationComplete, streams). */
 export const NCEVENT_NS = 'urn:ietf:params:xml:ns:netmod:notification';
@@ -75,11 +83,37 @@ export function eventTimeOf(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** Writes one event as a `<notification>`, or undefined when the filter drops it. */
-export function writeEvent(event: LoggedEvent, filter: EventFilter | undefined): string | undefined {
-  const selection = select(event.tree, filter);
+/**
+ * Writes one event as a `<notification>`, or undefined when the filter drops it, in steps (see
+ * `EventDelivery`, which runs them in slices): the filter's selection, its XPath expression
+ * evaluated node by node within `maxWork` units of work, then the encoding. Past `maxWork` it
+ * throws yang-xpath's `WORK_LIMIT` error; an expression that cannot be evaluated on the event
+ * otherwise (one that yields no node-set) selects nothing (RFC 5277 section 3.6).
+ */
+export function* writeEventSteps(
+  event: LoggedEvent,
+  filter: EventFilter | undefined,
+  maxWork: number,
+): Steps<string | undefined> {
+  let selection = event.tree;
+  if (filter !== undefined) {
+    try {
+      selection =
+        'subtree' in filter
+          ? yield* selectSubtreeSteps(event.tree, filter.subtree)
+          : yield* selectXPathSteps(event.tree, compiledXPath(filter), { maxWork });
+    } catch (error) {
+      if (isWorkLimit(error)) throw error;
+      return undefined;
+    }
+  }
   if (selection.children.size === 0) return undefined;
-  return encodeXml(selection);
+  return yield* joinSteps(encodeXmlChunks(selection));
+}
+
+/** Whether `error` is yang-xpath's: an evaluation passed its `maxWork`. */
+export function isWorkLimit(error: unknown): boolean {
+  return XPathError.isInstance(error) && error.code === 'WORK_LIMIT';
 }
 
 /** RFC 5277 section 3.1: the end of a replay, or of a subscription with a stop time. */

@@ -4,7 +4,6 @@ import {
   CodecError,
   encodeXmlChunks,
   type FilterElement,
-  finishSteps,
   type InstanceTree,
   type Steps,
   selectSubtreeSteps,
@@ -152,14 +151,9 @@ function invalidXPath(error: unknown): RpcError {
   );
 }
 
-/** Applies a filter (or none) to a tree: the selection, sharing what it selects whole with `tree`. */
-export function select(tree: InstanceTree, filter: Filter): InstanceTree {
-  return filter ? finishSteps(selectSteps(tree, filter)) : tree;
-}
-
 /**
- * {@link select} in steps, a step every few dozen nodes; an XPath filter's expression is evaluated
- * in steps too (node by node along its location steps), then its selection built in steps, within
+ * Applies a filter to a tree in steps, a step every few dozen nodes: the selection, sharing what it
+ * selects whole with `tree`. An XPath filter's expression is evaluated in steps too (node by node along its location steps), then its selection built in steps, within
  * `maxXPathWork` units of work (see `NetconfServerOptions.maxXPathWork`) when given.
  */
 function* selectSteps(

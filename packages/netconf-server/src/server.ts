@@ -131,9 +131,19 @@ export interface NetconfServerOptions {
    * evaluation of a client's XPath filter may take: a read (`<get>`, `<get-config>`, `<get-data>`)
    * or a YANG Push update whose filter passes it is refused with `resource-denied` (default
    * {@link DEFAULT_MAX_XPATH_WORK}). A filter such as `//a[count(//b) > 0]` costs the square of the
-   * datastore, hours over a big one, and running stays held while it runs.
+   * datastore, hours over a big one, and running stays held while it runs. An event stream's
+   * filter is evaluated on each event within it too: past it the event is not sent to an RFC 5277
+   * subscription (section 3.6: not selected), and an RFC 8639 subscription is terminated with
+   * `filter-unavailable`; either is logged at warn once per subscription.
    */
   readonly maxXPathWork?: number;
+  /** Where the server tells what its operator should know (a subscription's filter over its bound). */
+  readonly logger?: ServerLogger;
+}
+
+/** Where a {@link NetconfServer} logs; `console` fits. */
+export interface ServerLogger {
+  warn(message: string): void;
 }
 
 /** Options of {@link NetconfServer.connect}. */
@@ -225,6 +235,8 @@ export class NetconfServer implements SessionHost {
   };
   /** See {@link NetconfServerOptions.maxXPathWork}. */
   readonly maxXPathWork: number;
+  /** See {@link NetconfServerOptions.logger}. */
+  readonly logger: ServerLogger | undefined;
   /** How each session was connected (recovery, silent); sessions connected with none are absent. */
   private readonly connectOptions = new WeakMap<ServerSession, ConnectOptions>();
   private readonly validateHooks: ValidateHook[] = [];
@@ -272,6 +284,7 @@ export class NetconfServer implements SessionHost {
         ? new AccessControl(options.schema, this.running, (s) => this.isRecovery(s))
         : undefined;
     this.maxXPathWork = options.maxXPathWork ?? DEFAULT_MAX_XPATH_WORK;
+    this.logger = options.logger;
     this.subscriptionLimits = {
       perUser: options.maxSubscriptionsPerUser ?? 8,
       total: options.maxSubscriptions ?? 64,

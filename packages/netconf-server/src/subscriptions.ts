@@ -2,7 +2,8 @@ import { childElement, textOf, type XmlElement } from '@yangkit/xml';
 import { encodeXmlChunks, finishInSlices, type Steps } from '@yangkit/yang-json-codec';
 import { type Change, withState } from './datastore.js';
 import { rpcError } from './errors.js';
-import { type LoggedEvent, writeEvent } from './notifications.js';
+import { EventDelivery } from './event-delivery.js';
+import type { LoggedEvent } from './notifications.js';
 import { readPieces } from './operation-args.js';
 import type { ReplyPieces } from './reply.js';
 import type { NetconfServer } from './server.js';
@@ -55,6 +56,8 @@ interface Dynamic extends DynamicState {
   again: (() => Promise<void>) | undefined;
   replaying: boolean;
   readonly queued: LoggedEvent[];
+  /** A stream subscription's events on their way through its filter, and the notifications that follow them. */
+  delivery: EventDelivery | undefined;
 }
 
 /**
@@ -104,6 +107,7 @@ export class DynamicSubscriptions {
         filter,
         trigger,
         replaying: false,
+        delivery: undefined,
       };
       // Evaluate the selection once now, so a filter that cannot be evaluated is refused here
       // rather than failing later on a timer.
@@ -142,7 +146,9 @@ export class DynamicSubscriptions {
         filter,
         trigger: undefined,
         replaying,
+        delivery: undefined,
       };
+      sub.delivery = this.eventDelivery(sub);
       this.subs.set(id, sub);
       if (start !== undefined) session.afterReply(() => this.replay(sub, start));
     }
@@ -219,7 +225,8 @@ export class DynamicSubscriptions {
       sub.filter = next.filter;
       sub.stopTime = next.stopTime;
       sub.trigger = next.trigger;
-      session.notify(subscriptionModified(sub));
+      // After the events published before, which the filter they were published under selects.
+      this.afterEvents(sub, () => session.notify(subscriptionModified(sub)));
       this.schedule(sub);
       // An on-change receiver's copy follows the old selection: it is sent the new one, in full
       // (push-update) unless sync-on-start is false, else as a change.
@@ -241,6 +248,7 @@ export class DynamicSubscriptions {
     const sub = kill ? this.subs.get(id) : by ? this.own(id, by) : this.subs.get(id);
     if (!sub) throw noSuchSubscription(id);
     this.unschedule(sub);
+    sub.delivery?.clear();
     this.subs.delete(id);
     if (kill)
       sub.session.notify(stateChange('subscription-terminated', id, '<reason>no-such-subscription</reason>'));
@@ -328,15 +336,20 @@ export class DynamicSubscriptions {
 
   private complete(sub: Dynamic): void {
     if (this.subs.get(sub.id) !== sub) return;
-    sub.session.notify(stateChange('subscription-completed', sub.id));
-    this.remove(sub.id);
+    this.unschedule(sub);
+    // After the events of its time still on their way through the filter.
+    this.afterEvents(sub, () => {
+      if (this.subs.get(sub.id) !== sub) return;
+      sub.session.notify(stateChange('subscription-completed', sub.id));
+      this.remove(sub.id);
+    });
   }
 
   private replay(sub: Dynamic, start: number): void {
     if (this.subs.get(sub.id) !== sub) return;
     for (const e of this.server.events.between(start, sub.stopTime ?? Number.POSITIVE_INFINITY))
       this.deliver(sub, e);
-    sub.session.notify(stateChange('replay-completed', sub.id));
+    this.afterEvents(sub, () => sub.session.notify(stateChange('replay-completed', sub.id)));
     sub.replaying = false;
     for (const e of sub.queued.splice(0)) this.deliver(sub, e);
   }
@@ -346,13 +359,7 @@ export class DynamicSubscriptions {
    * (RFC 8639 2.7.3) instead of escaping as an unhandled rejection.
    */
   private guarded(sub: Dynamic, work: Promise<void>): void {
-    work.catch(() => {
-      if (this.subs.get(sub.id) !== sub) return;
-      this.remove(sub.id);
-      sub.session.notify(
-        stateChange('subscription-terminated', sub.id, '<reason>filter-unavailable</reason>'),
-      );
-    });
+    work.catch(() => this.terminate(sub, 'filter-unavailable'));
   }
 
   /**
@@ -404,13 +411,41 @@ export class DynamicSubscriptions {
       sub.excluded++;
       return;
     }
-    const text = writeEvent(visible, sub.filter);
-    // RFC 8639 `excluded-event-records`: records a filter kept from the receiver.
-    if (text === undefined) sub.excluded++;
-    else {
-      sub.sent++;
-      sub.session.notify(text);
-    }
+    // Stream filters are event filters (subtree or XPath); the filter in force when the event came.
+    sub.delivery?.event(visible, sub.filter);
+  }
+
+  /**
+   * A stream subscription's events on their way through its filter (see {@link EventDelivery}): sent
+   * and counted as they are written; a filter the server can no longer evaluate on an event, past
+   * `maxXPathWork`, ends the subscription with `filter-unavailable` (RFC 8639 section 2.7.3), as a
+   * YANG Push update's does.
+   */
+  private eventDelivery(sub: Dynamic): EventDelivery {
+    return new EventDelivery(this.server, `subscription ${sub.id} of session ${sub.session.id}`, {
+      written: (text) => {
+        // RFC 8639 `excluded-event-records`: records a filter kept from the receiver.
+        if (text === undefined) sub.excluded++;
+        else {
+          sub.sent++;
+          sub.session.notify(text);
+        }
+      },
+      overBound: () => this.terminate(sub, 'filter-unavailable'),
+    });
+  }
+
+  /** Runs `task`, a notification of the subscription, after its events on their way (at once for a datastore one). */
+  private afterEvents(sub: Dynamic, task: () => void): void {
+    if (sub.delivery === undefined) task();
+    else sub.delivery.afterQueued(task);
+  }
+
+  /** Ends the subscription and tells its receiver with `subscription-terminated` (RFC 8639 2.7.3). */
+  private terminate(sub: Dynamic, reason: string): void {
+    if (this.subs.get(sub.id) !== sub) return;
+    this.remove(sub.id);
+    sub.session.notify(stateChange('subscription-terminated', sub.id, `<reason>${reason}</reason>`));
   }
 
   /**
