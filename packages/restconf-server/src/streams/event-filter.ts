@@ -1,6 +1,6 @@
-import { type InstanceTree, treeNavigator } from '@yangkit/yang-json-codec';
+import { type InstanceTree, type Steps, treeNavigator } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
-import { type CompiledXPath, compileXPath } from '@yangkit/yang-xpath';
+import { type CompiledXPath, compileXPath, XPathError } from '@yangkit/yang-xpath';
 import type { XPathFilter } from '../backend.js';
 import { RestconfError } from '../errors.js';
 
@@ -16,12 +16,25 @@ export interface EventFilter {
   readonly expression: string;
   /** The filter for a backend that evaluates XPath itself. */
   readonly forBackend: XPathFilter;
-  /** Evaluates the filter over a decoded notification (its event: every child but eventTime). */
+  /**
+   * Evaluates the filter over a decoded notification (its event: every child but eventTime), at
+   * once, within the bound of work: an event it cannot be evaluated on, past the bound too, is not
+   * selected (RFC 5277 section 3.6).
+   */
   matches(notification: InstanceTree): boolean;
+  /**
+   * {@link EventFilter.matches} in steps (yang-xpath's `evaluateBooleanSteps`), to be run in slices:
+   * throws yang-xpath's `WORK_LIMIT` error past the bound, for the caller to tell; any other event
+   * the filter cannot be evaluated on is not selected.
+   */
+  matchesSteps(notification: InstanceTree): Steps<boolean>;
 }
 
-/** Compiles `expression`; a syntax error or an unknown prefix is a 400 `invalid-value`. */
-export function compileEventFilter(schema: SchemaTree, expression: string): EventFilter {
+/**
+ * Compiles `expression`; a syntax error or an unknown prefix is a 400 `invalid-value`. Its
+ * evaluation on an event is bounded by `maxWork` units (yang-xpath's `maxWork`; default none).
+ */
+export function compileEventFilter(schema: SchemaTree, expression: string, maxWork?: number): EventFilter {
   if (expression.length > MAX_FILTER_LENGTH) {
     throw invalid(`the filter is longer than ${MAX_FILTER_LENGTH} characters`);
   }
@@ -44,19 +57,33 @@ export function compileEventFilter(schema: SchemaTree, expression: string): Even
     const ns = prefixes[prefix];
     if (ns !== undefined) used[prefix] = ns;
   }
+  const options = maxWork === undefined ? {} : { maxWork };
   return {
     expression,
     forBackend: { xpath: expression, namespaces: used },
     matches(notification) {
       try {
         // Evaluated on the decoded event itself (the document's children), nothing serialised.
-        return compiled.evaluateBoolean(notification, treeNavigator(notification));
+        return compiled.evaluateBoolean(notification, treeNavigator(notification), options);
       } catch {
         // An event the filter cannot be evaluated on is not selected (RFC 5277 section 3.6).
         return false;
       }
     },
+    *matchesSteps(notification) {
+      try {
+        return yield* compiled.evaluateBooleanSteps(notification, treeNavigator(notification), options);
+      } catch (error) {
+        if (isWorkLimit(error)) throw error;
+        return false;
+      }
+    },
   };
+}
+
+/** Whether `error` is yang-xpath's: an evaluation passed its `maxWork`. */
+export function isWorkLimit(error: unknown): boolean {
+  return XPathError.isInstance(error) && error.code === 'WORK_LIMIT';
 }
 
 function invalid(message: string, cause?: unknown): RestconfError {

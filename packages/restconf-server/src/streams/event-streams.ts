@@ -7,6 +7,7 @@ import { checkEventStreamAccept, type Encoding } from '../media.js';
 import type { Responder } from '../response.js';
 import { requesterOf } from '../subscriptions/requester.js';
 import { compileEventFilter } from './event-filter.js';
+import { FilteredDelivery } from './filtered-delivery.js';
 import { LiveFeeds } from './live-feed.js';
 import { MessageCache } from './notification-message.js';
 import { streamsXml } from './stream-list.js';
@@ -79,7 +80,10 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
         });
       }
       checkEventStreamAccept(out.req.headers.accept, 'a stream resource');
-      const filter = query.filter === undefined ? undefined : compileEventFilter(s.schema, query.filter);
+      const filter =
+        query.filter === undefined
+          ? undefined
+          : compileEventFilter(s.schema, query.filter, settings.maxXPathWork);
       const startTime = query.startTime?.text;
       const stopTime = query.stopTime?.text;
       if (startTime !== undefined && !info.replaySupport) {
@@ -104,10 +108,8 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
         ...(settings.retryMs === undefined ? {} : { retryMs: settings.retryMs }),
       };
       const atBackend = settings.backendFilter && filter !== undefined && s.backend.capabilities.xpath;
-      /** Filters, encodes and sends one notification. */
-      const forward = (writer: SseWriter, n: BackendNotification): void => {
-        if (n.control === undefined && filter !== undefined && !atBackend && !messages.matches(n, filter))
-          return;
+      /** Encodes and sends one notification. */
+      const send = (writer: SseWriter, n: BackendNotification): void => {
         let event: Uint8Array;
         try {
           event = messages.event(s.schema, n, encoding, s.messageIndent);
@@ -116,6 +118,31 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
           return;
         }
         if (writer.sendEncoded(event)) sent++;
+      };
+      /**
+       * Passes the notifications of `writer`'s client on, in order: through the filter when it is
+       * evaluated here (see `FilteredDelivery`), which is dropped with the client.
+       */
+      const forwarding = (writer: SseWriter): Forwarding => {
+        if (filter === undefined || atBackend)
+          return { forward: (n) => send(writer, n), sent: async () => {} };
+        const delivery = new FilteredDelivery(filter, messages, settings.maxQueuedEvents, {
+          send: (n) => {
+            if (!writer.isClosed) send(writer, n);
+          },
+          overBound: (n) =>
+            s.logger?.warn(
+              `event stream ${name}: a client's filter needs more than the limit of ${settings.maxXPathWork} units of work (maxXPathWork) on an event of ${n.eventTime}, which is not sent (nor any other it passes the limit on)`,
+            ),
+          overflow: () => {
+            s.logger?.warn(
+              `event stream ${name}: ${settings.maxQueuedEvents} events wait for a client's filter; the client is disconnected`,
+            );
+            void writer.close();
+          },
+        });
+        void writer.closed.then(() => delivery.clear());
+        return { forward: (n) => delivery.deliver(n), sent: () => delivery.sent() };
       };
       const track = (writer: SseWriter): void => {
         open.add(writer);
@@ -132,12 +159,13 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
       if (startTime === undefined && !atBackend) {
         // A live subscription: shared with the other clients of the stream and the same user.
         let writer: SseWriter | undefined;
+        let forward: ((n: BackendNotification) => void) | undefined;
         const early: BackendNotification[] = [];
         const leave = await live.join(name, requesterOf(out.req), {
           deliver(n) {
-            if (writer === undefined) {
+            if (writer === undefined || forward === undefined) {
               if (early.length < settings.maxQueuedEvents) early.push(n);
-            } else if (!writer.isClosed) forward(writer, n);
+            } else if (!writer.isClosed) forward(n);
           },
           end() {
             void writer?.close();
@@ -147,7 +175,8 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
         // NETCONF session ends with its last client.
         writer = out.eventStream({ ...writerOptions, onClose: () => leave() });
         track(writer);
-        for (const n of early.splice(0)) forward(writer, n);
+        forward = forwarding(writer).forward;
+        for (const n of early.splice(0)) forward(n);
         await writer.closed;
         return;
       }
@@ -163,12 +192,15 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
       // The client left (or fell too far behind): its subscription ends at once.
       const writer = out.eventStream({ ...writerOptions, onClose: () => subscription.close() });
       track(writer);
+      const { forward, sent: forwarded } = forwarding(writer);
       try {
         // The iteration ends with the subscription (RFC 5277 section 2.2.3: after notificationComplete).
         for await (const n of subscription) {
           if (writer.isClosed) break;
-          forward(writer, n);
+          forward(n);
         }
+        // What still waits for the filter goes out before the end (unless the client left).
+        await Promise.race([forwarded(), writer.closed]);
       } finally {
         // The stream ended (stop-time, backend gone, client gone): the client may reconnect.
         void writer.close();
@@ -176,6 +208,13 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
       }
     },
   };
+}
+
+/** How one client's notifications are passed on (see `forwarding` in {@link createEventStreams}). */
+interface Forwarding {
+  forward(n: BackendNotification): void;
+  /** Resolves once what was forwarded before is sent (or dropped). */
+  sent(): Promise<void>;
 }
 
 function encodingOf(text: string | undefined, fallback: Encoding): Encoding {

@@ -12,6 +12,7 @@ export {
   streamsXml,
 } from './stream-list.js';
 export {
+  DEFAULT_FILTER_WORK,
   EVENT_QUEUE_DEFAULTS,
   type EventStreamOptions,
   type StreamSettings,

@@ -1,6 +1,6 @@
 import { encodeEvent } from '@yangkit/sse-stream';
 import { escapeXmlText } from '@yangkit/xml';
-import { encodeJson, encodeXml } from '@yangkit/yang-json-codec';
+import { encodeJson, encodeXml, type Steps } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { BackendNotification } from '../backend.js';
 import type { Encoding } from '../media.js';
@@ -38,7 +38,8 @@ export function notificationMessage(
  */
 interface Shared {
   readonly events: Map<Encoding, Uint8Array>;
-  readonly matches: Map<string, boolean>;
+  /** Per expression: whether it selects the notification, or what its evaluation threw. */
+  readonly matches: Map<string, boolean | { readonly error: unknown }>;
 }
 
 /**
@@ -57,12 +58,24 @@ export class MessageCache {
     return shared;
   }
 
-  /** Whether `filter` selects `n`, evaluated once per expression. */
-  matches(n: BackendNotification, filter: EventFilter): boolean {
+  /**
+   * Whether `filter` selects `n`, in steps (see `EventFilter.matchesSteps`), evaluated once per
+   * expression: a client whose filter another one evaluated on `n` gets its outcome, its
+   * `WORK_LIMIT` error included.
+   */
+  *matchesSteps(n: BackendNotification, filter: EventFilter): Steps<boolean> {
     const { matches } = this.#shared(n);
-    let selected = matches.get(filter.expression);
-    if (selected === undefined) matches.set(filter.expression, (selected = filter.matches(n.tree)));
-    return selected;
+    let outcome = matches.get(filter.expression);
+    if (outcome === undefined) {
+      try {
+        outcome = yield* filter.matchesSteps(n.tree);
+      } catch (error) {
+        outcome = { error };
+      }
+      matches.set(filter.expression, outcome);
+    }
+    if (typeof outcome === 'boolean') return outcome;
+    throw outcome.error;
   }
 
   /** The SSE event of `n` in `encoding` (UTF-8 bytes for `SseWriter.sendEncoded`), encoded once. */

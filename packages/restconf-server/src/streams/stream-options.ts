@@ -18,7 +18,21 @@ export interface EventStreamOptions {
   readonly backendFilter?: boolean;
   /** Reconnection delay sent to clients as the SSE `retry:` field, in ms (default: none sent). */
   readonly retryMs?: number;
+  /**
+   * Units of work (nodes an axis visits, predicates evaluated; yang-xpath's `maxWork`) the `filter`
+   * of a stream request may take on one event when it is evaluated here (default
+   * {@link DEFAULT_FILTER_WORK}): past it the event is not sent to that client (RFC 5277 section 3.6:
+   * not selected), which is logged at warn once per client. A filter such as `//*[count(//*) > 0]`
+   * costs the square of the event.
+   */
+  readonly maxXPathWork?: number;
 }
+
+/**
+ * {@link EventStreamOptions.maxXPathWork} when none is given: netconf-server's bound of a client's
+ * XPath filter, about 1 s of evaluation, enough for a linear filter over an event of a million nodes.
+ */
+export const DEFAULT_FILTER_WORK = 5_000_000;
 
 /** The default queue bounds of {@link EventStreamOptions}. */
 export const EVENT_QUEUE_DEFAULTS = { maxQueuedEvents: 1000, maxQueuedBytes: 1024 * 1024 } as const;
@@ -30,6 +44,7 @@ export interface StreamSettings {
   readonly maxQueuedBytes: number;
   readonly retryMs: number | undefined;
   readonly backendFilter: boolean;
+  readonly maxXPathWork: number;
 }
 
 /** Checks and completes the stream options; an out-of-range keepalive is `INVALID_OPTION`. */
@@ -64,6 +79,7 @@ export function streamSettings(options: EventStreamOptions = {}, sseKeepalive?: 
     ),
     maxQueuedBytes: positive('maxQueuedBytes', options.maxQueuedBytes ?? EVENT_QUEUE_DEFAULTS.maxQueuedBytes),
     backendFilter: options.backendFilter ?? false,
+    maxXPathWork: positive('maxXPathWork', options.maxXPathWork ?? DEFAULT_FILTER_WORK),
     retryMs: options.retryMs === undefined ? undefined : positive('retryMs', options.retryMs),
   };
 }
