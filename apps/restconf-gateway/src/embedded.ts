@@ -6,6 +6,7 @@ import {
   loadServerSchema,
   NetconfServer,
   SERVER_MODULES,
+  type ServerLogger,
   type SshListener,
   startSshServer,
 } from '@yangkit/netconf-server';
@@ -62,9 +63,10 @@ const LOCAL_USER = 'restconf';
  * The embedded NETCONF server (@yangkit/netconf-server) with the modules of `--module`, its
  * startup datastore in `--startup-file`, reached through its tree API for data (no XML) and
  * through sessions over in-process duplex pairs for operations and subscriptions, and optionally
- * an SSH listener so that NETCONF clients edit the same datastores.
+ * an SSH listener so that NETCONF clients edit the same datastores. `logger` hears the server's
+ * warnings (a subscription's filter past `--max-xpath-work`).
  */
-export async function startEmbedded(options: GatewayOptions): Promise<BackendSetup> {
+export async function startEmbedded(options: GatewayOptions, logger?: ServerLogger): Promise<BackendSetup> {
   const modules = options.module ?? EXAMPLE_MODULES;
   let schema: SchemaTree;
   try {
@@ -103,6 +105,7 @@ export async function startEmbedded(options: GatewayOptions): Promise<BackendSet
       maxUpdateBytes:
         options.maxUpdateBytes ?? options.eventQueueBytes ?? EVENT_QUEUE_DEFAULTS.maxQueuedBytes,
       ...(options.maxXpathWork === undefined ? {} : { maxXPathWork: options.maxXpathWork }),
+      ...(logger === undefined ? {} : { logger }),
     });
   } catch (error) {
     throw new GatewayError('FILE', `cannot start the embedded NETCONF server: ${(error as Error).message}`, {

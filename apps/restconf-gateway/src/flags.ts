@@ -452,7 +452,7 @@ export const FLAGS: readonly FlagSpec[] = [
     range: [1000, Number.MAX_SAFE_INTEGER],
     defaultText: String(DEFAULT_MAX_XPATH_WORK),
     value: 'N',
-    help: "Units of work (nodes visited, predicates evaluated) the embedded server's evaluation of a client's XPath filter (NETCONF read, YANG Push selection) may take; past it the request is refused with resource-denied.",
+    help: "Units of work (nodes visited, predicates evaluated) the evaluation of a client's XPath filter may take: a NETCONF read or YANG Push selection of the embedded server past it is refused with resource-denied; on an event, a stream's filter (RESTCONF filter, RFC 5277 or RFC 8639 subscription of the embedded server) past it does not select the event, and ends an RFC 8639 subscription with filter-unavailable.",
   },
   {
     name: 'max-unauthenticated-connections',

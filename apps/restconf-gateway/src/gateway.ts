@@ -110,7 +110,10 @@ export async function startGateway(
 
   let setup: BackendSetup;
   try {
-    setup = options.netconf === undefined ? await startEmbedded(options) : await startRemote(options);
+    setup =
+      options.netconf === undefined
+        ? await startEmbedded(options, { warn: (message) => log.warn(message) })
+        : await startRemote(options);
   } catch (error) {
     auditLogger.close();
     throw error;
@@ -241,7 +244,11 @@ export async function startGateway(
     ...(limits.idleCollection ? { collectGarbage: garbageCollector() } : {}),
     ...(options.withNmda === undefined ? {} : { withNmda: options.withNmda }),
     ...(options.sseKeepalive === undefined ? {} : { sseKeepalive: options.sseKeepalive }),
-    streams: { maxQueuedBytes: eventQueueBytes },
+    streams: {
+      maxQueuedBytes: eventQueueBytes,
+      // The handler's own evaluation of a stream's filter is bounded as the embedded server's.
+      ...(options.maxXpathWork === undefined ? {} : { maxXPathWork: options.maxXpathWork }),
+    },
     // The NACM recovery user sees every user's subscriptions in the state; others their own.
     subscriptions: {
       ...subscriptionLimits,

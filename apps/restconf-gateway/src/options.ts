@@ -112,9 +112,11 @@ export interface GatewayOptions {
    */
   readonly maxUpdateBytes?: number;
   /**
-   * Units of work (nodes visited, predicates evaluated) the embedded server's evaluation of a
-   * client's XPath filter may take; past it the read is refused with `resource-denied` (default
-   * netconf-server's `DEFAULT_MAX_XPATH_WORK`).
+   * Units of work (nodes visited, predicates evaluated) the evaluation of a client's XPath filter
+   * may take (default netconf-server's `DEFAULT_MAX_XPATH_WORK`): past it the embedded server
+   * refuses a read with `resource-denied`, terminates an RFC 8639 subscription (`filter-unavailable`)
+   * and does not send an RFC 5277 subscription the event; the handler does not send a stream's
+   * client the event its `filter` passes it on.
    */
   readonly maxXpathWork?: number;
   /** Connections that have not authenticated a request kept at once; the oldest is closed past it (default 1000). */
