@@ -1,4 +1,11 @@
-import { readXmlDocument, type XmlElement, XmlError, type XmlLimits } from '@yangkit/xml';
+import {
+  readXmlDocument,
+  readXmlDocumentSteps,
+  type Steps,
+  type XmlElement,
+  XmlError,
+  type XmlLimits,
+} from '@yangkit/xml';
 import { NetconfError } from './errors.js';
 
 /**
@@ -10,6 +17,15 @@ import { NetconfError } from './errors.js';
 export function readMessage(text: string, limits: XmlLimits): XmlElement {
   try {
     return readXmlDocument(text, limits);
+  } catch (error) {
+    throw XmlError.isInstance(error) ? messageError(error) : error;
+  }
+}
+
+/** {@link readMessage} in steps (the XML layer's `readXmlDocumentSteps`), for a large message. */
+export function* readMessageSteps(text: string, limits: XmlLimits): Steps<XmlElement> {
+  try {
+    return yield* readXmlDocumentSteps(text, limits);
   } catch (error) {
     throw XmlError.isInstance(error) ? messageError(error) : error;
   }

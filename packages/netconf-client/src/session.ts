@@ -15,7 +15,7 @@ import {
   parseNotification,
 } from './messages.js';
 import { iterateNotifications } from './notification-iterator.js';
-import { readMessage } from './read-message.js';
+import { readMessage, readMessageSteps } from './read-message.js';
 import { lazyReply, type ScannedReply, scanReplySteps } from './reply.js';
 import { parseRpcErrors } from './rpc-error.js';
 
@@ -352,27 +352,30 @@ export class NetconfSessionCore extends EventEmitter<SessionEvents> {
         continue;
       }
       let scanned: ScannedReply | undefined;
+      let el: XmlElement | undefined;
       try {
         scanned = await finishInSlices(scanReplySteps(next, this.#limits()));
+        // Not a plain reply (a notification, say): read whole, in slices too.
+        if (scanned === undefined) el = await finishInSlices(readMessageSteps(next, this.#limits()));
       } catch (error) {
         // A message that cannot be parsed cannot be correlated either: the session is unusable.
         this.#finish('protocol-error', error as NetconfError);
         break;
       }
-      if (!this.#end) this.#handle(next, scanned);
+      if (!this.#end) this.#handle(next, scanned, el);
     }
     this.#backlog = undefined;
   }
 
   /**
-   * Handles one message: a reply read by its envelope (`scanned`), else the message parsed whole (a
-   * small one, or a large one that is not a plain `<rpc-reply>`).
+   * Handles one message: a reply read by its envelope (`scanned`), else the message parsed whole
+   * (`read` when it was, in slices: a large one that is not a plain `<rpc-reply>`).
    */
-  #handle(text: string, scanned: ScannedReply | undefined): void {
+  #handle(text: string, scanned: ScannedReply | undefined, read?: XmlElement): void {
     const limits = this.#limits();
-    let el: XmlElement | undefined;
+    let el = read;
     try {
-      if (scanned === undefined) el = readMessage(text, limits);
+      if (scanned === undefined && el === undefined) el = readMessage(text, limits);
       if (!this.#hello) {
         this.#onHello(el!);
         return;
