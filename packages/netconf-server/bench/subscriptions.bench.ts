@@ -24,7 +24,8 @@ async function session(server: NetconfServer): Promise<ServerSession> {
 
 /** A server with `SUBSCRIBERS` stream subscriptions, each with the filter `filter` (XML). */
 async function subscribed(filter: string | undefined): Promise<NetconfServer> {
-  const server = await testServer();
+  // All of one user, past the default bounds of subscriptions.
+  const server = await testServer({ maxSubscriptionsPerUser: SUBSCRIBERS, maxSubscriptions: SUBSCRIBERS });
   if (filter === undefined) return server;
   for (let i = 0; i < SUBSCRIBERS; i++) {
     const s = await session(server);

@@ -80,13 +80,14 @@ export async function finishInSlices<T>(steps: Steps<T>, options: SliceOptions =
 
 /**
  * The text of `pieces` (an encoder's chunks, each made as it is asked for), a piece a step: a big
- * document is encoded, and joined, in slices.
+ * document is encoded, and joined, in slices; a document of one piece is one step.
  */
 export function* joinSteps(pieces: Iterable<string>): Steps<string> {
   const parts: string[] = [];
   for (const piece of pieces) {
+    // A step between two pieces: a document of one piece yields nothing.
+    if (parts.length > 0) yield;
     parts.push(piece);
-    yield;
   }
   return parts.join('');
 }
@@ -145,7 +146,8 @@ export class StepsQueue {
 
   #slice(): void {
     this.#waitingTurn = false;
-    const slices = new Slices(this.#sliceMs);
+    // Started once work remains after a step: a lone piece of one step costs no clock.
+    let slices: Slices | undefined;
     while (this.#waiting.length > 0) {
       const head = this.#waiting[0]!;
       this.#current = head;
@@ -159,7 +161,9 @@ export class StepsQueue {
       }
       // The step may have cleared the queue (its receiver left): then `head` is gone already.
       if (done === true && this.#waiting[0] === head) this.#waiting.shift();
-      if (this.#waiting.length > 0 && slices.due) {
+      if (this.#waiting.length === 0) break;
+      slices ??= new Slices(this.#sliceMs);
+      if (slices.due) {
         const generation = this.#generation;
         this.#waitingTurn = true;
         void nextTurn().then(() => {
