@@ -1188,8 +1188,8 @@ describe('an event stream subscriber whose filter costs the square of the event'
   // `--max-xpath-work`; past it the event is not sent to that client (RFC 5277 section 3.6). The
   // server writes at most 64 edits in its own netconf-config-change; an application's (or a
   // device's) events are as big as it makes them: this one is published by the application.
-  // The predicate's own walk of the whole event is evaluated in steps too (it walks far from its
-  // node): as one step it held the event loop 1.5 s at the default bound.
+  // The path inside the predicate, a walk of the whole event, is walked in steps too: as one step
+  // it held the event loop 1.5 s at the default bound.
   const judged = judgedServer();
   const EDITS = 100_000;
 
