@@ -92,14 +92,32 @@ export function* joinSteps(pieces: Iterable<string>): Steps<string> {
   return parts.join('');
 }
 
+/** When the slice that every {@link StepsQueue} shares in the current turn ends (see `#slice`). */
+let atOnceUntil: number | undefined;
+
+/**
+ * Whether the slice the queues share in the current turn is over: started by the first that asks, and
+ * forgotten at the next turn of the event loop.
+ */
+function atOnceDue(sliceMs: number): boolean {
+  const now = performance.now();
+  if (atOnceUntil === undefined) {
+    atOnceUntil = now + sliceMs;
+    void nextTurn().then(() => {
+      atOnceUntil = undefined;
+    });
+  }
+  return now >= atOnceUntil;
+}
+
 /**
  * Pieces of work in steps run one at a time, in the order they were queued, in slices of about
  * `sliceMs` milliseconds with a turn of the event loop between them: what one receiver of a stream
  * needs done to each of its messages in turn (an event's filter, then its encoding), so that a big
  * one neither holds the event loop nor lets a later one overtake it. Work queued while the queue
  * is idle has its first slice run at once, so that a short piece ends in the turn that queued it,
- * as if it had been run with {@link finishSteps}. A piece of work that throws ends there (it
- * should handle its own errors); the next one runs.
+ * as if it had been run with {@link finishSteps}; every queue shares that slice. A piece of work
+ * that throws ends there (it should handle its own errors); the next one runs.
  */
 export class StepsQueue {
   readonly #waiting: Steps<unknown>[] = [];
@@ -123,7 +141,7 @@ export class StepsQueue {
   /** Queues `steps` after the work queued before it. */
   add(steps: Steps<unknown>): void {
     this.#waiting.push(steps);
-    if (this.#waiting.length === 1 && this.#current === undefined && !this.#waitingTurn) this.#slice();
+    if (this.#waiting.length === 1 && this.#current === undefined && !this.#waitingTurn) this.#slice(true);
   }
 
   /** Runs `task` once the work queued before it has ended (at once when there is none). */
@@ -144,7 +162,12 @@ export class StepsQueue {
     for (const steps of this.#waiting.splice(0)) if (steps !== this.#current) steps.return(undefined);
   }
 
-  #slice(): void {
+  /**
+   * Runs the queued work until its slice is over. `atOnce`: in the turn that queued it, where the
+   * queues of every receiver of one event start together: their slice is one, shared (see
+   * {@link atOnceDue}), so that a hundred receivers cost the turn one slice, not a hundred.
+   */
+  #slice(atOnce = false): void {
     this.#waitingTurn = false;
     // Started once work remains after a step: a lone piece of one step costs no clock.
     let slices: Slices | undefined;
@@ -163,7 +186,7 @@ export class StepsQueue {
       if (done === true && this.#waiting[0] === head) this.#waiting.shift();
       if (this.#waiting.length === 0) break;
       slices ??= new Slices(this.#sliceMs);
-      if (slices.due) {
+      if (atOnce ? atOnceDue(this.#sliceMs) : slices.due) {
         const generation = this.#generation;
         this.#waitingTurn = true;
         void nextTurn().then(() => {

@@ -72,3 +72,22 @@ test('clear drops the work queued and ends the one being run', async () => {
   queue.add(busy('after', 0, (n) => ended.push(n)));
   expect(ended).toEqual(['after']);
 });
+
+test('queues that start work in the same turn share one slice in it, not one each', async () => {
+  const queues = Array.from({ length: 20 }, () => new StepsQueue({ sliceMs: 5 }));
+  let steps = 0;
+  function* counted(): Steps<void> {
+    for (let i = 0; i < 20; i++) {
+      steps++;
+      const step = performance.now() + 1;
+      while (performance.now() < step);
+      yield;
+    }
+  }
+  for (const queue of queues) queue.add(counted());
+  // Each queue's first step, then one slice of about 5 ms for them all (at most 5 steps of 1 ms),
+  // not a slice of 5 ms each (100 steps).
+  expect(steps).toBeLessThan(20 + 10);
+  while (queues.some((q) => q.size > 0)) await new Promise((r) => setImmediate(r));
+  expect(steps).toBe(20 * 20);
+});
