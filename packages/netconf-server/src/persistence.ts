@@ -10,7 +10,6 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import {
   CodecError,
@@ -122,18 +121,16 @@ export class StartupStore {
   }
 
   /**
-   * Writes `root` as the new snapshot. The tree is serialised synchronously (it must not change
-   * under the writer); file I/O is asynchronous. Appends after this call go to a new generation.
+   * Writes a new snapshot from `chunks` (the encoding of running as it is when the first step runs,
+   * which must not change from then on: a held read's, see the codec's `snapshotChunks`) in steps, as
+   * {@link replaceAllSteps} does, then deletes the journal it covers. Appends after the first step go
+   * to a new generation. Nothing is done while another compaction runs.
    */
-  async compact(tree: InstanceTree): Promise<void> {
+  *compactSteps(chunks: Iterable<string>): Steps<void> {
     if (this.compacting) return;
     this.compacting = true;
     try {
-      const covered = this.generation;
-      const xml = encodeXml(tree);
-      this.rotate();
-      await this.writeSnapshot({ format: 'yangkit-startup/1', generation: covered, xml });
-      for (const g of this.journals()) if (g <= covered) unlinkSync(this.journalName(g));
+      yield* this.snapshotSteps(chunks);
     } finally {
       this.compacting = false;
     }
@@ -151,6 +148,11 @@ export class StartupStore {
    * `tree` must not change until it ends; appends meanwhile go to a new journal generation.
    */
   *replaceAllSteps(tree: InstanceTree): Steps<void> {
+    yield* this.snapshotSteps(encodeXmlChunks(tree));
+  }
+
+  /** The snapshot of `chunks` written in steps over the file, and the journal it covers deleted. */
+  private *snapshotSteps(chunks: Iterable<string>): Steps<void> {
     const covered = this.generation;
     this.rotate();
     const tmp = `${this.file}.tmp`;
@@ -163,7 +165,7 @@ export class StartupStore {
         xml: '',
       } satisfies Snapshot);
       let unsynced = writeText(fd, empty.slice(0, -2));
-      for (const chunk of encodeXmlChunks(tree)) {
+      for (const chunk of chunks) {
         unsynced += writeText(fd, JSON.stringify(chunk).slice(1, -1));
         if (unsynced >= SYNC_BYTES) {
           fdatasyncSync(fd);
@@ -191,19 +193,6 @@ export class StartupStore {
     this.close();
     this.generation++;
     this.openJournal();
-  }
-
-  private async writeSnapshot(snap: Snapshot): Promise<void> {
-    const tmp = `${this.file}.tmp`;
-    const handle = await open(tmp, 'w');
-    try {
-      await handle.writeFile(JSON.stringify(snap));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    renameSync(tmp, this.file);
-    this.fsyncDir();
   }
 
   private fsyncDir(): void {

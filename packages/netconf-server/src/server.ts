@@ -7,6 +7,8 @@ import {
   cloneTreeSteps,
   type DataNode,
   decodeXml,
+  encodeXmlChunks,
+  finishInSlices,
   finishSteps,
   type InstanceTree,
   ITEMS_PER_STEP,
@@ -14,6 +16,7 @@ import {
   NOTIFICATION_NS,
   replaceTreeSteps,
   type Steps,
+  snapshotChunks,
   validateChangesSteps,
   validateSteps,
 } from '@yangkit/yang-json-codec';
@@ -35,6 +38,7 @@ import { dispatchOperation } from './operations.js';
 import { StartupStore } from './persistence.js';
 import type { ReplyContent } from './reply.js';
 import { ServerSession, type SessionHost, type SessionInfo, type TerminationReason } from './session.js';
+import { holdRead } from './shared-read.js';
 import { DynamicSubscriptions } from './subscriptions.js';
 
 /** Context given to application hooks. */
@@ -622,14 +626,7 @@ export class NetconfServer implements SessionHost {
     this.nacm?.changed(changes);
     if (this.store && this.startupMode === 'auto') {
       this.store.append(changes);
-      if (this.store.needsCompaction) {
-        const store = this.store;
-        setImmediate(() => {
-          store.compact(this.running.tree).catch(() => {
-            // A failed compaction leaves the journal in place; the next one retries.
-          });
-        });
-      }
+      if (this.store.needsCompaction) this.compactInBackground(this.store);
     }
     // One by one: a big commit has more changes than a call takes arguments.
     if (this.pending) for (const c of changes) this.pending.changes.push(c);
@@ -638,6 +635,32 @@ export class NetconfServer implements SessionHost {
     this.configChanged(session, 'running', changes);
     this.dynamic.changed(changes);
     return changes;
+  }
+
+  /**
+   * Writes running's snapshot over the journal (see `StartupStore.compactSteps`) from the next turn
+   * on, in slices of a few milliseconds: running is held for its encoder (`holdRead`), so that the
+   * snapshot is running as it was when the journal was rotated, whatever commits meanwhile (they
+   * have it encoded first, in slices too). A failed compaction leaves the journal in place, and the
+   * next commit tries again; a closed server stops it.
+   */
+  private compactInBackground(store: StartupStore): void {
+    setImmediate(() => {
+      if (this.closed || !store.needsCompaction) return;
+      const read = holdRead(this.running, this.running.tree);
+      const writing = store.compactSteps(snapshotChunks(encodeXmlChunks(read.tree), read));
+      const server = this;
+      function* untilClosed(): Steps<void> {
+        while (!server.closed) {
+          if (writing.next().done === true) return;
+          yield;
+        }
+        writing.return(undefined);
+      }
+      finishInSlices(untilClosed())
+        .catch(() => undefined)
+        .finally(() => read.release());
+    });
   }
 
   /** Validates a whole datastore tree (RFC 7950 section 8); throws every error as one {@link RpcError}. */

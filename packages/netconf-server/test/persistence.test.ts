@@ -8,7 +8,7 @@ import { buildSync } from 'esbuild';
 import { afterEach, expect, test } from 'vitest';
 import { StartupStore } from '../src/persistence.js';
 import type { NetconfServer } from '../src/server.js';
-import { client, IF, iface, testSchema, testServer, YANG_DIR } from './helpers.js';
+import { client, configMerges, IF, iface, testSchema, testServer, YANG_DIR } from './helpers.js';
 
 let dir: string;
 let server: NetconfServer | undefined;
@@ -47,6 +47,37 @@ test('a compaction keeps every change and removes the old journal', async () => 
   });
   for (let i = 0; i < 20; i++) expect(data).toContain(`<name>e${i}</name>`);
 });
+
+test('a compaction of a big running is written in slices, as running was when it began, whatever is committed meanwhile', async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ncs-'));
+  const file = path.join(dir, 'startup.json');
+  const schema = await testSchema();
+  server = await testServer({ startupFile: file, compactBytes: 4096 });
+  const local = server.localSession('alice');
+  const artist = Array.from({ length: 30_000 }, (_, i) => ({ name: `artist-${i}` }));
+  local.editConfig('running', configMerges(schema, { 'example-jukebox:jukebox': { library: { artist } } }));
+  // The compaction starts in the next turn and writes its temporary file over several turns.
+  await new Promise((r) => setImmediate(r));
+  expect(existsSync(`${file}.tmp`)).toBe(true);
+  // Its encoder holds running (rather than encoding it whole at once), until a change detaches it.
+  expect(server.running.readers).toBe(1);
+  local.editConfig(
+    'running',
+    configMerges(schema, { 'example-jukebox:jukebox': { player: { gap: '0.7' } } }),
+  );
+  let turns = 1;
+  for (; existsSync(`${file}.tmp`) && turns < 10_000; turns++) await new Promise((r) => setImmediate(r));
+  expect(turns).toBeGreaterThan(2);
+  // The snapshot is running before the second edit; that edit is in the journal after it.
+  const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { xml: string };
+  expect(snapshot.xml).toContain('<name>artist-29999</name>');
+  expect(snapshot.xml).not.toContain('<gap>');
+  await server.close();
+  server = await testServer({ startupFile: file });
+  const data = await (await client(server)).getConfig({ source: 'running' });
+  expect(data).toContain('<name>artist-29999</name>');
+  expect(data).toContain('<gap>0.7</gap>');
+}, 60_000);
 
 test('every acknowledged edit survives a SIGKILL of the server process', async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'ncs-'));
