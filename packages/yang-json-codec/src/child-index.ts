@@ -2,7 +2,7 @@ import type { SchemaNode } from '@yangkit/yang-schema';
 import { groupAt, instanceOf, pairsOf, sizeOf } from './child-map';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { entryKey, isWholeStep, type PathStep, stepKey } from './path-step';
-import { finishInSlices, ITEMS_PER_STEP, type Steps } from './steps';
+import { finishInSlices, ITEMS_PER_STEP, Slices, type Steps } from './steps';
 
 /**
  * Keyed lookup of list and leaf-list entries, and the mutations that keep it right.
@@ -158,10 +158,11 @@ export function findEntry(group: readonly DataNode[], key: string): DataNode | u
 /** Builds the index of `group` in slices of a few milliseconds, from the next turn on. */
 function indexInBackground(group: readonly DataNode[]): void {
   const steps = indexGroupSteps(group);
-  setImmediate(() => {
-    // Its steps throw nothing: a change of the group stops them.
-    finishInSlices(steps).catch(() => undefined);
-  });
+  // Its steps throw nothing: a change of the group stops them.
+  new Slices()
+    .turn()
+    .then(() => finishInSlices(steps))
+    .catch(() => undefined);
 }
 
 /** True for a step meant to name one entry that names none (keys missing while an entry is decoded). */
