@@ -676,7 +676,8 @@ describe('a big read restricted by NACM', () => {
     for (const body of bodies) {
       expect(body).toContain('"artist-499999"');
       expect(body).not.toContain('"album"');
-      expect(JSON.parse(body)['example-jukebox:jukebox'].player.gap).toBe(gapBefore['example-jukebox:gap']);
+      // Not parsed: half a million objects would be garbage for the next reads to collect.
+      expect(/"gap":\s*"([^"]*)"/.exec(body)?.[1]).toBe(gapBefore['example-jukebox:gap']);
     }
     if (updateFigures)
       figures.push(
