@@ -1,5 +1,6 @@
 import { StepsQueue } from '@yangkit/yang-json-codec';
-import { type EventFilter, isWorkLimit, type LoggedEvent, writeEventSteps } from './notifications.js';
+import { XPathError } from '@yangkit/yang-xpath';
+import { type EventFilter, type LoggedEvent, writeEventSteps } from './notifications.js';
 import type { NetconfServer } from './server.js';
 
 /** What becomes of a subscriber's events (see {@link EventDelivery}). */
@@ -73,7 +74,7 @@ export class EventDelivery {
     try {
       text = yield* writeEventSteps(event, filter, maxWork);
     } catch (error) {
-      if (!isWorkLimit(error)) throw error;
+      if (!XPathError.isWorkLimit(error)) throw error;
       if (!this.#warnedOverBound) {
         this.#warnedOverBound = true;
         this.#server.logger?.warn(

@@ -103,17 +103,12 @@ export function* writeEventSteps(
           ? yield* selectSubtreeSteps(event.tree, filter.subtree)
           : yield* selectXPathSteps(event.tree, compiledXPath(filter), { maxWork });
     } catch (error) {
-      if (isWorkLimit(error)) throw error;
+      if (XPathError.isWorkLimit(error)) throw error;
       return undefined;
     }
   }
   if (selection.children.size === 0) return undefined;
   return yield* joinSteps(encodeXmlChunks(selection));
-}
-
-/** Whether `error` is yang-xpath's: an evaluation passed its `maxWork`. */
-export function isWorkLimit(error: unknown): boolean {
-  return XPathError.isInstance(error) && error.code === 'WORK_LIMIT';
 }
 
 /** RFC 5277 section 3.1: the end of a replay, or of a subscription with a stop time. */

@@ -153,7 +153,8 @@ function invalidXPath(error: unknown): RpcError {
 
 /**
  * Applies a filter to a tree in steps, a step every few dozen nodes: the selection, sharing what it
- * selects whole with `tree`. An XPath filter's expression is evaluated in steps too (node by node along its location steps), then its selection built in steps, within
+ * selects whole with `tree`. An XPath filter's expression is evaluated in steps too (node by node
+ * along its location steps), then its selection built in steps, within
  * `maxXPathWork` units of work (see `NetconfServerOptions.maxXPathWork`) when given.
  */
 function* selectSteps(
@@ -168,7 +169,7 @@ function* selectSteps(
   } catch (error) {
     if (error instanceof RpcError) throw error;
     if (CodecError.isInstance(error)) throw rpcErrorOf(tree.schema, [error])!;
-    if (XPathError.isInstance(error) && error.code === 'WORK_LIMIT') throw workLimitPassed(maxXPathWork);
+    if (XPathError.isWorkLimit(error)) throw workLimitPassed(maxXPathWork);
     throw invalidXPath(error);
   }
 }

@@ -21,6 +21,7 @@ import {
   validateSteps,
 } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
+import { CLIENT_MAX_WORK } from '@yangkit/yang-xpath';
 import { CandidateReservations } from './candidate-reservations.js';
 import { CatchUp } from './catch-up.js';
 import { configChangeEvent, sessionParams } from './change-events.js';
@@ -171,15 +172,11 @@ export interface ConnectOptions {
 export const DEFAULT_CONFIRM_TIMEOUT = 600;
 
 /**
- * {@link NetconfServerOptions.maxXPathWork} when none is given: enough for a linear filter over a
- * datastore of a million nodes, which costs a few units a node (a descendant walk one a node, a
- * predicate one a node it tests, a union's merge one a node). Measured on the codec's tree of
- * 500,000 artists: `//j:artist[contains(j:name, '77')]` 2,000,000 units (0.36 s), `//j:artist |
- * //j:name` 3,000,000 (0.9 s). It is about 1 s of evaluation, the longest the event loop is held
- * when running changes during it (the rest of a held read's evaluation then runs at once): raise
- * it for bigger datastores, knowing that.
+ * {@link NetconfServerOptions.maxXPathWork} when none is given: yang-xpath's `CLIENT_MAX_WORK`,
+ * enough for a linear filter over a datastore of a million nodes, about 1 s of evaluation (in slices)
+ * for one whose work grows with the square of the datastore. Raise it for bigger datastores.
  */
-export const DEFAULT_MAX_XPATH_WORK = 5_000_000;
+export const DEFAULT_MAX_XPATH_WORK = CLIENT_MAX_WORK;
 
 /** {@link NetconfServerOptions.maxUpdateBytes} when none is given: 1 MiB. */
 export const DEFAULT_MAX_UPDATE_BYTES = 1024 * 1024;

@@ -68,7 +68,7 @@ export {
   type SessionFactory,
 } from './netconf-backend/index.js';
 export type { DefaultStyle, Logger, RestconfHandlerOptions } from './options.js';
-export { DEFAULT_FILTER_WORK, EVENT_QUEUE_DEFAULTS, type EventStreamOptions } from './streams/index.js';
+export { EVENT_QUEUE_DEFAULTS, type EventStreamOptions } from './streams/index.js';
 export {
   clientOf,
   SUBSCRIPTION_DEFAULTS,

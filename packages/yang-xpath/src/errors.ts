@@ -56,6 +56,11 @@ export class XPathError extends Error {
   static isInstance(value: unknown): value is XPathError {
     return typeof value === 'object' && value !== null && marker in value;
   }
+
+  /** True for the error of an evaluation that passed its `maxWork` (code `WORK_LIMIT`). */
+  static isWorkLimit(value: unknown): value is XPathEvaluationError {
+    return XPathError.isInstance(value) && value.code === 'WORK_LIMIT';
+  }
 }
 
 /** The expression text cannot be parsed: a token is unexpected or unknown, or a size limit was hit. */

@@ -37,7 +37,7 @@ export { printXPath } from './printer.js';
 export { qualifyNames } from './qualify-names.js';
 export { checkSchemaPaths, type SchemaCheckOptions, type SchemaNavigator } from './schema-check.js';
 export { numberToString, stringToNumber, type XPathValue } from './values.js';
-export { UNITS_PER_STEP } from './work.js';
+export { CLIENT_MAX_WORK, UNITS_PER_STEP } from './work.js';
 export {
   appendChild,
   createXmlNavigator,

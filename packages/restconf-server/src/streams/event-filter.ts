@@ -74,16 +74,11 @@ export function compileEventFilter(schema: SchemaTree, expression: string, maxWo
       try {
         return yield* compiled.evaluateBooleanSteps(notification, treeNavigator(notification), options);
       } catch (error) {
-        if (isWorkLimit(error)) throw error;
+        if (XPathError.isWorkLimit(error)) throw error;
         return false;
       }
     },
   };
-}
-
-/** Whether `error` is yang-xpath's: an evaluation passed its `maxWork`. */
-export function isWorkLimit(error: unknown): boolean {
-  return XPathError.isInstance(error) && error.code === 'WORK_LIMIT';
 }
 
 function invalid(message: string, cause?: unknown): RestconfError {

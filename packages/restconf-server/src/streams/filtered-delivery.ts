@@ -1,6 +1,7 @@
 import { type Steps, StepsQueue } from '@yangkit/yang-json-codec';
+import { XPathError } from '@yangkit/yang-xpath';
 import type { BackendNotification } from '../backend.js';
-import { type EventFilter, isWorkLimit } from './event-filter.js';
+import type { EventFilter } from './event-filter.js';
 import type { MessageCache } from './notification-message.js';
 
 /** What a {@link FilteredDelivery} does with the notifications it passes, and tells. */
@@ -74,7 +75,7 @@ export class FilteredDelivery {
     try {
       selected = yield* this.#messages.matchesSteps(n, this.#filter);
     } catch (error) {
-      if (!isWorkLimit(error)) throw error;
+      if (!XPathError.isWorkLimit(error)) throw error;
       if (!this.#toldOverBound) {
         this.#toldOverBound = true;
         this.#target.overBound(n);

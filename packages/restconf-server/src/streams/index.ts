@@ -12,7 +12,6 @@ export {
   streamsXml,
 } from './stream-list.js';
 export {
-  DEFAULT_FILTER_WORK,
   EVENT_QUEUE_DEFAULTS,
   type EventStreamOptions,
   type StreamSettings,

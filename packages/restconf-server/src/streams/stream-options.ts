@@ -1,3 +1,4 @@
+import { CLIENT_MAX_WORK } from '@yangkit/yang-xpath';
 import { RestconfError } from '../errors.js';
 
 /** Options of event streams (RFC 8040 section 6) given to `createRestconfHandler`. */
@@ -20,19 +21,13 @@ export interface EventStreamOptions {
   readonly retryMs?: number;
   /**
    * Units of work (nodes an axis visits, predicates evaluated; yang-xpath's `maxWork`) the `filter`
-   * of a stream request may take on one event when it is evaluated here (default
-   * {@link DEFAULT_FILTER_WORK}): past it the event is not sent to that client (RFC 5277 section 3.6:
+   * of a stream request may take on one event when it is evaluated here (default yang-xpath's
+   * `CLIENT_MAX_WORK`, 5,000,000): past it the event is not sent to that client (RFC 5277 section 3.6:
    * not selected), which is logged at warn once per client. A filter such as `//*[count(//*) > 0]`
    * costs the square of the event.
    */
   readonly maxXPathWork?: number;
 }
-
-/**
- * {@link EventStreamOptions.maxXPathWork} when none is given: netconf-server's bound of a client's
- * XPath filter, about 1 s of evaluation, enough for a linear filter over an event of a million nodes.
- */
-export const DEFAULT_FILTER_WORK = 5_000_000;
 
 /** The default queue bounds of {@link EventStreamOptions}. */
 export const EVENT_QUEUE_DEFAULTS = { maxQueuedEvents: 1000, maxQueuedBytes: 1024 * 1024 } as const;
@@ -79,7 +74,7 @@ export function streamSettings(options: EventStreamOptions = {}, sseKeepalive?: 
     ),
     maxQueuedBytes: positive('maxQueuedBytes', options.maxQueuedBytes ?? EVENT_QUEUE_DEFAULTS.maxQueuedBytes),
     backendFilter: options.backendFilter ?? false,
-    maxXPathWork: positive('maxXPathWork', options.maxXPathWork ?? DEFAULT_FILTER_WORK),
+    maxXPathWork: positive('maxXPathWork', options.maxXPathWork ?? CLIENT_MAX_WORK),
     retryMs: options.retryMs === undefined ? undefined : positive('retryMs', options.retryMs),
   };
 }
