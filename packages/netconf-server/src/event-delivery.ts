@@ -12,6 +12,12 @@ export interface EventReceiver {
    * and what else follows is the subscription's to decide (RFC 8639 ends it).
    */
   overBound(): void;
+  /**
+   * Events came while as many waited as the replay log keeps, and were dropped: said once the events
+   * queued before them are written, then the subscription's events go on (RFC 8639 tells its
+   * receiver with `subscription-suspended`, then `subscription-resumed`).
+   */
+  dropped?(): void;
 }
 
 /**
@@ -24,7 +30,8 @@ export interface EventReceiver {
  * subscription state) go through {@link EventDelivery.afterQueued}, so that none overtakes an event.
  *
  * At most as many events wait as the replay log keeps (`replayLogSize`): they are the log's own
- * trees, so the wait costs no memory the log does not; past it an event is dropped.
+ * trees, so the wait costs no memory the log does not; past it events are dropped until those
+ * waiting are written, which the receiver is then told ({@link EventReceiver.dropped}).
  */
 export class EventDelivery {
   readonly #queue = new StepsQueue();
@@ -36,6 +43,8 @@ export class EventDelivery {
   #waiting = 0;
   #warnedOverBound = false;
   #warnedDropped = false;
+  /** Events are being dropped until the queue drains (then the receiver is told). */
+  #dropping = false;
 
   constructor(server: NetconfServer, name: string, receiver: EventReceiver) {
     this.#server = server;
@@ -45,13 +54,19 @@ export class EventDelivery {
 
   /** Queues `event` (as the subscriber may see it) to be written through `filter`. */
   event(event: LoggedEvent, filter: EventFilter | undefined): void {
+    if (this.#dropping) return;
     if (this.#waiting >= this.#server.events.limit) {
+      this.#dropping = true;
       if (!this.#warnedDropped) {
         this.#warnedDropped = true;
         this.#server.logger?.warn(
           `${this.#name}: ${this.#waiting} events wait for its filter, as many as the replay log keeps; events are dropped until they are written`,
         );
       }
+      this.#queue.afterQueued(() => {
+        this.#dropping = false;
+        this.#receiver.dropped?.();
+      });
       return;
     }
     this.#waiting++;

@@ -432,6 +432,14 @@ export class DynamicSubscriptions {
         }
       },
       overBound: () => this.terminate(sub, 'filter-unavailable'),
+      // RFC 8639 section 2.7: the receiver is told that events were dropped, as a suspension.
+      dropped: () => {
+        if (this.subs.get(sub.id) !== sub) return;
+        sub.session.notify(
+          stateChange('subscription-suspended', sub.id, '<reason>insufficient-resources</reason>'),
+        );
+        sub.session.notify(stateChange('subscription-resumed', sub.id));
+      },
     });
   }
 

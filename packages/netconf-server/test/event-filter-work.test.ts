@@ -137,3 +137,25 @@ test('a linear filter over a big event selects what it names, evaluated in slice
   expect(xml).toContain('<operation>delete</operation>');
   expect(xml).not.toContain("'eth0'");
 }, 30_000);
+
+test('events that come while as many wait for a stream subscription filter as the replay log keeps are dropped, and an RFC 8639 receiver is told by a suspension', async () => {
+  const warnings: string[] = [];
+  server = await testServer({ replayLogSize: 3, logger: { warn: (m) => warnings.push(m) } });
+  const linear = await client(server);
+  await linear.rpc(
+    `<establish-subscription xmlns="${SN}"><stream>NETCONF</stream><stream-xpath-filter>//ietf-netconf-notifications:edit[ietf-netconf-notifications:operation = 'delete'] | //*[local-name() = 'card']</stream-xpath-filter></establish-subscription>`,
+  );
+  const relevant = (n: NetconfNotification) => isEvent(n) || n.xml.includes('subscription-');
+  const seen = take(linear, 5, relevant);
+  // The big event takes its filter many slices: the small ones published meanwhile wait behind it.
+  server.publish(bigConfigChange());
+  for (const card of ['a', 'b', 'c', 'd', 'e']) server.publish(smallEvent(card));
+  const got = await seen;
+  expect(kinds(got)).toEqual(['config-change', 'a', 'b', 'subscription-suspended', 'subscription-resumed']);
+  expect(got[3]).toContain('<reason>insufficient-resources</reason>');
+  expect(warnings.some((w) => w.includes('events are dropped'))).toBe(true);
+  // Then the subscription's events go on.
+  const next = take(linear, 1, relevant);
+  server.publish(smallEvent('later'));
+  expect(kinds(await next)).toEqual(['later']);
+}, 30_000);
