@@ -45,6 +45,12 @@ interface Dynamic extends DynamicState {
   /** on-change: the last content sent, to tell whether a commit changed the selection. */
   last: string | undefined;
   /**
+   * The content of the last update made (undefined: over the bound) and the version of running it
+   * was read from: the next update made while running is unchanged takes it rather than reading and
+   * encoding running again. Not kept for the operational datastore, whose state changes unseen.
+   */
+  made: { readonly version: number; readonly content: string | undefined } | undefined;
+  /**
    * Suspended (RFC 8639 `subscription-suspended`) with `ietf-yang-push:update-too-big`: the last
    * update was over the server's bound; the next one that fits resumes the subscription.
    */
@@ -68,6 +74,8 @@ interface Dynamic extends DynamicState {
 export class DynamicSubscriptions {
   private readonly subs = new Map<number, Dynamic>();
   private nextId = 1;
+  /** Counts the changes of running (see {@link DynamicSubscriptions.changed}). */
+  private runningVersion = 0;
 
   constructor(private readonly server: NetconfServer) {}
 
@@ -83,6 +91,7 @@ export class DynamicSubscriptions {
       sent: 0,
       excluded: 0,
       last: undefined,
+      made: undefined,
       suspended: false,
       deferred: false,
       updating: false,
@@ -214,6 +223,7 @@ export class DynamicSubscriptions {
     }
     const next: Dynamic = {
       ...sub,
+      made: undefined,
       filter: change.filter === null ? sub.filter : change.filter,
       stopTime: change.stopTime ?? sub.stopTime,
       trigger: keepSync(sub.trigger, change.trigger),
@@ -223,6 +233,7 @@ export class DynamicSubscriptions {
       if (this.subs.get(id) !== sub) return;
       this.unschedule(sub);
       sub.filter = next.filter;
+      sub.made = next.made;
       sub.stopTime = next.stopTime;
       sub.trigger = next.trigger;
       // After the events published before, which the filter they were published under selects.
@@ -279,6 +290,7 @@ export class DynamicSubscriptions {
    * and push after dampening.
    */
   changed(changes: readonly Change[]): void {
+    this.runningVersion++;
     for (const sub of this.subs.values()) {
       if (sub.trigger === undefined || !('onChange' in sub.trigger) || sub.dampen !== undefined) continue;
       if (!mayReach(sub.filter, changes)) continue;
@@ -460,21 +472,29 @@ export class DynamicSubscriptions {
    * The content of an update: what the receiver may read of the subscription's selection (RFC 8341
    * section 3.4.5), read as a NETCONF read is (see `readPieces`: from the datastore's own nodes,
    * held so that it stays one snapshot, the selection made in slices) and encoded in slices; or
-   * undefined when it is over the server's bound, where the encoding stops.
+   * undefined when it is over the server's bound, where the encoding stops. While running is
+   * unchanged (NACM's rules with it) the last content made is given again, with no work: a periodic
+   * subscription to a quiet datastore, suspended over the bound or not, costs nothing a period.
    */
   private async content(sub: Dynamic): Promise<string | undefined> {
     const server = this.server;
-    const state = sub.datastore === 'operational' ? await server.operationalState(sub.session) : undefined;
+    const operational = sub.datastore === 'operational';
+    if (!operational && sub.made?.version === this.runningVersion) return sub.made.content;
+    const state = operational ? await server.operationalState(sub.session) : undefined;
     const limit = server.subscriptionLimits.updateBytes;
     const size = { bytes: 0 };
+    let version = this.runningVersion;
     const pieces = await server.readAtTurn('running', (datastore) => {
+      version = this.runningVersion;
       const tree = state === undefined ? datastore.tree : withState(datastore.tree, state);
       return readPieces(server, sub.session, datastore, tree, sub.filter, {}, (selection, view) =>
         boundedChunks(encodeXmlChunks(selection, { view }), limit, size),
       );
     });
     const text = await finishInSlices(joined(pieces, () => !sub.session.open));
-    return size.bytes > limit ? undefined : text;
+    const content = size.bytes > limit ? undefined : text;
+    if (!operational) sub.made = { version, content };
+    return content;
   }
 
   /**

@@ -73,6 +73,17 @@ async function first(session: NetconfSession, match: (xml: string) => boolean): 
   throw new Error('the session ended');
 }
 
+/**
+ * Changes running (the player's gap), so that the next update reads it again rather than taking the
+ * content made at establishment (see the next describe).
+ */
+function changeRunning(s: NetconfServer): void {
+  s.localSession('admin').editConfig(
+    'running',
+    configMerges(s.schema, { 'example-jukebox:jukebox': { player: { gap: '0.7' } } }),
+  );
+}
+
 /** The content of a push-update. */
 function contentsOf(xml: string): string {
   return xml.slice(xml.indexOf('<datastore-contents>') + 20, xml.indexOf('</datastore-contents>'));
@@ -113,6 +124,7 @@ describe('a periodic update of a big list', () => {
     const s = await serverWith(BIG, ROOMY);
     const { client: c, sent } = await receiver(s);
     await c.rpc(periodic(20));
+    changeRunning(s);
     ticksWhenSent.length = 0;
     const counting = timerFrom(s);
     try {
@@ -130,6 +142,7 @@ describe('a periodic update of a big list', () => {
     const s = await serverWith(BIG, ROOMY);
     const { client: c } = await receiver(s);
     await c.rpc(periodic(20));
+    changeRunning(s);
     let changedDuring = false;
     const counting = timerFrom(s, () => {
       s.localSession('admin').editConfig(
@@ -149,6 +162,29 @@ describe('a periodic update of a big list', () => {
     } finally {
       counting.stop();
     }
+  });
+});
+
+describe('a periodic update of a running that does not change', () => {
+  test('is read and encoded once, then again after running changes', async () => {
+    const s = await serverWith(1000);
+    const { client: c } = await receiver(s);
+    encoded.chars = 0;
+    await c.rpc(periodic(5));
+    const once = encoded.chars;
+    expect(once).toBeGreaterThan(0);
+    const updates: string[] = [];
+    for (let i = 0; i < 3; i++)
+      updates.push(contentsOf((await first(c, (xml) => xml.includes('<push-update'))).xml));
+    expect(new Set(updates).size).toBe(1);
+    expect(encoded.chars).toBe(once);
+    s.localSession('admin').editConfig(
+      'running',
+      configMerges(s.schema, { 'example-jukebox:jukebox': { library: { artist: [{ name: 'late' }] } } }),
+    );
+    const next = await first(c, (xml) => xml.includes('<push-update') && xml.includes('late'));
+    expect(contentsOf(next.xml)).toContain('<name>late</name>');
+    expect(encoded.chars).toBeGreaterThan(once);
   });
 });
 
@@ -183,18 +219,20 @@ describe('an update over the bound of the server', () => {
   test('suspends the subscription with update-too-big and stops the encoding at the bound', async () => {
     const s = await serverWith(BIG, { maxUpdateBytes: LIMIT });
     const { client: c, sent } = await receiver(s);
-    // Establishment evaluates the selection once: counted from after it.
-    await c.rpc(periodic(20));
+    // Establishment evaluates the selection once, stopped at the bound.
     encoded.chars = 0;
+    await c.rpc(periodic(20));
     const suspended = await first(c, (xml) => xml.includes('subscription-suspended'));
     expect(suspended.xml).toMatch(/<reason xmlns:yp="[^"]+">yp:update-too-big<\/reason>/);
     // One chunk (about 64 KiB) past the bound at most, of an update of about 2 MB.
     expect(encoded.whenSuspended).toBeLessThanOrEqual(LIMIT + 2 * 64 * 1024);
     expect(sent.some((xml) => xml.includes('<push-update'))).toBe(false);
-    // Told once: the periods that follow, still too big, send nothing.
+    // Told once: the periods that follow, still too big, send nothing, and running unchanged, they
+    // encode nothing either.
     await new Promise((r) => setTimeout(r, 500));
     expect(sent.filter((xml) => xml.includes('subscription-suspended'))).toHaveLength(1);
     expect(sent.some((xml) => xml.includes('<push-update'))).toBe(false);
+    expect(encoded.chars).toBeLessThanOrEqual(LIMIT + 2 * 64 * 1024);
   });
 
   test('resumes the subscription with subscription-resumed and the whole content once an update fits', async () => {
