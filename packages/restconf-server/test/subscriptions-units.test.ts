@@ -128,10 +128,10 @@ async function serve(
 describe('Subscription', () => {
   test('notifications that arrive before the GET are delivered to it in order', async () => {
     const { sub, url } = await serve('json');
-    sub.deliver(
+    await sub.deliver(
       notification(`<event xmlns="http://example.com/event/1.0"><event-class>one</event-class></event>`),
     );
-    sub.deliver(
+    await sub.deliver(
       notification(`<event xmlns="http://example.com/event/1.0"><event-class>two</event-class></event>`),
     );
     const s = await openStream(url);
@@ -143,7 +143,7 @@ describe('Subscription', () => {
   test('subscription-modified carries the RFC 8650 uri in JSON', async () => {
     const { sub, url } = await serve('json');
     const s = await openStream(url);
-    sub.deliver(
+    await sub.deliver(
       notification(
         `<subscription-modified xmlns="${SN}"><id>7</id><stream>NETCONF</stream></subscription-modified>`,
       ),
@@ -163,7 +163,9 @@ describe('Subscription', () => {
   test('subscription-modified carries the RFC 8650 uri in XML', async () => {
     const { sub, url } = await serve('xml');
     const s = await openStream(url);
-    sub.deliver(notification(`<subscription-modified xmlns="${SN}"><id>7</id></subscription-modified>`));
+    await sub.deliver(
+      notification(`<subscription-modified xmlns="${SN}"><id>7</id></subscription-modified>`),
+    );
     const [event] = await s.take(1);
     s.close();
     expect(event!.data).toContain(
@@ -176,12 +178,12 @@ describe('Subscription', () => {
   test('an event the schema cannot express is skipped, in XML too', async () => {
     const { sub, url } = await serve('xml');
     const s = await openStream(url);
-    sub.deliver(
+    await sub.deliver(
       notification(
         `<subscription-started xmlns="${SN}"><id>7</id><stream>NETCONF</stream></subscription-started>`,
       ),
     );
-    sub.deliver(
+    await sub.deliver(
       notification(`<event xmlns="http://example.com/event/1.0"><event-class>one</event-class></event>`),
     );
     const [event] = await s.take(1);
@@ -192,7 +194,7 @@ describe('Subscription', () => {
   test('a backend subscription-terminated is delivered once and ends the stream and session', async () => {
     const { sub, url, session, ends } = await serve('json');
     const s = await openStream(url);
-    sub.deliver(
+    await sub.deliver(
       notification(
         `<subscription-terminated xmlns="${SN}"><id>7</id><reason>suspension-timeout</reason></subscription-terminated>`,
       ),
@@ -235,7 +237,7 @@ describe('Subscription', () => {
   test('subscription-modified to a JSON receiver leaves out the backend encode-xml', async () => {
     const { sub, url } = await serve('json');
     const s = await openStream(url);
-    sub.deliver(
+    await sub.deliver(
       notification(
         `<subscription-modified xmlns="${SN}"><id>7</id><stream>NETCONF</stream><encoding>encode-xml</encoding></subscription-modified>`,
       ),
@@ -250,20 +252,21 @@ describe('Subscription', () => {
 
   test('a queue that overflows before the GET ends the subscription', async () => {
     const { sub, ends, session } = await serve('xml', { maxQueuedEvents: 2 });
-    for (let i = 0; i < 3; i++) sub.deliver(notification(`<event xmlns="http://example.com/event/1.0"/>`));
+    for (let i = 0; i < 3; i++)
+      await sub.deliver(notification(`<event xmlns="http://example.com/event/1.0"/>`));
     expect(ends).toEqual(['overflow']);
     expect(session.closed).toBe(true);
   });
 
   test('a queue past its byte bound before the GET ends the subscription', async () => {
     const { sub, ends } = await serve('xml', { maxQueuedBytes: 1000 });
-    sub.deliver(
+    await sub.deliver(
       notification(
         `<event xmlns="http://example.com/event/1.0"><event-class>${'x'.repeat(400)}</event-class></event>`,
       ),
     );
     expect(sub.queuedBytes).toBeGreaterThan(400);
-    sub.deliver(
+    await sub.deliver(
       notification(
         `<event xmlns="http://example.com/event/1.0"><event-class>${'y'.repeat(600)}</event-class></event>`,
       ),
@@ -275,7 +278,7 @@ describe('Subscription', () => {
   test('the bytes waiting for the GET are counted, and none once it came', async () => {
     const { sub, url } = await serve('json');
     expect(sub.queuedBytes).toBe(0);
-    sub.deliver(
+    await sub.deliver(
       notification(`<event xmlns="http://example.com/event/1.0"><event-class>one</event-class></event>`),
     );
     const waiting = sub.queuedBytes;
@@ -292,13 +295,15 @@ describe('Subscription', () => {
       notification(
         `<push-update xmlns="${YP}"><id>7</id><datastore-contents><event xmlns="http://example.com/event/1.0"><event-class>${tag}</event-class></event></datastore-contents></push-update>`,
       );
-    sub.deliver(update('first'));
-    sub.deliver(
+    await sub.deliver(update('first'));
+    await sub.deliver(
       notification(`<push-change-update xmlns="${YP}"><id>7</id><datastore-changes/></push-change-update>`),
     );
-    sub.deliver(notification(`<subscription-modified xmlns="${SN}"><id>7</id></subscription-modified>`));
+    await sub.deliver(
+      notification(`<subscription-modified xmlns="${SN}"><id>7</id></subscription-modified>`),
+    );
     const before = sub.queuedBytes;
-    sub.deliver(update('second'));
+    await sub.deliver(update('second'));
     expect(sub.queuedBytes).toBeLessThan(before);
     const s = await openStream(url);
     const events = await s.take(2);
@@ -307,6 +312,30 @@ describe('Subscription', () => {
       events.map((e) => /<(push-update|push-change-update|subscription-modified)/.exec(e.data)?.[1]),
     ).toEqual(['subscription-modified', 'push-update']);
     expect(events[1]!.data).toContain('second');
+  });
+
+  test('a big push-update is encoded for its receiver in slices, with turns of the event loop between them', async () => {
+    const { sub, url } = await serve('json');
+    // Content of the datastore: 20,000 configured stream filters.
+    const filters = Array.from(
+      { length: 20_000 },
+      (_, i) => `<stream-filter><name>c${i}</name><stream-xpath-filter>/a</stream-xpath-filter></stream-filter>`,
+    ).join('');
+    const big = notification(
+      `<push-update xmlns="${YP}"><id>7</id><datastore-contents><filters xmlns="${SN}">${filters}</filters></datastore-contents></push-update>`,
+    );
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 0);
+    try {
+      await sub.deliver(big);
+    } finally {
+      clearInterval(ticking);
+    }
+    expect(turns).toBeGreaterThan(1);
+    const s = await openStream(url);
+    const [update] = await s.take(1);
+    s.close();
+    expect(update!.data).toContain('c19999');
   });
 
   test('a datastore subscription reads nothing from its session until the GET', async () => {

@@ -165,8 +165,9 @@ class JsonWriter {
         this.out += '[';
         yield* this.listEntries(entries, depth, below);
       } else if (holdsNodes(schema) && isLarge(instanceOf(entries, 0))) {
-        // A container, or anydata content decoded as data (a get-config output): by the generator.
-        yield* this.inner(instanceOf(entries, 0), depth, below, schema.kind === 'container');
+        // A container, a notification (a YANG Push update), or anydata content decoded as data (a
+        // get-config output, an update's content): by the generator.
+        yield* this.inner(instanceOf(entries, 0), depth, below, !isAnyContent(schema));
       } else {
         this.group(schema, entries, depth, below);
       }
@@ -367,7 +368,15 @@ function anyScalar(e: AnyElement): string {
   }
 }
 
-/** Whether instances of `schema` are written as an object of data nodes when they hold children. */
+/**
+ * Whether instances of `schema` are written as an object of data nodes when they hold children: all
+ * but leaves and lists (a container, a notification, an operation's input or output, anydata).
+ */
 function holdsNodes(schema: SchemaNode): boolean {
-  return schema.kind === 'container' || schema.kind === 'anydata' || schema.kind === 'anyxml';
+  return schema.kind !== 'leaf' && schema.kind !== 'leaf-list' && schema.kind !== 'list';
+}
+
+/** anydata or anyxml, whose metadata is its sibling's (RFC 7952 section 5.2.3). */
+function isAnyContent(schema: SchemaNode): boolean {
+  return schema.kind === 'anydata' || schema.kind === 'anyxml';
 }

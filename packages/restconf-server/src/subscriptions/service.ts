@@ -157,7 +157,7 @@ async function establish(
   registry.add(sub);
   void (async () => {
     try {
-      for await (const n of subscription) sub.deliver(n);
+      for await (const n of subscription) await sub.deliver(n);
     } finally {
       sub.end('backend-ended');
     }

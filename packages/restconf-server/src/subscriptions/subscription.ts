@@ -1,5 +1,15 @@
 import type { SseWriter } from '@yangkit/sse-stream';
-import { type DataNode, decodeXml, encodeJson, encodeXml, type InstanceTree } from '@yangkit/yang-json-codec';
+import {
+  type DataNode,
+  decodeXml,
+  encodeJsonChunks,
+  encodeXmlChunks,
+  finishInSlices,
+  finishSteps,
+  type InstanceTree,
+  joinSteps,
+  type Steps,
+} from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { BackendNotification, BackendSubscription, InvokeRequest } from '../backend.js';
 import type { Encoding } from '../media.js';
@@ -97,14 +107,21 @@ export class Subscription {
     return this.#pendingBytes;
   }
 
-  /** A notification of the backend's subscription. */
-  deliver(n: BackendNotification): void {
+  /**
+   * A notification of the backend's subscription, encoded in slices of a few milliseconds (a YANG
+   * Push update may hold up to the server's bound of content); resolves once it is sent or queued.
+   * Deliver the next one after: they keep their order.
+   */
+  async deliver(n: BackendNotification): Promise<void> {
     if (this.#ended !== undefined) return;
     const [event] = [...n.tree.children.values()].flat();
     const kind = kindOf(event);
     if (kind === 'subscription-modified') this.#completeModified(event!);
     if (kind === 'subscription-terminated') this.#terminatedSeen = true;
-    this.#send(n.tree, kind);
+    const data = await finishInSlices(this.#message(n.tree));
+    // Ended meanwhile (killed, the client gone): nothing more goes out.
+    if (this.#ended !== undefined) return;
+    this.#send(data, kind);
     // RFC 8639 sections 2.7.3, 2.7.4: nothing follows subscription-terminated or -completed.
     if (kind === 'subscription-terminated') this.end('killed');
     else if (kind === 'subscription-completed') this.end('completed');
@@ -119,7 +136,7 @@ export class Subscription {
       // Written as the backend would have sent it, then encoded like every other event.
       const xml = `<notification xmlns="urn:ietf:params:xml:ns:netconf:notification:1.0"><eventTime>${new Date().toISOString()}</eventTime><subscription-terminated xmlns="${SN_NS}"><id>${this.id}</id><reason>no-such-subscription</reason></subscription-terminated></notification>`;
       const tree = decodeXml(this.#ctx.schema, xml, { kind: 'notification', strict: false });
-      this.#send(tree, 'subscription-terminated');
+      this.#send(finishSteps(this.#message(tree)), 'subscription-terminated');
     }
     this.end('killed');
   }
@@ -200,8 +217,7 @@ export class Subscription {
     this.#pendingBytes = 0;
   }
 
-  #send(tree: InstanceTree, kind: Kind | undefined): void {
-    const data = this.#message(tree);
+  #send(data: string | undefined, kind: Kind | undefined): void {
     if (data === undefined) return;
     if (this.#writer !== undefined) {
       this.#writer.send({ data });
@@ -223,11 +239,15 @@ export class Subscription {
     this.#pendingBytes += bytes;
   }
 
-  /** The SSE data of an event; undefined when the schema cannot express it (skipped). */
-  #message(tree: InstanceTree): string | undefined {
+  /** The SSE data of an event, a chunk a step; undefined when the schema cannot express it (skipped). */
+  *#message(tree: InstanceTree): Steps<string | undefined> {
     // An event of a module or feature outside the schema decodes to nothing.
     if (tree.children.size === 0) return undefined;
-    return this.encoding === 'xml' ? encodeXml(tree) : encodeJson(tree, { indent: this.#ctx.messageIndent });
+    return yield* joinSteps(
+      this.encoding === 'xml'
+        ? encodeXmlChunks(tree)
+        : encodeJsonChunks(tree, { indent: this.#ctx.messageIndent }),
+    );
   }
 }
 
