@@ -319,7 +319,8 @@ describe('Subscription', () => {
     // Content of the datastore: 20,000 configured stream filters.
     const filters = Array.from(
       { length: 20_000 },
-      (_, i) => `<stream-filter><name>c${i}</name><stream-xpath-filter>/a</stream-xpath-filter></stream-filter>`,
+      (_, i) =>
+        `<stream-filter><name>c${i}</name><stream-xpath-filter>/a</stream-xpath-filter></stream-filter>`,
     ).join('');
     const big = notification(
       `<push-update xmlns="${YP}"><id>7</id><datastore-contents><filters xmlns="${SN}">${filters}</filters></datastore-contents></push-update>`,
