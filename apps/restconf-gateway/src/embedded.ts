@@ -123,7 +123,7 @@ export async function startEmbedded(options: GatewayOptions, logger?: ServerLogg
   };
   const openSession = () => connect(LOCAL_USER, true);
   const initial = options.initialData ?? (options.module === undefined ? SAMPLE_DATA : '');
-  if (initial !== '') await loadInitialData(openSession, initial);
+  if (initial !== '') await loadInitialData(openSession, initial, schema);
 
   let sshListener: SshListener | undefined;
   if (options.netconfSshListen !== undefined) {
@@ -187,10 +187,11 @@ export async function startEmbedded(options: GatewayOptions, logger?: ServerLogg
 async function loadInitialData(
   openSession: () => Promise<import('@yangkit/netconf-client').NetconfSession>,
   file: string,
+  schema: SchemaTree,
 ): Promise<void> {
-  let xml: string;
+  let text: string;
   try {
-    xml = readFileSync(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new GatewayError('FILE', `cannot read initial data ${file}`, { cause: error });
   }
@@ -200,11 +201,11 @@ async function loadInitialData(
     const running = await session.getConfig({ source: 'running' });
     if (running.trim() !== '') return;
     const target = session.capabilities.protocol.has('writable-running') ? 'running' : 'candidate';
-    await session.editConfig({ target, config: initialConfig(xml) });
+    await session.editConfig({ target, config: initialConfig(text, schema) });
     if (target === 'candidate') await session.commit();
   } catch (error) {
     if (GatewayError.isInstance(error)) throw error;
-    throw new GatewayError('FILE', `initial data ${file} was refused: ${(error as Error).message}`, {
+    throw new GatewayError('FILE', `initial data ${file} was refused`, {
       cause: error,
     });
   } finally {

@@ -132,7 +132,7 @@ export const FLAGS: readonly FlagSpec[] = [
     name: 'initial-data',
     type: 'string',
     value: 'FILE',
-    help: 'XML data merged into running at start when running is empty: the top-level data elements, bare or inside a NETCONF <config> element (with or without the base namespace). Default: the sample jukebox when the example modules are served; an empty value loads nothing.',
+    help: 'Data merged into running at start when running is empty: XML, the top-level data elements, bare or inside a NETCONF <config> element (with or without the base namespace), or JSON (RFC 7951) as a PUT of {+restconf}/data carries it. Default: the sample jukebox when the example modules are served; an empty value loads nothing.',
   },
   {
     name: 'netconf',

@@ -182,6 +182,24 @@ describe('options', () => {
     expect((await failure(start({ initialData: file }))).code).toBe('FILE');
   });
 
+  test('loads JSON initial data, and refuses a file that holds no data naming it', async () => {
+    const json = path.join(tempDir(), 'initial.json');
+    writeFileSync(json, JSON.stringify({ 'example-jukebox:jukebox': { player: { gap: '0.7' } } }));
+    const g = await start({ initialData: json });
+    try {
+      const r = await fetch(`${g.url}/restconf/data/example-jukebox:jukebox/player/gap`);
+      expect(await r.json()).toEqual({ 'example-jukebox:gap': '0.7' });
+    } finally {
+      await g.close();
+    }
+    const text = path.join(tempDir(), 'initial.txt');
+    writeFileSync(text, 'just text');
+    const error = await failure(start({ initialData: text }));
+    expect(error.code).toBe('FILE');
+    expect(error.message).toContain(text);
+    expect((error.cause as Error).message).toBe('it holds no XML element and is no JSON object');
+  });
+
   test('refuses an unknown module', async () => {
     expect((await failure(start({ module: ['no-such-module'] }))).code).toBe('SCHEMA');
   });
