@@ -79,6 +79,27 @@ test('a compaction of a big running is written in slices, as running was when it
   expect(data).toContain('<gap>0.7</gap>');
 }, 60_000);
 
+test('a server closed while a compaction is written keeps the journal, and loses nothing', async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ncs-'));
+  const file = path.join(dir, 'startup.json');
+  const schema = await testSchema();
+  server = await testServer({ startupFile: file, compactBytes: 4096 });
+  const artist = Array.from({ length: 30_000 }, (_, i) => ({ name: `artist-${i}` }));
+  server
+    .localSession('alice')
+    .editConfig('running', configMerges(schema, { 'example-jukebox:jukebox': { library: { artist } } }));
+  await new Promise((r) => setImmediate(r));
+  expect(existsSync(`${file}.tmp`)).toBe(true);
+  await server.close();
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  // Not renamed over the snapshot: the journal it would have covered is still there.
+  expect(existsSync(file)).toBe(false);
+  expect(readdirSync(dir).some((n) => n.includes('.journal.'))).toBe(true);
+  server = await testServer({ startupFile: file });
+  const data = await (await client(server)).getConfig({ source: 'running' });
+  expect(data).toContain('<name>artist-29999</name>');
+}, 60_000);
+
 test('every acknowledged edit survives a SIGKILL of the server process', async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'ncs-'));
   const file = path.join(dir, 'startup.json');

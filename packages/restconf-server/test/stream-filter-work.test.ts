@@ -98,3 +98,27 @@ test('a linear filter over a big event selects it, tested in slices that give th
   expect(turns).toBeGreaterThan(1);
   expect(sent).toEqual(['big', 'end']);
 }, 30_000);
+
+test("more events waiting for a client's filter than its queue may hold drop what waits and disconnect it", async () => {
+  const schema = await exampleSchema();
+  const tree = decodeXml(
+    schema,
+    `<notification xmlns="urn:ietf:params:xml:ns:netconf:notification:1.0"><eventTime>2026-01-01T00:00:00Z</eventTime>${capabilityChange(50_000)}</notification>`,
+    { kind: 'notification' },
+  );
+  const filter = compileEventFilter(schema, '//ietf-netconf-notifications:added-capability', 5_000_000);
+  const told: string[] = [];
+  const delivery = new FilteredDelivery(filter, new MessageCache(), 2, {
+    send: (n) => told.push(n.eventTime),
+    overBound: () => told.push('over the bound'),
+    overflow: () => told.push('overflow'),
+  });
+  // The big event is still being tested when the next come: two wait, the third is one too many.
+  delivery.deliver({ eventTime: 'big', tree });
+  delivery.deliver({ eventTime: 'second', tree });
+  delivery.deliver({ eventTime: 'third', tree });
+  expect(told).toEqual(['overflow']);
+  await delivery.sent();
+  // What waited was dropped with the client.
+  expect(told).toEqual(['overflow']);
+}, 30_000);
