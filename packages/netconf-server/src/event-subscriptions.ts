@@ -52,6 +52,14 @@ export class EventSubscriptions {
           if (text !== undefined) session.notify(text);
         },
         overBound: () => undefined,
+        // RFC 5277 has no notification that tells of lost events: the session is ended rather than
+        // left to miss them unknowing, and its client can replay them (startTime) on a new one.
+        dropped: () => {
+          this.server.logger?.warn(
+            `session ${session.id} is ended: events of its create-subscription were dropped while as many waited for its filter as the replay log keeps`,
+          );
+          session.terminate('other');
+        },
       }),
     };
     this.subs.set(session.id, sub);

@@ -159,3 +159,25 @@ test('events that come while as many wait for a stream subscription filter as th
   server.publish(smallEvent('later'));
   expect(kinds(await next)).toEqual(['later']);
 }, 30_000);
+
+test('events dropped for an RFC 5277 subscription whose filter falls behind end its session once those waiting are written, so that its client knows', async () => {
+  const warnings: string[] = [];
+  server = await testServer({ replayLogSize: 3, logger: { warn: (m) => warnings.push(m) } });
+  const behind = await client(server);
+  await behind.createSubscription({
+    filter: {
+      xpath: "//ncn:edit[ncn:operation = 'delete'] | //*[local-name() = 'card']",
+      namespaces: { ncn: NCN },
+    },
+  });
+  const other = await client(server);
+  const seen = take(behind, 3, isEvent);
+  // The big event takes its filter many slices: the small ones published meanwhile wait behind it.
+  server.publish(bigConfigChange());
+  for (const card of ['a', 'b', 'c', 'd', 'e']) server.publish(smallEvent(card));
+  expect(kinds(await seen)).toEqual(['config-change', 'a', 'b']);
+  expect((await behind.closed).reason).toBe('transport-closed');
+  expect(warnings.some((w) => w.includes(`session ${behind.sessionId} is ended`))).toBe(true);
+  // The other sessions go on.
+  expect((await other.rpc('<get-config><source><running/></source></get-config>')).xml).toContain('<data');
+}, 30_000);
