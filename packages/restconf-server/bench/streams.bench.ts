@@ -1,198 +1,30 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { createSseWriter, encodeEvent, type SseWriter } from '@yangkit/sse-stream';
 import { afterAll, bench, describe } from 'vitest';
 import { startGateway } from '../test/harness.js';
-import { eventXml } from '../test/streams-helpers.js';
+import {
+  CLIENTS,
+  EVENTS,
+  type FanOut,
+  fanOutTable,
+  measureFanOut,
+  measureFloor,
+  RATE,
+  stampedEventXml,
+} from './fan-out.js';
 
 /**
- * Fan-out of one event stream to many SSE clients over loopback: CLIENTS (500) clients on
- * `/restconf/streams/json-NETCONF` of the handler over the embedded NETCONF server, and EVENTS
- * (10,000) notifications published at RATE (1,000) per second. The clients run in WORKERS (4) Node
- * processes of their own (bench/sse-clients.mjs, each with a share of the clients), so that the
- * measurement is of the server, not of one client process; each worker counts what its clients
- * receive and keeps a latency histogram, and the bench adds them up: events lost (published x
- * clients - delivered; a client dropped for reading too slowly loses the rest), events out of
- * order, and the delivery latency from publish to the client's read, p50, p99 and max. Floor in
- * the same run, same load: a bare node:http server fanning the same JSON message out with the same
- * writer the same way (encoded once, the writes of a turn coalesced), without NETCONF or RESTCONF.
+ * Fan-out of one event stream to many SSE clients (see `fan-out.ts`): the handler on
+ * `/restconf/streams/json-NETCONF` over the embedded NETCONF server through a NETCONF session,
+ * beside the floor in the same run.
  */
 
-const CLIENTS = Number(process.env.STREAMS_BENCH_CLIENTS ?? 500);
-const EVENTS = Number(process.env.STREAMS_BENCH_EVENTS ?? 10_000);
-const RATE = Number(process.env.STREAMS_BENCH_RATE ?? 1000);
-const WORKERS = Number(process.env.STREAMS_BENCH_WORKERS ?? 4);
-/** How often the publisher catches up with its rate. */
-const TICK_MS = 10;
-/** Delivery is over when no client has received anything for this long. */
-const QUIET_MS = 5000;
-const CLIENTS_SCRIPT = fileURLToPath(new URL('./sse-clients.mjs', import.meta.url));
-
-/** What one worker of sse-clients.mjs reports. */
-interface WorkerReport {
-  readonly delivered: number;
-  readonly outOfOrder: number;
-  readonly ended: number;
-  readonly comments: readonly (readonly [string, number])[];
-  /** Width of a latency bucket in ms. */
-  readonly bucketMs: number;
-  /** Non-empty latency buckets as [index, count]. */
-  readonly buckets: readonly (readonly [number, number])[];
-  readonly max: number;
-}
-
-interface FanOut {
-  readonly delivered: number;
-  readonly outOfOrder: number;
-  readonly ended: number;
-  readonly comments: readonly (readonly [string, number])[];
-  readonly p50: number;
-  readonly p99: number;
-  readonly max: number;
-  /** Seconds from the first publish to the last delivery. */
-  readonly seconds: number;
-  readonly peakRssMiB: number;
-}
-
 const results = new Map<string, FanOut>();
-
-/** The next IPC message of `type` from a worker. */
-async function reply<T>(child: ChildProcess, type: string): Promise<T> {
-  for (;;) {
-    const [message] = (await once(child, 'message')) as [{ type: string; message?: string } & T];
-    if (message.type === 'error') throw new Error(message.message);
-    if (message.type === type) return message;
-  }
-}
-
-/** Asks every worker `type` and waits for all their answers. */
-function ask<T>(workers: readonly ChildProcess[], type: string): Promise<T[]> {
-  return Promise.all(
-    workers.map((w) => {
-      const answer = reply<T>(w, type);
-      w.send({ type });
-      return answer;
-    }),
-  );
-}
-
-/** The workers' reports added up, the latency quantiles read from the merged histogram. */
-function merge(reports: readonly WorkerReport[]): Omit<FanOut, 'seconds' | 'peakRssMiB'> {
-  const histogram = new Map<number, number>();
-  const comments = new Map<string, number>();
-  for (const r of reports) {
-    for (const [bucket, count] of r.buckets) histogram.set(bucket, (histogram.get(bucket) ?? 0) + count);
-    for (const [line, count] of r.comments) comments.set(line, (comments.get(line) ?? 0) + count);
-  }
-  const delivered = reports.reduce((sum, r) => sum + r.delivered, 0);
-  const bucketMs = reports[0]?.bucketMs ?? 0.1;
-  const sorted = [...histogram].sort((a, b) => a[0] - b[0]);
-  /** The upper edge of the bucket that holds the q-quantile. */
-  const at = (q: number): number => {
-    const rank = Math.max(1, Math.ceil(delivered * q));
-    let seen = 0;
-    for (const [bucket, count] of sorted) {
-      seen += count;
-      if (seen >= rank) return (bucket + 1) * bucketMs;
-    }
-    return Number.NaN;
-  };
-  return {
-    delivered,
-    outOfOrder: reports.reduce((sum, r) => sum + r.outOfOrder, 0),
-    ended: reports.reduce((sum, r) => sum + r.ended, 0),
-    comments: [...comments],
-    p50: at(0.5),
-    p99: at(0.99),
-    max: Math.max(...reports.map((r) => r.max)),
-  };
-}
-
-function sentAt(): number {
-  return performance.timeOrigin + performance.now();
-}
-
-/** Connects the clients to `url`, publishes EVENTS events at RATE, and waits for their delivery. */
-async function measure(name: string, url: string, publish: (seq: number) => void): Promise<void> {
-  const shares = Array.from(
-    { length: WORKERS },
-    (_, i) => Math.floor((CLIENTS * (i + 1)) / WORKERS) - Math.floor((CLIENTS * i) / WORKERS),
-  ).filter((n) => n > 0);
-  const workers = shares.map((clients) => fork(CLIENTS_SCRIPT, [JSON.stringify({ url, clients })]));
-  try {
-    await Promise.all(workers.map((w) => reply(w, 'ready')));
-    let peakRss = 0;
-    const started = performance.now();
-    for (let sent = 0; sent < EVENTS; ) {
-      const due = Math.min(EVENTS, Math.floor(((performance.now() - started) / 1000) * RATE) + 1);
-      for (; sent < due; sent++) publish(sent);
-      peakRss = Math.max(peakRss, process.memoryUsage.rss());
-      await sleep(TICK_MS);
-    }
-    let delivered = -1;
-    let lastChange = performance.now();
-    let lastDelivery = lastChange;
-    while (delivered < CLIENTS * EVENTS && performance.now() - lastChange < QUIET_MS) {
-      const now = (await ask<{ delivered: number }>(workers, 'progress')).reduce(
-        (sum, c) => sum + c.delivered,
-        0,
-      );
-      if (now !== delivered) {
-        delivered = now;
-        lastChange = lastDelivery = performance.now();
-      }
-      peakRss = Math.max(peakRss, process.memoryUsage.rss());
-      await sleep(50);
-    }
-    results.set(name, {
-      ...merge(await ask<WorkerReport>(workers, 'report')),
-      seconds: (lastDelivery - started) / 1000,
-      peakRssMiB: peakRss / 2 ** 20,
-    });
-  } finally {
-    for (const w of workers) w.kill();
-  }
-}
-
-/** The example-mod event of sequence number `seq`, stamped with the time it is published. */
-function eventClass(seq: number): string {
-  return `${seq}:${sentAt().toFixed(3)}`;
-}
-
 const once1 = { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 };
 
 describe(`SSE fan-out: ${CLIENTS} clients x ${EVENTS} notifications at ${RATE}/s`, () => {
   bench(
     'floor: bare node:http SSE server, same writer, message and fan-out',
     async () => {
-      const writers = new Set<SseWriter>();
-      const server: Server = createServer((_req, res) => {
-        const writer = createSseWriter(res, { coalesceWrites: true, onClose: () => writers.delete(writer) });
-        writers.add(writer);
-      });
-      server.listen(0, '127.0.0.1');
-      await once(server, 'listening');
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-      await measure('baseline', url, (seq) => {
-        const data = JSON.stringify({
-          'ietf-restconf:notification': {
-            eventTime: new Date().toISOString(),
-            'example-mod:event': {
-              'event-class': eventClass(seq),
-              'reporting-entity': { card: 'Ethernet0' },
-              severity: 'major',
-            },
-          },
-        });
-        const event = encodeEvent({ data });
-        for (const w of writers) w.sendEncoded(event);
-      });
-      server.closeAllConnections();
-      server.close();
+      results.set('baseline', await measureFloor());
     },
     once1,
   );
@@ -202,8 +34,11 @@ describe(`SSE fan-out: ${CLIENTS} clients x ${EVENTS} notifications at ${RATE}/s
     async () => {
       const gw = await startGateway();
       try {
-        await measure('gateway', `${gw.url}/restconf/streams/json-NETCONF`, (seq) =>
-          gw.netconf.publish(eventXml(eventClass(seq))),
+        results.set(
+          'gateway',
+          await measureFanOut(`${gw.url}/restconf/streams/json-NETCONF`, (seq) =>
+            gw.netconf.publish(stampedEventXml(seq)),
+          ),
         );
       } finally {
         await gw.close();
@@ -214,26 +49,10 @@ describe(`SSE fan-out: ${CLIENTS} clients x ${EVENTS} notifications at ${RATE}/s
 });
 
 afterAll(() => {
-  const total = CLIENTS * EVENTS;
-  const ms = (x: number) => x.toFixed(1);
-  const row = (name: string, r: FanOut | undefined) =>
-    r === undefined
-      ? `| ${name} | not measured | | | | | | |`
-      : `| ${name} | ${(total - r.delivered).toLocaleString('en-US')} | ${r.outOfOrder} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.seconds.toFixed(1)} | ${r.peakRssMiB.toFixed(0)} |`;
-  const closing = [...results].flatMap(([name, r]) => [
-    `${name}: ${r.ended} of ${CLIENTS} responses ended before the last event`,
-    ...r.comments.map(([comment, clients]) => `${name}: ${clients} clients got "${comment}"`),
-  ]);
   console.log(
-    [
-      '',
-      `SSE fan-out, ${CLIENTS} clients in ${WORKERS} processes x ${EVENTS.toLocaleString('en-US')} notifications published at ${RATE}/s`,
-      '| server | events lost | out of order | p50 ms | p99 ms | max ms | seconds | peak RSS MiB |',
-      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-      row('node:http floor', results.get('baseline')),
-      row('restconf-server', results.get('gateway')),
-      ...closing,
-      '',
-    ].join('\n'),
+    fanOutTable([
+      ['node:http floor', results.get('baseline')],
+      ['restconf-server', results.get('gateway')],
+    ]),
   );
 });
