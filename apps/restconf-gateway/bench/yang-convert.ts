@@ -22,7 +22,8 @@ import { interfacesXml } from '../../../packages/yang-json-codec/bench/interface
  */
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const CLI = path.join(root, 'packages/yang-json-codec/dist/bin.js');
+/** The command's file, run as a user runs it: through its `#!` line, which gives Node its flags. */
+const CLI = path.join(root, 'packages/yang-json-codec/bin/yang-convert.js');
 /** ietf-interfaces, ietf-ip and the modules they import. */
 const YANG = path.join(root, 'packages/yang-schema/yang');
 /** iana-if-type, for the interface types of the document. */
@@ -90,7 +91,7 @@ function convertWithBoth(
   rounds: number,
   dir: string,
 ): ConvertCost {
-  const cli = [process.execPath, CLI, '--path', YANG, '--path', IANA];
+  const cli = [CLI, '--path', YANG, '--path', IANA];
   for (const m of ['ietf-interfaces', 'ietf-ip', 'iana-if-type']) cli.push('--module', m);
   cli.push('--kind', 'config', '--from', from, '--to', to, input);
   const lint = ['yanglint', '-p', YANG, ...MODULES, '-t', 'config', '-f', to, input];

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
 import { loadSchema, type SchemaNode, type SchemaTree } from '@yangkit/yang-schema';
@@ -15,7 +16,11 @@ import type { WithDefaultsMode } from './with-defaults';
 
 /** Where the CLI reads and writes; injectable so tests run it in-process. */
 export interface CliIo {
-  readonly stdout: (text: string) => void;
+  /**
+   * Writes `text`; a promise when the output holds as much as it buffers (a pipe read slowly): the
+   * next write waits for it, so that output never piles up in memory.
+   */
+  readonly stdout: (text: string) => void | Promise<void>;
   readonly stderr: (text: string) => void;
   /** The text of a file (`-`: standard input), whole or in pieces read as they are decoded. */
   readonly readFile: (file: string) => string | Iterable<string>;
@@ -70,8 +75,26 @@ function wholeText(text: string | Iterable<string>): string {
   return typeof text === 'string' ? text : [...text].join('');
 }
 
+/**
+ * What writes to `out` (standard output): a promise of its `drain` when it buffers more than its
+ * high-water mark. A reader that stops early (`| head`) closes the pipe: the rest is not wanted, so
+ * `closed` ends the process quietly, as a command killed by SIGPIPE ends, rather than with the stack
+ * of an unhandled EPIPE.
+ * @internal
+ */
+export function outputWriter(out: Writable, closed: () => void): (text: string) => void | Promise<void> {
+  out.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    closed();
+  });
+  return (text) => {
+    if (out.write(text)) return;
+    return new Promise((resolve) => out.once('drain', resolve));
+  };
+}
+
 const defaultIo: CliIo = {
-  stdout: (t) => process.stdout.write(t),
+  stdout: outputWriter(process.stdout, () => process.exit(process.exitCode ?? 0)),
   stderr: (t) => process.stderr.write(t),
   readFile: (f) => (f === '-' ? readFileSync(0, 'utf8') : readPieces(f)),
 };
@@ -203,8 +226,11 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
       to === 'json'
         ? encodeJsonChunks(tree, { indent: 2, simpleNames: values['simple-json-names'] ?? false, view })
         : encodeXmlChunks(tree, { indent: 2, view });
-    for (const chunk of chunks) io.stdout(chunk);
-    io.stdout('\n');
+    for (const chunk of chunks) {
+      const full = io.stdout(chunk);
+      if (full !== undefined) await full;
+    }
+    await io.stdout('\n');
     return 0;
   } catch (e) {
     if (!CodecError.isInstance(e)) throw e;

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Writable } from 'node:stream';
+import { setImmediate as turn } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
-import { main } from '../src/cli';
+import { interfacesXml } from '../bench/interfaces-document';
+import { main, outputWriter } from '../src/cli';
 import { FIXTURES, SHARED_YANG, TEST_YANG } from './helpers';
 
 async function run(argv: string[], files: Record<string, string | Iterable<string>> = {}) {
@@ -281,5 +284,96 @@ describe('yang-convert --kind notification', () => {
     const r = await run([...events, '--from', 'xml', '--to', 'json', 'n.xml'], { 'n.xml': event + event });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('one event element');
+  });
+});
+
+describe('yang-convert output', () => {
+  const interfaces = [
+    '--path',
+    path.resolve(__dirname, '../../yang-schema/yang'),
+    '--path',
+    path.join(SHARED_YANG, 'rfc7223'),
+    '-m',
+    'ietf-interfaces',
+    '-m',
+    'ietf-ip',
+    '-m',
+    'iana-if-type',
+    '--kind',
+    'config',
+    '--from',
+    'xml',
+    '--to',
+    'json',
+    'interfaces.xml',
+  ];
+  const files = { 'interfaces.xml': interfacesXml(1000) };
+
+  test('waits while the output is full before writing more', async () => {
+    const whole = await run(interfaces, files);
+    let out = '';
+    let full = false;
+    let waits = 0;
+    const code = await main(interfaces, {
+      // Full after every write, drained a turn later: a pipe whose reader is slow.
+      stdout: (t) => {
+        if (full) throw new Error('written to while full');
+        out += t;
+        full = true;
+        waits++;
+        return turn().then(() => {
+          full = false;
+        });
+      },
+      stderr: () => undefined,
+      readFile: (f) => files[f as keyof typeof files],
+    });
+    expect(code).toBe(0);
+    expect(out).toBe(whole.stdout);
+    // The document is written in several chunks, each waited for.
+    expect(waits).toBeGreaterThan(3);
+  });
+
+  test('a full stream gives a promise of its drain', async () => {
+    const written: string[] = [];
+    let release: (() => void) | undefined;
+    const slow = new Writable({
+      highWaterMark: 4,
+      write(chunk, _encoding, done) {
+        written.push(String(chunk));
+        release = done;
+      },
+    });
+    const write = outputWriter(slow, () => undefined);
+    const full = write('more than four bytes');
+    expect(full).toBeInstanceOf(Promise);
+    let drained = false;
+    void full!.then(() => {
+      drained = true;
+    });
+    await turn();
+    expect(drained).toBe(false);
+    release!();
+    await full;
+    expect(written).toEqual(['more than four bytes']);
+    expect(write('x')).toBeUndefined();
+  });
+
+  test('a reader that closes the pipe ends the command quietly; other write errors are thrown', async () => {
+    const failing = (code: string) =>
+      new Writable({
+        write(_chunk, _encoding, done) {
+          done(Object.assign(new Error(`write ${code}`), { code }));
+        },
+      });
+    let closed = 0;
+    outputWriter(failing('EPIPE'), () => closed++)('text');
+    await turn();
+    expect(closed).toBe(1);
+    const other = failing('EIO');
+    outputWriter(other, () => closed++);
+    const listener = other.listeners('error')[0] as (error: Error) => void;
+    expect(() => listener(Object.assign(new Error('write EIO'), { code: 'EIO' }))).toThrow('write EIO');
+    expect(closed).toBe(1);
   });
 });
