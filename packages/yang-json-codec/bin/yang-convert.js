@@ -2,9 +2,8 @@
 // The `yang-convert` command. The package's bin is this file rather than dist/bin.js, which a fresh
 // clone has only after the build: installing the workspace links a bin only when its file exists.
 // A conversion's nodes live until it ends, so V8's young generation only copies them on their way to
-// the old one: a young generation of 4 MiB semi-spaces (the default grows to 16) took a conversion of
-// 100,000 interfaces from 2.45 to 2.16 s of CPU and from 250 to 222 MB resident. `env -S` (and the
-// shims npm and pnpm write from this line) passes the flag.
+// the old one: a smaller one (4 MiB semi-spaces, the default grows to 16) costs less time and memory
+// (figures in the README). `env -S`, and the shims npm and pnpm write from this line, pass the flag.
 import { existsSync } from 'node:fs';
 
 const cli = new URL('../dist/bin.js', import.meta.url);
