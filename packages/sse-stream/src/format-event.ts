@@ -12,7 +12,7 @@ export const OVERFLOW_COMMENT =
   'SSE overflow: the client read too slowly, its queue reached the bound; the stream ends';
 
 // A line break in the event stream format (WHATWG HTML, "Parsing an event stream"): CRLF, LF or CR.
-const LINE_BREAK = /\r\n|\r|\n/;
+export const LINE_BREAK = /\r\n|\r|\n/;
 
 /**
  * Formats one event as `text/event-stream` text, ready to write.
@@ -36,6 +36,29 @@ const LINE_BREAK = /\r\n|\r|\n/;
  *   is not a non-negative safe integer, or a field is not a string at all.
  */
 export function formatEvent(event: SseEvent): string {
+  const head = formatHead(event);
+  const { data } = event;
+  // Checked for callers without types: a number or object here would be written as garbage.
+  if (typeof data !== 'string') {
+    throw new SseFormatError('data', 'The event data must be a string');
+  }
+  // Fast path: most payloads (compact JSON notifications) are a single line.
+  if (!hasLineBreak(data)) {
+    return `${head}${field('data', data)}\n`;
+  }
+  let body = '';
+  for (const line of data.split(LINE_BREAK)) {
+    body += field('data', line);
+  }
+  return `${head}${body}\n`;
+}
+
+/**
+ * The fields of `event` before its data (`event:`, `id:`, `retry:`), each only when given.
+ *
+ * @throws {SseFormatError} as {@link formatEvent}.
+ */
+export function formatHead(event: Omit<SseEvent, 'data'>): string {
   let head = '';
   if (event.event !== undefined) {
     if (typeof event.event !== 'string' || hasLineBreak(event.event)) {
@@ -52,20 +75,7 @@ export function formatEvent(event: SseEvent): string {
   if (event.retry !== undefined) {
     head += field('retry', formatRetry(event.retry));
   }
-  const { data } = event;
-  // Checked for callers without types: a number or object here would be written as garbage.
-  if (typeof data !== 'string') {
-    throw new SseFormatError('data', 'The event data must be a string');
-  }
-  // Fast path: most payloads (compact JSON notifications) are a single line.
-  if (!hasLineBreak(data)) {
-    return `${head}${field('data', data)}\n`;
-  }
-  let body = '';
-  for (const line of data.split(LINE_BREAK)) {
-    body += field('data', line);
-  }
-  return `${head}${body}\n`;
+  return head;
 }
 
 /**
@@ -118,6 +128,6 @@ function hasLineBreak(value: string): boolean {
 }
 
 /** One field line; an empty value is written without the space, leaving no trailing blank. */
-function field(name: string, value: string): string {
+export function field(name: string, value: string): string {
   return value === '' ? `${name}:\n` : `${name}: ${value}\n`;
 }

@@ -1,4 +1,5 @@
 export type { SseChunk } from './bounded-queue.js';
+export { encodeEventSteps } from './encode-event-steps.js';
 export {
   SseAbortError,
   SseError,

@@ -1,0 +1,86 @@
+import { field, formatHead, LINE_BREAK } from './format-event.js';
+import type { SseEvent } from './types.js';
+
+/**
+ * {@link encodeEvent} of an event whose data comes in pieces (an encoder's chunks, each made as it
+ * is asked for), formatted and encoded a piece a step: a generator that yields between two pieces and
+ * returns the event's UTF-8 bytes, the same bytes `encodeEvent` gives for the pieces joined. A big
+ * event (megabytes of notification) is thus formatted in slices of work, not in one run over its
+ * lines, and an event of one piece is one step. A line break split between two pieces (CR at the end
+ * of one, LF at the start of the next) is one break, and a character split between two (a surrogate
+ * pair) one character, as in the whole text.
+ *
+ * @throws {SseFormatError} as `encodeEvent`, from its first step.
+ */
+export function* encodeEventSteps(
+  pieces: Iterable<string>,
+  event: Omit<SseEvent, 'data'> = {},
+): Generator<void, Uint8Array, void> {
+  const lines = new DataLines();
+  const parts: Buffer[] = [Buffer.from(formatHead(event))];
+  let first = true;
+  // A high surrogate that ended the last piece: encoded with the low one that starts the next.
+  let held = '';
+  for (const piece of pieces) {
+    // A step between two pieces: an event of one piece yields nothing.
+    if (!first) yield;
+    first = false;
+    let whole = held + piece;
+    held = '';
+    if (endsWithHighSurrogate(whole)) {
+      held = whole.slice(-1);
+      whole = whole.slice(0, -1);
+    }
+    const text = lines.format(whole);
+    if (text !== '') parts.push(Buffer.from(text));
+  }
+  parts.push(Buffer.from(lines.format(held) + lines.end()));
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}
+
+function endsWithHighSurrogate(text: string): boolean {
+  const last = text.charCodeAt(text.length - 1);
+  return last >= 0xd800 && last <= 0xdbff;
+}
+
+/**
+ * The `data:` fields of a text given in pieces, as `formatEvent` writes them for the whole text:
+ * each line `data: <line>`, an empty one `data:`.
+ */
+class DataLines {
+  /** Whether the current line has text (its `data: ` written). */
+  #open = false;
+  /** The last piece ended with CR: an LF that starts the next one belongs to that break. */
+  #afterCr = false;
+
+  /** The fields of `piece`, all but the end of its last line, which the next piece may go on. */
+  format(piece: string): string {
+    if (piece === '') return '';
+    let text = piece;
+    if (this.#afterCr && text.startsWith('\n')) text = text.slice(1);
+    this.#afterCr = text.endsWith('\r');
+    const lines = text.split(LINE_BREAK);
+    let out = this.#more(lines[0]!);
+    for (let i = 1; i < lines.length; i++) out += this.#endLine() + this.#more(lines[i]!);
+    return out;
+  }
+
+  /** The end of the last line and of the event (the blank line). */
+  end(): string {
+    return `${this.#endLine()}\n`;
+  }
+
+  /** `text` added to the current line. */
+  #more(text: string): string {
+    if (text === '') return '';
+    const start = this.#open ? '' : 'data: ';
+    this.#open = true;
+    return start + text;
+  }
+
+  #endLine(): string {
+    const end = this.#open ? '\n' : field('data', '');
+    this.#open = false;
+    return end;
+  }
+}
