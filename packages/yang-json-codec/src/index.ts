@@ -103,6 +103,7 @@ export {
   selectXPathSteps,
 } from './select';
 export { selectPath } from './select-path';
+export { SharedSteps } from './shared-steps';
 export { type DetachableRead, type SharedRead, snapshotAfterSteps, snapshotChunks } from './snapshot-chunks';
 export {
   finishInSlices,

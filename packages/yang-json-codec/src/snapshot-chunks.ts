@@ -1,6 +1,7 @@
 import type { Detach } from './change-log';
 import type { InstanceTree } from './instance';
 import type { OriginRule } from './origin';
+import { SharedSteps } from './shared-steps';
 import { finishInSlices, type Steps } from './steps';
 import type { NodeFilter } from './view';
 
@@ -94,46 +95,6 @@ export async function snapshotAfterSteps<T>(
     }
   }
   return finishInSlices(run());
-}
-
-/**
- * Steps taken by whichever of a reader and its detach runs them, each step once: their end (result or
- * error) is kept for both.
- */
-class SharedSteps<T> {
-  readonly #steps: Steps<T>;
-  #end: { readonly value: T } | { readonly error: unknown } | undefined;
-
-  constructor(steps: Steps<T>) {
-    this.#steps = steps;
-  }
-
-  /** Takes one step, unless they have ended. */
-  step(): void {
-    if (this.#end !== undefined) return;
-    try {
-      const next = this.#steps.next();
-      if (next.done === true) this.#end = { value: next.value };
-    } catch (error) {
-      this.#end = { error };
-    }
-  }
-
-  /** Their result once they have ended (throwing what they threw), else undefined. */
-  result(): { readonly value: T } | undefined {
-    const end = this.#end;
-    if (end !== undefined && 'error' in end) throw end.error;
-    return end;
-  }
-
-  /** The rest of them, a step at a time; their result, or undefined when they threw. */
-  *restSteps(): Steps<{ readonly value: T } | undefined> {
-    while (this.#end === undefined) {
-      this.step();
-      if (this.#end === undefined) yield;
-    }
-    return 'error' in this.#end ? undefined : this.#end;
-  }
 }
 
 /**
