@@ -1,7 +1,9 @@
 import { decodeXml } from '@yangkit/yang-json-codec';
+import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterEach, expect, test } from 'vitest';
+import { EventDelivery, type EventDeliveryTarget } from '../src/streams/event-delivery.js';
+import type { EventFilter } from '../src/streams/event-filter.js';
 import { compileEventFilter } from '../src/streams/event-filter.js';
-import { FilteredDelivery } from '../src/streams/filtered-delivery.js';
 import { MessageCache } from '../src/streams/notification-message.js';
 import { exampleSchema, type Gateway, startGateway } from './harness.js';
 import { eventXml, openStream } from './streams-helpers.js';
@@ -35,6 +37,17 @@ function kinds(data: readonly string[]): string[] {
       /"event-class":"([^"]*)"/.exec(d)?.[1] ??
       (d.includes('netconf-capability-change') ? 'capability-change' : d),
   );
+}
+
+/** A delivery of JSON events through `filter`, at most `maxWaiting` waiting. */
+function jsonDelivery(
+  schema: SchemaTree,
+  filter: EventFilter | undefined,
+  maxWaiting: number,
+  target: EventDeliveryTarget,
+): EventDelivery {
+  const format = { encoding: 'json', indent: 0 } as const;
+  return new EventDelivery({ schema, filter, messages: new MessageCache(), format, maxWaiting }, target);
 }
 
 test('a filter that passes the bound on a big event does not select it, once warned, and the other clients get every event in order', async () => {
@@ -78,8 +91,9 @@ test('a linear filter over a big event selects it, tested in slices that give th
     5_000_000,
   );
   const sent: string[] = [];
-  const delivery = new FilteredDelivery(filter, new MessageCache(), 1000, {
+  const delivery = jsonDelivery(schema, filter, 1000, {
     send: (n) => sent.push(n.eventTime),
+    notEncoded: () => sent.push('not encoded'),
     overBound: () => sent.push('over the bound'),
     overflow: () => sent.push('overflow'),
   });
@@ -108,8 +122,9 @@ test("more events waiting for a client's filter than its queue may hold drop wha
   );
   const filter = compileEventFilter(schema, '//ietf-netconf-notifications:added-capability', 5_000_000);
   const told: string[] = [];
-  const delivery = new FilteredDelivery(filter, new MessageCache(), 2, {
+  const delivery = jsonDelivery(schema, filter, 2, {
     send: (n) => told.push(n.eventTime),
+    notEncoded: () => told.push('not encoded'),
     overBound: () => told.push('over the bound'),
     overflow: () => told.push('overflow'),
   });

@@ -6,8 +6,8 @@ import { RestconfError } from '../errors.js';
 import { checkEventStreamAccept, type Encoding } from '../media.js';
 import type { Responder } from '../response.js';
 import { requesterOf } from '../subscriptions/requester.js';
+import { EventDelivery } from './event-delivery.js';
 import { compileEventFilter } from './event-filter.js';
-import { FilteredDelivery } from './filtered-delivery.js';
 import { LiveFeeds } from './live-feed.js';
 import { MessageCache } from './notification-message.js';
 import { streamsXml } from './stream-list.js';
@@ -108,39 +108,37 @@ export function createEventStreams(settings: StreamSettings): EventStreams {
         ...(settings.retryMs === undefined ? {} : { retryMs: settings.retryMs }),
       };
       const atBackend = settings.backendFilter && filter !== undefined && s.backend.capabilities.xpath;
-      /** Encodes and sends one notification. */
-      const send = (writer: SseWriter, n: BackendNotification): void => {
-        let event: Uint8Array;
-        try {
-          event = messages.event(s.schema, n, encoding, s.messageIndent);
-        } catch (error) {
-          s.logger?.warn(`notification not encoded: ${(error as Error).message}`);
-          return;
-        }
-        if (writer.sendEncoded(event)) sent++;
-      };
       /**
        * Passes the notifications of `writer`'s client on, in order: through the filter when it is
-       * evaluated here (see `FilteredDelivery`), which is dropped with the client.
+       * evaluated here, and encoded, in steps (see `EventDelivery`), dropped with the client.
        */
       const forwarding = (writer: SseWriter): Forwarding => {
-        if (filter === undefined || atBackend)
-          return { forward: (n) => send(writer, n), sent: async () => {} };
-        const delivery = new FilteredDelivery(filter, messages, settings.maxQueuedEvents, {
-          send: (n) => {
-            if (!writer.isClosed) send(writer, n);
+        const delivery = new EventDelivery(
+          {
+            schema: s.schema,
+            filter: atBackend ? undefined : filter,
+            messages,
+            format: { encoding, indent: s.messageIndent },
+            maxWaiting: settings.maxQueuedEvents,
           },
-          overBound: (n) =>
-            s.logger?.warn(
-              `event stream ${name}: a client's filter needs more than the limit of ${settings.maxXPathWork} units of work (maxXPathWork) on an event of ${n.eventTime}, which is not sent (nor any other it passes the limit on)`,
-            ),
-          overflow: () => {
-            s.logger?.warn(
-              `event stream ${name}: ${settings.maxQueuedEvents} events wait for a client's filter; the client is disconnected`,
-            );
-            void writer.close();
+          {
+            send: (_n, event) => {
+              if (!writer.isClosed && writer.sendEncoded(event)) sent++;
+            },
+            notEncoded: (_n, error) =>
+              s.logger?.warn(`notification not encoded: ${(error as Error).message}`),
+            overBound: (n) =>
+              s.logger?.warn(
+                `event stream ${name}: a client's filter needs more than the limit of ${settings.maxXPathWork} units of work (maxXPathWork) on an event of ${n.eventTime}, which is not sent (nor any other it passes the limit on)`,
+              ),
+            overflow: () => {
+              s.logger?.warn(
+                `event stream ${name}: ${settings.maxQueuedEvents} events wait for a client's filter or their encoding; the client is disconnected`,
+              );
+              void writer.close();
+            },
           },
-        });
+        );
         void writer.closed.then(() => delivery.clear());
         return { forward: (n) => delivery.deliver(n), sent: () => delivery.sent() };
       };

@@ -1,6 +1,6 @@
-import { encodeEvent } from '@yangkit/sse-stream';
+import { encodeEventSteps } from '@yangkit/sse-stream';
 import { escapeXmlText } from '@yangkit/xml';
-import { encodeJson, encodeXml, type Steps } from '@yangkit/yang-json-codec';
+import { encodeJsonChunks, encodeXmlChunks, SharedSteps, type Steps } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import type { BackendNotification } from '../backend.js';
 import type { Encoding } from '../media.js';
@@ -20,26 +20,43 @@ export function notificationMessage(
   encoding: Encoding,
   indent: number,
 ): string {
+  return [...messagePieces(schema, n, { encoding, indent })].join('');
+}
+
+/** How a client's events are written: in its encoding, JSON indented by `indent` spaces. */
+export interface MessageFormat {
+  readonly encoding: Encoding;
+  readonly indent: number;
+}
+
+/** The text of {@link notificationMessage} in the encoder's chunks, each made as it is asked for. */
+function messagePieces(schema: SchemaTree, n: BackendNotification, format: MessageFormat): Iterable<string> {
   const control = n.control;
   if (control !== undefined && schema.moduleByName('nc-notifications')?.implemented !== true) {
     // The schema may lack nc-notifications; these events have no content to encode.
-    return encoding === 'xml'
-      ? `<notification xmlns="${NOTIFICATION_NS}"><eventTime>${escapeXmlText(n.eventTime)}</eventTime><${control} xmlns="${NCEVENT_NS}"/></notification>`
-      : JSON.stringify({
-          'ietf-restconf:notification': { eventTime: n.eventTime, [`nc-notifications:${control}`]: {} },
-        });
+    return [
+      format.encoding === 'xml'
+        ? `<notification xmlns="${NOTIFICATION_NS}"><eventTime>${escapeXmlText(n.eventTime)}</eventTime><${control} xmlns="${NCEVENT_NS}"/></notification>`
+        : JSON.stringify({
+            'ietf-restconf:notification': { eventTime: n.eventTime, [`nc-notifications:${control}`]: {} },
+          }),
+    ];
   }
-  return encoding === 'xml' ? encodeXml(n.tree) : encodeJson(n.tree, { indent });
+  return format.encoding === 'xml'
+    ? encodeXmlChunks(n.tree)
+    : encodeJsonChunks(n.tree, { indent: format.indent });
 }
 
 /**
  * What the clients of one notification share: its SSE event per encoding, formatted and encoded
- * to bytes once, and whether each filter expression selects it.
+ * to bytes once, and whether each filter expression selects it. Both are work in steps that the
+ * first client to need it starts and each client's queue takes further when it runs, each step
+ * once: a client that leaves meanwhile leaves the rest to the others.
  */
 interface Shared {
-  readonly events: Map<Encoding, Uint8Array>;
-  /** Per expression: whether it selects the notification, or what its evaluation threw. */
-  readonly matches: Map<string, boolean | { readonly error: unknown }>;
+  readonly events: Map<Encoding, SharedSteps<Uint8Array>>;
+  /** Per expression: whether it selects the notification (or what its evaluation throws). */
+  readonly matches: Map<string, SharedSteps<boolean>>;
 }
 
 /**
@@ -60,32 +77,30 @@ export class MessageCache {
 
   /**
    * Whether `filter` selects `n`, in steps (see `EventFilter.matchesSteps`), evaluated once per
-   * expression: a client whose filter another one evaluated on `n` gets its outcome, its
-   * `WORK_LIMIT` error included.
+   * expression: a client whose filter another one evaluates (or evaluated) on `n` shares its
+   * steps and gets its outcome, its `WORK_LIMIT` error included.
    */
-  *matchesSteps(n: BackendNotification, filter: EventFilter): Steps<boolean> {
+  matchesSteps(n: BackendNotification, filter: EventFilter): Steps<boolean> {
     const { matches } = this.#shared(n);
-    let outcome = matches.get(filter.expression);
-    if (outcome === undefined) {
-      try {
-        outcome = yield* filter.matchesSteps(n.tree);
-      } catch (error) {
-        outcome = { error };
-      }
-      matches.set(filter.expression, outcome);
-    }
-    if (typeof outcome === 'boolean') return outcome;
-    throw outcome.error;
+    let shared = matches.get(filter.expression);
+    if (shared === undefined)
+      matches.set(filter.expression, (shared = new SharedSteps(filter.matchesSteps(n.tree))));
+    return shared.resultSteps();
   }
 
-  /** The SSE event of `n` in `encoding` (UTF-8 bytes for `SseWriter.sendEncoded`), encoded once. */
-  event(schema: SchemaTree, n: BackendNotification, encoding: Encoding, indent: number): Uint8Array {
+  /**
+   * The SSE event of `n` in `format` (UTF-8 bytes for `SseWriter.sendEncoded`), encoded in steps
+   * (the codec's chunks, formatted as each comes: see `encodeEventSteps`) once per encoding: a
+   * client that needs it while another one's steps encode it shares them.
+   */
+  eventSteps(schema: SchemaTree, n: BackendNotification, format: MessageFormat): Steps<Uint8Array> {
     const { events } = this.#shared(n);
-    let bytes = events.get(encoding);
-    if (bytes === undefined) {
-      bytes = encodeEvent({ data: notificationMessage(schema, n, encoding, indent) });
-      events.set(encoding, bytes);
-    }
-    return bytes;
+    let shared = events.get(format.encoding);
+    if (shared === undefined)
+      events.set(
+        format.encoding,
+        (shared = new SharedSteps(encodeEventSteps(messagePieces(schema, n, format)))),
+      );
+    return shared.resultSteps();
   }
 }
