@@ -10,7 +10,10 @@ export const NOTIFICATION_NS = 'urn:ietf:params:xml:ns:netconf:notification:1.0'
 export interface NetconfNotification {
   /** The `<eventTime>` text (RFC 3339 date-time) as sent. */
   readonly eventTime: string;
-  /** The event content (every child but eventTime) as XML, with in-scope namespaces pushed down. */
+  /**
+   * The event content (every child but eventTime) as XML, with in-scope namespaces pushed down;
+   * written from `element` when first read.
+   */
   readonly xml: string;
   /** The parsed `<notification>` element. */
   readonly element: XmlElement;
@@ -53,6 +56,15 @@ export function buildRpc(messageId: string, operationXml: string): string {
 export function parseNotification(el: XmlElement): NetconfNotification {
   const timeEl = childElement(el, 'eventTime', NOTIFICATION_NS);
   if (timeEl === undefined) throw new NetconfError('MALFORMED_REPLY', '<notification> without <eventTime>');
-  const content = { ...el, children: el.children.filter((c) => c !== timeEl) };
-  return { eventTime: textOf(timeEl).trim(), xml: innerXml(content).trim(), element: el };
+  let xml: string | undefined;
+  return {
+    eventTime: textOf(timeEl).trim(),
+    // Written when first asked for: a client that reads the element (a RESTCONF server decoding the
+    // event) never pays for the text, megabytes for the config-change of a big edit, in one turn.
+    get xml() {
+      xml ??= innerXml({ ...el, children: el.children.filter((c) => c !== timeEl) }).trim();
+      return xml;
+    },
+    element: el,
+  };
 }
