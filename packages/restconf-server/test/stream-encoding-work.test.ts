@@ -2,6 +2,7 @@ import { encodeEvent } from '@yangkit/sse-stream';
 import { decodeXml } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { expect, test } from 'vitest';
+import { turnsUntil } from '../../../test-support/turns.js';
 import type { BackendNotification } from '../src/backend.js';
 import type { Encoding } from '../src/media.js';
 import { EventDelivery } from '../src/streams/event-delivery.js';
@@ -24,6 +25,17 @@ function configChange(schema: SchemaTree, count: number, eventTime: string): Bac
   return { eventTime, tree: decodeXml(schema, xml, { kind: 'notification' }) };
 }
 
+let decodedBig: Promise<BackendNotification> | undefined;
+
+/**
+ * A config-change of 50,000 edits, decoded once for the tests (each has a cache of its own): its
+ * encoding takes slices enough for the event loop to turn in between on any machine.
+ */
+function bigChange(): Promise<BackendNotification> {
+  decodedBig ??= exampleSchema().then((schema) => configChange(schema, 50_000, '2026-01-01T00:00:00Z'));
+  return decodedBig;
+}
+
 /** A client of `messages` without a filter: what it is sent, by event time, and its bytes. */
 function client(schema: SchemaTree, messages: MessageCache, encoding: Encoding, indent = 0) {
   const sent: { eventTime: string; event: Uint8Array }[] = [];
@@ -39,21 +51,6 @@ function client(schema: SchemaTree, messages: MessageCache, encoding: Encoding, 
   return { delivery, sent, times: () => sent.map((s) => s.eventTime) };
 }
 
-/** Counts turns of the event loop until `done`. */
-async function turnsUntil(done: Promise<void>): Promise<number> {
-  let turns = 0;
-  let over = false;
-  const turn = (): void => {
-    if (over) return;
-    turns++;
-    setImmediate(turn);
-  };
-  setImmediate(turn);
-  await done;
-  over = true;
-  return turns;
-}
-
 test.each([
   ['json', 0],
   ['json', 2],
@@ -62,7 +59,7 @@ test.each([
   'a big event in %s (indent %d) is encoded in slices, once for its clients, with the bytes of the whole message, and a small one after it keeps its place',
   async (encoding, indent) => {
     const schema = await exampleSchema();
-    const big = configChange(schema, 20_000, '2026-01-01T00:00:00Z');
+    const big = await bigChange();
     const small = configChange(schema, 1, '2026-01-01T00:00:01Z');
     const messages = new MessageCache();
     const a = client(schema, messages, encoding, indent);
@@ -73,7 +70,7 @@ test.each([
     }
     // Still being encoded when deliver returns; the event loop gets turns until it ends.
     expect(a.sent).toEqual([]);
-    const turns = await turnsUntil(Promise.all([a.delivery.sent(), b.delivery.sent()]).then(() => undefined));
+    const turns = await turnsUntil(Promise.all([a.delivery.sent(), b.delivery.sent()]));
     expect(turns).toBeGreaterThan(1);
     expect(a.times()).toEqual([big.eventTime, small.eventTime]);
     expect(b.times()).toEqual([big.eventTime, small.eventTime]);
@@ -87,7 +84,7 @@ test.each([
 
 test('a client that leaves while a big event is encoded leaves the rest of the encoding to the others', async () => {
   const schema = await exampleSchema();
-  const big = configChange(schema, 20_000, '2026-01-01T00:00:00Z');
+  const big = await bigChange();
   const messages = new MessageCache();
   const leaving = client(schema, messages, 'json');
   const staying = client(schema, messages, 'json');

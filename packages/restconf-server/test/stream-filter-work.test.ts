@@ -1,6 +1,7 @@
 import { decodeXml } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterEach, expect, test } from 'vitest';
+import { turnsUntil } from '../../../test-support/turns.js';
 import { EventDelivery, type EventDeliveryTarget } from '../src/streams/event-delivery.js';
 import type { EventFilter } from '../src/streams/event-filter.js';
 import { compileEventFilter } from '../src/streams/event-filter.js';
@@ -101,15 +102,7 @@ test('a linear filter over a big event selects it, tested in slices that give th
   delivery.deliver({ eventTime: 'end', tree, control: 'notificationComplete' });
   // Still being tested when deliver returns; the event loop gets turns until it ends.
   expect(sent).toEqual([]);
-  let turns = 0;
-  const turn = (): void => {
-    if (sent.length > 0) return;
-    turns++;
-    setImmediate(turn);
-  };
-  setImmediate(turn);
-  await delivery.sent();
-  expect(turns).toBeGreaterThan(1);
+  expect(await turnsUntil(delivery.sent())).toBeGreaterThan(1);
   expect(sent).toEqual(['big', 'end']);
 }, 30_000);
 
