@@ -1,6 +1,7 @@
 import { encodeJson } from '@yangkit/yang-json-codec';
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { turnsUntil } from '../../../test-support/turns.js';
 import type { NetconfServer } from '../src/server.js';
 import { client, configMerges, JB, rpcErrorOf, testSchema, testServer } from './helpers.js';
 import { Timeline } from './timeline.js';
@@ -130,16 +131,9 @@ describe("a read of the candidate during the candidate's replay of running's cha
     // replays the 20,000 playlists in slices.
     alice.editConfig('running', playlists(20_000));
     const bob = server.localSession('bob');
-    let turns = 0;
-    let answered = false;
-    const turn = (): void => {
-      if (answered) return;
-      turns++;
-      setImmediate(turn);
-    };
-    setImmediate(turn);
-    const read = await bob.readShared({ datastore: 'candidate' });
-    answered = true;
+    const reading = bob.readShared({ datastore: 'candidate' });
+    const turns = await turnsUntil(reading);
+    const read = await reading;
     // Made to replay at once, the read is answered before the event loop turns at all.
     expect(turns).toBeGreaterThan(1);
     expect(encodeJson(read.tree).includes('"p19999"')).toBe(true);
