@@ -17,26 +17,30 @@ export function* encodeEventSteps(
   event: Omit<SseEvent, 'data'> = {},
 ): Generator<void, Uint8Array, void> {
   const lines = new DataLines();
-  const parts: Buffer[] = [Buffer.from(formatHead(event))];
+  // Encoded to bytes once it reaches ENCODED_AT: a small event is one allocation, as with
+  // `encodeEvent`, and a big one is never encoded in one run.
+  let text = formatHead(event);
+  const encoded: Buffer[] = [];
   let first = true;
-  // A high surrogate that ended the last piece: encoded with the low one that starts the next.
-  let held = '';
   for (const piece of pieces) {
     // A step between two pieces: an event of one piece yields nothing.
     if (!first) yield;
     first = false;
-    let whole = held + piece;
-    held = '';
-    if (endsWithHighSurrogate(whole)) {
-      held = whole.slice(-1);
-      whole = whole.slice(0, -1);
-    }
-    const text = lines.format(whole);
-    if (text !== '') parts.push(Buffer.from(text));
+    text += lines.format(piece);
+    if (text.length < ENCODED_AT) continue;
+    // A high surrogate at the end waits for the low one that starts the next piece.
+    const cut = endsWithHighSurrogate(text) ? text.length - 1 : text.length;
+    encoded.push(Buffer.from(text.slice(0, cut)));
+    text = text.slice(cut);
   }
-  parts.push(Buffer.from(lines.format(held) + lines.end()));
-  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  text += lines.end();
+  if (encoded.length === 0) return Buffer.from(text);
+  encoded.push(Buffer.from(text));
+  return Buffer.concat(encoded);
 }
+
+/** Characters of formatted text encoded to bytes at once (64 Ki: a codec chunk's size). */
+const ENCODED_AT = 65_536;
 
 function endsWithHighSurrogate(text: string): boolean {
   const last = text.charCodeAt(text.length - 1);

@@ -35,6 +35,27 @@ describe('encodeEventSteps', () => {
     );
   });
 
+  test('gives the bytes of encodeEvent for a big event, whatever the split points', () => {
+    // Encoded to bytes 64 Ki characters at a time: characters and line breaks cut there too.
+    const unit = ['x'.repeat(1000), '😀', '\r', '\n', '\r\n', 'é', ''];
+    const data = Array.from({ length: 1000 }, (_, i) => unit[i % unit.length]).join('');
+    const whole = Buffer.from(encodeEvent({ data }));
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 8 }), (cuts) => {
+        const bytes = Buffer.from(run(encodeEventSteps(splitAt(data, cuts))).bytes);
+        expect(bytes.equals(whole)).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test('encodes a character split where the text is encoded to bytes as one character', () => {
+    // `data: ` and 65,529 characters, then the high surrogate: the 65,536th character of the text.
+    const pieces = [`${'x'.repeat(65_529)}\ud83d`, '\ude00 end'];
+    const whole = Buffer.from(encodeEvent({ data: pieces.join('') }));
+    expect(Buffer.from(run(encodeEventSteps(pieces)).bytes).equals(whole)).toBe(true);
+  });
+
   test('writes the fields before the data as encodeEvent does', () => {
     const head = { event: 'update', id: '7', retry: 100 };
     const { bytes } = run(encodeEventSteps(['a\r', '\nb'], head));
