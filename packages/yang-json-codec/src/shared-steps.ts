@@ -6,7 +6,8 @@ import type { Steps } from './steps';
  * runner that stops (its client left) leaves the rest to the others.
  */
 export class SharedSteps<T> {
-  readonly #steps: Steps<T>;
+  /** Until they end: dropped then, with what the generator holds (its input, its buffers). */
+  #steps: Steps<T> | undefined;
   #end: { readonly value: T } | { readonly error: unknown } | undefined;
 
   constructor(steps: Steps<T>) {
@@ -15,13 +16,15 @@ export class SharedSteps<T> {
 
   /** Takes one step, unless they have ended. */
   step(): void {
-    if (this.#end !== undefined) return;
+    const steps = this.#steps;
+    if (steps === undefined) return;
     try {
-      const next = this.#steps.next();
+      const next = steps.next();
       if (next.done === true) this.#end = { value: next.value };
     } catch (error) {
       this.#end = { error };
     }
+    if (this.#end !== undefined) this.#steps = undefined;
   }
 
   /** Their result once they have ended (throwing what they threw), else undefined. */
