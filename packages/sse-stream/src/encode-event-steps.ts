@@ -1,4 +1,4 @@
-import { field, formatHead, LINE_BREAK } from './format-event.js';
+import { field, formatHead, hasLineBreak, LINE_BREAK } from './format-event.js';
 import type { SseEvent } from './types.js';
 
 /**
@@ -63,6 +63,8 @@ class DataLines {
     let text = piece;
     if (this.#afterCr && text.startsWith('\n')) text = text.slice(1);
     this.#afterCr = text.endsWith('\r');
+    // Most pieces (compact JSON) hold no line break: no split.
+    if (!hasLineBreak(text)) return this.#more(text);
     const lines = text.split(LINE_BREAK);
     let out = this.#more(lines[0]!);
     for (let i = 1; i < lines.length; i++) out += this.#endLine() + this.#more(lines[i]!);

@@ -123,7 +123,7 @@ export function formatRetry(ms: number): string {
 }
 
 // indexOf is a vectorised scan in V8, several times faster than a character-class regex on large data.
-function hasLineBreak(value: string): boolean {
+export function hasLineBreak(value: string): boolean {
   return value.indexOf('\n') !== -1 || value.indexOf('\r') !== -1;
 }
 
