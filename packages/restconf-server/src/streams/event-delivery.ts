@@ -60,6 +60,15 @@ export class EventDelivery {
 
   /** Takes the next notification of the stream. */
   deliver(n: BackendNotification): void {
+    const { filter, messages, format } = this.#options;
+    if (this.#queue.size === 0 && (filter === undefined || n.control !== undefined)) {
+      // Nothing to wait for: sent at once when another client encoded it (most clients of a feed).
+      const event = messages.encodedEvent(n, format);
+      if (event !== undefined) {
+        this.#target.send(n, event);
+        return;
+      }
+    }
     if (n.control !== undefined) {
       this.#queue.add(this.#encoded(n));
       return;

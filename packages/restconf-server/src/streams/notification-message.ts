@@ -89,6 +89,19 @@ export class MessageCache {
   }
 
   /**
+   * The SSE event of `n` in `format` once another client's steps have encoded it, else undefined
+   * (not yet, or it failed: see {@link eventSteps}).
+   */
+  encodedEvent(n: BackendNotification, format: MessageFormat): Uint8Array | undefined {
+    const shared = this.#entries.get(n)?.events.get(format.encoding);
+    try {
+      return shared?.result()?.value;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * The SSE event of `n` in `format` (UTF-8 bytes for `SseWriter.sendEncoded`), encoded in steps
    * (the codec's chunks, formatted as each comes: see `encodeEventSteps`) once per encoding: a
    * client that needs it while another one's steps encode it shares them.
