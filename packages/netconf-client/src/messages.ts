@@ -56,15 +56,31 @@ export function buildRpc(messageId: string, operationXml: string): string {
 export function parseNotification(el: XmlElement): NetconfNotification {
   const timeEl = childElement(el, 'eventTime', NOTIFICATION_NS);
   if (timeEl === undefined) throw new NetconfError('MALFORMED_REPLY', '<notification> without <eventTime>');
-  let xml: string | undefined;
-  return {
-    eventTime: textOf(timeEl).trim(),
-    // Written when first asked for: a client that reads the element (a RESTCONF server decoding the
-    // event) never pays for the text, megabytes for the config-change of a big edit, in one turn.
-    get xml() {
-      xml ??= innerXml({ ...el, children: el.children.filter((c) => c !== timeEl) }).trim();
-      return xml;
-    },
-    element: el,
-  };
+  return new ReceivedNotification(el, timeEl);
+}
+
+/**
+ * A notification as received: its `xml` is written when first read, so that a client that reads
+ * the element (a RESTCONF server decoding the event) never pays for the text, megabytes for the
+ * config-change of a big edit, in one turn.
+ */
+class ReceivedNotification implements NetconfNotification {
+  readonly eventTime: string;
+  readonly element: XmlElement;
+  readonly #timeEl: XmlElement;
+  #xml: string | undefined;
+
+  constructor(element: XmlElement, timeEl: XmlElement) {
+    this.eventTime = textOf(timeEl).trim();
+    this.element = element;
+    this.#timeEl = timeEl;
+  }
+
+  get xml(): string {
+    this.#xml ??= innerXml({
+      ...this.element,
+      children: this.element.children.filter((c) => c !== this.#timeEl),
+    }).trim();
+    return this.#xml;
+  }
 }
