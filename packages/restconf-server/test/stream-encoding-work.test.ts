@@ -82,6 +82,24 @@ test.each([
   60_000,
 );
 
+test('an event another client has encoded waits behind the events before it', async () => {
+  const schema = await exampleSchema();
+  const big = await bigChange();
+  const small = configChange(schema, 1, '2026-01-01T00:00:01Z');
+  const messages = new MessageCache();
+  const first = client(schema, messages, 'json');
+  const behind = client(schema, messages, 'json');
+  // Encoded at once for the first client, while the big event waits for the other's steps.
+  behind.delivery.deliver(big);
+  first.delivery.deliver(small);
+  behind.delivery.deliver(small);
+  expect(first.times()).toEqual([small.eventTime]);
+  expect(behind.times()).toEqual([]);
+  await behind.delivery.sent();
+  expect(behind.times()).toEqual([big.eventTime, small.eventTime]);
+  expect(behind.sent[1]!.event).toBe(first.sent[0]!.event);
+}, 60_000);
+
 test('a client that leaves while a big event is encoded leaves the rest of the encoding to the others', async () => {
   const schema = await exampleSchema();
   const big = await bigChange();
