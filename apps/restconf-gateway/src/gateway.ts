@@ -14,7 +14,7 @@ import { createAudit, type GatewayAudit } from './audit.js';
 import { basicAuth, denyAccess, setRemoteUser, singleUserCheck } from './basic-auth.js';
 import { type BackendSetup, startEmbedded } from './embedded.js';
 import { GatewayError } from './errors.js';
-import { garbageCollector } from './garbage-collection.js';
+import { garbageCollectors } from './garbage-collection.js';
 import { type ConnectionCloser, createHttp2Server, type GatewayHttp2Server, http1Closer } from './http2.js';
 import { limitsLine, limitsOf } from './limits.js';
 import { createAuditLogger, createLogger, handlerLogger } from './logger.js';
@@ -241,7 +241,7 @@ export async function startGateway(
     maxBodiesDecoding: limits.bodiesDecoding,
     maxBodiesWaiting: limits.bodiesWaiting,
     maxHeapPercent: limits.heapPercent,
-    ...(limits.idleCollection ? { collectGarbage: garbageCollector() } : {}),
+    ...(limits.idleCollection ? idleCollectors() : {}),
     ...(options.withNmda === undefined ? {} : { withNmda: options.withNmda }),
     ...(options.sseKeepalive === undefined ? {} : { sseKeepalive: options.sseKeepalive }),
     streams: {
@@ -319,6 +319,12 @@ export async function startGateway(
   if (setup.tryFirst !== undefined && !authenticated && !tls)
     log.info(`try: curl -s ${url}${root}${setup.tryFirst}`);
   return gateway;
+}
+
+/** The collections the handler runs once the gateway is quiet (`--idle-collection`). */
+function idleCollectors(): { collectGarbage: () => void; collectYoungGeneration: () => void } {
+  const gc = garbageCollectors();
+  return { collectGarbage: gc.full, collectYoungGeneration: gc.young };
 }
 
 /** The users who may read the monitoring pages: those named, else the administrator. */

@@ -65,7 +65,7 @@ export function limitsLine(limits: GatewayLimits, served: Served): string {
     `list keys of ${limits.keyLength} bytes, values of ${limits.stringLength} bytes, ${limits.bodyNodes} data nodes per body`,
     `${limits.bodiesDecoding} bodies over ${SMALL_BODY_BYTES / 1024} KiB decoded at once and ${limits.bodiesWaiting} waiting, refused above ${limits.heapPercent}% of the ${Math.round(getHeapStatistics().heap_size_limit / 2 ** 20)} MB heap limit`,
     limits.idleCollection
-      ? `their memory given back by a full collection ${IDLE_COLLECTION_DEFAULTS.quietMs / 1000} s after the last`
+      ? `their memory and a busy period's given back by a full collection once ${IDLE_COLLECTION_DEFAULTS.quietMs / 1000} s quiet`
       : 'no collection after them (--idle-collection=false)',
     `headers within ${s(http.headersTimeout)}, a whole request within ${s(http.requestTimeout)}, idle keep-alive ${s(http.keepAliveTimeout)}`,
   ];

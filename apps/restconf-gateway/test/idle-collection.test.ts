@@ -4,13 +4,24 @@ import { startGateway } from '../src/gateway.js';
 
 const JB = '/restconf/data/example-jukebox:jukebox';
 
+/** The collections of `/server-status`: full ones, and those of the young generation. */
+async function counted(url: string): Promise<{ full: number; young: number }> {
+  const status = (await (await fetch(`${url}/server-status`)).json()) as {
+    'request-bodies': { 'idle-collections': number; 'young-collections': number };
+  };
+  return {
+    full: status['request-bodies']['idle-collections'],
+    young: status['request-bodies']['young-collections'],
+  };
+}
+
 /** `idle-collections` of `/server-status`. */
 async function collections(url: string): Promise<number> {
-  const status = (await (await fetch(`${url}/server-status`)).json()) as {
-    'request-bodies': { 'idle-collections': number };
-  };
-  return status['request-bodies']['idle-collections'];
+  return (await counted(url)).full;
 }
+
+/** Waits for `ms` without a request to the gateway: reading its status would end the quiet time. */
+const quiet = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** PATCHes 6,000 playlists (about 140 KB, over the 64 KiB of a big body); resolves with the status. */
 async function bigPatch(url: string): Promise<number> {
@@ -42,13 +53,32 @@ test('by default one collection runs after a big body', async () => {
   const gw = await startGateway({ port: 0, serverStatus: true }, { logger: pino({ level: 'silent' }) });
   try {
     expect(await bigPatch(gw.url)).toBe(204);
-    let runs = 0;
-    for (let i = 0; i < 200 && runs === 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      runs = await collections(gw.url);
-    }
-    expect(runs).toBe(1);
+    await quiet(3000);
+    expect(await collections(gw.url)).toBe(1);
   } finally {
     await gw.close();
   }
 });
+
+test('after a busy period of small requests and 2 s of quiet, one collection runs and is counted', async () => {
+  const lines: string[] = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => lines.push(line) });
+  const gw = await startGateway({ port: 0, serverStatus: true }, { logger });
+  try {
+    for (let i = 0; i < 200; i++) expect((await fetch(`${gw.url}${JB}/player`)).status).toBe(200);
+    expect(await collections(gw.url)).toBe(0);
+    await quiet(3000);
+    // The first after the start always runs: nothing is known yet of what is live.
+    expect(await counted(gw.url)).toEqual({ full: 1, young: expect.any(Number) });
+    expect(
+      lines.some((line) => /garbage collected once quiet in \d+ ms: heap \d+ MB -> \d+ MB/.test(line)),
+    ).toBe(true);
+    // Requests again, then quiet: the heap has not grown past what that one left live, so no pause.
+    for (let i = 0; i < 20; i++) expect((await fetch(`${gw.url}${JB}/player`)).status).toBe(200);
+    await quiet(12_500);
+    expect((await counted(gw.url)).full).toBe(1);
+    expect(lines.some((line) => line.includes('no collection once quiet: heap'))).toBe(true);
+  } finally {
+    await gw.close();
+  }
+}, 30_000);

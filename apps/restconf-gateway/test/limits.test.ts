@@ -15,7 +15,7 @@ describe('limits at start', () => {
   test('the start-up log names the limits in force, defaults included', () => {
     const heapMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
     expect(limitsLine(log)).toBe(
-      `limits: 32 requests in progress per client; list keys of 1024 bytes, values of 1048576 bytes, 200000 data nodes per body; 2 bodies over 64 KiB decoded at once and 16 waiting, refused above 70% of the ${heapMb} MB heap limit; their memory given back by a full collection 2 s after the last; headers within 60 s, a whole request within 300 s, idle keep-alive 5 s; 1000 connections without an authenticated request; logins wait after 10 failures per address or 30 per user name`,
+      `limits: 32 requests in progress per client; list keys of 1024 bytes, values of 1048576 bytes, 200000 data nodes per body; 2 bodies over 64 KiB decoded at once and 16 waiting, refused above 70% of the ${heapMb} MB heap limit; their memory and a busy period's given back by a full collection once 2 s quiet; headers within 60 s, a whole request within 300 s, idle keep-alive 5 s; 1000 connections without an authenticated request; logins wait after 10 failures per address or 30 per user name`,
     );
   });
 });

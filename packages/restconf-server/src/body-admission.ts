@@ -33,8 +33,10 @@ export interface BodyAdmissionStats {
    * their client's share, since the start.
    */
   readonly refused: number;
-  /** Full garbage collections run once the big bodies were done (see {@link IdleCollection}). */
+  /** Full garbage collections run once the gateway was quiet (see {@link IdleCollection}). */
   readonly collections: number;
+  /** Collections of the young generation run once the gateway was quiet, to shrink it. */
+  readonly youngCollections: number;
 }
 
 /** One request's claim on the admission: taken before its body is read, freed when the request is done. */
@@ -166,6 +168,7 @@ export class BodyAdmission {
       waiting: this.limit.queued,
       refused: this.refusals,
       collections: this.idle?.collections ?? 0,
+      youngCollections: this.idle?.youngCollections ?? 0,
     };
   }
 

@@ -3,6 +3,7 @@ import type { SchemaTree } from '@yangkit/yang-schema';
 import type { Backend } from './backend.js';
 import type { BodyAdmission } from './body-admission.js';
 import type { ChangeClock } from './change-clock.js';
+import type { IdleCollection } from './idle-collection.js';
 import type { Encoding } from './media.js';
 import type { DefaultStyle, Logger, SystemSortType } from './options.js';
 import type { Responder } from './response.js';
@@ -36,6 +37,8 @@ export interface Settings {
   readonly maxBodyNodes: number;
   /** The bound on the request bodies read, decoded and applied at once, across all clients. */
   readonly bodies: BodyAdmission;
+  /** Gives the memory of a busy period back once the server is quiet (with `collectGarbage`). */
+  readonly idle: IdleCollection | undefined;
   readonly clock: ChangeClock;
   /** Event streams (RFC 8040 section 6). */
   readonly events: EventStreams;

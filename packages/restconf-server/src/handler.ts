@@ -57,6 +57,18 @@ function settingsOf(o: RestconfHandlerOptions, stats: RequestStats): Settings {
       errorTag: 'invalid-value',
     });
   }
+  const idle =
+    o.collectGarbage === undefined
+      ? undefined
+      : new IdleCollection(
+          {
+            collect: o.collectGarbage,
+            ...(o.collectYoungGeneration === undefined ? {} : { collectYoung: o.collectYoungGeneration }),
+            // Event streams stay open as long as their clients: they do not put the collection off.
+            busy: () => stats.answering(),
+          },
+          o.logger,
+        );
   return {
     schema: o.backend.schema,
     backend: o.backend,
@@ -85,14 +97,9 @@ function settingsOf(o: RestconfHandlerOptions, stats: RequestStats): Settings {
       o.maxBodiesDecoding ?? BODY_ADMISSION_DEFAULTS.maxDecoding,
       o.maxBodiesWaiting ?? BODY_ADMISSION_DEFAULTS.maxWaiting,
       o.maxHeapPercent ?? BODY_ADMISSION_DEFAULTS.maxHeapPercent,
-      o.collectGarbage === undefined
-        ? undefined
-        : new IdleCollection(
-            // Event streams stay open as long as their clients: they do not put the collection off.
-            { collect: o.collectGarbage, busy: () => stats.answering() },
-            o.logger,
-          ),
+      idle,
     ),
+    idle,
     clock: o.clock ?? memoryChangeClock(),
     events,
     subscriptions: subscriptionSettings(o.subscriptions),
@@ -165,6 +172,7 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
       stats.inProgress.delete(out);
       const status = res.statusCode;
       stats.record(status);
+      s.idle?.answered();
       metrics?.observe(req.method ?? 'GET', status, Number(process.hrtime.bigint() - startedAt) / 1e9);
     });
     const run = async (): Promise<void> => {

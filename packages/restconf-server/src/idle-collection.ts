@@ -1,22 +1,36 @@
-import { getHeapStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import type { Logger } from './options.js';
 
 /**
- * Defaults of the collection after big bodies: how long no big body may have been in progress
- * before it runs (`quietMs`), and how often at most it runs (`intervalMs`).
+ * Defaults of the collection once the gateway is quiet: how long no request may have been answered
+ * and no big body in progress before it runs (`quietMs`), how often at most the full collection
+ * runs (`intervalMs`), and how long it waits for a moment with no request being answered
+ * (`maxDeferMs`).
  */
-export const IDLE_COLLECTION_DEFAULTS = { quietMs: 2_000, intervalMs: 30_000, maxDeferMs: 10_000 } as const;
+export const IDLE_COLLECTION_DEFAULTS = { quietMs: 2_000, intervalMs: 10_000, maxDeferMs: 10_000 } as const;
 
 /** How often a collection put off by requests in progress looks again. */
 const RECHECK_MS = 50;
 
-/** When and how the memory of big bodies is given back. */
+/**
+ * How long the young generation must see (almost) no allocation before a minor collection lets V8
+ * shrink it: V8 shrinks it only at a collection that finds the allocation rate of its last 5 s
+ * below 1 MB/s.
+ */
+export const YOUNG_SHRINK_WAIT_MS = 5_500;
+
+/** When and how the memory of a busy period is given back. */
 export interface IdleCollectionOptions {
   /** Runs one full garbage collection (V8's `gc()`, exposed by the process that owns the heap). */
   readonly collect: () => void;
-  /** Milliseconds without a big body in progress before the collection runs (default 2,000). */
+  /**
+   * Runs one collection of the young generation only (V8's `gc({ type: 'minor' })`); when given,
+   * the young generation grown under load is shrunk once the load is over.
+   */
+  readonly collectYoung?: () => void;
+  /** Milliseconds without a request answered or a big body in progress before the collection runs (default 2,000). */
   readonly quietMs?: number;
-  /** Fewest milliseconds between two collections (default 30,000). */
+  /** Fewest milliseconds between two full collections (default 10,000). */
   readonly intervalMs?: number;
   /**
    * True while requests are being answered (open event streams aside): the collection, which holds
@@ -25,53 +39,72 @@ export interface IdleCollectionOptions {
    */
   readonly busy?: () => boolean;
   readonly maxDeferMs?: number;
-  /** The heap's size and what of it is in use, in bytes (default: V8's `getHeapStatistics`). */
+  /** The heap's size, what of it is in use and the young generation's size, in bytes (default: V8's). */
   readonly heap?: () => HeapSize;
 }
 
-/** The heap's committed size and the bytes of it in use. */
+/** The heap's committed size, the bytes of it in use, and the committed size of its young generation. */
 export interface HeapSize {
   readonly total: number;
   readonly used: number;
+  readonly young: number;
 }
 
 const MB = 2 ** 20;
 
 /**
- * A collection runs only when the heap holds this much more than what was live after the last one
- * (times {@link SLACK_FACTOR}, plus {@link SLACK_BYTES}): its pause grows with the live data (a
+ * A full collection runs only when the heap holds this much more than what was live after the last
+ * one (times {@link SLACK_FACTOR}, plus {@link SLACK_BYTES}): its pause grows with the live data (a
  * fraction of a second for a datastore of half a million entries), so it is spent only where it
- * gives memory back, not after every small body over the size that counts as big.
+ * gives memory back, not after every quiet moment or small body over the size that counts as big.
  */
 const SLACK_FACTOR = 1.5;
-const SLACK_BYTES = 64 * MB;
+const SLACK_BYTES = 32 * MB;
+
+/**
+ * The young generation is shrunk only when it is committed past this: V8 starts it at 1 MB and
+ * grows it, up to 32 MB on 64-bit, while much of what is allocated survives a scavenge.
+ */
+const YOUNG_GROWN_BYTES = 4 * MB;
 
 function v8Heap(): HeapSize {
   const h = getHeapStatistics();
-  return { total: h.total_heap_size, used: h.used_heap_size };
+  const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+  return { total: h.total_heap_size, used: h.used_heap_size, young: young?.space_size ?? 0 };
 }
 
 /**
- * Gives the memory of big request bodies back to the system once they are done. V8 collects
- * garbage when JavaScript allocates: a server that goes quiet after decoding big bodies keeps
- * the heap it grew to (hundreds of MB of garbage, resident) for as long as it stays quiet. Once
- * the last big body is done and none has started for `quietMs`, one full collection runs, which
- * lets V8 free the pages left empty; at most one per `intervalMs`, so that a steady stream of
- * big bodies costs one pause per interval, and only when the heap has grown well past what was
- * live after the last one (see {@link SLACK_FACTOR}). It never runs while a big body is in progress, nor
- * on the path of a request: only from its own timer, which does not keep the process alive, and
- * at a moment when no request is being answered, if one comes within `maxDeferMs`.
+ * Gives the memory of a busy period back to the system once it is over. V8 collects garbage when
+ * JavaScript allocates: a server that goes quiet after decoding big bodies, or after thousands of
+ * requests whose garbage was promoted to the old generation, keeps the heap it grew to (tens to
+ * hundreds of MB, resident) for as long as it stays quiet. Once no request has been answered and no
+ * big body has been in progress for `quietMs`, one full collection runs, which lets V8 free the
+ * pages left empty; at most one per `intervalMs`, so that a steady stream of load costs one pause
+ * per interval, and only when the heap has grown well past what was live after the last one (see
+ * {@link SLACK_FACTOR}). Requests answered now and then put it off for at most `maxDeferMs`. Then,
+ * when the young generation was left grown by the load, a minor collection
+ * {@link YOUNG_SHRINK_WAIT_MS} later lets V8 shrink it back (up to 31 MB) if little was allocated
+ * meanwhile; one per quiet time. Neither runs while a big body is in progress, nor on
+ * the path of a request: only from its own timers, which do not keep the process alive, and the
+ * full one at a moment when no request is being answered, if one comes within `maxDeferMs`.
  */
 export class IdleCollection {
   private readonly quietMs: number;
   private readonly intervalMs: number;
   private readonly maxDeferMs: number;
+  private readonly heap: () => HeapSize;
   private inProgress = 0;
   /** When the collection first found requests in progress; undefined when it has not. */
   private deferredSince: number | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private youngTimer: NodeJS.Timeout | undefined;
   private last = Number.NEGATIVE_INFINITY;
+  /** When the last request was answered; the quiet time after a busy period counts from it. */
+  private lastAnswered = Number.NEGATIVE_INFINITY;
+  /** True from the end of the last big body to the collection after it. */
+  private afterBigBodies = false;
   private runs = 0;
+  private youngRuns = 0;
   /** Bytes in use after the last collection (undefined before the first). */
   private live: number | undefined;
 
@@ -82,11 +115,17 @@ export class IdleCollection {
     this.quietMs = options.quietMs ?? IDLE_COLLECTION_DEFAULTS.quietMs;
     this.intervalMs = options.intervalMs ?? IDLE_COLLECTION_DEFAULTS.intervalMs;
     this.maxDeferMs = options.maxDeferMs ?? IDLE_COLLECTION_DEFAULTS.maxDeferMs;
+    this.heap = options.heap ?? v8Heap;
   }
 
-  /** Collections run since the start. */
+  /** Full collections run since the start. */
   get collections(): number {
     return this.runs;
+  }
+
+  /** Collections of the young generation run to shrink it, since the start. */
+  get youngCollections(): number {
+    return this.youngRuns;
   }
 
   /** A big body is admitted (waiting or decoding): no collection until it and the others are done. */
@@ -98,12 +137,24 @@ export class IdleCollection {
   /** A big body is done with its tree: the last one done starts the quiet time. */
   end(): void {
     this.inProgress--;
+    this.afterBigBodies = true;
     if (this.inProgress === 0) this.schedule(this.quietMs);
+  }
+
+  /**
+   * A request was answered: the quiet time starts again. Called for every request, so it only
+   * notes the time; the timer already set looks at it when it fires.
+   */
+  answered(): void {
+    this.lastAnswered = Date.now();
+    if (this.timer === undefined && this.inProgress === 0) this.schedule(this.quietMs);
   }
 
   /** Drops a collection not run yet. */
   close(): void {
     this.cancel();
+    clearTimeout(this.youngTimer);
+    this.youngTimer = undefined;
   }
 
   private schedule(delayMs: number): void {
@@ -120,38 +171,78 @@ export class IdleCollection {
 
   private run(): void {
     this.timer = undefined;
-    const wait = this.last + this.intervalMs - Date.now();
+    const now = Date.now();
+    const wait = this.last + this.intervalMs - now;
     if (wait > 0) {
+      // The full collection waits for the interval; the young generation need not.
+      if (now - this.lastAnswered >= this.quietMs) this.shrinkYoungLater(false);
       this.schedule(wait);
       return;
     }
-    const now = Date.now();
-    if (this.options.busy?.() === true) {
+    // After big bodies, small requests do not put the collection off (only requests in progress
+    // do, below); after a busy period they do, for at most maxDeferMs, so that a steady trickle of
+    // requests does not keep the heap grown for ever.
+    const quiet = now - this.lastAnswered;
+    const waitQuiet = !this.afterBigBodies && quiet < this.quietMs;
+    if (waitQuiet || this.options.busy?.() === true) {
       const since = this.deferredSince ?? now;
       if (now - since < this.maxDeferMs) {
-        this.schedule(RECHECK_MS);
+        this.schedule(waitQuiet ? this.quietMs - quiet : RECHECK_MS);
         this.deferredSince = since;
         return;
       }
     }
     this.deferredSince = undefined;
-    const heap = this.options.heap ?? v8Heap;
-    const before = heap();
+    this.afterBigBodies = false;
+    const collected = this.collectFull(now);
+    this.shrinkYoungLater(collected);
+  }
+
+  /** One full collection when the heap has grown enough for it; false when skipped. */
+  private collectFull(now: number): boolean {
+    const before = this.heap();
     if (this.live !== undefined && before.total < this.live * SLACK_FACTOR + SLACK_BYTES) {
       this.logger?.debug?.(
-        `no collection after big request bodies: heap ${Math.round(before.total / MB)} MB, ${Math.round(this.live / MB)} MB live after the last one`,
+        `no collection once quiet: heap ${Math.round(before.total / MB)} MB, ${Math.round(this.live / MB)} MB live after the last one`,
       );
-      return;
+      return false;
     }
     this.last = now;
     this.runs++;
     const started = performance.now();
     this.options.collect();
     const ms = Math.round(performance.now() - started);
-    const after = heap();
+    const after = this.heap();
     this.live = after.used;
     this.logger?.debug?.(
-      `garbage collected after big request bodies in ${ms} ms: heap ${Math.round(before.total / MB)} MB -> ${Math.round(after.total / MB)} MB`,
+      `garbage collected once quiet in ${ms} ms: heap ${Math.round(before.total / MB)} MB -> ${Math.round(after.total / MB)} MB`,
     );
+    return true;
+  }
+
+  /**
+   * When the young generation is grown, a minor collection {@link YOUNG_SHRINK_WAIT_MS} after the
+   * last collection, unless a big body is in progress then: V8 shrinks the young generation only at a
+   * collection that finds little allocated since the ones before. Without a full collection just
+   * now, a minor one starts that wait (it costs about a millisecond with the young generation empty).
+   */
+  private shrinkYoungLater(collected: boolean): void {
+    const collectYoung = this.options.collectYoung;
+    if (collectYoung === undefined || this.youngTimer !== undefined) return;
+    if (this.heap().young <= YOUNG_GROWN_BYTES) return;
+    if (!collected) collectYoung();
+    this.youngTimer = setTimeout(() => {
+      this.youngTimer = undefined;
+      // V8 shrinks it only if little was allocated meanwhile; under load again it stays as it is.
+      if (this.inProgress > 0) return;
+      const before = this.heap().young;
+      collectYoung();
+      const after = this.heap().young;
+      this.youngRuns++;
+      this.logger?.debug?.(
+        `young generation collected once quiet: ${Math.round(before / MB)} MB -> ${Math.round(after / MB)} MB`,
+      );
+    }, YOUNG_SHRINK_WAIT_MS);
+    this.youngTimer.unref();
   }
 }

@@ -63,6 +63,7 @@ export function serverStatusJson(
       waiting: bodies.waiting,
       refused: bodies.refused,
       'idle-collections': bodies.collections,
+      'young-collections': bodies.youngCollections,
     },
     'netconf-sessions': { open: b.sessions, idle: b.idle, active: b.active },
   });
@@ -167,8 +168,13 @@ export class Metrics {
     );
     counter(
       'restconf_idle_collections_total',
-      'Full garbage collections run once the big request bodies were done and none had come for a while',
+      'Full garbage collections run once no request had been answered and no big request body had been in progress for a while',
       () => bodies().collections,
+    );
+    counter(
+      'restconf_young_collections_total',
+      'Collections of the young generation run once the server was quiet, to let V8 shrink it',
+      () => bodies().youngCollections,
     );
     gauge('restconf_requests_in_flight', 'RESTCONF requests being answered', () => stats.inFlight);
   }

@@ -181,6 +181,7 @@ describe('the collection after big bodies', () => {
         waiting: 0,
         refused: 0,
         'idle-collections': 1,
+        'young-collections': 0,
       });
     } finally {
       await gw.close();

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { IDLE_COLLECTION_DEFAULTS, IdleCollection } from '../src/idle-collection.js';
+import { IDLE_COLLECTION_DEFAULTS, IdleCollection, YOUNG_SHRINK_WAIT_MS } from '../src/idle-collection.js';
 
 const { quietMs, intervalMs } = IDLE_COLLECTION_DEFAULTS;
 const MB = 2 ** 20;
-const GROWN = { total: 4096 * MB, used: 100 * MB };
+const GROWN = { total: 4096 * MB, used: 100 * MB, young: 1 * MB };
 
 describe('IdleCollection', () => {
   let collect: ReturnType<typeof vi.fn<() => void>>;
@@ -64,7 +64,7 @@ describe('IdleCollection', () => {
     expect(idle.collections).toBe(2);
   });
 
-  test('never collects without a big body', () => {
+  test('never collects without a big body or a request answered', () => {
     vi.advanceTimersByTime(intervalMs * 3);
     expect(collect).not.toHaveBeenCalled();
   });
@@ -87,7 +87,7 @@ describe('IdleCollection', () => {
     logged.end();
     vi.advanceTimersByTime(10);
     expect(debug).toHaveBeenCalledWith(
-      expect.stringMatching(/^garbage collected after big request bodies in \d+ ms: heap \d+ MB -> \d+ MB$/),
+      expect.stringMatching(/^garbage collected once quiet in \d+ ms: heap \d+ MB -> \d+ MB$/),
     );
   });
 
@@ -116,7 +116,7 @@ describe('IdleCollection', () => {
   });
 
   test('skips a collection that would give little back: the heap not well past what the last left live', () => {
-    let heap = { total: 900 * MB, used: 800 * MB };
+    let heap = { total: 900 * MB, used: 800 * MB, young: 1 * MB };
     const weighed = new IdleCollection({ collect, heap: () => heap });
     const afterBody = () => {
       weighed.begin();
@@ -125,19 +125,151 @@ describe('IdleCollection', () => {
     };
     // The first runs: nothing is known of what is live. 500 MB stay in use after it.
     collect.mockImplementation(() => {
-      heap = { total: 520 * MB, used: 500 * MB };
+      heap = { total: 520 * MB, used: 500 * MB, young: 1 * MB };
     });
     afterBody();
     expect(weighed.collections).toBe(1);
     // A small body later: the heap grew a little, a pause of the whole live heap would free little.
-    heap = { total: 600 * MB, used: 560 * MB };
+    heap = { total: 600 * MB, used: 560 * MB, young: 1 * MB };
     afterBody();
     expect(weighed.collections).toBe(1);
-    // A big body later: 1.5 times the live heap and 64 MB more.
-    heap = { total: 900 * MB, used: 700 * MB };
+    // A big body later: 1.5 times the live heap and 32 MB more.
+    heap = { total: 790 * MB, used: 700 * MB, young: 1 * MB };
     afterBody();
     expect(weighed.collections).toBe(2);
     expect(collect).toHaveBeenCalledTimes(2);
     weighed.close();
+  });
+  test('collects once quietMs after the last request answered, with no big body', () => {
+    for (let i = 0; i < 5; i++) {
+      idle.answered();
+      vi.advanceTimersByTime(quietMs - 1);
+    }
+    expect(collect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(collect).toHaveBeenCalledTimes(1);
+    expect(idle.collections).toBe(1);
+    // Quiet from then on: nothing more.
+    vi.advanceTimersByTime(intervalMs * 3);
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
+  test('collects after each busy period at most once per interval', () => {
+    const busyPeriod = () => {
+      for (let i = 0; i < 3; i++) {
+        idle.answered();
+        vi.advanceTimersByTime(100);
+      }
+    };
+    busyPeriod();
+    vi.advanceTimersByTime(quietMs);
+    expect(collect).toHaveBeenCalledTimes(1);
+    busyPeriod();
+    vi.advanceTimersByTime(quietMs);
+    expect(collect).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(intervalMs);
+    expect(collect).toHaveBeenCalledTimes(2);
+    expect(idle.collections).toBe(2);
+  });
+
+  test('a trickle of requests puts the collection after a busy period off for at most maxDeferMs', () => {
+    const { maxDeferMs } = IDLE_COLLECTION_DEFAULTS;
+    idle.answered();
+    // One request a second from then on: never 2 s of quiet.
+    for (let second = 1; second < (quietMs + maxDeferMs) / 1_000; second++) {
+      vi.advanceTimersByTime(1_000);
+      idle.answered();
+    }
+    expect(collect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1_000);
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
+  test('small requests do not put off the collection after big bodies', () => {
+    idle.begin();
+    idle.end();
+    for (let i = 0; i < 4; i++) {
+      vi.advanceTimersByTime(quietMs / 4);
+      idle.answered();
+    }
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('IdleCollection of the young generation', () => {
+  let collect: ReturnType<typeof vi.fn<() => void>>;
+  let collectYoung: ReturnType<typeof vi.fn<() => void>>;
+  /** The heap V8 would report: the young generation grown to 32 MB by load, 1 MB once shrunk. */
+  let heap: { total: number; used: number; young: number };
+  let idle: IdleCollection;
+  const debug = vi.fn<(message: string) => void>();
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    heap = { total: 4096 * MB, used: 100 * MB, young: 32 * MB };
+    collect = vi.fn<() => void>(() => {
+      heap = { ...heap, total: 200 * MB };
+    });
+    collectYoung = vi.fn<() => void>(() => {
+      heap = { ...heap, young: 1 * MB };
+    });
+    debug.mockClear();
+    idle = new IdleCollection(
+      { collect, collectYoung, heap: () => heap },
+      { debug, info: () => {}, warn: () => {}, error: () => {} },
+    );
+  });
+  afterEach(() => {
+    idle.close();
+    vi.useRealTimers();
+  });
+
+  test('runs a minor collection YOUNG_SHRINK_WAIT_MS after the full one, counts and logs it', () => {
+    idle.answered();
+    vi.advanceTimersByTime(quietMs);
+    expect(collect).toHaveBeenCalledTimes(1);
+    expect(collectYoung).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(YOUNG_SHRINK_WAIT_MS - 1);
+    expect(collectYoung).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(collectYoung).toHaveBeenCalledTimes(1);
+    expect(idle.youngCollections).toBe(1);
+    expect(debug).toHaveBeenCalledWith('young generation collected once quiet: 32 MB -> 1 MB');
+    // Shrunk: nothing more, however long the quiet lasts.
+    vi.advanceTimersByTime(intervalMs * 3);
+    expect(collectYoung).toHaveBeenCalledTimes(1);
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
+  test('starts the wait with a minor collection when the full one is skipped', () => {
+    idle.answered();
+    vi.advanceTimersByTime(quietMs + YOUNG_SHRINK_WAIT_MS);
+    expect(idle.youngCollections).toBe(1);
+    // Load again: the young generation grows back, the heap barely does.
+    heap = { total: 170 * MB, used: 150 * MB, young: 32 * MB };
+    vi.advanceTimersByTime(intervalMs);
+    idle.answered();
+    vi.advanceTimersByTime(quietMs);
+    expect(collect).toHaveBeenCalledTimes(1);
+    expect(collectYoung).toHaveBeenCalledTimes(2);
+    vi.advanceTimersByTime(YOUNG_SHRINK_WAIT_MS);
+    expect(collectYoung).toHaveBeenCalledTimes(3);
+    expect(idle.youngCollections).toBe(2);
+  });
+
+  test('leaves a young generation that did not grow alone', () => {
+    heap = { ...heap, young: 1 * MB };
+    idle.answered();
+    vi.advanceTimersByTime(quietMs + YOUNG_SHRINK_WAIT_MS * 2);
+    expect(collect).toHaveBeenCalledTimes(1);
+    expect(collectYoung).not.toHaveBeenCalled();
+  });
+
+  test('drops the minor collection not run yet when closed', () => {
+    idle.answered();
+    vi.advanceTimersByTime(quietMs);
+    idle.close();
+    vi.advanceTimersByTime(YOUNG_SHRINK_WAIT_MS);
+    expect(collectYoung).not.toHaveBeenCalled();
   });
 });

@@ -177,7 +177,7 @@ describe.runIf(existsSync('/proc/self/status'))('memory after an attack', () => 
     const collections = g
       .stderr()
       .split('\n')
-      .map((line) => /"msg":"garbage collected after big request bodies in (.*?)"/.exec(line)?.[1])
+      .map((line) => /"msg":"garbage collected once quiet in (.*?)"/.exec(line)?.[1])
       .filter((x) => x !== undefined);
     if (updateFigures)
       writeFigures(
