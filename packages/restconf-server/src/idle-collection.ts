@@ -228,9 +228,13 @@ export class IdleCollection {
    */
   private shrinkYoungLater(collected: boolean): void {
     const collectYoung = this.options.collectYoung;
-    if (collectYoung === undefined || this.youngTimer !== undefined) return;
-    if (this.heap().young <= YOUNG_GROWN_BYTES) return;
-    if (!collected) collectYoung();
+    if (collectYoung === undefined || this.heap().young <= YOUNG_GROWN_BYTES) return;
+    if (this.youngTimer !== undefined) {
+      // A full collection now restarts the wait (V8 looks at what was allocated since the last
+      // collections); otherwise the wait under way stands.
+      if (!collected) return;
+      clearTimeout(this.youngTimer);
+    } else if (!collected) collectYoung();
     this.youngTimer = setTimeout(() => {
       this.youngTimer = undefined;
       // V8 shrinks it only if little was allocated meanwhile; under load again it stays as it is.

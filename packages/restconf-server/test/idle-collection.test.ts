@@ -257,6 +257,29 @@ describe('IdleCollection of the young generation', () => {
     expect(idle.youngCollections).toBe(2);
   });
 
+  test('restarts the wait when the full collection runs during it', () => {
+    idle.answered();
+    vi.advanceTimersByTime(quietMs + YOUNG_SHRINK_WAIT_MS);
+    expect(idle.youngCollections).toBe(1);
+    heap = { total: 4096 * MB, used: 100 * MB, young: 32 * MB };
+    // As V8 does, a minor collection right after load leaves the young generation as it is.
+    collectYoung.mockImplementation(() => {});
+    // Quiet within the interval: a minor collection starts the wait, the full one waits.
+    idle.answered();
+    vi.advanceTimersByTime(quietMs);
+    expect(collectYoung).toHaveBeenCalledTimes(2);
+    expect(collect).toHaveBeenCalledTimes(1);
+    // The full one runs at the end of the interval, during the wait: the wait starts again from it.
+    const fullAt = intervalMs - YOUNG_SHRINK_WAIT_MS - quietMs;
+    vi.advanceTimersByTime(fullAt);
+    expect(collect).toHaveBeenCalledTimes(2);
+    vi.advanceTimersByTime(YOUNG_SHRINK_WAIT_MS - 1);
+    expect(collectYoung).toHaveBeenCalledTimes(2);
+    vi.advanceTimersByTime(1);
+    expect(collectYoung).toHaveBeenCalledTimes(3);
+    expect(idle.youngCollections).toBe(2);
+  });
+
   test('leaves a young generation that did not grow alone', () => {
     heap = { ...heap, young: 1 * MB };
     idle.answered();
