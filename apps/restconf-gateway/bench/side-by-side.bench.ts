@@ -24,7 +24,8 @@ import {
  * jukebox of N artists (BENCH_ARTISTS, 1,000 and 10,000) with one album each is loaded into both
  * with the same RESTCONF PUT, and wrk (`-t1 -c10`) loads them in turn, best of BENCH_ROUNDS (3)
  * runs of BENCH_SECONDS (8) each.
- * The resident size of each server is read after its rows (Clixon: both daemons). Last,
+ * The resident size of each server is read right after its rows (Clixon: both daemons) and again
+ * after REST_SECONDS without requests. Last,
  * `yang-convert` turns INTERFACES (100,000) ietf-interfaces entries from XML into JSON and back
  * beside yanglint, both as whole processes. `UPDATE_FIGURES=1` writes the table into the README.
  */
@@ -85,9 +86,17 @@ interface Row {
 
 interface Memory {
   readonly artists: number;
+  /** Read right after the rows, or after {@link REST_SECONDS} without requests. */
+  readonly when: 'after the rows' | 'at rest';
   readonly gatewayKb: number;
   readonly baselineKb: number | undefined;
 }
+
+/**
+ * Seconds without requests before the resident sizes are read again: long enough for the gateway's
+ * collection once quiet (2 s) and its minor collection 5.5 s later that shrinks the young generation.
+ */
+const REST_SECONDS = 10;
 
 const rows: Row[] = [];
 const memory: Memory[] = [];
@@ -175,11 +184,15 @@ async function measureSize(artists: number): Promise<void> {
         if (floor !== undefined) await stopProcess(floor.child);
       }
     }
-    memory.push({
+    const resident = (when: Memory['when']): Memory => ({
       artists,
-      gatewayKb: residentKb(gateway.child.pid!),
+      when,
+      gatewayKb: residentKb(gateway!.child.pid!),
       baselineKb: clixon?.pids.reduce((sum, pid) => sum + residentKb(pid), 0),
     });
+    memory.push(resident('after the rows'));
+    await sleep(REST_SECONDS * 1000);
+    memory.push(resident('at rest'));
   } finally {
     if (gateway !== undefined) await stopProcess(gateway.child);
     await clixon?.stop();
@@ -214,7 +227,8 @@ function table(): string {
   for (const m of memory) {
     const base = m.baselineKb === undefined ? '-' : mb(m.baselineKb);
     const ratio = m.baselineKb === undefined ? '-' : `${times(m.gatewayKb / m.baselineKb)} RSS`;
-    lines.push(`| RSS, ${n(m.artists)} artists | ${base} | ${mb(m.gatewayKb)} | ${ratio} |`);
+    const label = m.when === 'at rest' ? `at rest (${REST_SECONDS} s without requests)` : m.when;
+    lines.push(`| RSS ${label}, ${n(m.artists)} artists | ${base} | ${mb(m.gatewayKb)} | ${ratio} |`);
   }
   const cost = (c: ProcessCost) => `${c.seconds.toFixed(1)} s, ${mb(c.peakKb)}`;
   const convertRow = (direction: string, { cli, yanglint }: ConvertCost) => {
