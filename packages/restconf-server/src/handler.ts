@@ -148,6 +148,7 @@ export function createRestconfHandler(options: RestconfHandlerOptions): Restconf
       if (datastore === 'running') s.clock.changed();
     });
     s.events.discover(s.backend);
+    s.idle?.started();
   });
   ready.catch((error: unknown) => s.logger?.error('NETCONF backend did not start', error));
 

@@ -150,6 +150,14 @@ export class IdleCollection {
     if (this.timer === undefined && this.inProgress === 0) this.schedule(this.quietMs);
   }
 
+  /**
+   * The server is started: loading modules, compiling schemas and loading data are a busy period
+   * of their own, which grows the young generation as requests do.
+   */
+  started(): void {
+    this.answered();
+  }
+
   /** Drops a collection not run yet. */
   close(): void {
     this.cancel();

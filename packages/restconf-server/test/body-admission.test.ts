@@ -189,6 +189,22 @@ describe('the collection after big bodies', () => {
   });
 });
 
+describe('the collection once quiet after the start', () => {
+  test('runs collectGarbage once 2 s after the start with no request, and counts it', async () => {
+    const collectGarbage = vi.fn<() => void>();
+    const gw = await startGateway({ metrics: true, collectGarbage });
+    try {
+      // Not a request: reading the counts would end the quiet time.
+      for (let i = 0; i < 200 && collectGarbage.mock.calls.length === 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(collectGarbage).toHaveBeenCalledTimes(1);
+      expect(await metric(gw, 'restconf_idle_collections_total')).toBe(1);
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
 describe('the collection after big bodies with notification streams open', () => {
   test('is not put off by a connected RFC 8650 subscription receiver nor an RFC 8040 event stream', async () => {
     const collectGarbage = vi.fn<() => void>();

@@ -154,6 +154,14 @@ describe('IdleCollection', () => {
     expect(collect).toHaveBeenCalledTimes(1);
   });
 
+  test('collects once quietMs after the start, as after a busy period', () => {
+    idle.started();
+    vi.advanceTimersByTime(quietMs - 1);
+    expect(collect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
   test('collects after each busy period at most once per interval', () => {
     const busyPeriod = () => {
       for (let i = 0; i < 3; i++) {
