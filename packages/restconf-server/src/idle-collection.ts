@@ -77,16 +77,17 @@ function v8Heap(): HeapSize {
  * Gives the memory of a busy period back to the system once it is over. V8 collects garbage when
  * JavaScript allocates: a server that goes quiet after decoding big bodies, or after thousands of
  * requests whose garbage was promoted to the old generation, keeps the heap it grew to (tens to
- * hundreds of MB, resident) for as long as it stays quiet. Once no request has been answered and no
- * big body has been in progress for `quietMs`, one full collection runs, which lets V8 free the
- * pages left empty; at most one per `intervalMs`, so that a steady stream of load costs one pause
- * per interval, and only when the heap has grown well past what was live after the last one (see
- * {@link SLACK_FACTOR}). Requests answered now and then put it off for at most `maxDeferMs`. Then,
- * when the young generation was left grown by the load, a minor collection
- * {@link YOUNG_SHRINK_WAIT_MS} later lets V8 shrink it back (up to 31 MB) if little was allocated
- * meanwhile; one per quiet time. Neither runs while a big body is in progress, nor on
- * the path of a request: only from its own timers, which do not keep the process alive, and the
- * full one at a moment when no request is being answered, if one comes within `maxDeferMs`.
+ * hundreds of MB, resident) for as long as it stays quiet. Once no big body has been in progress for
+ * `quietMs` (small requests meanwhile do not matter), or after a busy period of ordinary requests
+ * (the start counts as one) once none has been answered for `quietMs`, one full collection runs,
+ * which lets V8 free the pages left empty; at most one per `intervalMs`, so that a steady stream of
+ * big bodies costs one pause per interval, and only when the heap has grown well past what was live
+ * after the last one (see {@link SLACK_FACTOR}). Then, when the young generation was left grown by
+ * the load, a minor collection {@link YOUNG_SHRINK_WAIT_MS} later lets V8 shrink it back (up to
+ * 31 MB) if little was allocated meanwhile; one per quiet time. Neither runs while a big body is in
+ * progress, nor on the path of a request: only from its own timers, which do not keep the process
+ * alive, and the full one at a moment when no request is being answered, if one comes within
+ * `maxDeferMs`.
  */
 export class IdleCollection {
   private readonly quietMs: number;
@@ -188,14 +189,18 @@ export class IdleCollection {
       return;
     }
     // After big bodies, small requests do not put the collection off (only requests in progress
-    // do, below); after a busy period they do, for at most maxDeferMs, so that a steady trickle of
-    // requests does not keep the heap grown for ever.
+    // do, below). After a busy period it waits for the quiet time however long requests keep
+    // coming: under steady traffic V8's own collections, mostly concurrent, do better than a
+    // pause of the whole heap, and a grown young generation is in use.
     const quiet = now - this.lastAnswered;
-    const waitQuiet = !this.afterBigBodies && quiet < this.quietMs;
-    if (waitQuiet || this.options.busy?.() === true) {
+    if (!this.afterBigBodies && quiet < this.quietMs) {
+      this.schedule(this.quietMs - quiet);
+      return;
+    }
+    if (this.options.busy?.() === true) {
       const since = this.deferredSince ?? now;
       if (now - since < this.maxDeferMs) {
-        this.schedule(waitQuiet ? this.quietMs - quiet : RECHECK_MS);
+        this.schedule(RECHECK_MS);
         this.deferredSince = since;
         return;
       }

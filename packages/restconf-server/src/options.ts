@@ -114,19 +114,21 @@ export interface RestconfHandlerOptions {
   readonly maxHeapPercent?: number;
   /**
    * Runs one full garbage collection (V8's `gc()`; Node exposes it with `--expose-gc`). When
-   * given, it runs once no request has been answered and no body over 64 KiB has been in progress
-   * for 2 s, when the heap has grown past 1.5 times what the last one left live plus 32 MB, at
-   * most once per 30 s, at a moment no request is being answered (open event streams and RFC 8650
-   * subscription receivers aside; at most 10 s later), so that the memory of big bodies and busy
-   * periods goes back to the system rather than staying resident until JavaScript allocates again
-   * (default: not run; V8 decides alone).
+   * given, it runs once no body over 64 KiB has been in progress for 2 s (small requests meanwhile
+   * aside), or after a busy period of other requests (and after the start) once none has been
+   * answered for 2 s; when the heap has grown past 1.5 times what the last one left live plus
+   * 32 MB, at most once per 10 s, at a moment no request is being answered (open event streams and
+   * RFC 8650 subscription receivers aside; at most 10 s later), so that the memory of big bodies
+   * and busy periods goes back to the system rather than staying resident until JavaScript
+   * allocates again (default: not run; V8 decides alone).
    */
   readonly collectGarbage?: () => void;
   /**
    * Runs one collection of the young generation (V8's `gc({ type: 'minor' })`). With
-   * `collectGarbage`, it runs once a quiet time has left the young generation grown, and again
-   * 5.5 s later if no request came meanwhile, which lets V8 shrink it back to its start size (it
-   * grows to 32 MB under load and keeps that size otherwise; default: not run).
+   * `collectGarbage`, when a quiet time finds the young generation grown (past 4 MB), it runs
+   * 5.5 s after the last collection (and right away when the full one was skipped), which lets V8
+   * shrink it back to 1 MB if little was allocated meanwhile (it grows to 32 MB under load and
+   * keeps that size otherwise; default: not run).
    */
   readonly collectYoungGeneration?: () => void;
   /** Entity tag and last-modified state of the datastore (default in memory). */
