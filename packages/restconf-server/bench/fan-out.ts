@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createSseWriter, encodeEvent, type SseWriter } from '@yangkit/sse-stream';
+import { afterAll, bench, describe } from 'vitest';
 import { eventXml } from '../test/streams-helpers.js';
 
 /**
@@ -23,9 +24,9 @@ import { eventXml } from '../test/streams-helpers.js';
  */
 
 export const CLIENTS = Number(process.env.STREAMS_BENCH_CLIENTS ?? 500);
-export const EVENTS = Number(process.env.STREAMS_BENCH_EVENTS ?? 10_000);
-export const RATE = Number(process.env.STREAMS_BENCH_RATE ?? 1000);
-export const WORKERS = Number(process.env.STREAMS_BENCH_WORKERS ?? 4);
+const EVENTS = Number(process.env.STREAMS_BENCH_EVENTS ?? 10_000);
+const RATE = Number(process.env.STREAMS_BENCH_RATE ?? 1000);
+const WORKERS = Number(process.env.STREAMS_BENCH_WORKERS ?? 4);
 /** How often the publisher catches up with its rate. */
 const TICK_MS = 10;
 /** Delivery is over when no client has received anything for this long. */
@@ -46,7 +47,7 @@ interface WorkerReport {
 }
 
 /** The figures of one fan-out. */
-export interface FanOut {
+interface FanOut {
   readonly delivered: number;
   readonly outOfOrder: number;
   readonly ended: number;
@@ -120,7 +121,7 @@ function sentAt(): number {
  * {@link stampedEventXml} or {@link stampedEventJson} for its sequence number), and waits for
  * their delivery.
  */
-export async function measureFanOut(url: string, publish: (seq: number) => void): Promise<FanOut> {
+async function measureFanOut(url: string, publish: (seq: number) => void): Promise<FanOut> {
   const shares = Array.from(
     { length: WORKERS },
     (_, i) => Math.floor((CLIENTS * (i + 1)) / WORKERS) - Math.floor((CLIENTS * i) / WORKERS),
@@ -161,6 +162,53 @@ export async function measureFanOut(url: string, publish: (seq: number) => void)
   }
 }
 
+/** A server whose event stream {@link benchFanOut} measures. */
+export interface FanOutServer {
+  /** The URL of the stream the clients open. */
+  readonly url: string;
+  /** Publishes the event of sequence number `seq` (see {@link stampedEventXml}). */
+  publish(seq: number): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The benchmark: the floor, then the server `start` gives (`name` in the table, `description` in
+ * vitest's), in the same run; the table of both is printed at the end.
+ */
+export function benchFanOut(name: string, description: string, start: () => Promise<FanOutServer>): void {
+  const results = new Map<string, FanOut>();
+  const once = { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 };
+  describe(`SSE fan-out: ${CLIENTS} clients x ${EVENTS} notifications at ${RATE}/s`, () => {
+    bench(
+      'floor: bare node:http SSE server, same writer, message and fan-out',
+      async () => {
+        results.set('floor', await measureFloor());
+      },
+      once,
+    );
+    bench(
+      description,
+      async () => {
+        const server = await start();
+        try {
+          results.set('server', await measureFanOut(server.url, (seq) => server.publish(seq)));
+        } finally {
+          await server.close();
+        }
+      },
+      once,
+    );
+  });
+  afterAll(() => {
+    console.log(
+      fanOutTable([
+        ['node:http floor', results.get('floor')],
+        [name, results.get('server')],
+      ]),
+    );
+  });
+}
+
 /** The example-mod event class of sequence number `seq`, stamped with the time it is published. */
 function eventClass(seq: number): string {
   return `${seq}:${sentAt().toFixed(3)}`;
@@ -186,7 +234,7 @@ function stampedEventJson(seq: number): string {
 }
 
 /** The floor: a bare node:http SSE server, same writer, message and fan-out. */
-export async function measureFloor(): Promise<FanOut> {
+async function measureFloor(): Promise<FanOut> {
   const writers = new Set<SseWriter>();
   const server: Server = createServer((_req, res) => {
     const writer = createSseWriter(res, { coalesceWrites: true, onClose: () => writers.delete(writer) });
@@ -207,7 +255,7 @@ export async function measureFloor(): Promise<FanOut> {
 }
 
 /** The table of `rows` (name and figures, or undefined when not measured), with how streams ended. */
-export function fanOutTable(rows: readonly (readonly [string, FanOut | undefined])[]): string {
+function fanOutTable(rows: readonly (readonly [string, FanOut | undefined])[]): string {
   const total = CLIENTS * EVENTS;
   const ms = (x: number) => x.toFixed(1);
   const row = (name: string, r: FanOut | undefined) =>
