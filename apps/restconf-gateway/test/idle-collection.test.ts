@@ -68,8 +68,9 @@ test('after a busy period of small requests and 2 s of quiet, one collection run
     for (let i = 0; i < 200; i++) expect((await fetch(`${gw.url}${JB}/player`)).status).toBe(200);
     expect(await collections(gw.url)).toBe(0);
     await quiet(3000);
-    // The first after the start always runs: nothing is known yet of what is live.
-    expect(await counted(gw.url)).toEqual({ full: 1, young: expect.any(Number) });
+    // The first after the start always runs: nothing is known yet of what is live. The young
+    // generation is left as V8 sized it (shrunk, it made big reads promote their garbage).
+    expect(await counted(gw.url)).toEqual({ full: 1, young: 0 });
     expect(
       lines.some((line) => /garbage collected once quiet in \d+ ms: heap \d+ MB -> \d+ MB/.test(line)),
     ).toBe(true);
