@@ -155,6 +155,34 @@ export function findEntry(group: readonly DataNode[], key: string): DataNode | u
   return undefined;
 }
 
+/**
+ * The entries of `group` whose keys are among `keys`, each the first of its key (see
+ * {@link findEntry}): found by the index, or in one scan of a big group not indexed yet, stopped
+ * once every key is found, rather than a scan for each key.
+ */
+export function findEntries(group: readonly DataNode[], keys: ReadonlySet<string>): DataNode[] {
+  const index = indexes.get(group);
+  const small = group.length > SCAN_LIMIT && group.length <= BUILT_AT_ONCE;
+  if (index !== undefined || small || keys.size <= 1) {
+    const found: DataNode[] = [];
+    for (const key of keys) {
+      const entry = index !== undefined ? index.get(key) : findEntry(group, key);
+      if (entry !== undefined) found.push(entry);
+    }
+    return found;
+  }
+  if (group.length > BUILT_AT_ONCE && !building.has(group)) indexInBackground(group);
+  const found = new Map<string, DataNode>();
+  for (const n of group) {
+    const key = entryKey(n)!;
+    if (keys.has(key) && !found.has(key)) {
+      found.set(key, n);
+      if (found.size === keys.size) break;
+    }
+  }
+  return [...found.values()];
+}
+
 /** Builds the index of `group` in slices of a few milliseconds, from the next turn on. */
 function indexInBackground(group: readonly DataNode[]): void {
   const steps = indexGroupSteps(group);

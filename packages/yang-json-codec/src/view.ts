@@ -1,6 +1,6 @@
 import type { FieldsNode } from '@yangkit/restconf-uri';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { findEntry } from './child-index';
+import { findEntries } from './child-index';
 import { type ChildPairs, type Group, groupAt, instanceOf, MappedPairs, pairsOf, sizeOf } from './child-map';
 import { contentGroups } from './content';
 import { fieldSelection, fieldsGroups, type Selection, selectedBelow } from './fields';
@@ -97,10 +97,7 @@ export function judgedByKey(
   const representative = keys.size === 0 ? group[0] : group.find((n) => !keys.has(entryKey(n)!));
   const rest = representative === undefined ? undefined : filter.child(state, representative);
   const judged = new Map<DataNode, unknown>();
-  for (const key of keys) {
-    const entry = findEntry(group, key);
-    if (entry !== undefined) judged.set(entry, filter.child(state, entry));
-  }
+  for (const entry of findEntries(group, keys)) judged.set(entry, filter.child(state, entry));
   return { rest, named: judged };
 }
 

@@ -1,5 +1,6 @@
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { findEntries } from '../src/child-index';
 import {
   ChangeLog,
   cloneTree,
@@ -185,6 +186,28 @@ describe('indexTreeSteps', () => {
     expect(hasKeyIndex(list)).toBe(true);
     expect(findEntryByKey(library_, list[0]!.schema, 'artist-20')).toBeUndefined();
     expect(findEntryByKey(library_, list[0]!.schema, 'artist-9000')).toBe(list[8999]);
+  });
+
+  test('several keys looked up in a big list not indexed take one scan of it, not one each', () => {
+    const tree = library(3 * 64 * ITEMS_PER_STEP);
+    const list = artists(tree);
+    // Counts the reads of each entry's children, which is how an entry's key is read.
+    let reads = 0;
+    for (const entry of list) {
+      const children = entry.children;
+      Object.defineProperty(entry, 'children', {
+        get: () => {
+          reads++;
+          return children;
+        },
+      });
+    }
+    const keys = new Set(['artist-9000', 'artist-5', 'artist-12000', 'artist-none']);
+    const found = findEntries(list, keys);
+    expect(new Set(found)).toEqual(new Set([list[9000], list[5], list[12000]]));
+    // One scan to its end (a key is missing); a scan for each key would read four times as many.
+    expect(reads).toBe(list.length);
+    expect(hasKeyIndex(list)).toBe(false);
   });
 
   test('a lookup in a list of a few thousand entries builds its index at once', () => {
