@@ -161,17 +161,15 @@ export function findEntry(group: readonly DataNode[], key: string): DataNode | u
  * once every key is found, rather than a scan for each key.
  */
 export function findEntries(group: readonly DataNode[], keys: ReadonlySet<string>): DataNode[] {
-  const index = indexes.get(group);
-  const small = group.length > SCAN_LIMIT && group.length <= BUILT_AT_ONCE;
-  if (index !== undefined || small || keys.size <= 1) {
+  if (keys.size <= 1 || group.length <= BUILT_AT_ONCE || indexes.has(group)) {
     const found: DataNode[] = [];
     for (const key of keys) {
-      const entry = index !== undefined ? index.get(key) : findEntry(group, key);
+      const entry = findEntry(group, key);
       if (entry !== undefined) found.push(entry);
     }
     return found;
   }
-  if (group.length > BUILT_AT_ONCE && !building.has(group)) indexInBackground(group);
+  if (!building.has(group)) indexInBackground(group);
   const found = new Map<string, DataNode>();
   for (const n of group) {
     const key = entryKey(n)!;
