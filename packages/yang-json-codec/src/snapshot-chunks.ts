@@ -74,27 +74,51 @@ export async function snapshotAfterSteps<T>(
   chunks: (result: T) => Iterable<string>,
   abandoned: () => boolean = () => false,
 ): Promise<Generator<string>> {
-  const computed = new SharedSteps(steps);
-  let document: HeldDocument | undefined;
-  const documentOf = (result: T): HeldDocument => {
-    document ??= new HeldDocument(chunks(result));
-    return document;
-  };
-  read.onDetach(function* () {
-    // A failure is the reader's, rethrown by the run below, not the datastore change's.
-    const result = yield* computed.restSteps();
-    if (result !== undefined) yield* documentOf(result.value).detachSteps();
-  });
-  function* run(): Steps<Generator<string>> {
+  const held = new HeldComputation(steps, chunks);
+  read.onDetach(() => held.detachSteps());
+  return finishInSlices(held.readerSteps(abandoned));
+}
+
+/**
+ * What {@link snapshotAfterSteps} computes on a held read, then its document, taken a step at a time
+ * by the reader or, once the datastore is about to change, by the detach. Its generators are methods,
+ * not closures made for each read: V8 gives the objects of each generator closure called a map of
+ * their own, kept in the old generation until a full collection, and every object of the read
+ * reachable from it then outlives the minor collections too (at a few thousand reads a second, all
+ * of each read's garbage is promoted).
+ */
+class HeldComputation<T> {
+  readonly #computed: SharedSteps<T>;
+  readonly #chunks: (result: T) => Iterable<string>;
+  #document: HeldDocument | undefined;
+
+  constructor(steps: Steps<T>, chunks: (result: T) => Iterable<string>) {
+    this.#computed = new SharedSteps(steps);
+    this.#chunks = chunks;
+  }
+
+  #documentOf(result: T): HeldDocument {
+    this.#document ??= new HeldDocument(this.#chunks(result));
+    return this.#document;
+  }
+
+  /** The rest of the computation and of the document, from the nodes as they still are. */
+  *detachSteps(): Steps<void> {
+    // A failure is the reader's, rethrown by readerSteps, not the datastore change's.
+    const result = yield* this.#computed.restSteps();
+    if (result !== undefined) yield* this.#documentOf(result.value).detachSteps();
+  }
+
+  /** The computation, then the document's chunks for the writer. */
+  *readerSteps(abandoned: () => boolean): Steps<Generator<string>> {
     for (;;) {
-      const result = computed.result();
-      if (result !== undefined) return documentOf(result.value).chunks();
+      const result = this.#computed.result();
+      if (result !== undefined) return this.#documentOf(result.value).chunks();
       if (abandoned()) throw new Error('the read was abandoned');
-      computed.step();
+      this.#computed.step();
       yield;
     }
   }
-  return finishInSlices(run());
 }
 
 /**

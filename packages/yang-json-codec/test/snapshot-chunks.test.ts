@@ -1,3 +1,5 @@
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
 import type { Detach } from '../src/change-log';
 import { type DetachableRead, snapshotAfterSteps, snapshotChunks } from '../src/snapshot-chunks';
@@ -35,6 +37,38 @@ const stepOnce = (steps: Steps<void>): boolean => steps.next().done === true;
 /** An encoder over `state` that encodes each chunk only when asked: it reads `state.value` then. */
 function* encoder(state: { value: string }, count: number): Generator<string> {
   for (let i = 0; i < count; i++) yield `${state.value}${i};`;
+}
+
+/** V8's minor collection (a scavenge), as `--expose-gc` gives it, without the flag on the process. */
+function minorCollection(): () => void {
+  setFlagsFromString('--expose-gc');
+  try {
+    const gc = runInNewContext('gc') as (options: { type: 'minor' }) => void;
+    return () => gc({ type: 'minor' });
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
+}
+
+const oldSpaceUsed = (): number =>
+  getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')!.space_used_size;
+
+/** Steps of no work, ending with `result`. */
+function* resulting(result: string): Steps<string> {
+  yield;
+  return result;
+}
+
+/**
+ * A read whose encoder holds 20,000 objects that nothing else reaches (as a server's holds its
+ * request), written to its end.
+ */
+async function readOfManyObjects(): Promise<void> {
+  const objects = Array.from({ length: 20_000 }, (_, i) => ({ i }));
+  const chunks = await snapshotAfterSteps(fakeRead(), resulting('count'), (name) => [
+    `${name} ${objects.length}`,
+  ]);
+  for (const chunk of chunks) expect(chunk).toBe('count 20000');
 }
 
 describe('snapshotChunks', () => {
@@ -137,5 +171,22 @@ describe('snapshotAfterSteps', () => {
     const reading = snapshotAfterSteps(read, failing(), () => ['never']);
     expect(() => finishSteps(read.detachSteps())).not.toThrow();
     await expect(reading).rejects.toThrow('too much work');
+  });
+
+  test('nothing of a read outlives it in the young generation: its objects are not promoted', async () => {
+    const minor = minorCollection();
+    await readOfManyObjects();
+    // Reads whose 20,000 objects (about 640 KB) the old generation grew by, across the read and two
+    // minor collections after it: all of them when anything old still reaches the read. A minor
+    // collection that falls inside a read, while its objects live, may promote them once in a while.
+    let promoted = 0;
+    for (let i = 0; i < 10; i++) {
+      const before = oldSpaceUsed();
+      await readOfManyObjects();
+      minor();
+      minor();
+      if (oldSpaceUsed() - before > 320_000) promoted++;
+    }
+    expect(promoted).toBeLessThanOrEqual(3);
   });
 });
