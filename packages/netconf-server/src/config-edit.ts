@@ -4,6 +4,7 @@ import type { SchemaNode } from '@yangkit/yang-schema';
 import type { Datastore } from './datastore.js';
 import { applyEditsSteps, type EditOperation, type ErrorOption, replaceAllEdits } from './edit-config.js';
 import { rpcError } from './errors.js';
+import type { UserAccess } from './nacm/rules.js';
 import { editRunningSteps } from './running-edit.js';
 import type { NetconfServer } from './server.js';
 import type { ServerSession } from './session.js';
@@ -79,25 +80,14 @@ export function* editDatastoreSteps(
     return;
   }
   const mark = ds.mark();
-  // RFC 8341 section 3.4.5: a denied change undoes the whole edit, whatever the error-option.
-  const nacm = server.nacm;
-  function* permitted(): Steps<void> {
-    if (nacm === undefined) return;
-    try {
-      yield* nacm.checkWriteSteps(access, ds.since(mark));
-    } catch (error) {
-      yield* ds.undoToSteps(mark);
-      throw error;
-    }
-  }
   try {
     yield* edit(ds);
   } catch (error) {
     if (errorOption === 'rollback-on-error') yield* ds.undoToSteps(mark);
-    else yield* permitted();
+    else yield* permittedSteps(server, access, ds, mark);
     throw error;
   }
-  yield* permitted();
+  yield* permittedSteps(server, access, ds, mark);
   if (testOption === 'test-only') {
     try {
       yield* server.validateChangesSteps(ds.tree, ds.since(mark));
@@ -106,5 +96,25 @@ export function* editDatastoreSteps(
       throw error;
     }
     yield* ds.undoToSteps(mark);
+  }
+}
+
+/**
+ * RFC 8341 section 3.4.5: the changes of `ds` since `mark` checked against the user's write access; a
+ * denied change undoes the whole edit, whatever the error-option.
+ */
+function* permittedSteps(
+  server: NetconfServer,
+  access: UserAccess | undefined,
+  ds: Datastore,
+  mark: number,
+): Steps<void> {
+  const nacm = server.nacm;
+  if (nacm === undefined) return;
+  try {
+    yield* nacm.checkWriteSteps(access, ds.since(mark));
+  } catch (error) {
+    yield* ds.undoToSteps(mark);
+    throw error;
   }
 }

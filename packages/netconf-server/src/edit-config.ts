@@ -120,12 +120,17 @@ export function configEditsInSlices(
   config: readonly XmlElement[],
   defaultOperation: EditOperation,
 ): Promise<{ content: InstanceTree; edits: TreeEdit[] }> {
-  return finishInSlices(
-    (function* () {
-      const content = yield* decodeConfigSteps(schema, config);
-      return { content, edits: yield* configEditsSteps(content, defaultOperation) };
-    })(),
-  );
+  return finishInSlices(configContentSteps(schema, config, defaultOperation));
+}
+
+/** {@link configEditsInSlices} in steps. */
+function* configContentSteps(
+  schema: SchemaTree,
+  config: readonly XmlElement[],
+  defaultOperation: EditOperation,
+): Steps<{ content: InstanceTree; edits: TreeEdit[] }> {
+  const content = yield* decodeConfigSteps(schema, config);
+  return { content, edits: yield* configEditsSteps(content, defaultOperation) };
 }
 
 interface Later {

@@ -1,6 +1,6 @@
 import { NETCONF_BASE_NS, NOTIFICATION_NS } from '@yangkit/netconf-client';
 import { childElement, childElements, escapeXmlText, textOf, type XmlElement } from '@yangkit/xml';
-import { finishInSlices } from '@yangkit/yang-json-codec';
+import { finishInSlices, type Steps } from '@yangkit/yang-json-codec';
 import { editConfigTreeSteps, type TestOption } from './config-edit.js';
 import { copyConfigSteps, deleteStartupSteps } from './copy-config.js';
 import { type DatastoreName, withState } from './datastore.js';
@@ -254,11 +254,7 @@ const handlers: Record<string, Handler> = {
       await server.reserveCandidate(() => server.validateAllSteps(server.datastore(source).tree));
     } else {
       // An inline <config> is the operation's own: decoded and validated in slices, nothing held.
-      await finishInSlices(
-        (function* () {
-          yield* server.validateAllSteps(yield* decodeConfigSteps(server.schema, childElements(source)));
-        })(),
-      );
+      await finishInSlices(validateConfigSteps(server, childElements(source)));
     }
     return '<ok/>';
   },
@@ -427,4 +423,9 @@ export async function dispatchOperation(
   checkInput(server, rpc, op);
   const output = await run(op, { session, server });
   return output ? output : '<ok/>';
+}
+
+/** An inline `<config>` decoded and validated, in steps. */
+function* validateConfigSteps(server: NetconfServer, config: readonly XmlElement[]): Steps<void> {
+  yield* server.validateAllSteps(yield* decodeConfigSteps(server.schema, config));
 }

@@ -35,14 +35,13 @@ export function* editRunningSteps(
   const testOnly = testOption === 'test-only';
   // stop-on-error and continue-on-error keep what was applied before the error (RFC 6241 7.2).
   let editError: RpcError | undefined;
-  function* kept(scratch: Datastore): Steps<void> {
-    try {
-      yield* edit(scratch);
-    } catch (error) {
-      if (errorOption === 'rollback-on-error' || testOnly || !(error instanceof RpcError)) throw error;
-      editError = error;
-    }
-  }
+  const keep =
+    errorOption === 'rollback-on-error' || testOnly
+      ? undefined
+      : (error: RpcError) => {
+          editError = error;
+        };
+  const kept = (scratch: Datastore): Steps<void> => keepingError(() => edit(scratch), keep);
   try {
     yield* server.transactSteps(session, kept, {
       validate: testOption === 'set' ? 'none' : 'changes',
@@ -55,6 +54,16 @@ export function* editRunningSteps(
     throw combined(editError, error);
   }
   if (editError) throw editError;
+}
+
+/** The steps `edit` gives, an {@link RpcError} they throw given to `keep` (when set) rather than thrown. */
+function* keepingError(edit: () => Steps<void>, keep: ((error: RpcError) => void) | undefined): Steps<void> {
+  try {
+    yield* edit();
+  } catch (error) {
+    if (keep === undefined || !(error instanceof RpcError)) throw error;
+    keep(error);
+  }
 }
 
 /**

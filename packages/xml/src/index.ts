@@ -26,6 +26,7 @@ export {
   finishSteps,
   ITEMS_PER_STEP,
   joinSteps,
+  oneStep,
   SLICE_MS,
   type SliceOptions,
   Slices,

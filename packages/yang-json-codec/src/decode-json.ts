@@ -65,6 +65,11 @@ function tooBig(size: string | number, maxSize: number): CodecError {
   );
 }
 
+/** A `@` member read whole into `meta`. */
+function* metadataSteps(meta: JsonObject, key: string, value: JsonStream): Steps<void> {
+  meta[key] = yield* value.toValue();
+}
+
 /** `pieces`, refused once they hold more than `maxSize` characters. */
 function* sizeLimited(pieces: JsonTextPieces, maxSize: number): Generator<string> {
   let size = 0;
@@ -219,9 +224,7 @@ class JsonDecoder {
         wrapped = only;
         first = false;
         if (!isObjectValue(member)) return undefined; // refused below if it stays the only member
-        return function* (this: JsonDecoder) {
-          only.meta = yield* this.members(member, undefined, info, undefined, children, 0, true);
-        }.call(this);
+        return this.wrappedDataSteps(only, member, info, children);
       }
       first = false;
       if (wrapped !== undefined) {
@@ -235,6 +238,16 @@ class JsonDecoder {
     if (wrapped === undefined) return this.metadata(level);
     if (!isObjectValue(wrapped.value)) throw this.structure(`"${RESTCONF_DATA}" must be a JSON object`);
     return wrapped.meta;
+  }
+
+  /** The members of "ietf-restconf:data" as the document's, its `@` members kept in `wrapped`. */
+  private *wrappedDataSteps(
+    wrapped: { meta: JsonObject | undefined },
+    data: ObjectValue,
+    info: NodeInfo,
+    children: ChildMap,
+  ): Steps<void> {
+    wrapped.meta = yield* this.members(data, undefined, info, undefined, children, 0, true);
   }
 
   /** The metadata of a document (RFC 7952 section 5.2): its `@` member. */
@@ -425,9 +438,7 @@ class JsonDecoder {
       const meta = (level.meta ??= {});
       if (!(value instanceof JsonStream)) meta[key] = value;
       else {
-        return (function* () {
-          meta[key] = yield* value.toValue();
-        })();
+        return metadataSteps(meta, key, value);
       }
       return undefined;
     }

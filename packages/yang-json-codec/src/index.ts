@@ -111,6 +111,7 @@ export {
   ITEMS_PER_STEP,
   joinSteps,
   nextText,
+  oneStep,
   SLICE_MS,
   type SliceOptions,
   Slices,

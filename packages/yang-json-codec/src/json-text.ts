@@ -103,12 +103,19 @@ export class JsonStream {
         add(name, value);
         return undefined;
       }
-      return (function* () {
-        add(name, yield* value.toValue());
-      })();
+      return addedSteps(add, name, value);
     });
     return out;
   }
+}
+
+/** `value` parsed whole, then given to `add` with its name. */
+function* addedSteps(
+  add: (name: string | undefined, value: unknown) => void,
+  name: string | undefined,
+  value: JsonStream,
+): Steps<void> {
+  add(name, yield* value.toValue());
 }
 
 /** A text given whole, in pieces of {@link SCAN_STEP}. */

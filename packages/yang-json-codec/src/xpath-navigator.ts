@@ -22,6 +22,11 @@ export function treeNavigator(tree: InstanceTree): XPathNavigator<TreeNode> {
   return nav;
 }
 
+/** The children of `node` in document order. */
+function* children(node: TreeNode): Generator<TreeNode> {
+  for (const [, nodes] of orderedChildren(node, isDocument(node) ? undefined : node.schema)) yield* nodes;
+}
+
 function createNavigator(tree: InstanceTree): XPathNavigator<TreeNode> {
   const schema = tree.schema;
   const moduleOfNs = (ns: string): string | undefined => schema.moduleByNamespace(ns)?.name;
@@ -50,9 +55,7 @@ function createNavigator(tree: InstanceTree): XPathNavigator<TreeNode> {
   return {
     root: () => tree,
     parent: (node) => (isDocument(node) ? undefined : (node.parent ?? tree)),
-    *children(node) {
-      for (const [, nodes] of orderedChildren(node, isDocument(node) ? undefined : node.schema)) yield* nodes;
-    },
+    children,
     kind: (node) => (isDocument(node) ? 'root' : 'element'),
     localName: (node) => (isDocument(node) ? '' : node.schema.name),
     namespace: (node) => (isDocument(node) ? '' : node.schema.namespace),
