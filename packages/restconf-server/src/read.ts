@@ -207,18 +207,20 @@ async function writeTree(
     if (target?.length === 0) throw noTarget();
     // Entity tags follow running (RFC 8040 section 3.4.1), and intended, its validated copy here.
     const annotated = annotateValidators(ctx, tree, ds === undefined || followsRunning(ds));
+    const base = encodeOptions(s, ctx.encoding);
+    // Every field in one literal, not spread: a spread gave V8 new maps for each answer.
     const opts = {
-      ...encodeOptions(s, ctx.encoding),
+      indent: base.indent,
+      sortSystemOrdered: base.sortSystemOrdered,
+      simpleNames: base.simpleNames,
       view,
-      ...(ctx.query.withOrigin || annotated ? { metadata: true } : {}),
+      metadata: base.metadata || ctx.query.withOrigin === true || annotated,
       // The target itself is always written, even as an empty non-presence container.
-      ...(target?.every((t) => t.empty) ? { returnEmptyNpContainers: true } : {}),
+      returnEmptyNpContainers: base.returnEmptyNpContainers || target?.every((t) => t.empty) === true,
+      // The datastore, and every entry of a list, are one document (in XML one <data> root).
+      wrapper: resolved === undefined || selectsSeveral(resolved),
     };
-    // The datastore, and every entry of a list, are one document (in XML one <data> root).
-    const wrapper = resolved === undefined || selectsSeveral(resolved);
-    return ctx.encoding === 'json'
-      ? encodeJsonChunks(tree, { ...opts, wrapper })
-      : encodeXmlChunks(tree, { ...opts, wrapper });
+    return ctx.encoding === 'json' ? encodeJsonChunks(tree, opts) : encodeXmlChunks(tree, opts);
   };
   let chunks: Iterable<string>;
   if (resolved === undefined) {

@@ -1,7 +1,7 @@
 import { findChildren } from './child-index';
 import { CompactChildMap } from './child-map';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
-import { cloneNode } from './instance';
+import { cloneNode, copyOf } from './instance';
 import { type PathStep, stepKey } from './path-step';
 
 /**
@@ -55,7 +55,8 @@ function copiesAlong(
 
 /** A copy of an inner node on the way to the selection: a list entry keeps its keys. */
 function ancestorCopy(node: DataNode, parent: DataNode | undefined): DataNode {
-  const copy: DataNode = { ...node, parent, children: new CompactChildMap(), annotations: undefined };
+  const copy = copyOf(node, parent, undefined);
+  copy.children = new CompactChildMap();
   for (const key of node.schema.keyNodes) {
     const k = node.children?.get(key);
     if (k !== undefined) copy.children!.set(key, [cloneNode(k[0]!, copy)]);

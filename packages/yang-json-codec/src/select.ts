@@ -3,7 +3,7 @@ import type { CompiledXPath } from '@yangkit/yang-xpath';
 import { findChild, findEntryByKey, isDocument } from './child-index';
 import { CompactChildMap } from './child-map';
 import { CodecError } from './errors';
-import type { ChildHolder, ChildMap, DataNode, InstanceTree } from './instance';
+import { type ChildHolder, type ChildMap, copyOf, type DataNode, type InstanceTree } from './instance';
 import { pathOf } from './path-step';
 import { finishSteps, StepCounter, type Steps } from './steps';
 import { valueFromXml } from './values';
@@ -264,7 +264,7 @@ function* selectedChildren(
         group.push(n);
         continue;
       }
-      const copy: DataNode = { ...n, parent, children: undefined, annotations: n.annotations };
+      const copy = copyOf(n, parent, n.annotations);
       group.push(copy);
       copy.children = yield* selectedChildren(n, s, copy, steps);
     }

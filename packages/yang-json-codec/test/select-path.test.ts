@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { encodeJson, findPath, holdsNoState, selectPath } from '../src/index';
@@ -11,6 +12,16 @@ beforeAll(async () => {
 const json = (tree: Parameters<typeof encodeJson>[0]) => JSON.parse(encodeJson(tree));
 
 const sample = () => sampleTop(schema);
+
+/** V8's `%HaveSameMap`: whether two objects have one hidden class (map). */
+function sameMapCheck(): (a: object, b: object) => boolean {
+  setFlagsFromString('--allow-natives-syntax');
+  try {
+    return new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+  } finally {
+    setFlagsFromString('--no-allow-natives-syntax');
+  }
+}
 
 describe('selectPath', () => {
   test('a keyed path gives the entry whole inside its ancestors', () => {
@@ -44,6 +55,17 @@ describe('selectPath', () => {
     expect(findPath(out, [s.top, s.item('a')])).toBe(findPath(tree, [s.top, s.item('a')]));
     expect(findPath(out, [s.top])).not.toBe(findPath(tree, [s.top]));
     expect(json(out)).toEqual(json(selectPath(tree, [s.top, s.item('a')])));
+  });
+
+  test('the copies of the ancestors of two selections share one hidden class with the nodes of the tree', () => {
+    // A copy spread from its node had a map of its own: V8 made one for each read, in the old generation.
+    const sameMap = sameMapCheck();
+    const tree = sample();
+    const s = steps(schema);
+    const first = findPath(selectPath(tree, [s.top, s.item('a')], true), [s.top])!;
+    const second = findPath(selectPath(tree, [s.top, s.item('b')], true), [s.top])!;
+    expect(sameMap(first, second)).toBe(true);
+    expect(sameMap(first, findPath(tree, [s.top])!)).toBe(true);
   });
 
   test("a shared selection of a whole list holds the source's own array of its entries", () => {
