@@ -114,23 +114,27 @@ function listenerRules(readDefault: 'permit' | 'deny' | undefined, ...rule: obje
   };
 }
 
-/** dave's GET of `path` on `s`, `check`ed, while root reads a leaf; with the answer's length. */
+/**
+ * dave's GET of `path` on `s` while root reads a leaf, `check`ed once the measure is over; with the
+ * answer's length. Its bytes are only kept as they come: decoding and searching tens of megabytes of
+ * text is work of this process, the gateway's, in one turn, which the leaf's wait would count.
+ */
 async function daveReads(
   s: Server,
   path: string,
   check: (body: string) => void,
 ): Promise<{ stall: Stall; bytes: number }> {
-  let bytes = 0;
+  const pieces: Uint8Array[] = [];
   const stall = await measureStall(s, basic('root', LISTENERS.root), async () => {
     const r = await fetch(`${s.gateway.url}${path}`, {
       headers: { Accept: DATA_JSON, Authorization: basic('dave', LISTENERS.dave) },
     });
-    const body = await r.text();
-    bytes = body.length;
-    check(body);
+    for await (const piece of r.body ?? []) pieces.push(piece);
     return r.status;
   });
-  return { stall, bytes };
+  const body = Buffer.concat(pieces).toString();
+  check(body);
+  return { stall, bytes: body.length };
 }
 
 interface Errors {
@@ -912,7 +916,7 @@ describe('a big read restricted by NACM', () => {
       hidden: ['artist-8', 'artist-499999'],
     },
   ])(
-    'a leaf GET is answered within a second while a read-only user GETs 500,000 artists $what',
+    'a leaf GET is answered within 600 ms while a read-only user GETs 500,000 artists $what',
     async ({ what, rules, shown, hidden }) => {
       const put = await as('root', '/restconf/data/ietf-netconf-acm:nacm', {
         method: 'PUT',
@@ -925,9 +929,7 @@ describe('a big read restricted by NACM', () => {
         for (const name of hidden) expect(body).not.toContain(`"${name}"`);
       });
       expect(stall.status).toBe(200);
-      // 53 to 103 ms alone; under the load of the whole CI run, 600 to 900 ms in some runs, a cause
-      // not yet found. Before, judging every entry ahead of the first byte took 1.9 to 2.3 s.
-      expect(stall.worstGapMs).toBeLessThan(MAX_STALL_MS);
+      expect(stall.worstGapMs).toBeLessThan(MAX_APPLY_STALL_MS);
       if (updateFigures)
         figures.push(row(`a GET of the jukebox (500,000 artists) by a read-only user ${what}`, bytes, stall));
     },
