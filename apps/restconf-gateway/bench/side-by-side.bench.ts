@@ -23,7 +23,7 @@ import {
  * answering the bytes the gateway answered. Each server runs in a process of its own, the same
  * jukebox of N artists (BENCH_ARTISTS, 1,000 and 10,000) with one album each is loaded into both
  * with the same RESTCONF PUT, and wrk (`-t1 -c10`) loads them in turn, best of BENCH_ROUNDS (3)
- * runs of BENCH_SECONDS (8) each.
+ * runs of BENCH_SECONDS (8) each; BENCH_NODE_FLAGS gives Node flags to the gateway's process.
  * The resident size of each server is read right after its rows (Clixon: both daemons) and again
  * after REST_SECONDS without requests. Last,
  * `yang-convert` turns INTERFACES (100,000) ietf-interfaces entries from XML into JSON and back
@@ -36,6 +36,8 @@ const DEFAULTS = {
   BENCH_ROUNDS: '3',
   BENCH_ARTISTS: '1000,10000',
   BENCH_INTERFACES: '100000',
+  /** Node's flags for the gateway's process, space-separated (`--max-semi-space-size=4`). */
+  BENCH_NODE_FLAGS: '',
 };
 const settings = Object.fromEntries(
   Object.entries(DEFAULTS).map(([name, value]) => [name, process.env[name] || value]),
@@ -44,6 +46,7 @@ const SECONDS = Number(settings.BENCH_SECONDS);
 const ROUNDS = Number(settings.BENCH_ROUNDS);
 const SIZES = settings.BENCH_ARTISTS.split(',').map(Number);
 const INTERFACES = Number(settings.BENCH_INTERFACES);
+const NODE_FLAGS = settings.BENCH_NODE_FLAGS.split(' ').filter((flag) => flag !== '');
 const CONNECTIONS = 10;
 /** Seconds of load each server gets on each request before the measured runs, for the JIT. */
 const WARMUP_SECONDS = 2;
@@ -161,7 +164,7 @@ async function measureSize(artists: number): Promise<void> {
   let gateway: Started | undefined;
   let clixon: Clixon | undefined;
   try {
-    gateway = await startNode([CLI, '--port=0', '--initial-data=', '--log-level=info']);
+    gateway = await startNode([...NODE_FLAGS, CLI, '--port=0', '--initial-data=', '--log-level=info']);
     await load(gateway.url, body);
     if (prefix !== undefined) {
       clixon = await startClixon(prefix, [JUKEBOX_YANG]);
