@@ -1,13 +1,12 @@
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { afterAll, bench, describe } from 'vitest';
 import { JSON_DATA, JUKEBOX, jukebox } from './jukebox.js';
-import { type Started, startNode, stopProcess } from './processes.js';
+import { type Started, startGatewayCommand, stopProcess } from './processes.js';
 import { runWrk, type WrkRequest, type WrkResult, wrkAvailable } from './wrk.js';
 
 /**
- * The latency of a small read while a very large one is written: the gateway (`dist/cli.js`,
- * embedded backend) holds a jukebox of BENCH_LEAF_ARTISTS (100,000) artists, and wrk measures the
+ * The latency of a small read while a very large one is written: the `restconf-gateway` command
+ * (embedded backend) holds a jukebox of BENCH_LEAF_ARTISTS (100,000) artists, and wrk measures the
  * GET of one leaf (`-t1 -c1`, BENCH_SECONDS (8) s) alone, then while a second wrk (`-t1 -c1`)
  * GETs the whole jukebox in a loop. A response is written in chunks that yield to the event loop,
  * so the leaf's p99 during the loop stays near its p99 alone, whatever the size of the large answer.
@@ -19,7 +18,6 @@ const settings = Object.fromEntries(
 ) as typeof DEFAULTS;
 const SECONDS = Number(settings.BENCH_SECONDS);
 const ARTISTS = Number(settings.BENCH_LEAF_ARTISTS);
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 const leaf: WrkRequest = { method: 'GET', path: `${JUKEBOX}/player/gap`, headers: { accept: JSON_DATA } };
 const whole: WrkRequest = { method: 'GET', path: JUKEBOX, headers: { accept: JSON_DATA } };
@@ -38,8 +36,7 @@ async function measure(): Promise<Figures> {
   const body = jukebox(ARTISTS);
   let gateway: Started | undefined;
   try {
-    gateway = await startNode([
-      CLI,
+    gateway = await startGatewayCommand([
       '--port=0',
       '--initial-data=',
       '--log-level=info',

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
+import { fileURLToPath } from 'node:url';
 
 /** Every process the benchmark started and that has not exited yet. */
 const running = new Set<ChildProcess>();
@@ -33,12 +34,25 @@ export interface Started {
   readonly url: string;
 }
 
+/** The `restconf-gateway` command as it is deployed: its bin, run through its `#!` line (Node's flags). */
+const GATEWAY_COMMAND = fileURLToPath(new URL('../bin/restconf-gateway.js', import.meta.url));
+
+/** Starts the `restconf-gateway` command with `args` (see {@link startProcess}). */
+export function startGatewayCommand(args: readonly string[]): Promise<Started> {
+  return startProcess(GATEWAY_COMMAND, args);
+}
+
+/** Starts `node <args>` (see {@link startProcess}). */
+function startNode(args: readonly string[], input?: string): Promise<Started> {
+  return startProcess(process.execPath, args, input);
+}
+
 /**
- * Starts `node <args>` and resolves once it prints its first `http://127.0.0.1:<port>` URL (the
- * gateway logs it to stderr, the floor to stdout). `input`, when given, is written to its stdin.
+ * Starts `command` with `args` and resolves once it prints its first `http://127.0.0.1:<port>` URL
+ * (the gateway logs it to stderr, the floor to stdout). `input`, when given, is written to its stdin.
  */
-export async function startNode(args: readonly string[], input?: string): Promise<Started> {
-  const child = track(spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] }));
+async function startProcess(command: string, args: readonly string[], input?: string): Promise<Started> {
+  const child = track(spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] }));
   child.stdin?.end(input);
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -53,7 +67,7 @@ export async function startNode(args: readonly string[], input?: string): Promis
     };
     child.stdout?.on('data', read);
     child.stderr?.on('data', read);
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code}) before listening: ${out}`)));
+    child.once('exit', (code) => reject(new Error(`${command} exited (${code}) before listening: ${out}`)));
   });
   return { child, url };
 }

@@ -4,7 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, bench, describe } from 'vitest';
 import { type Clixon, clixonPrefix, startClixon } from './clixon.js';
 import { JSON_DATA, JUKEBOX, jukebox } from './jukebox.js';
-import { capture, residentKb, type Started, startFloor, startNode, stopProcess } from './processes.js';
+import {
+  capture,
+  residentKb,
+  type Started,
+  startFloor,
+  startGatewayCommand,
+  stopProcess,
+} from './processes.js';
 import { updateFigures, writeReadmeFigures } from './readme-figures.js';
 import { runWrk, type WrkRequest, type WrkResult, wrkAvailable } from './wrk.js';
 import {
@@ -17,13 +24,13 @@ import {
 } from './yang-convert.js';
 
 /**
- * The restconf-gateway command as it is deployed (`dist/cli.js`, embedded backend, default log
+ * The restconf-gateway command as it is deployed (its bin, embedded backend, default log
  * level, so the audit line of every edit is written) beside Clixon 7.8 with native RESTCONF when
  * `CLIXON_HOME` names an installation of it, otherwise beside the floor: a bare node:http server
  * answering the bytes the gateway answered. Each server runs in a process of its own, the same
  * jukebox of N artists (BENCH_ARTISTS, 1,000 and 10,000) with one album each is loaded into both
  * with the same RESTCONF PUT, and wrk (`-t1 -c10`) loads them in turn, best of BENCH_ROUNDS (3)
- * runs of BENCH_SECONDS (8) each; BENCH_NODE_FLAGS gives Node flags to the gateway's process.
+ * runs of BENCH_SECONDS (8) each.
  * The resident size of each server is read right after its rows (Clixon: both daemons) and again
  * after REST_SECONDS without requests. Last,
  * `yang-convert` turns INTERFACES (100,000) ietf-interfaces entries from XML into JSON and back
@@ -36,8 +43,6 @@ const DEFAULTS = {
   BENCH_ROUNDS: '3',
   BENCH_ARTISTS: '1000,10000',
   BENCH_INTERFACES: '100000',
-  /** Node's flags for the gateway's process, space-separated (`--max-semi-space-size=4`). */
-  BENCH_NODE_FLAGS: '',
 };
 const settings = Object.fromEntries(
   Object.entries(DEFAULTS).map(([name, value]) => [name, process.env[name] || value]),
@@ -46,14 +51,12 @@ const SECONDS = Number(settings.BENCH_SECONDS);
 const ROUNDS = Number(settings.BENCH_ROUNDS);
 const SIZES = settings.BENCH_ARTISTS.split(',').map(Number);
 const INTERFACES = Number(settings.BENCH_INTERFACES);
-const NODE_FLAGS = settings.BENCH_NODE_FLAGS.split(' ').filter((flag) => flag !== '');
 const CONNECTIONS = 10;
 /** Seconds of load each server gets on each request before the measured runs, for the JIT. */
 const WARMUP_SECONDS = 2;
 /** Longest run: a slow request gets runs long enough for 30 answers, up to this. */
 const MAX_SECONDS = 120;
 const LEAF = `${JUKEBOX}/player/gap`;
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const JUKEBOX_YANG = fileURLToPath(
   new URL('../../../yang/examples/example-jukebox@2016-08-15.yang', import.meta.url),
 );
@@ -164,7 +167,7 @@ async function measureSize(artists: number): Promise<void> {
   let gateway: Started | undefined;
   let clixon: Clixon | undefined;
   try {
-    gateway = await startNode([...NODE_FLAGS, CLI, '--port=0', '--initial-data=', '--log-level=info']);
+    gateway = await startGatewayCommand(['--port=0', '--initial-data=', '--log-level=info']);
     await load(gateway.url, body);
     if (prefix !== undefined) {
       clixon = await startClixon(prefix, [JUKEBOX_YANG]);

@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-// The command users run, as a child process: `node apps/restconf-gateway/dist/cli.js`.
+// The command users run, as a child process: the package's bin, through its `#!` line (which sets
+// Node's flags), running the built `dist/cli.js`.
 const APP = path.resolve(__dirname, '../../../apps/restconf-gateway');
 const CLI = path.join(APP, 'dist', 'cli.js');
+const COMMAND = path.join(APP, 'bin', 'restconf-gateway.js');
 
 beforeAll(() => {
   // turbo builds the app before this suite; a direct `vitest run` builds it here.
@@ -14,7 +16,7 @@ beforeAll(() => {
 }, 120_000);
 
 function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(COMMAND, args, { encoding: 'utf8', timeout: 30_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -51,7 +53,7 @@ function serve(
   args: string[],
   ready = 'no authentication',
 ): { child: ChildProcess; started: Promise<{ url: string; stderr: string }> } {
-  const child = spawn(process.execPath, [CLI, '--port=0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(COMMAND, ['--port=0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const started = new Promise<{ url: string; stderr: string }>((resolve, reject) => {
     child.stderr!.setEncoding('utf8');
@@ -163,7 +165,7 @@ describe('restconf-gateway --log-format=pretty', () => {
 
 describe('restconf-gateway stopping', () => {
   test('exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, [CLI, '--port=0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(COMMAND, ['--port=0'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr!.setEncoding('utf8');
     await new Promise<void>((resolve, reject) => {
