@@ -105,9 +105,10 @@ export function* parseYangPatchSteps(
         );
       }
       seen.add(edit.editId);
+      // A literal that starts with a spread of an object got V8 a new map for each edit.
       const checked = yield* checkEdit(schema, edit, edit.editId, requestTarget, {
-        ...editLimits,
         maxNodes: nodesLeft,
+        ...editLimits,
       });
       nodesLeft -= nodeCount(checked.value);
       edits.push(checked);
