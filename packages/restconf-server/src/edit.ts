@@ -158,11 +158,11 @@ function locationOf(ctx: RequestContext, scope: EditScope, steps: readonly PathS
   let module: string | undefined;
   for (const step of steps) {
     const keys = step.keys?.map((k) => k.value) ?? (step.value === undefined ? undefined : [step.value]);
-    segments.push({
-      ...(step.schema.module === module ? {} : { module: step.schema.module }),
-      name: step.schema.name,
-      ...(keys === undefined ? {} : { keys }),
-    });
+    // Fields set one by one: a literal that starts with a spread got V8 a new map for each segment.
+    const segment: { module?: string; name: string; keys?: readonly string[] } = { name: step.schema.name };
+    if (step.schema.module !== module) segment.module = step.schema.module;
+    if (keys !== undefined) segment.keys = keys;
+    segments.push(segment);
     module = step.schema.module;
   }
   const resource = 'ds' in scope ? `ds/ietf-datastores:${scope.ds.name}` : 'data';

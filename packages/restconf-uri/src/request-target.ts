@@ -1,4 +1,4 @@
-import { type ApiPath, type ApiPathLimits, parseApiPath } from './api-path.js';
+import { type ApiPath, type ApiPathLimits, type ParseApiPathOptions, parseApiPath } from './api-path.js';
 import { RestconfUriError } from './errors.js';
 import { isIdentifier } from './identifier.js';
 import { percentDecode } from './percent-encoding.js';
@@ -84,7 +84,7 @@ export function classifyTarget(pathname: string, options: ClassifyTargetOptions 
   switch (head) {
     case 'data':
       if (rest === '' || rest === '/') return { kind: 'datastore' };
-      return { kind: 'data', path: parseApiPath(rest, { ...options, offset: slash }) };
+      return { kind: 'data', path: parseApiPath(rest, apiPathOptions(options, slash)) };
     case 'operations':
       return classifyOperation(pathname, rest, slash);
     case 'yang-library-version':
@@ -104,6 +104,14 @@ export function classifyTarget(pathname: string, options: ClassifyTargetOptions 
       return classifyNmda(pathname, rest, slash, options);
   }
   throw notFound(pathname, `'${head}' is not a RESTCONF resource`);
+}
+
+/**
+ * `options` with `offset`, for {@link parseApiPath}. The offset comes first: an object literal that
+ * starts with a spread of another object got V8 a new map for each request.
+ */
+function apiPathOptions(options: ClassifyTargetOptions, offset: number): ParseApiPathOptions {
+  return { offset, ...options };
 }
 
 function normalizeRoot(root: string): string {
@@ -188,5 +196,5 @@ function classifyNmda(pathname: string, rest: string, offset: number, options: A
   const datastore = { module, name };
   const tail = slash === -1 ? '' : rest.slice(slash);
   if (tail === '' || tail === '/') return { kind: 'nmda-datastore', datastore };
-  return { kind: 'nmda-data', datastore, path: parseApiPath(tail, { ...options, offset: offset + slash }) };
+  return { kind: 'nmda-data', datastore, path: parseApiPath(tail, apiPathOptions(options, offset + slash)) };
 }
