@@ -27,12 +27,14 @@ export interface SpawnOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** How long the start may take before it counts as failed (default 30 s). */
   readonly deadlineMs?: number;
+  /** Node's own flags, before the script (`--log-maps`, say). */
+  readonly nodeFlags?: readonly string[];
 }
 
 /** Spawns `node dist/cli.js ...args --port=0` and resolves once the log names the URL it serves. */
 export function spawnGateway(args: readonly string[], options: SpawnOptions = {}): Promise<GatewayProcess> {
   const deadlineMs = options.deadlineMs ?? 30_000;
-  const child = spawn(process.execPath, [CLI, '--port=0', ...args], {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), CLI, '--port=0', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, ...options.env },
   });
