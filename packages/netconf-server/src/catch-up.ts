@@ -6,11 +6,10 @@ import type { Change, Datastore } from './datastore.js';
  * again (RFC 6241 section 8.3: until it is edited, the candidate follows running). They are replayed
  * in slices of a few milliseconds between other work, in the order they were committed, so that a
  * big commit does not hold the event loop for its copy (a step's worth with no reader is replayed at
- * once); {@link CatchUp.finish} replays what remains
- * at once, for anything about to use the candidate. Readers still holding the tree (running's, which
- * a commit gave to the candidate) detach first, in the same slices: a filter's selection still being
- * made, a reply still being written, are finished from the tree as it was, without holding the event
- * loop for them.
+ * once); {@link CatchUp.finish} replays what remains at once, for anything about to use the
+ * candidate. Readers still holding the tree (running's, which a commit gave to the candidate) detach
+ * first, in the same slices: a filter's selection still being made, a reply still being written, are
+ * finished from the tree as it was, without holding the event loop for them.
  */
 export class CatchUp {
   readonly #log: Datastore;
@@ -43,7 +42,7 @@ export class CatchUp {
     if (changes.length <= ITEMS_PER_STEP && this.#log.readers === 0) {
       // A step's worth and no reader to detach: replayed now, in the commit's turn, so that the next
       // edit, which waits for the candidate to have caught up, does not wait a turn of the event loop
-      // for it (half of the rate of one-leaf edits went to that wait).
+      // for it (nearly half of the rate of one-leaf edits went to that wait).
       try {
         finishSteps(steps);
       } catch {

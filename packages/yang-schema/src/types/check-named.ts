@@ -2,6 +2,9 @@ import type { ValueCheck, ValueContext } from './value';
 import { describe, type Fail, invalid, quote, valid } from './value-result';
 import type { BitItem, EnumItem, YangType } from './yang-type';
 
+const TRUE = valid('true');
+const FALSE = valid('false');
+
 /**
  * boolean (RFC 7950 9.5): exactly "true" or "false". The canonical value is one of two constant
  * strings, not the text given: a tree of a million booleans holds two strings rather than a million.
@@ -11,9 +14,6 @@ export function checkBoolean(type: YangType, text: string, fail: Fail = invalid)
   if (text === 'false') return FALSE;
   return fail(() => `${quote(text)} is not a valid ${describe(type)} value: expected "true" or "false"`);
 }
-
-const TRUE = valid('true');
-const FALSE = valid('false');
 
 /** empty (RFC 7950 9.11): no value at all. */
 export function checkEmpty(type: YangType, text: string, fail: Fail = invalid): ValueCheck {
