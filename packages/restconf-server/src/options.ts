@@ -129,8 +129,7 @@ export interface RestconfHandlerOptions {
    * 5.5 s after the last collection (and right away when the full one was skipped), which lets V8
    * shrink it back to 1 MB if little was allocated meanwhile (it grows to 32 MB under load and
    * keeps that size otherwise; default: not run). The young generation is the process's: a big read
-   * after a shrink promotes its short-lived garbage to the old generation, whose collections are then
-   * longer (up to a second with half a million list entries, under load).
+   * after a shrink starts in a young generation of 1 MB, until V8 grows it again.
    */
   readonly collectYoungGeneration?: () => void;
   /** Entity tag and last-modified state of the datastore (default in memory). */
