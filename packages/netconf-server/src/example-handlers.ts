@@ -1,5 +1,13 @@
 import { childElement, escapeXmlText, textOf, type XmlElement } from '@yangkit/xml';
-import { findEntryByKey, type InstanceTree, leafValue } from '@yangkit/yang-json-codec';
+import {
+  findEntryByKey,
+  finishInSlices,
+  type InstanceTree,
+  ITEMS_PER_STEP,
+  leafValue,
+  type Steps,
+} from '@yangkit/yang-json-codec';
+import type { SchemaNode } from '@yangkit/yang-schema';
 import { NetconfServerError, rpcError } from './errors.js';
 import type { NetconfServer } from './server.js';
 
@@ -76,43 +84,31 @@ export function exampleHandlers(server: NetconfServer, options: ExampleHandlerOp
   }
   if (has('example-jukebox')) {
     const jb = server.schema.topLevel('example-jukebox', 'jukebox');
-    const library = jb?.dataChild('example-jukebox', 'library');
-    const artist = library?.dataChild('example-jukebox', 'artist');
+    const lib = jb?.dataChild('example-jukebox', 'library');
+    const artist = lib?.dataChild('example-jukebox', 'artist');
     const album = artist?.dataChild('example-jukebox', 'album');
     const song = album?.dataChild('example-jukebox', 'song');
     const playlist = jb?.dataChild('example-jukebox', 'playlist');
     const playlistSong = playlist?.dataChild('example-jukebox', 'song');
-    if (!jb || !library || !artist || !album || !song || !playlist) {
+    if (!jb || !lib || !artist || !album || !song || !playlist) {
       throw new NetconfServerError(
         'INVALID_OPTION',
         'example-jukebox in the schema lacks the RFC 8040 library',
       );
     }
-    // The counts walk the whole library: made once per change of running, not once per read.
-    let counted: { readonly running: InstanceTree; readonly xml: string } | undefined;
+    // The counts walk the whole library: made once per change of running, not once per read, and in
+    // slices, so that a library of many artists does not hold the event loop while it is counted.
+    let counted: { readonly running: InstanceTree; readonly xml: Promise<string> } | undefined;
     server.onCommit(() => {
       counted = undefined;
     });
+    const librarySchema = { jukebox: jb, library: lib, artist, album, song };
     server.provideState({
       provides: ['example-jukebox:jukebox'],
       get(running) {
-        if (counted?.running === running) return counted.xml;
-        const box = running.children.get(jb)?.[0];
-        if (!box) return '';
-        const lib = box.children?.get(library)?.[0];
-        let artists = 0;
-        let albums = 0;
-        let songs = 0;
-        for (const a of lib?.children?.get(artist) ?? []) {
-          artists++;
-          for (const al of a.children?.get(album) ?? []) {
-            albums++;
-            songs += al.children?.get(song)?.length ?? 0;
-          }
-        }
-        const xml = `<jukebox xmlns="${JB_NS}"><library><artist-count>${artists}</artist-count><album-count>${albums}</album-count><song-count>${songs}</song-count></library></jukebox>`;
-        counted = { running, xml };
-        return xml;
+        if (counted?.running !== running)
+          counted = { running, xml: finishInSlices(libraryCountSteps(running, librarySchema)) };
+        return counted.xml;
       },
     });
     server.handleRpc('example-jukebox:play', (input) => {
@@ -127,4 +123,35 @@ export function exampleHandlers(server: NetconfServer, options: ExampleHandlerOp
       return undefined;
     });
   }
+}
+
+/** The schema nodes of the example-jukebox library that its counts walk. */
+interface LibrarySchema {
+  readonly jukebox: SchemaNode;
+  readonly library: SchemaNode;
+  readonly artist: SchemaNode;
+  readonly album: SchemaNode;
+  readonly song: SchemaNode;
+}
+
+/**
+ * The library's `artist-count`, `album-count` and `song-count` in `running`, as state XML, a step
+ * every {@link ITEMS_PER_STEP} artists. Running may change between steps: an artist removed meanwhile
+ * may be counted or not, as a count taken while the library changes would be.
+ */
+function* libraryCountSteps(running: InstanceTree, schema: LibrarySchema): Steps<string> {
+  const box = running.children.get(schema.jukebox)?.[0];
+  if (box === undefined) return '';
+  const artists = box.children?.get(schema.library)?.[0]?.children?.get(schema.artist) ?? [];
+  let albums = 0;
+  let songs = 0;
+  // The length is read again each time: the group may shrink between steps.
+  for (let i = 0; i < artists.length; i++) {
+    for (const al of artists[i]!.children?.get(schema.album) ?? []) {
+      albums++;
+      songs += al.children?.get(schema.song)?.length ?? 0;
+    }
+    if ((i + 1) % ITEMS_PER_STEP === 0) yield;
+  }
+  return `<jukebox xmlns="${JB_NS}"><library><artist-count>${artists.length}</artist-count><album-count>${albums}</album-count><song-count>${songs}</song-count></library></jukebox>`;
 }

@@ -1,7 +1,8 @@
+import { encodeJson } from '@yangkit/yang-json-codec';
 import { afterEach, expect, test } from 'vitest';
 import { exampleHandlers } from '../src/example-handlers.js';
 import type { NetconfServer } from '../src/server.js';
-import { client, JB, rpcErrorOf, testServer } from './helpers.js';
+import { client, JB, rpcErrorOf, serverWithArtists, testServer } from './helpers.js';
 
 let server: NetconfServer;
 afterEach(async () => {
@@ -128,4 +129,21 @@ test('an rpc in an unknown namespace fails with unknown-namespace', async () => 
   const c = await client(server);
   const e = await rpcErrorOf(c.rpc('<nope xmlns="urn:example:nope"/>'));
   expect(e.errors[0]!.errorTag).toBe('unknown-namespace');
+});
+
+test('the jukebox library counts of a big library are made in slices, the event loop turning meanwhile', async () => {
+  server = await serverWithArtists(200_000);
+  exampleHandlers(server);
+  let counted = false;
+  let turns = 0;
+  const tick = () => {
+    turns++;
+    if (!counted) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const [state] = await server.operationalState(undefined, (name) => name === 'example-jukebox:jukebox');
+  counted = true;
+  expect(encodeJson(state!)).toContain('"artist-count":200000');
+  // Counting 200,000 artists takes more than a slice (5 ms): before, it was one run of the event loop.
+  expect(turns).toBeGreaterThan(0);
 });
