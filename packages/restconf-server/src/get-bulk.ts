@@ -11,13 +11,13 @@ import {
   finishInSlices,
   type InstanceTree,
   ITEMS_PER_STEP,
-  judgedByKey,
+  judgedByKeySteps,
   type NodeFilter,
   type PathStep,
+  positionsSteps,
   type SharedRead,
   type Steps,
   snapshotAfterSteps,
-  snapshotChunks,
 } from '@yangkit/yang-json-codec';
 import { pathSchemaOf } from '@yangkit/yang-patch';
 import type { SchemaNode } from '@yangkit/yang-schema';
@@ -92,7 +92,7 @@ const NONE: Readable = { rest: false, apart: NOT_OWN };
  * does, a list of configuration entries (unique keys) is judged by the entries the filter names,
  * found by key, and one other entry for the rest, so a page never walks the list.
  */
-function readableIn(filter: NodeFilter | undefined, group: readonly DataNode[]): Readable {
+function* readableIn(filter: NodeFilter | undefined, group: readonly DataNode[]): Steps<Readable> {
   const first = group[0];
   if (filter === undefined || first === undefined) return ALL;
   const parent = first.parent;
@@ -101,7 +101,7 @@ function readableIn(filter: NodeFilter | undefined, group: readonly DataNode[]):
   if (filter.keepsAllBelow(state)) return ALL;
   const named = entriesNamedApart(filter, state, first.schema);
   if (named === undefined) return { each: (entry) => filter.child(state, entry) !== undefined };
-  const judged = judgedByKey(filter, state, group, named);
+  const judged = yield* judgedByKeySteps(filter, state, group, named);
   const rest = judged.rest !== undefined;
   const apart = new Set<DataNode>();
   for (const [entry, entryState] of judged.named) if ((entryState !== undefined) !== rest) apart.add(entry);
@@ -136,16 +136,16 @@ function positionAfter(
  * entries apart: entry by entry from `start` when the rest are readable (at most `count` plus
  * those apart), else the readable ones apart, by position.
  */
-function pageOf(
+function* pageOf(
   group: readonly DataNode[],
   start: number,
   count: number,
   { rest, apart }: { readonly rest: boolean; readonly apart: ReadonlySet<DataNode> },
-): DataNode[] {
+): Steps<DataNode[]> {
   if (!rest) {
-    const positions = [...apart].map((e) => group.indexOf(e)).filter((at) => at >= start);
+    const positions = yield* positionsSteps(group, apart);
     return positions
-      .sort((a, b) => a - b)
+      .filter((at) => at >= start)
       .slice(0, count)
       .map((at) => group[at]!);
   }
@@ -153,6 +153,24 @@ function pageOf(
   for (let i = start; i < group.length && page.length < count; i++)
     if (!apart.has(group[i]!)) page.push(group[i]!);
   return page;
+}
+
+/**
+ * The page of up to `count` entries of `group` (the entries of `list`) that `filter` keeps, after
+ * the entry `after` names, in steps.
+ */
+function* pageSteps(
+  filter: NodeFilter | undefined,
+  list: SchemaNode,
+  group: readonly DataNode[],
+  after: Map<string, string> | undefined,
+  count: number,
+): Steps<DataNode[]> {
+  const readable = yield* readableIn(filter, group);
+  const start = after === undefined ? 0 : positionAfter(list, group, after, readable);
+  // Each entry is judged, and the unreadable ones skipped do not count.
+  if ('each' in readable) return yield* readableFrom(group, start, count, readable.each);
+  return yield* pageOf(group, start, count, readable);
 }
 
 /** Up to `count` entries of `group` from `start` that `readable` keeps, a few looked at a step. */
@@ -231,22 +249,13 @@ export async function getBulk(ctx: RequestContext, op: SchemaNode, body: Body | 
     // In a shared read, the datastore's own array of the entries, with its index of keys.
     const group = findPath(tree, target.slice(0, -1))?.children?.get(list) ?? [];
     const filter = shared?.filter;
-    const readable = readableIn(filter, group);
-    const start = after === undefined ? 0 : positionAfter(list, group, after, readable);
     const answer = (page: DataNode[]) => answerChunks(ctx, targetText, list, tree, page, filter);
-    let chunks: Iterable<string>;
-    if (!('each' in readable)) {
-      const written = answer(pageOf(group, start, count, readable));
-      chunks = shared === undefined ? written : snapshotChunks(written, shared);
-    } else {
-      // Each entry is judged, and the unreadable ones skipped do not count: in slices, the answer
-      // kept one snapshot of the moment of the read.
-      const scan = readableFrom(group, start, count, readable.each);
-      chunks =
-        shared === undefined
-          ? answer(await finishInSlices(scan))
-          : await snapshotAfterSteps(shared, scan, answer);
-    }
+    // In slices: the answer keeps one snapshot of the moment of the read.
+    const scan = pageSteps(filter, list, group, after, count);
+    const chunks =
+      shared === undefined
+        ? answer(await finishInSlices(scan))
+        : await snapshotAfterSteps(shared, scan, answer);
     await ctx.out.stream(200, dataMediaType(ctx.encoding), chunks);
   } finally {
     shared?.release();

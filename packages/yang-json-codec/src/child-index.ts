@@ -157,10 +157,11 @@ export function findEntry(group: readonly DataNode[], key: string): DataNode | u
 
 /**
  * The entries of `group` whose keys are among `keys`, each the first of its key (see
- * {@link findEntry}): found by the index, or in one scan of a big group not indexed yet, stopped
- * once every key is found, rather than a scan for each key.
+ * {@link findEntry}): found by the index, or in one scan of a big group not indexed yet, a step every
+ * {@link ITEMS_PER_STEP} entries, stopped once every key is found, rather than a scan for each key.
+ * The group must not change until it ends.
  */
-export function findEntries(group: readonly DataNode[], keys: ReadonlySet<string>): DataNode[] {
+export function* findEntriesSteps(group: readonly DataNode[], keys: ReadonlySet<string>): Steps<DataNode[]> {
   if (keys.size <= 1 || group.length <= BUILT_AT_ONCE || indexes.has(group)) {
     const found: DataNode[] = [];
     for (const key of keys) {
@@ -171,14 +172,27 @@ export function findEntries(group: readonly DataNode[], keys: ReadonlySet<string
   }
   if (!building.has(group)) indexInBackground(group);
   const found = new Map<string, DataNode>();
-  for (const n of group) {
+  for (let i = 0; i < group.length && found.size < keys.size; i++) {
+    const n = group[i]!;
     const key = entryKey(n)!;
-    if (keys.has(key) && !found.has(key)) {
-      found.set(key, n);
-      if (found.size === keys.size) break;
-    }
+    if (keys.has(key) && !found.has(key)) found.set(key, n);
+    if ((i + 1) % ITEMS_PER_STEP === 0) yield;
   }
   return [...found.values()];
+}
+
+/**
+ * The positions in `group` of `entries` (some of its entries), ascending, found in one scan, a step
+ * every {@link ITEMS_PER_STEP} entries, stopped once each is found: for a few entries of a big group,
+ * rather than a search of the group for each. The group must not change until it ends.
+ */
+export function* positionsSteps(group: readonly DataNode[], entries: ReadonlySet<DataNode>): Steps<number[]> {
+  const positions: number[] = [];
+  for (let i = 0; i < group.length && positions.length < entries.size; i++) {
+    if (entries.has(group[i]!)) positions.push(i);
+    if ((i + 1) % ITEMS_PER_STEP === 0) yield;
+  }
+  return positions;
 }
 
 /** Builds the index of `group` in slices of a few milliseconds, from the next turn on. */

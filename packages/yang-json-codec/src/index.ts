@@ -29,6 +29,7 @@ export {
   insertChild,
   moveChild,
   positionOf,
+  positionsSteps,
   removeChild,
   replaceChild,
 } from './child-index';
@@ -137,7 +138,7 @@ export { valueFromCanonical, valueFromXml } from './values';
 export {
   applyView,
   entriesNamedApart,
-  judgedByKey,
+  judgedByKeySteps,
   type KeyedJudgement,
   type NodeFilter,
   type TreeView,

@@ -1,6 +1,6 @@
 import type { FieldsNode } from '@yangkit/restconf-uri';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
-import { findEntries } from './child-index';
+import { findEntriesSteps, positionsSteps } from './child-index';
 import { type ChildPairs, type Group, groupAt, instanceOf, MappedPairs, pairsOf, sizeOf } from './child-map';
 import { contentGroups } from './content';
 import { fieldSelection, fieldsGroups, type Selection, selectedBelow } from './fields';
@@ -72,7 +72,7 @@ export interface NodeFilter<S = unknown> {
   namedEntries?(parent: S, schema: SchemaNode): readonly string[] | undefined;
 }
 
-/** How a filter judged the entries of a group it names apart (see {@link judgedByKey}). */
+/** How a filter judged the entries of a group it names apart (see {@link judgedByKeySteps}). */
 export interface KeyedJudgement {
   /** The state of every entry not named (undefined: each is left out). */
   readonly rest: unknown;
@@ -85,25 +85,26 @@ export interface KeyedJudgement {
  * state `state`, given `named`, the entries it tells apart ({@link NodeFilter.namedEntries}): each
  * named entry is found by key and judged, and one entry not named judged for all the others. Entry
  * keys are unique in configuration (RFC 7950 sections 7.7 and 7.8.2), so a big list is not walked:
- * at most one entry more than those named is looked at.
+ * at most one entry more than those named is looked at, once the group's key index is built (until
+ * then the named entries are found in one scan, in steps). The group must not change until it ends.
  */
-export function judgedByKey(
+export function* judgedByKeySteps(
   filter: NodeFilter,
   state: unknown,
   group: readonly DataNode[],
   named: readonly string[],
-): KeyedJudgement {
+): Steps<KeyedJudgement> {
   const keys = new Set(named);
   const representative = keys.size === 0 ? group[0] : group.find((n) => !keys.has(entryKey(n)!));
   const rest = representative === undefined ? undefined : filter.child(state, representative);
   const judged = new Map<DataNode, unknown>();
-  for (const entry of findEntries(group, keys)) judged.set(entry, filter.child(state, entry));
+  for (const entry of yield* findEntriesSteps(group, keys)) judged.set(entry, filter.child(state, entry));
   return { rest, named: judged };
 }
 
 /**
  * The entries of `schema` below a holder in state `state` that `filter` judges apart by key (see
- * {@link judgedByKey}); empty when it judges them all alike, undefined when each must be judged on
+ * {@link judgedByKeySteps}); empty when it judges them all alike, undefined when each must be judged on
  * its own. Entries named by key stand for all their twins only in configuration, where keys are
  * unique (RFC 7950 sections 7.7 and 7.8.2): a state list's named entries are judged each.
  */
@@ -204,7 +205,7 @@ class Rules {
         continue;
       }
       if (named !== undefined && Array.isArray(group)) {
-        mapped.put(i, this.filteredByKey(group as readonly DataNode[], named, state, below));
+        mapped.put(i, yield* this.filteredByKey(group as readonly DataNode[], named, state, below));
         continue;
       }
       const states = new Map<DataNode, unknown>();
@@ -225,27 +226,27 @@ class Rules {
 
   /**
    * A group of configuration entries of which the filter judges those `named` apart (see
-   * {@link judgedByKey}): what is left out is cut from the group by slices, never entry by entry.
+   * {@link judgedByKeySteps}): what is left out is cut from the group by slices, never entry by entry.
    */
-  private filteredByKey(
+  private *filteredByKey(
     group: readonly DataNode[],
     named: readonly string[],
     state: unknown,
     below: Place,
-  ): Group | undefined {
-    const judged = judgedByKey(this.filter!, state, group, named);
+  ): Steps<Group | undefined> {
+    const judged = yield* judgedByKeySteps(this.filter!, state, group, named);
     const rest = judged.rest;
     below.decided(rest, judged.named);
-    /** Positions of the entries named whose fate (kept or left out) differs from the rest's. */
-    const apart: number[] = [];
+    /** The entries named whose fate (kept or left out) differs from the rest's. */
+    const apart = new Set<DataNode>();
     for (const [entry, entryState] of judged.named)
-      if ((entryState === undefined) !== (rest === undefined)) apart.push(group.indexOf(entry));
-    if (apart.length === 0) return rest === undefined ? undefined : group;
-    apart.sort((a, b) => a - b);
-    if (rest === undefined) return apart.map((at) => group[at]!);
+      if ((entryState === undefined) !== (rest === undefined)) apart.add(entry);
+    if (apart.size === 0) return rest === undefined ? undefined : group;
+    const positions = yield* positionsSteps(group, apart);
+    if (rest === undefined) return positions.map((at) => group[at]!);
     const slices: DataNode[][] = [];
     let from = 0;
-    for (const at of apart) {
+    for (const at of positions) {
       slices.push(group.slice(from, at));
       from = at + 1;
     }

@@ -1,6 +1,6 @@
 import type { SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { findEntries } from '../src/child-index';
+import { findEntriesSteps, positionsSteps } from '../src/child-index';
 import {
   ChangeLog,
   cloneTree,
@@ -188,7 +188,7 @@ describe('indexTreeSteps', () => {
     expect(findEntryByKey(library_, list[0]!.schema, 'artist-9000')).toBe(list[8999]);
   });
 
-  test('several keys looked up in a big list not indexed take one scan of it, not one each', () => {
+  test('several keys looked up in a big list not indexed take one scan of it in steps, not one scan each', () => {
     const tree = library(3 * 64 * ITEMS_PER_STEP);
     const list = artists(tree);
     // Counts the reads of each entry's children, which is how an entry's key is read.
@@ -203,11 +203,20 @@ describe('indexTreeSteps', () => {
       });
     }
     const keys = new Set(['artist-9000', 'artist-5', 'artist-12000', 'artist-none']);
-    const found = findEntries(list, keys);
+    const { result: found, steps } = stepsOf(findEntriesSteps(list, keys));
     expect(new Set(found)).toEqual(new Set([list[9000], list[5], list[12000]]));
     // One scan to its end (a key is missing); a scan for each key would read four times as many.
     expect(reads).toBe(list.length);
+    // A step every ITEMS_PER_STEP entries read, not the whole list in one.
+    expect(steps).toBe(list.length / ITEMS_PER_STEP);
     expect(hasKeyIndex(list)).toBe(false);
+  });
+
+  test('the positions of a few entries of a big list are found in one scan in steps, stopped once all are found', () => {
+    const list = artists(library(3 * 64 * ITEMS_PER_STEP));
+    const { result, steps } = stepsOf(positionsSteps(list, new Set([list[9000]!, list[5]!, list[700]!])));
+    expect(result).toEqual([5, 700, 9000]);
+    expect(steps).toBe(Math.floor(9001 / ITEMS_PER_STEP));
   });
 
   test('a lookup in a list of a few thousand entries builds its index at once', () => {
@@ -257,3 +266,11 @@ describe('cloneTreeSteps', () => {
     expect(hasKeyIndex(artists(cloneTree(tree)))).toBe(false);
   });
 });
+
+/** What `steps` return, run to their end, and how many steps they took. */
+function stepsOf<T>(steps: Steps<T>): { result: T; steps: number } {
+  let count = 0;
+  let next = steps.next();
+  for (; next.done !== true; next = steps.next()) count++;
+  return { result: next.value, steps: count };
+}

@@ -634,6 +634,21 @@ describe('the view of a tree', () => {
     expect(text).toBe(encodeJson(itemsWithout(2000, (name) => name === 'n7')));
   });
 
+  test('finds and places the entries a filter names in a big list not indexed yet in steps, in JSON and XML', () => {
+    const count = 3 * 64 * ITEMS_PER_STEP;
+    const named = ['n12000', 'n9000'];
+    for (const [encode, whole] of [
+      [encodeJsonChunks, encodeJson],
+      [encodeXmlChunks, encodeXml],
+    ] as const) {
+      const { filter, judged } = byKey(named, ...named.map((name) => `/box/item[${name}]`));
+      // A copy has no key index: the entries named are found by a scan, then placed by another.
+      const { text, judgedAtSteps } = stepsOf(encode, cloneTree(itemsTree(count)), { filter }, judged);
+      expect(text).toBe(whole(itemsWithout(count, (name) => named.includes(name))));
+      expect(judgedAtSteps.length).toBeGreaterThanOrEqual(Math.floor(12_000 / ITEMS_PER_STEP));
+    }
+  });
+
   test("looks below a big list's entries for state with content=nonconfig in steps, byte for byte as in place", () => {
     const tree = itemsTree(2000);
     const expected = encodeJson(applyContent(cloneTree(tree), 'nonconfig'));
