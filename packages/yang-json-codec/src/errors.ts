@@ -100,7 +100,12 @@ export class CodecError extends Error {
   readonly [MARKER] = true;
 
   constructor(code: CodecErrorCode, message: string, init: CodecErrorInit) {
+    // Without a stack: it describes the input, by its path, not the code, and capturing the frames
+    // (the decoders' generators go deep) was a fifth of the cost of a request refused for its body.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    Error.stackTraceLimit = limit;
     this.code = code;
     this.errorTag = init.errorTag;
     this.errorAppTag = init.errorAppTag;

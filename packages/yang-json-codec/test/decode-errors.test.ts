@@ -25,6 +25,14 @@ describe('decoding errors name the node and the rule', () => {
     expect(e.errorInfo).toEqual({ 'bad-value': '256' });
   });
 
+  test('an error of the input carries no stack frames, and leaves the stack limit as it was', () => {
+    const limit = Error.stackTraceLimit;
+    const e = codecError(() => decodeXml(schema, xmlTypes('<u8>256</u8>')));
+    expect(e.stack).toBe(`CodecError: ${e.message}`);
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error('x').stack).toContain('    at ');
+  });
+
   test('rejects a leaf that holds an element, and takes its text in pieces split by comments', () => {
     const e = codecError(() => decodeXml(schema, xmlTypes('<u8>1<x/></u8>')));
     expect([e.code, e.errorTag, e.errorPath?.json, e.errorInfo]).toEqual([
