@@ -1,5 +1,5 @@
 import type { SchemaNode } from '@yangkit/yang-schema';
-import { groupAt, instanceOf, pairsOf, sizeOf } from './child-map';
+import { addChild, groupAt, instanceOf, pairsOf, sizeOf } from './child-map';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { entryKey, isWholeStep, type PathStep, stepKey } from './path-step';
 import { finishInSlices, ITEMS_PER_STEP, Slices, type Steps } from './steps';
@@ -285,8 +285,13 @@ function forget(group: DataNode[], node: DataNode): void {
 export function insertChild(holder: ChildHolder, node: DataNode, position?: number): void {
   const children = holder.children!;
   node.parent = parentFor(holder);
-  let group = children.get(node.schema);
-  if (group === undefined) children.set(node.schema, (group = []));
+  const group = children.get(node.schema);
+  // A new group is the node held alone (see `CompactChildMap`), not an array: one grown from empty
+  // by a push keeps room for 16 more, most of the size of a group of a few. It has no index yet.
+  if (group === undefined) {
+    addChild(children, node);
+    return;
+  }
   if (position === undefined || position >= group.length) group.push(node);
   else group.splice(Math.max(0, position), 0, node);
   const build = building.get(group);

@@ -156,7 +156,7 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
 
   clear(): void {
     this.replace([], ALL_REMOVED);
-    this.index = undefined;
+    if (this.index !== undefined) this.index = undefined;
   }
 
   /**
@@ -175,7 +175,8 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
   private reindex(): void {
     const s = this.slots;
     if (s.length <= 2 * SCAN_LIMIT) {
-      this.index = undefined;
+      // Only when set: the field stays on the prototype (see the class) rather than one more per map.
+      if (this.index !== undefined) this.index = undefined;
       return;
     }
     const index = new Map<SchemaNode, number>();
@@ -333,6 +334,22 @@ export function fitGroup(children: ChildMap, schema: SchemaNode): void {
     const group = children.get(schema);
     if (group !== undefined && group.length <= FIT_LIMIT) children.set(schema, group.slice());
   }
+}
+
+/**
+ * The groups of `children` as they are now, each with its schema node: for a loop that does not
+ * change the map while it runs (it may change the groups). Unlike the map's own iterators, which
+ * follow it live, it leaves the map as it is: a map that made an iterator records each change of its
+ * keys from then on, with a field of its own, one more on every node of a datastore an edit walked.
+ */
+export function entriesOf(children: ChildMap): [SchemaNode, readonly DataNode[]][] {
+  const pairs = pairsOf(children);
+  const entries: [SchemaNode, readonly DataNode[]][] = new Array(pairs.length >> 1);
+  for (let p = 0; p < pairs.length; p += 2) {
+    const group = groupAt(pairs, p + 1);
+    entries[p >> 1] = [pairs[p] as SchemaNode, Array.isArray(group) ? group : [group as DataNode]];
+  }
+  return entries;
 }
 
 /** The first instance of `schema` in `children` (of a leaf or a container: the one instance). */

@@ -1,6 +1,7 @@
 import type { SchemaNode, SchemaTree, YangType } from '@yangkit/yang-schema';
 import { hasKeyIndex, indexGroupSteps } from './child-index';
 import {
+  addChild,
   type ChildPairs,
   CompactChildMap,
   firstChild,
@@ -303,7 +304,7 @@ export function shallowCopy(node: DataNode): DataNode {
       if (key === undefined) continue;
       const leaf = shallowCopy(key);
       leaf.parent = copy;
-      copied.set(k, [leaf]);
+      addChild(copied, leaf);
     }
   }
   return copy;

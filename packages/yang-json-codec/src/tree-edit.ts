@@ -8,7 +8,7 @@ import {
   indexForLookupSteps,
   positionOf,
 } from './child-index';
-import { CompactChildMap } from './child-map';
+import { CompactChildMap, entriesOf } from './child-map';
 import { CodecError } from './errors';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { cloneTreeSteps, createNode, shallowCopy } from './instance';
@@ -218,15 +218,15 @@ function* graft(
   if (!adopt) {
     const node = log.create(parent, shallowCopy(source), at);
     yield;
-    for (const [schema, nodes] of children) {
+    for (const [schema, nodes] of entriesOf(children)) {
       if (schema.isKey && list) continue;
       for (const c of nodes) yield* graft(log, node, c, false);
     }
     return node;
   }
   // The node enters the tree with its keys alone; the groups below follow it node by node.
-  let below: [SchemaNode, DataNode[]][] | undefined;
-  for (const [schema, nodes] of children) if (!schema.isKey || !list) (below ??= []).push([schema, nodes]);
+  let below: [SchemaNode, readonly DataNode[]][] | undefined;
+  for (const entry of entriesOf(children)) if (!entry[0].isKey || !list) (below ??= []).push(entry);
   if (below !== undefined) for (const [schema] of below) children.delete(schema);
   log.create(parent, source, at);
   yield;
@@ -338,7 +338,7 @@ function* syncChildren(
   // A step every few dozen nodes compared, whether they differ or not; the entries of a big list are
   // looked up by key in an index built in steps first.
   let seen = 0;
-  for (const [schema, nodes] of [...(holder.children ?? [])]) {
+  for (const [schema, nodes] of holder.children === undefined ? [] : entriesOf(holder.children)) {
     if (list !== undefined && schema.isKey) continue;
     const kept = wanted.get(schema);
     yield* indexForLookupSteps(kept);
@@ -347,7 +347,7 @@ function* syncChildren(
       if (++seen % ITEMS_PER_STEP === 0) yield;
     }
   }
-  for (const [schema, nodes] of wanted) {
+  for (const [schema, nodes] of entriesOf(wanted)) {
     if (list !== undefined && schema.isKey) continue;
     const ordered = schema.orderedBy === 'user';
     yield* indexForLookupSteps(holder.children?.get(schema));

@@ -1,9 +1,12 @@
-import type { SchemaTree } from '@yangkit/yang-schema';
+import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { pairsOf } from '../src/child-map';
 import {
   applyEdit,
   ChangeLog,
+  type ChildMap,
   cloneTree,
+  type DataNode,
   diff,
   diffSteps,
   emptyTree,
@@ -193,6 +196,57 @@ describe('applyEdit with adopt', () => {
     log.undoTo(mark);
     expect(encodeJson(log.tree)).toBe(before);
   });
+});
+
+describe('the shape of a tree edits build', () => {
+  /** The own fields of every child map of `log`'s tree, and how many leaves and containers are held in an array of one. */
+  const shapes = (log: ChangeLog) => {
+    const fields = new Set<string>();
+    let boxedSingles = 0;
+    const pending: { children?: ChildMap | undefined }[] = [log.tree];
+    while (pending.length > 0) {
+      const children = pending.pop()!.children;
+      if (children === undefined) continue;
+      for (const field of Object.keys(children)) fields.add(field);
+      const pairs = pairsOf(children);
+      for (let p = 1; p < pairs.length; p += 2) {
+        const group = pairs[p]!;
+        const entries =
+          (pairs[p - 1] as SchemaNode).kind === 'list' || (pairs[p - 1] as SchemaNode).kind === 'leaf-list';
+        if (Array.isArray(group) && group.length === 1 && !entries) boxedSingles++;
+        pending.push(...(Array.isArray(group) ? group : [group as DataNode]));
+      }
+    }
+    return { fields: [...fields], boxedSingles };
+  };
+  const items = {
+    item: Array.from({ length: 20 }, (_, i) => ({
+      name: `i${i}`,
+      size: i,
+      part: [{ a: 'x', b: 1, note: 'n' }],
+    })),
+  };
+
+  // Each map holding a field of its own once an edit walked it was 40 bytes more per node of a
+  // datastore, and each group an edit started an array with room for 16 more.
+  test.each([false, true])(
+    'holds each leaf and container alone, its maps holding their pairs only (adopt: %s)',
+    (adopt) => {
+      const log = new ChangeLog(emptyTree(schema));
+      const top = topDoc(schema, items);
+      applyEdit(
+        log,
+        { operation: 'merge', target: [s.top], node: [...top.children.values()][0]![0]! },
+        { adopt },
+      );
+      expect(shapes(log)).toEqual({ fields: ['slots'], boxedSingles: 0 });
+      // The same changes replayed on another tree, as the candidate catches up with running.
+      const other = new ChangeLog(emptyTree(schema));
+      for (const change of log.since()) other.replay(change);
+      expect(encodeJson(other.tree)).toBe(encodeJson(log.tree));
+      expect(shapes(other)).toEqual({ fields: ['slots'], boxedSingles: 0 });
+    },
+  );
 });
 
 describe('ChangeLog', () => {
