@@ -1,4 +1,3 @@
-import { type PerformanceEntry, PerformanceObserver, constants as perf } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import type { Logger } from './options.js';
 
@@ -47,11 +46,11 @@ export interface IdleCollectionOptions {
   readonly maxDeferMs?: number;
   /**
    * Longest pause a full collection may be expected to take (default 100 ms): it is skipped, and the
-   * memory left to V8's own collections, mostly concurrent, when the heap live at the last full
-   * collection (V8's own ones, seen while no big body is in progress, included) times the slowest
-   * rate measured (at least {@link MIN_PAUSE_MS_PER_MB}) is over it. A full collection of half a
-   * million datastore entries held the event loop 1.7 s, and a big body, sent by a user who may not
-   * even write, could set one off every `intervalMs`.
+   * memory left to V8's own collections, mostly concurrent, when what the last one left live times
+   * the slowest rate measured (at least {@link MIN_PAUSE_MS_PER_MB}) is over it. A full collection
+   * of half a million datastore entries held the event loop 1 to 1.7 s, and a big body, sent by a
+   * user who may not even write, could set one off every `intervalMs`; now one at most, the first
+   * after what is live has grown, which tells what is.
    */
   readonly maxPauseMs?: number;
   /** The heap's size, what of it is in use and the young generation's size, in bytes (default: V8's). */
@@ -74,6 +73,9 @@ const MB = 2 ** 20;
  * 23 MB live, 2.7 ms/MB with 617 MB, on 2 cores. A slower rate measured since stands instead.
  */
 const MIN_PAUSE_MS_PER_MB = 2;
+
+/** Collections that leave at least this much live measure the rate of a pause per MB. */
+const RATE_FROM_BYTES = 64 * MB;
 
 /**
  * A full collection runs only when the heap holds this much more than what was live after the last
@@ -131,13 +133,10 @@ export class IdleCollection {
   private youngRuns = 0;
   /** Bytes in use after the last collection (undefined before the first). */
   private live: number | undefined;
-  /** Bytes in use after V8's last own full collection, seen with no big body in progress, if later. */
-  private liveSeen: number | undefined;
   /** The slowest pause per byte live measured so far. */
   private pausePerByte = MIN_PAUSE_MS_PER_MB / MB;
   private readonly maxPauseMs: number;
   private readonly now: () => number;
-  private readonly observer: PerformanceObserver | undefined;
 
   constructor(
     private readonly options: IdleCollectionOptions,
@@ -149,32 +148,6 @@ export class IdleCollection {
     this.maxPauseMs = options.maxPauseMs ?? IDLE_COLLECTION_DEFAULTS.maxPauseMs;
     this.heap = options.heap ?? v8Heap;
     this.now = options.now ?? (() => performance.now());
-    if (options.heap === undefined) {
-      // What is live grows between the collections run here (a datastore loaded, a big edit): V8's
-      // own full collections tell it.
-      this.observer = new PerformanceObserver((list) => {
-        if (
-          list
-            .getEntries()
-            .some(
-              (e) =>
-                (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ===
-                perf.NODE_PERFORMANCE_GC_MAJOR,
-            )
-        )
-          this.fullCollectionSeen();
-      });
-      this.observer.observe({ entryTypes: ['gc'] });
-    }
-  }
-
-  /**
-   * V8 ran a full collection of its own: what is in use now is about what is live, unless a big
-   * body, whose tree is live until it is done, is in progress.
-   * @internal
-   */
-  fullCollectionSeen(): void {
-    if (this.inProgress === 0) this.liveSeen = this.heap().used;
   }
 
   /** Full collections run since the start. */
@@ -219,7 +192,6 @@ export class IdleCollection {
 
   /** Drops a collection not run yet. */
   close(): void {
-    this.observer?.disconnect();
     this.cancel();
     clearTimeout(this.youngTimer);
     this.youngTimer = undefined;
@@ -279,7 +251,7 @@ export class IdleCollection {
       );
       return false;
     }
-    const live = this.liveSeen ?? this.live;
+    const live = this.live;
     if (live !== undefined && live * this.pausePerByte > this.maxPauseMs) {
       this.logger?.debug?.(
         `no collection once quiet: ${Math.round(live / MB)} MB live, a pause of about ${Math.round(live * this.pausePerByte)} ms, over ${this.maxPauseMs} ms`,
@@ -294,8 +266,8 @@ export class IdleCollection {
     const ms = Math.round(elapsed);
     const after = this.heap();
     this.live = after.used;
-    this.liveSeen = undefined;
-    this.pausePerByte = Math.max(this.pausePerByte, elapsed / Math.max(after.used, MB));
+    // A small heap's pause is mostly what every collection costs: only a big one tells the rate.
+    if (after.used >= RATE_FROM_BYTES) this.pausePerByte = Math.max(this.pausePerByte, elapsed / after.used);
     this.logger?.debug?.(
       `garbage collected once quiet in ${ms} ms: heap ${Math.round(before.total / MB)} MB -> ${Math.round(after.total / MB)} MB`,
     );
