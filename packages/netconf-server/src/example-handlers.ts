@@ -84,13 +84,13 @@ export function exampleHandlers(server: NetconfServer, options: ExampleHandlerOp
   }
   if (has('example-jukebox')) {
     const jb = server.schema.topLevel('example-jukebox', 'jukebox');
-    const lib = jb?.dataChild('example-jukebox', 'library');
-    const artist = lib?.dataChild('example-jukebox', 'artist');
+    const library = jb?.dataChild('example-jukebox', 'library');
+    const artist = library?.dataChild('example-jukebox', 'artist');
     const album = artist?.dataChild('example-jukebox', 'album');
     const song = album?.dataChild('example-jukebox', 'song');
     const playlist = jb?.dataChild('example-jukebox', 'playlist');
     const playlistSong = playlist?.dataChild('example-jukebox', 'song');
-    if (!jb || !lib || !artist || !album || !song || !playlist) {
+    if (!jb || !library || !artist || !album || !song || !playlist) {
       throw new NetconfServerError(
         'INVALID_OPTION',
         'example-jukebox in the schema lacks the RFC 8040 library',
@@ -102,7 +102,7 @@ export function exampleHandlers(server: NetconfServer, options: ExampleHandlerOp
     server.onCommit(() => {
       counted = undefined;
     });
-    const librarySchema = { jukebox: jb, library: lib, artist, album, song };
+    const librarySchema = { jukebox: jb, library, artist, album, song };
     server.provideState({
       provides: ['example-jukebox:jukebox'],
       get(running) {

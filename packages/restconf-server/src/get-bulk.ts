@@ -101,11 +101,8 @@ function* readableIn(filter: NodeFilter | undefined, group: readonly DataNode[])
   if (filter.keepsAllBelow(state)) return ALL;
   const named = entriesNamedApart(filter, state, first.schema);
   if (named === undefined) return { each: (entry) => filter.child(state, entry) !== undefined };
-  const judged = yield* judgedByKeySteps(filter, state, group, named);
-  const rest = judged.rest !== undefined;
-  const apart = new Set<DataNode>();
-  for (const [entry, entryState] of judged.named) if ((entryState !== undefined) !== rest) apart.add(entry);
-  return { rest, apart };
+  const { rest, apart } = yield* judgedByKeySteps(filter, state, group, named);
+  return { rest: rest !== undefined, apart };
 }
 
 function isReadable(readable: Readable, entry: DataNode): boolean {

@@ -78,6 +78,8 @@ export interface KeyedJudgement {
   readonly rest: unknown;
   /** Each entry named that the group holds, with its state (undefined: left out). */
   readonly named: ReadonlyMap<DataNode, unknown>;
+  /** The entries named whose fate (kept or left out) differs from the rest's. */
+  readonly apart: ReadonlySet<DataNode>;
 }
 
 /**
@@ -98,8 +100,13 @@ export function* judgedByKeySteps(
   const representative = keys.size === 0 ? group[0] : group.find((n) => !keys.has(entryKey(n)!));
   const rest = representative === undefined ? undefined : filter.child(state, representative);
   const judged = new Map<DataNode, unknown>();
-  for (const entry of yield* findEntriesSteps(group, keys)) judged.set(entry, filter.child(state, entry));
-  return { rest, named: judged };
+  const apart = new Set<DataNode>();
+  for (const entry of yield* findEntriesSteps(group, keys)) {
+    const entryState = filter.child(state, entry);
+    judged.set(entry, entryState);
+    if ((entryState === undefined) !== (rest === undefined)) apart.add(entry);
+  }
+  return { rest, named: judged, apart };
 }
 
 /**
@@ -234,13 +241,8 @@ class Rules {
     state: unknown,
     below: Place,
   ): Steps<Group | undefined> {
-    const judged = yield* judgedByKeySteps(this.filter!, state, group, named);
-    const rest = judged.rest;
-    below.decided(rest, judged.named);
-    /** The entries named whose fate (kept or left out) differs from the rest's. */
-    const apart = new Set<DataNode>();
-    for (const [entry, entryState] of judged.named)
-      if ((entryState === undefined) !== (rest === undefined)) apart.add(entry);
+    const { rest, named: states, apart } = yield* judgedByKeySteps(this.filter!, state, group, named);
+    below.decided(rest, states);
     if (apart.size === 0) return rest === undefined ? undefined : group;
     const positions = yield* positionsSteps(group, apart);
     if (rest === undefined) return positions.map((at) => group[at]!);
