@@ -286,7 +286,19 @@ function* copyPending(work: CopyWork): Steps<void> {
  * whole, never changes them in place.
  */
 export function shallowCopy(node: DataNode): DataNode {
-  const copy = copyOf(node, undefined, node.annotations);
+  return copyWithKeys(node, undefined, node.annotations);
+}
+
+/**
+ * A copy of `node` below `parent` with `annotations`, without its children except a list entry's keys
+ * and anydata/anyxml content: {@link shallowCopy}, or an ancestor a selection copies on its way.
+ */
+export function copyWithKeys(
+  node: DataNode,
+  parent: DataNode | undefined,
+  annotations: Annotation[] | undefined,
+): DataNode {
+  const copy = copyOf(node, parent, annotations);
   const children = node.children;
   if (children === undefined) return copy;
   const copied: ChildMap = new CompactChildMap();
@@ -301,10 +313,7 @@ export function shallowCopy(node: DataNode): DataNode {
   } else if (kind === 'list') {
     for (const k of node.schema.keyNodes) {
       const key = firstChild(children, k);
-      if (key === undefined) continue;
-      const leaf = shallowCopy(key);
-      leaf.parent = copy;
-      addChild(copied, leaf);
+      if (key !== undefined) addChild(copied, copyWithKeys(key, copy, key.annotations));
     }
   }
   return copy;

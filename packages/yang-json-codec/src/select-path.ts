@@ -1,7 +1,7 @@
 import { findChildren } from './child-index';
 import { CompactChildMap } from './child-map';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
-import { cloneNode, copyOf } from './instance';
+import { cloneNode, copyWithKeys } from './instance';
 import { type PathStep, stepKey } from './path-step';
 
 /**
@@ -45,21 +45,11 @@ function copiesAlong(
   // lies below it; a container or an entry of a whole list only when the rest of the path is there.
   const named = stepKey(steps[i]!) !== undefined;
   for (const n of found) {
-    const copy = ancestorCopy(n, parent);
+    // An inner node on the way to the selection: a list entry keeps its keys.
+    const copy = copyWithKeys(n, parent, undefined);
     const below = copiesAlong(n, steps, i + 1, copy, share);
     if (below.length > 0) copy.children!.set(steps[i + 1]!.schema, below);
     if (below.length > 0 || named) out.push(copy);
   }
   return out;
-}
-
-/** A copy of an inner node on the way to the selection: a list entry keeps its keys. */
-function ancestorCopy(node: DataNode, parent: DataNode | undefined): DataNode {
-  const copy = copyOf(node, parent, undefined);
-  copy.children = new CompactChildMap();
-  for (const key of node.schema.keyNodes) {
-    const k = node.children?.get(key);
-    if (k !== undefined) copy.children!.set(key, [cloneNode(k[0]!, copy)]);
-  }
-  return copy;
 }

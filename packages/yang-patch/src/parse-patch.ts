@@ -105,7 +105,8 @@ export function* parseYangPatchSteps(
         );
       }
       seen.add(edit.editId);
-      // A literal that starts with a spread of an object got V8 a new map for each edit.
+      // A literal that starts with a spread of an object got V8 a new map for each edit; `editLimits`
+      // holds no `maxNodes`, so the spread after it leaves it as set.
       const checked = yield* checkEdit(schema, edit, edit.editId, requestTarget, {
         maxNodes: nodesLeft,
         ...editLimits,
