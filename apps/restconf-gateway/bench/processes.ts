@@ -42,6 +42,16 @@ export function startGatewayCommand(args: readonly string[]): Promise<Started> {
   return startProcess(GATEWAY_COMMAND, args);
 }
 
+/**
+ * The Node flags of the command's `#!` line (`#!/usr/bin/env -S node --max-semi-space-size=4`), which
+ * the floor runs with too, so that it sizes V8's heap as the gateway does.
+ */
+function commandNodeFlags(): string[] {
+  const shebang = readFileSync(GATEWAY_COMMAND, 'utf8').split('\n', 1)[0]!;
+  const words = shebang.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1);
+}
+
 /** Starts `node <args>` (see {@link startProcess}). */
 function startNode(args: readonly string[], input?: string): Promise<Started> {
   return startProcess(process.execPath, args, input);
@@ -104,24 +114,30 @@ export async function capture(url: string, init: RequestInit): Promise<Captured>
   return { status: r.status, headers, body };
 }
 
-/** The floor: a node:http server, in a process of its own, answering each method as captured. */
+/** The key of a request's captured answer: its method and target, `GET /restconf/data/...`. */
+export function floorKey(method: string, target: string): string {
+  return `${method} ${target}`;
+}
+
+/** The floor: a node:http server, in a process of its own, answering each request as captured. */
 const FLOOR = `
-const byMethod = new Map(JSON.parse(require('node:fs').readFileSync(0, 'utf8')));
+const answers = new Map(JSON.parse(require('node:fs').readFileSync(0, 'utf8')));
 const server = require('node:http').createServer((req, res) => {
   req.resume();
   req.on('end', () => {
-    const c = byMethod.get(req.method);
-    res.writeHead(c.status, c.headers);
-    res.end(c.body);
+    const c = answers.get(req.method + ' ' + req.url);
+    if (c === undefined) res.writeHead(404).end();
+    else res.writeHead(c.status, c.headers).end(c.body);
   });
 });
 server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
 `;
 
 /**
- * Starts the floor: a bare node:http server that answers each method with the answer captured
- * for it, the fastest any Node server can answer the same bytes.
+ * Starts the floor: a bare node:http server, with the command's Node flags, that answers each
+ * request with the answer captured for it (keyed by {@link floorKey}), the fastest any Node server
+ * can answer the same bytes and the least memory it can hold while doing so.
  */
 export function startFloor(answers: ReadonlyMap<string, Captured>): Promise<Started> {
-  return startNode(['-e', FLOOR], JSON.stringify([...answers]));
+  return startNode([...commandNodeFlags(), '-e', FLOOR], JSON.stringify([...answers]));
 }

@@ -5,7 +5,9 @@ import { afterAll, bench, describe } from 'vitest';
 import { type Clixon, clixonPrefix, startClixon } from './clixon.js';
 import { JSON_DATA, JUKEBOX, jukebox } from './jukebox.js';
 import {
+  type Captured,
   capture,
+  floorKey,
   residentKb,
   type Started,
   startFloor,
@@ -32,7 +34,8 @@ import {
  * with the same RESTCONF PUT, and wrk (`-t1 -c10`) loads them in turn, best of BENCH_ROUNDS (3)
  * runs of BENCH_SECONDS (8) each.
  * The resident size of each server is read right after its rows (Clixon: both daemons) and again
- * after REST_SECONDS without requests. Last,
+ * after REST_SECONDS without requests, and so is the floor's after the same requests: what Node
+ * itself holds, which no Node server can go below. Last,
  * `yang-convert` turns INTERFACES (100,000) ietf-interfaces entries from XML into JSON and back
  * beside yanglint, both as whole processes. `UPDATE_FIGURES=1` writes the table into the README.
  */
@@ -95,7 +98,10 @@ interface Memory {
   /** Read right after the rows, or after {@link REST_SECONDS} without requests. */
   readonly when: 'after the rows' | 'at rest';
   readonly gatewayKb: number;
-  readonly baselineKb: number | undefined;
+  /** Clixon's two daemons; the floor's when there is no Clixon. */
+  readonly baselineKb: number;
+  /** The floor's, beside Clixon's. */
+  readonly floorKb: number | undefined;
 }
 
 /**
@@ -162,8 +168,25 @@ async function bestOf(
   return { seconds, baseline, gateway };
 }
 
+/**
+ * The floor's resident size after the rows' requests, each sent by wrk for SECONDS, and again after
+ * REST_SECONDS without requests: one process answering all of them as the gateway did.
+ */
+async function floorMemory(answers: ReadonlyMap<string, Captured>): Promise<{ rows: number; rest: number }> {
+  const floor = await startFloor(answers);
+  try {
+    for (const { request } of WORK) await runWrk(floor.url, request, SECONDS, CONNECTIONS);
+    const rows = residentKb(floor.child.pid!);
+    await sleep(REST_SECONDS * 1000);
+    return { rows, rest: residentKb(floor.child.pid!) };
+  } finally {
+    await stopProcess(floor.child);
+  }
+}
+
 async function measureSize(artists: number): Promise<void> {
   const body = jukebox(artists);
+  const answers = new Map<string, Captured>();
   let gateway: Started | undefined;
   let clixon: Clixon | undefined;
   try {
@@ -177,7 +200,9 @@ async function measureSize(artists: number): Promise<void> {
       const answer = await capture(gateway.url + request.path, fetchInit(request));
       if (answer.status >= 300)
         throw new Error(`${work}: the gateway answered ${answer.status} ${answer.body}`);
-      const floor = clixon === undefined ? await startFloor(new Map([[request.method, answer]])) : undefined;
+      const key = floorKey(request.method, request.path);
+      answers.set(key, answer);
+      const floor = clixon === undefined ? await startFloor(new Map([[key, answer]])) : undefined;
       try {
         const baselineUrl = clixon?.url ?? floor!.url;
         rows.push({
@@ -190,15 +215,30 @@ async function measureSize(artists: number): Promise<void> {
         if (floor !== undefined) await stopProcess(floor.child);
       }
     }
-    const resident = (when: Memory['when']): Memory => ({
-      artists,
-      when,
-      gatewayKb: residentKb(gateway!.child.pid!),
-      baselineKb: clixon?.pids.reduce((sum, pid) => sum + residentKb(pid), 0),
-    });
-    memory.push(resident('after the rows'));
+    const resident = (pid: number) => residentKb(pid);
+    const gatewayRows = resident(gateway.child.pid!);
+    const clixonRows = clixon?.pids.reduce((sum, pid) => sum + resident(pid), 0);
     await sleep(REST_SECONDS * 1000);
-    memory.push(resident('at rest'));
+    const gatewayRest = resident(gateway.child.pid!);
+    const clixonRest = clixon?.pids.reduce((sum, pid) => sum + resident(pid), 0);
+    await stopProcess(gateway.child);
+    const floor = await floorMemory(answers);
+    memory.push(
+      {
+        artists,
+        when: 'after the rows',
+        gatewayKb: gatewayRows,
+        baselineKb: clixonRows ?? floor.rows,
+        floorKb: clixon && floor.rows,
+      },
+      {
+        artists,
+        when: 'at rest',
+        gatewayKb: gatewayRest,
+        baselineKb: clixonRest ?? floor.rest,
+        floorKb: clixon && floor.rest,
+      },
+    );
   } finally {
     if (gateway !== undefined) await stopProcess(gateway.child);
     await clixon?.stop();
@@ -231,10 +271,12 @@ function table(): string {
     );
   }
   for (const m of memory) {
-    const base = m.baselineKb === undefined ? '-' : mb(m.baselineKb);
-    const ratio = m.baselineKb === undefined ? '-' : `${times(m.gatewayKb / m.baselineKb)} RSS`;
-    const label = m.when === 'at rest' ? `at rest (${REST_SECONDS} s without requests)` : m.when;
-    lines.push(`| RSS ${label}, ${n(m.artists)} artists | ${base} | ${mb(m.gatewayKb)} | ${ratio} |`);
+    const label = `RSS ${m.when === 'at rest' ? `at rest (${REST_SECONDS} s without requests)` : m.when}, ${n(m.artists)} artists`;
+    const line = (what: string, kb: number) =>
+      `| ${what} | ${mb(m.baselineKb)} | ${mb(kb)} | ${times(kb / m.baselineKb)} RSS |`;
+    lines.push(line(label, m.gatewayKb));
+    if (m.floorKb !== undefined)
+      lines.push(line(`${label}: the node:http floor in place of yangkit, the same requests`, m.floorKb));
   }
   const cost = (c: ProcessCost) => `${c.seconds.toFixed(1)} s, ${mb(c.peakKb)}`;
   const convertRow = (direction: string, { cli, yanglint }: ConvertCost) => {
