@@ -185,13 +185,18 @@ class Validator {
     // generator, not one for each level down to the node (1.4 million nodes in a big document).
     const nodes: DataNode[] = [root];
     const depths: number[] = [0];
+    let unchecked = 0;
     while (nodes.length > 0) {
       const n = nodes.pop()!;
       const depth = depths.pop()!;
       if (this.full) return;
       if (depth > 256 || this.skip(n.schema)) continue;
-      this.node(n);
-      yield;
+      // A node with an expression or a reference to check is a step of its own (an XPath expression
+      // may walk much of the tree); the others, most nodes, a step every few dozen.
+      if (this.node(n) || ++unchecked === ITEMS_PER_STEP) {
+        unchecked = 0;
+        yield;
+      }
       const kind = n.schema.kind;
       // anydata content is not validated against the schema (RFC 7950 7.10).
       if (n.children === undefined || kind === 'anydata' || kind === 'anyxml') continue;
@@ -208,14 +213,16 @@ class Validator {
     }
   }
 
-  /** Checks on one instance: when, must, require-instance. */
-  private node(n: DataNode): void {
-    if (this.skip(n.schema)) return;
+  /** Checks on one instance: when, must, require-instance; false when it has none of them. */
+  private node(n: DataNode): boolean {
+    const schema = n.schema;
+    if (this.skip(schema)) return false;
+    const reference = n.children === undefined && requiresInstance(schema) && (schema.config || !this.config);
+    if (schema.when.length === 0 && schema.must.length === 0 && !reference) return false;
     checkWhen(this.tree, n, this.errors);
     checkMust(this.tree, n, this.errors);
-    if (n.children === undefined && requiresInstance(n.schema) && (n.schema.config || !this.config)) {
-      checkReference(this.tree, n, this.complete, this.errors);
-    }
+    if (reference) checkReference(this.tree, n, this.complete, this.errors);
+    return true;
   }
 
   /** mandatory, choice, element-count and unique checks of the schema children under one instance. */

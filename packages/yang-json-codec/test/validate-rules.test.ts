@@ -1,6 +1,14 @@
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { applyEdit, ChangeLog, decodeJson, type PathStep, validate, validateChanges } from '../src/index';
+import {
+  applyEdit,
+  ChangeLog,
+  decodeJson,
+  type PathStep,
+  validate,
+  validateChanges,
+  validateSteps,
+} from '../src/index';
 
 const MODULE = `module rules {
   yang-version 1.1;
@@ -140,5 +148,26 @@ describe('validateChanges', () => {
     });
     expect(validateChanges(log.tree, log.since(), { config: true })).toEqual([]);
     expect(validate(log.tree, { config: true }).map((e) => e.code)).toEqual(['MUST_VIOLATION']);
+  });
+});
+
+describe('validateSteps', () => {
+  /** The steps of a whole validation of `top`, and its errors. */
+  function stepsOf(top: Record<string, unknown>): { steps: number; errors: number } {
+    const work = validateSteps(doc(top), { complete: true });
+    let steps = 0;
+    for (let next = work.next(); ; next = work.next(), steps++)
+      if (next.done === true) return { steps, errors: next.value.length };
+  }
+
+  test('a node with a must, a when or a reference to check is a step of its own, the others a few dozen to a step', () => {
+    const server = Array.from({ length: 100 }, (_, i) => ({ name: `n${i}`, port: i }));
+    const plain = stepsOf({ server });
+    // 301 nodes without anything of their own to check (the entries with their name and port, and top).
+    expect(plain).toEqual({ steps: 4, errors: 0 });
+    const checked = stepsOf({ server, limits: { min: 1, max: 2 }, level: 9, extra: 'x', primary: 'n1' });
+    // limits (a must), extra (a when) and primary (a leafref): a step each.
+    expect(checked.errors).toBe(0);
+    expect(checked.steps - plain.steps).toBeGreaterThanOrEqual(3);
   });
 });
