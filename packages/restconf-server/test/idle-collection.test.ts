@@ -134,11 +134,41 @@ describe('IdleCollection', () => {
     heap = { total: 600 * MB, used: 560 * MB, young: 1 * MB };
     afterBody();
     expect(weighed.collections).toBe(1);
-    // A big body later: 1.5 times the live heap and 32 MB more.
+    // A big body later: 1.5 times the live heap and 8 MB more.
     heap = { total: 790 * MB, used: 700 * MB, young: 1 * MB };
     afterBody();
     expect(weighed.collections).toBe(2);
     expect(collect).toHaveBeenCalledTimes(2);
+    weighed.close();
+  });
+
+  test('weighs the old generation only: a young generation grown by light load sets no collection off', () => {
+    // A gateway of 1,000 artists: 17 MB live after the first collection.
+    let heap = { total: 60 * MB, used: 50 * MB, young: 1 * MB };
+    const debug = vi.fn<(message: string) => void>();
+    const logger = { debug, info: () => {}, warn: () => {}, error: () => {} };
+    const weighed = new IdleCollection({ collect, heap: () => heap }, logger);
+    const afterBody = () => {
+      weighed.begin();
+      weighed.end();
+      vi.advanceTimersByTime(quietMs + intervalMs);
+    };
+    collect.mockImplementation(() => {
+      heap = { total: 19 * MB, used: 17 * MB, young: 1 * MB };
+    });
+    afterBody();
+    expect(weighed.collections).toBe(1);
+    // Light load grew the young generation to 32 MB: the old one holds 2 MB of garbage.
+    heap = { total: 52 * MB, used: 30 * MB, young: 32 * MB };
+    afterBody();
+    expect(weighed.collections).toBe(1);
+    expect(debug).toHaveBeenLastCalledWith(
+      'no collection once quiet: heap 20 MB beside the young generation, 17 MB live after the last one',
+    );
+    // A busy period of PATCHes left 20 MB of garbage in the old generation (past 1.5 times 17 MB and 8).
+    heap = { total: 45 * MB, used: 40 * MB, young: 8 * MB };
+    afterBody();
+    expect(weighed.collections).toBe(2);
     weighed.close();
   });
   test('skips a collection whose pause, at the rate measured and at least 2 ms per MB live, would be over maxPauseMs', () => {
