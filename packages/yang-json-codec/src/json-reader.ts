@@ -7,6 +7,8 @@ const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
+/** The characters that make the structure of JSON text (see `scanPiece`). */
+const MARKUP = /[",[\]{}]/g;
 
 /** Names of an object kept in a list up to this many; a larger object gets a Set. */
 const SMALL_OBJECT = 16;
@@ -183,6 +185,14 @@ export class JsonReader {
     }
     let top = this.starts.length === 0;
     for (; i < piece.length; i++) {
+      if (!top) {
+        // Inside a container only `"` `,` `[` `]` `{` `}` matter: the next one is found by a regular
+        // expression, which skips the blanks, numbers and literals between them several times faster
+        // than a loop over each character (`test` makes no match object).
+        MARKUP.lastIndex = i;
+        if (!MARKUP.test(piece)) break;
+        i = MARKUP.lastIndex - 1;
+      }
       const c = piece.charCodeAt(i);
       // Most characters are none of `"` `,` `[` `]` `{` `}` (the brackets differ from each other by 0x20).
       if (c !== QUOTE && c !== COMMA && (c & 0xdf) !== OPEN_ARRAY && (c & 0xdf) !== CLOSE_ARRAY) {
