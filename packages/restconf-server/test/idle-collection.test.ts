@@ -5,6 +5,13 @@ const { quietMs, intervalMs } = IDLE_COLLECTION_DEFAULTS;
 const MB = 2 ** 20;
 const GROWN = { total: 4096 * MB, used: 20 * MB, young: 1 * MB };
 
+/** A big body, then quiet long enough for the collection after it. */
+function bodyThenQuiet(idle: IdleCollection): void {
+  idle.begin();
+  idle.end();
+  vi.advanceTimersByTime(quietMs + intervalMs);
+}
+
 describe('IdleCollection', () => {
   let collect: ReturnType<typeof vi.fn<() => void>>;
   let idle: IdleCollection;
@@ -119,11 +126,7 @@ describe('IdleCollection', () => {
     let heap = { total: 900 * MB, used: 800 * MB, young: 1 * MB };
     // The pause it would take is not what is weighed here.
     const weighed = new IdleCollection({ collect, heap: () => heap, maxPauseMs: Number.POSITIVE_INFINITY });
-    const afterBody = () => {
-      weighed.begin();
-      weighed.end();
-      vi.advanceTimersByTime(quietMs + intervalMs);
-    };
+    const afterBody = () => bodyThenQuiet(weighed);
     // The first runs: nothing is known of what is live. 500 MB stay in use after it.
     collect.mockImplementation(() => {
       heap = { total: 520 * MB, used: 500 * MB, young: 1 * MB };
@@ -148,11 +151,7 @@ describe('IdleCollection', () => {
     const debug = vi.fn<(message: string) => void>();
     const logger = { debug, info: () => {}, warn: () => {}, error: () => {} };
     const weighed = new IdleCollection({ collect, heap: () => heap }, logger);
-    const afterBody = () => {
-      weighed.begin();
-      weighed.end();
-      vi.advanceTimersByTime(quietMs + intervalMs);
-    };
+    const afterBody = () => bodyThenQuiet(weighed);
     collect.mockImplementation(() => {
       heap = { total: 19 * MB, used: 17 * MB, young: 1 * MB };
     });
@@ -179,11 +178,7 @@ describe('IdleCollection', () => {
       { collect, heap: () => heap, now: () => clock },
       { debug, info: () => {}, warn: () => {}, error: () => {} },
     );
-    const afterBody = () => {
-      timed.begin();
-      timed.end();
-      vi.advanceTimersByTime(quietMs + intervalMs);
-    };
+    const afterBody = () => bodyThenQuiet(timed);
     const leaving = (usedMb: number, ms: number) =>
       collect.mockImplementation(() => {
         clock += ms;
