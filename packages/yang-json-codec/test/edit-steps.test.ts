@@ -95,9 +95,8 @@ describe('validateChangesSteps', () => {
     applyEdit(log, bigMerge(500), { adopt: true });
     const { steps: n, value } = count(validateChangesSteps(log.tree, log.since(), { config: true }));
     expect(value).toEqual(validateChanges(log.tree, log.since(), { config: true }));
-    // 500 entries of four nodes each (the entry, its name, size and tag), none with an expression or
-    // a reference to check: a step every ITEMS_PER_STEP of them.
-    expect(n).toBeGreaterThanOrEqual((500 * 4) / ITEMS_PER_STEP);
+    // A step every ITEMS_PER_STEP changes (the entries hold nothing to check, so none is walked).
+    expect(n).toBeGreaterThanOrEqual(500 / ITEMS_PER_STEP);
   });
 });
 
@@ -152,13 +151,11 @@ describe('whole-tree work in steps', () => {
     expect(n).toBeGreaterThanOrEqual(300);
   });
 
-  test('validateSteps validates a whole tree step by step into the errors validate gives', () => {
+  test('validateSteps gives the errors validate gives, and walks no entry that holds nothing to check', () => {
     const tree = bigTree(2000).tree;
     const { steps: n, value } = count(validateSteps(tree, { config: true, complete: true }));
     expect(value).toEqual(validate(tree, { config: true, complete: true }));
-    expect(n).toBeGreaterThanOrEqual((2000 * 4) / ITEMS_PER_STEP);
-    // A step is every few dozen nodes, not each node: a generator resumed per node took 40% of a
-    // validation of 1.4 million nodes.
-    expect(n).toBeLessThan(2000);
+    // No node of tree-test's items has an expression, a reference or a count to check.
+    expect(n).toBeLessThan(2);
   });
 });
