@@ -136,7 +136,7 @@ server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.add
 /**
  * Starts the floor: a bare node:http server, with the command's Node flags, that answers each
  * request with the answer captured for it (keyed by {@link floorKey}), the fastest any Node server
- * can answer the same bytes and the least memory it can hold while doing so.
+ * can answer the same bytes, with about the least memory one holds while doing so.
  */
 export function startFloor(answers: ReadonlyMap<string, Captured>): Promise<Started> {
   return startNode([...commandNodeFlags(), '-e', FLOOR], JSON.stringify([...answers]));

@@ -34,8 +34,8 @@ import {
  * with the same RESTCONF PUT, and wrk (`-t1 -c10`) loads them in turn, best of BENCH_ROUNDS (3)
  * runs of BENCH_SECONDS (8) each.
  * The resident size of each server is read right after its rows (Clixon: both daemons) and again
- * after REST_SECONDS without requests, and so is the floor's after the same requests: what Node
- * itself holds, which no Node server can go below. Last,
+ * after REST_SECONDS without requests, and so is the floor's after the same requests: what a bare
+ * Node server holds to serve them. Last,
  * `yang-convert` turns INTERFACES (100,000) ietf-interfaces entries from XML into JSON and back
  * beside yanglint, both as whole processes. `UPDATE_FIGURES=1` writes the table into the README.
  */
@@ -215,28 +215,29 @@ async function measureSize(artists: number): Promise<void> {
         if (floor !== undefined) await stopProcess(floor.child);
       }
     }
-    const resident = (pid: number) => residentKb(pid);
-    const gatewayRows = resident(gateway.child.pid!);
-    const clixonRows = clixon?.pids.reduce((sum, pid) => sum + resident(pid), 0);
+    const clixonKb = () => clixon?.pids.reduce((sum, pid) => sum + residentKb(pid), 0);
+    const gatewayRows = residentKb(gateway.child.pid!);
+    const clixonRows = clixonKb();
     await sleep(REST_SECONDS * 1000);
-    const gatewayRest = resident(gateway.child.pid!);
-    const clixonRest = clixon?.pids.reduce((sum, pid) => sum + resident(pid), 0);
+    const gatewayRest = residentKb(gateway.child.pid!);
+    const clixonRest = clixonKb();
     await stopProcess(gateway.child);
     const floor = await floorMemory(answers);
+    const besideClixon = (kb: number) => (clixon === undefined ? undefined : kb);
     memory.push(
       {
         artists,
         when: 'after the rows',
         gatewayKb: gatewayRows,
         baselineKb: clixonRows ?? floor.rows,
-        floorKb: clixon && floor.rows,
+        floorKb: besideClixon(floor.rows),
       },
       {
         artists,
         when: 'at rest',
         gatewayKb: gatewayRest,
         baselineKb: clixonRest ?? floor.rest,
-        floorKb: clixon && floor.rest,
+        floorKb: besideClixon(floor.rest),
       },
     );
   } finally {
