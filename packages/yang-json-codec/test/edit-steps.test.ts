@@ -152,7 +152,7 @@ describe('whole-tree work in steps', () => {
   });
 
   test('validateSteps gives the errors validate gives, and walks no entry that holds nothing to check', () => {
-    const tree = bigTree(2000).tree;
+    const tree = bigTree(200).tree;
     const { steps: n, value } = count(validateSteps(tree, { config: true, complete: true }));
     expect(value).toEqual(validate(tree, { config: true, complete: true }));
     // No node of tree-test's items has an expression, a reference or a count to check.
