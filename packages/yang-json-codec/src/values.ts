@@ -71,11 +71,15 @@ function effectiveType(type: YangType, member: YangType | undefined): YangType {
   return resolveLeafref(member ?? type);
 }
 
+/**
+ * The decoded value of a checked one. An instance-identifier is read with the prefixes in scope on its
+ * XML element (`lookupNamespace`) or, without it, in its RFC 7951 form.
+ */
 function finish(
   tree: SchemaTree,
   type: YangType,
   result: { canonical: string; member?: YangType; identity?: string },
-  instanceId: (text: string) => string | undefined,
+  lookupNamespace: ((prefix: string) => string | undefined) | undefined,
 ): ValueOk | ValueError {
   const member = result.member;
   const eff = effectiveType(type, member);
@@ -83,7 +87,10 @@ function finish(
     return { ok: true, value: result.identity ?? result.canonical, member };
   }
   if (eff.base === 'instance-identifier') {
-    const id = instanceId(result.canonical);
+    const id =
+      lookupNamespace === undefined
+        ? instanceIdFromJson(tree, result.canonical)
+        : instanceIdFromXml(tree, result.canonical, lookupNamespace);
     if (id === undefined) {
       return {
         ok: false,
@@ -92,7 +99,6 @@ function finish(
     }
     return { ok: true, value: id, member };
   }
-  void tree;
   return { ok: true, value: result.canonical, member };
 }
 
@@ -111,17 +117,49 @@ export function valueFromXml(
   scope: { lookup(prefix: string): string | undefined },
 ): ValueOk | ValueError {
   if (!needsContext(type)) {
-    // Most leafs (strings, numbers, enums) need no prefix resolution: no closures per value.
+    // Most leafs (strings, numbers, enums) need no prefix resolution.
     let plain = checkValue(type, text);
     if (!plain.ok && text.trim() !== text && type.base !== 'string') plain = checkValue(type, text.trim());
     return plain.ok ? { ok: true, value: plain.canonical, member: plain.member } : fail(plain);
   }
+  return valueInScope(tree, type, text, scopeContext(tree, scope));
+}
+
+/** What reads the prefixes of values in one XML namespace scope. */
+interface ScopeContext {
+  readonly tree: SchemaTree;
+  readonly lookupNamespace: (prefix: string) => string | undefined;
+  readonly resolveModule: (prefix: string) => string | undefined;
+  readonly context: ValueContext;
+}
+
+/**
+ * The context of each namespace scope values were read in, made once per scope rather than once per value
+ * (seven closures): the elements of a document share their scope unless they declare namespaces.
+ */
+const scopeContexts = new WeakMap<object, ScopeContext>();
+
+function scopeContext(tree: SchemaTree, scope: { lookup(prefix: string): string | undefined }): ScopeContext {
+  const known = scopeContexts.get(scope);
+  if (known?.tree === tree) return known;
   const lookupNamespace = (prefix: string) => scope.lookup(prefix);
   const resolveModule = (prefix: string) => {
     const ns = lookupNamespace(prefix);
     return ns === undefined ? undefined : tree.moduleByNamespace(ns)?.name;
   };
-  const context = contextFor(tree, resolveModule);
+  const made = { tree, lookupNamespace, resolveModule, context: contextFor(tree, resolveModule) };
+  scopeContexts.set(scope, made);
+  return made;
+}
+
+/** {@link valueFromXml} of a value whose check may resolve prefixes. */
+function valueInScope(
+  tree: SchemaTree,
+  type: YangType,
+  text: string,
+  scope: ScopeContext,
+): ValueOk | ValueError {
+  const { context, resolveModule } = scope;
   let r = checkValue(type, text, context);
   if (!r.ok && text.trim() !== text && type.base !== 'string') {
     // Numbers, enums and the like do not keep surrounding whitespace; pretty-printed XML adds it.
@@ -133,7 +171,7 @@ export function valueFromXml(
     const value = mapXPathPrefixes(r.canonical, resolveModule);
     return { ok: true, value, member: r.member };
   }
-  return finish(tree, type, r, (t) => instanceIdFromXml(tree, t, lookupNamespace));
+  return finish(tree, type, r, scope.lookupNamespace);
 }
 
 const contextCache = new WeakMap<YangType, boolean>();
@@ -230,7 +268,7 @@ export function valueFromJson(
     // JSON writes a module name where it changes (RFC 7951 section 4); the tree keeps it on every name.
     return { ok: true, value: qualifyNames(r.canonical), member: r.member };
   }
-  return finish(tree, type, r, (t) => instanceIdFromJson(tree, t));
+  return finish(tree, type, r, undefined);
 }
 
 /**
@@ -247,7 +285,7 @@ export function valueFromCanonical(
   const r = checkValue(type, text, moduleNameContext(tree, leafModule));
   if (!r.ok) return fail(r);
   if (isXPathType(effectiveType(type, r.member))) return { ok: true, value: r.canonical, member: r.member };
-  return finish(tree, type, r, (t) => instanceIdFromJson(tree, t));
+  return finish(tree, type, r, undefined);
 }
 
 type Checked =

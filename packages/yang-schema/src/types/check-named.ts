@@ -12,13 +12,16 @@ const FALSE = valid('false');
 export function checkBoolean(type: YangType, text: string, fail: Fail = invalid): ValueCheck {
   if (text === 'true') return TRUE;
   if (text === 'false') return FALSE;
-  return fail(() => `${quote(text)} is not a valid ${describe(type)} value: expected "true" or "false"`);
+  return fail(
+    (t, x) => `${quote(x)} is not a valid ${describe(t)} value: expected "true" or "false"`,
+    [type, text],
+  );
 }
 
 /** empty (RFC 7950 9.11): no value at all. */
 export function checkEmpty(type: YangType, text: string, fail: Fail = invalid): ValueCheck {
   if (text === '') return valid('');
-  return fail(() => `${describe(type)} takes no value, got ${quote(text)}`);
+  return fail((t, x) => `${describe(t)} takes no value, got ${quote(x)}`, [type, text]);
 }
 
 /** Enum names per type, built once: enumerations such as iana-if-type hold hundreds of names. */
@@ -35,11 +38,17 @@ export function checkEnumeration(type: YangType, text: string, fail: Fail = inva
     enumNames.set(enums, names);
   }
   if (names.has(text)) return valid(text);
-  const shown = enums.slice(0, 16).map((e) => e.name);
-  const more = enums.length > shown.length ? ', ...' : '';
   return fail(
-    () => `${quote(text)} is not an enum of ${describe(type)} (expected one of: ${shown.join(', ')}${more})`,
+    (x, t) => `${quote(x)} is not an enum of ${describe(t)} (expected one of: ${enumChoices(t)})`,
+    [text, type],
   );
+}
+
+/** The first 16 names of an enumeration, for a message. */
+function enumChoices(type: YangType): string {
+  const enums = type.enums ?? [];
+  const shown = enums.slice(0, 16).map((e) => e.name);
+  return `${shown.join(', ')}${enums.length > shown.length ? ', ...' : ''}`;
 }
 
 /**
@@ -56,15 +65,18 @@ export function checkBits(type: YangType, text: string, fail: Fail = invalid): V
   const seen = new Set<string>();
   for (const name of text.split(/[ \t\n\r]+/)) {
     if (name === '') continue;
-    if (!positions.has(name)) return fail(() => `${quote(name)} is not a bit of ${describe(type)}`);
+    if (!positions.has(name))
+      return fail((n, t) => `${quote(n)} is not a bit of ${describe(t)}`, [name, type]);
     if (seen.has(name))
-      return fail(() => `bit ${quote(name)} is set more than once in ${describe(type)} value`);
+      return fail((n, t) => `bit ${quote(n)} is set more than once in ${describe(t)} value`, [name, type]);
     seen.add(name);
   }
   const order = positions;
   const canonical = [...seen].sort((a, b) => order.get(a)! - order.get(b)!).join(' ');
   return valid(canonical);
 }
+
+const NO_BASES: readonly string[] = [];
 
 /** YANG identifier (RFC 7950 section 14): a letter or '_', then letters, digits, '_', '-', '.'. */
 const IDENTIFIER = '[A-Za-z_][A-Za-z0-9_.-]*';
@@ -83,25 +95,29 @@ export function checkIdentityref(
 ): ValueCheck {
   if (!IDENTITY_REF.test(text)) {
     return fail(
-      () => `${quote(text)} is not a valid ${describe(type)} value: expected "prefix:identity" or "identity"`,
+      (x, t) => `${quote(x)} is not a valid ${describe(t)} value: expected "prefix:identity" or "identity"`,
+      [text, type],
     );
   }
   if (!context?.resolveIdentity) return valid(text);
   const identity = context.resolveIdentity(text);
   if (identity === undefined) {
-    const disabled = context.disabledIdentity?.(text);
-    return fail(() =>
-      disabled === undefined
-        ? `${quote(text)} is not a known identity`
-        : `${quote(text)}: identity ${disabled.identity} is unavailable, feature disabled (if-feature ${quote(disabled.features)})`,
+    return fail(
+      (x, disabled) =>
+        disabled === undefined
+          ? `${quote(x)} is not a known identity`
+          : `${quote(x)}: identity ${disabled.identity} is unavailable, feature disabled (if-feature ${quote(disabled.features)})`,
+      [text, context.disabledIdentity?.(text)],
     );
   }
   if (context.isDerivedFrom) {
-    for (const base of type.identityBases ?? []) {
+    const bases = type.identityBases ?? NO_BASES;
+    for (let k = 0; k < bases.length; k++) {
+      const base = bases[k]!;
       if (!context.isDerivedFrom(identity, base)) {
         return fail(
-          () =>
-            `identity ${quote(identity)} is not derived from ${quote(base)} as ${describe(type)} requires`,
+          (id, b, t) => `identity ${quote(id)} is not derived from ${quote(b)} as ${describe(t)} requires`,
+          [identity, base, type],
         );
       }
     }

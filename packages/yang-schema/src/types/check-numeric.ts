@@ -8,8 +8,8 @@ import {
 } from './numbers';
 import { isFractionDigits } from './restrictions';
 import type { ValueCheck } from './value';
-import { describe, type Fail, invalid, quote, valid } from './value-result';
-import type { YangType } from './yang-type';
+import { describe, type Fail, type Failure, invalid, quote, valid } from './value-result';
+import type { RangeRestriction, YangType } from './yang-type';
 
 /**
  * int8..uint64 (RFC 7950 9.2): lexically an optional sign and decimal digits (9.2.1, no hexadecimal or
@@ -19,21 +19,20 @@ export function checkInteger(type: YangType, text: string, fail: Fail = invalid)
   const value = parseIntegerFast(text);
   if (value === undefined) {
     return fail(
-      () =>
-        `${quote(text)} is not a valid ${describe(type)} value: expected an optional sign and decimal digits`,
+      (x, t) =>
+        `${quote(x)} is not a valid ${describe(t)} value: expected an optional sign and decimal digits`,
+      [text, type],
     );
   }
   const bounds = INTEGER_BOUNDS[type.base]!;
   if (value < bounds.min || value > bounds.max) {
-    return fail(() => `${quote(text)} is outside the ${type.base} value space ${bounds.min}..${bounds.max}`);
-  }
-  const range = type.range;
-  if (range && !inIntervals(range.intervals, value)) {
     return fail(
-      () => `${quote(text)} does not satisfy the range "${range.text}" of ${describe(type)}`,
-      range,
+      (x, t, b) => `${quote(x)} is outside the ${t.base} value space ${b.min}..${b.max}`,
+      [text, type, bounds],
     );
   }
+  const range = type.range;
+  if (range && !inIntervals(range.intervals, value)) return outOfRange(text, type, range, fail);
   return valid(value.toString());
 }
 
@@ -43,23 +42,31 @@ export function checkInteger(type: YangType, text: string, fail: Fail = invalid)
  */
 export function checkDecimal64(type: YangType, text: string, fail: Fail = invalid): ValueCheck {
   const fd = type.fractionDigits;
-  if (!isFractionDigits(fd)) return fail(() => `${describe(type)} has no valid fraction-digits`);
+  if (!isFractionDigits(fd)) return fail((t) => `${describe(t)} has no valid fraction-digits`, [type]);
   const value = parseDecimalLexical(text, fd);
   if (value === undefined) {
     return fail(
-      () =>
-        `${quote(text)} is not a valid ${describe(type)} value: expected a decimal number with at most ${fd} fraction digits`,
+      (x, t, f) =>
+        `${quote(x)} is not a valid ${describe(t)} value: expected a decimal number with at most ${f} fraction digits`,
+      [text, type, fd],
     );
   }
   if (value < DECIMAL64_BOUNDS.min || value > DECIMAL64_BOUNDS.max) {
-    return fail(() => `${quote(text)} is outside the decimal64 value space for fraction-digits ${fd}`);
-  }
-  const range = type.range;
-  if (range && !inIntervals(range.intervals, value)) {
     return fail(
-      () => `${quote(text)} does not satisfy the range "${range.text}" of ${describe(type)}`,
-      range,
+      (x, f) => `${quote(x)} is outside the decimal64 value space for fraction-digits ${f}`,
+      [text, fd],
     );
   }
+  const range = type.range;
+  if (range && !inIntervals(range.intervals, value)) return outOfRange(text, type, range, fail);
   return valid(formatDecimal(value, fd));
+}
+
+/** The failure of a value outside the range restriction of its type. */
+function outOfRange(text: string, type: YangType, range: RangeRestriction, fail: Fail): Failure {
+  return fail(
+    (x, r, t) => `${quote(x)} does not satisfy the range "${r.text}" of ${describe(t)}`,
+    [text, range, type],
+    range,
+  );
 }

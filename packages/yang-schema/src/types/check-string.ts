@@ -3,6 +3,8 @@ import type { ValueCheck } from './value';
 import { describe, type Fail, invalid, quote, valid } from './value-result';
 import type { RangeRestriction, YangType } from './yang-type';
 
+const NO_PATTERNS: NonNullable<YangType['patterns']> = [];
+
 /**
  * string (RFC 7950 9.4): legal characters are those of XML 1.0 (tab, CR, LF and the legal Unicode
  * characters); the length restriction counts characters, i.e. code points (9.4.4); every pattern must
@@ -11,20 +13,26 @@ import type { RangeRestriction, YangType } from './yang-type';
 export function checkString(type: YangType, text: string, fail: Fail = invalid): ValueCheck {
   const count = countCharacters(text);
   if (count < 0) {
-    const at = -count - 1;
     return fail(
-      () =>
-        `${describe(type)} value contains the illegal character U+${hex(text.codePointAt(at)!)} at offset ${at}`,
+      (t, x, at) =>
+        `${describe(t)} value contains the illegal character U+${hex(x.codePointAt(at)!)} at offset ${at}`,
+      [type, text, -count - 1],
     );
   }
   if (type.length) {
     const failed = checkLength(type, type.length, count, 'characters', fail);
     if (failed) return failed;
   }
-  for (const p of type.patterns ?? []) {
+  const patterns = type.patterns ?? NO_PATTERNS;
+  for (let k = 0; k < patterns.length; k++) {
+    const p = patterns[k]!;
     if (p.regex.test(text) === p.invertMatch) {
-      const rule = p.invertMatch ? 'matches the inverted pattern' : 'does not match the pattern';
-      return fail(() => `${quote(text)} ${rule} ${JSON.stringify(p.source)} of ${describe(type)}`, p);
+      return fail(
+        (x, pattern, t) =>
+          `${quote(x)} ${pattern.invertMatch ? 'matches the inverted pattern' : 'does not match the pattern'} ${JSON.stringify(pattern.source)} of ${describe(t)}`,
+        [text, p, type],
+        p,
+      );
     }
   }
   return valid(text);
@@ -41,7 +49,10 @@ const WHITESPACE = /[ \t\n\r]+/g;
 export function checkBinary(type: YangType, text: string, fail: Fail = invalid): ValueCheck {
   const compact = text.replace(WHITESPACE, '');
   if (!BASE64.test(compact)) {
-    return fail(() => `${describe(type)} value is not base64 (RFC 4648 section 4, padded): ${quote(text)}`);
+    return fail(
+      (t, x) => `${describe(t)} value is not base64 (RFC 4648 section 4, padded): ${quote(x)}`,
+      [type, text],
+    );
   }
   const bytes = Buffer.from(compact, 'base64');
   if (type.length) {
@@ -58,9 +69,10 @@ function checkLength(
   unit: 'characters' | 'octets',
   fail: Fail,
 ): ValueCheck | undefined {
-  if (inIntervals(length.intervals, BigInt(count))) return undefined;
+  if (inIntervals(length.intervals, count)) return undefined;
   return fail(
-    () => `value of ${count} ${unit} does not satisfy the length "${length.text}" of ${describe(type)}`,
+    (n, u, l, t) => `value of ${n} ${u} does not satisfy the length "${l.text}" of ${describe(t)}`,
+    [count, unit, length, type],
     length,
   );
 }

@@ -109,6 +109,9 @@ export function formatIntervals(
 
 /** True when `value` lies in one of the closed intervals (a number compares exactly against bigint bounds). */
 export function inIntervals(intervals: readonly Interval[], value: bigint | number): boolean {
-  for (const i of intervals) if (value >= i.min && value <= i.max) return true;
+  for (let k = 0; k < intervals.length; k++) {
+    const i = intervals[k]!;
+    if (value >= i.min && value <= i.max) return true;
+  }
   return false;
 }

@@ -5,8 +5,8 @@ import type { ErrorInfo, YangType } from './yang-type';
  * A failed check carrying the failing restriction's error-message / error-app-tag (RFC 7950 7.5.4).
  * Built as a plain object with a fixed field order, which keeps construction cheap on hot paths.
  */
-export function invalid(explain: () => string, info?: ErrorInfo): Failure {
-  const message = explain();
+export const invalid: Fail = (explain, args, info) => {
+  const message = explain(...args);
   const appTag = info?.errorAppTag;
   const userMessage = info?.errorMessage;
   if (appTag === undefined && userMessage === undefined)
@@ -16,13 +16,22 @@ export function invalid(explain: () => string, info?: ErrorInfo): Failure {
   if (appTag === undefined)
     return { ok: false, errorTag: 'invalid-value', message, errorMessage: userMessage };
   return { ok: false, errorTag: 'invalid-value', message, errorAppTag: appTag, errorMessage: userMessage };
-}
+};
 
 /** The failure branch of ValueCheck. */
 export type Failure = Extract<ValueCheck, { ok: false }>;
 
-/** Builds the failure of a check: `invalid`, or `quietly` where only the verdict matters. */
-export type Fail = (explain: () => string, info?: ErrorInfo) => Failure;
+/**
+ * Builds the failure of a check: `invalid`, or `quietly` where only the verdict matters. The message is
+ * `explain(...args)`, made only when wanted. `explain` reads nothing but its arguments: a check that held
+ * a closure over its own variables would allocate them on every call, passing or failing, and the checks
+ * run for every value decoded.
+ */
+export type Fail = <const A extends readonly unknown[]>(
+  explain: (...args: A) => string,
+  args: A,
+  info?: ErrorInfo,
+) => Failure;
 
 const REJECTED: Failure = Object.freeze({ ok: false, errorTag: 'invalid-value', message: 'rejected' });
 

@@ -62,7 +62,7 @@ function check(
   fail: Fail,
 ): ValueCheck {
   if (depth > MAX_TYPE_DEPTH)
-    return fail(() => `${describe(type)} nests unions or leafrefs deeper than ${MAX_TYPE_DEPTH}`);
+    return fail((t) => `${describe(t)} nests unions or leafrefs deeper than ${MAX_TYPE_DEPTH}`, [type]);
   switch (type.base) {
     case 'int8':
     case 'int16':
@@ -96,9 +96,13 @@ function check(
     case 'union':
       return checkUnion(type, text, context, depth, fail);
     default:
-      return fail(() => `unknown built-in type ${quote(String((type as YangType).base))}`);
+      return fail((t) => `unknown built-in type ${quote(String(t.base))}`, [type as YangType]);
   }
 }
+
+/** A leafref's type when its target is unknown. */
+const STRING: YangType = { base: 'string', name: 'string' };
+const NO_MEMBERS: readonly YangType[] = [];
 
 /** instance-identifier (RFC 7950 9.13): syntax only; the canonical form is the value as is. */
 function checkInstanceIdentifier(type: YangType, text: string, fail: Fail): ValueCheck {
@@ -107,7 +111,10 @@ function checkInstanceIdentifier(type: YangType, text: string, fail: Fail): Valu
     return valid(text);
   } catch (error) {
     if (!YangTypeError.isInstance(error)) throw error;
-    return fail(() => `${quote(text)} is not a valid ${describe(type)} value: ${error.message}`);
+    return fail(
+      (x, t, e) => `${quote(x)} is not a valid ${describe(t)} value: ${e.message}`,
+      [text, type, error],
+    );
   }
 }
 
@@ -123,11 +130,15 @@ function checkLeafref(
   fail: Fail,
 ): ValueCheck {
   const target = type.leafrefTarget !== undefined ? context?.typeOf?.(type.leafrefTarget) : undefined;
-  if (!target) return checkString({ base: 'string', name: 'string' }, text, fail);
+  if (!target) return checkString(STRING, text, fail);
   const result = check(target, text, context, depth + 1, fail);
   // A chain of leafrefs names only the path nearest the failing type, so the message stays short.
   if (result.ok || target.base === 'leafref') return result;
-  return fail(() => `${describe(type)} path ${quote(type.path ?? '')}: ${result.message}`, result);
+  return fail(
+    (t, why) => `${describe(t)} path ${quote(t.path ?? '')}: ${why}`,
+    [type, result.message],
+    result,
+  );
 }
 
 /** union (RFC 7950 9.12): members in order, the first that accepts the value wins. */
@@ -138,9 +149,10 @@ function checkUnion(
   depth: number,
   fail: Fail,
 ): ValueCheck {
-  const members = type.members ?? [];
   // Members are tried without building failure messages; they are explained only if every member fails.
-  for (const member of members) {
+  const members = type.members ?? NO_MEMBERS;
+  for (let k = 0; k < members.length; k++) {
+    const member = members[k]!;
     const result = check(member, text, context, depth + 1, quietly);
     if (result.ok) {
       if (result.member) return result;
@@ -150,8 +162,13 @@ function checkUnion(
         : { ok: true, canonical: result.canonical, member, identity: result.identity };
     }
   }
-  return fail(() => {
-    const reasons = members.map((m) => (check(m, text, context, depth + 1, invalid) as Failure).message);
-    return `${quote(text)} matches no member of ${describe(type)}: ${reasons.join('; ')}`;
-  });
+  return fail(
+    (x, t, c, d) => {
+      const reasons = (t.members ?? NO_MEMBERS).map(
+        (m) => (check(m, x, c, d + 1, invalid) as Failure).message,
+      );
+      return `${quote(x)} matches no member of ${describe(t)}: ${reasons.join('; ')}`;
+    },
+    [text, type, context, depth],
+  );
 }
