@@ -50,11 +50,18 @@ function contextFor(tree: SchemaTree, resolveModule: (prefix: string) => string 
     const module = resolveModule(colon < 0 ? '' : prefixed.slice(0, colon));
     return module === undefined ? undefined : `${module}:${colon < 0 ? prefixed : prefixed.slice(colon + 1)}`;
   };
+  // The identities resolved in this context by their text as written: most documents name a few
+  // identities many times (an interface type). Only what resolves is kept, which the schema bounds.
+  const resolved = new Map<string, string>();
   return {
     // The identity's own name: one string however many values name it, not a copy per value.
     resolveIdentity(prefixed) {
+      const known = resolved.get(prefixed);
+      if (known !== undefined) return known;
       const qname = qualify(prefixed);
-      return qname === undefined ? undefined : tree.identity(qname)?.qualifiedName;
+      const identity = qname === undefined ? undefined : tree.identity(qname)?.qualifiedName;
+      if (identity !== undefined) resolved.set(prefixed, identity);
+      return identity;
     },
     disabledIdentity(prefixed) {
       const identity = qualify(prefixed);
