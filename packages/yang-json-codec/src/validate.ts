@@ -241,12 +241,17 @@ class Validator {
     schemaChildren: readonly SchemaNode[],
     parent: DataNode | undefined,
   ): void {
-    for (const cs of schemaChildren) {
+    // Indexed loops, and no closure here or in hasAny: this runs for every instance walked.
+    for (let i = 0; i < schemaChildren.length; i++) {
+      const cs = schemaChildren[i]!;
       if (this.full) return;
       if (this.skip(cs)) continue;
       switch (cs.kind) {
         case 'choice': {
-          const [chosen, other] = cs.children.filter((c) => hasAny(holder, c));
+          const at = caseWithData(holder, cs, 0);
+          const next = at < 0 ? -1 : caseWithData(holder, cs, at + 1);
+          const chosen = at < 0 ? undefined : cs.children[at];
+          const other = next < 0 ? undefined : cs.children[next];
           if (chosen !== undefined && other !== undefined) this.twoCases(holder, cs, chosen, other);
           if (chosen !== undefined) {
             this.schemaChildren(
@@ -457,7 +462,16 @@ function isConstrained(cs: SchemaNode, config: boolean): boolean {
 function hasAny(holder: ChildHolder, schema: SchemaNode): boolean {
   if (holder.children === undefined) return false;
   if (isDataKind(schema.kind)) return holder.children.has(schema);
-  return schema.children.some((c) => hasAny(holder, c));
+  const children = schema.children;
+  for (let i = 0; i < children.length; i++) if (hasAny(holder, children[i]!)) return true;
+  return false;
+}
+
+/** The index of the first case (or shorthand case) of `choice` from `from` on with an instance in the holder, or -1. */
+function caseWithData(holder: ChildHolder, choice: SchemaNode, from: number): number {
+  const cases = choice.children;
+  for (let i = from; i < cases.length; i++) if (hasAny(holder, cases[i]!)) return i;
+  return -1;
 }
 
 /** The first instance of `schema` (a case, choice or data node) among the holder's children. */
