@@ -26,8 +26,9 @@ const NO_PAIRS: Slot[] = [];
 export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
   /** Pairs in insertion order: each key at an even offset, its group after it. */
   private slots: Slot[] = NO_PAIRS;
-  // The two fields below are on the prototype until a map sets its own: most maps never do, and hold
-  // one field rather than three (16 bytes less each, 500,000 maps in a document of 100,000 interfaces).
+  // The two fields below are on the prototype until a map sets its own (see `LeafInstance`): most maps
+  // never do, and hold one field rather than three (16 bytes less each, 500,000 maps in a document
+  // of 100,000 interfaces).
   /** Offset of each key in `slots`, once more than {@link SCAN_LIMIT} pairs are held. */
   declare private index: Map<SchemaNode, number> | undefined;
   /** Whether an iterator was ever made (one may still be on an older array). */
