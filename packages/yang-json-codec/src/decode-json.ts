@@ -210,16 +210,7 @@ class JsonDecoder {
    */
   private *streamedData(value: JsonStream, children: ChildMap): Steps<JsonObject | undefined> {
     const info = topLevelInfo(this.tree);
-    const level: Level = {
-      schemaParent: undefined,
-      info,
-      parent: undefined,
-      into: children,
-      depth: 0,
-      topLevel: true,
-      notifications: false,
-      meta: undefined,
-    };
+    const level = this.level(undefined, info, undefined, children, 0, true, false);
     let first = true;
     /** The first member, "ietf-restconf:data", while it is the only one, and its `@` members. */
     let wrapped: { readonly value: unknown; meta: JsonObject | undefined } | undefined;
@@ -405,18 +396,8 @@ class JsonDecoder {
     topLevel: boolean,
     notifications = false,
   ): Steps<JsonObject | undefined> {
-    if (depth > this.ctx.maxDepth) throw this.structure(`nesting deeper than ${this.ctx.maxDepth}`);
+    const level = this.level(schemaParent, info, parent, into, depth, topLevel, notifications);
     if (this.ctx.stepDue()) yield;
-    const level: Level = {
-      schemaParent,
-      info,
-      parent,
-      into,
-      depth,
-      topLevel,
-      notifications,
-      meta: undefined,
-    };
     if (obj instanceof JsonStream)
       yield* obj.each((key, value) => this.member(level, key!, value, true) ?? this.stepIfDue());
     else {
@@ -440,22 +421,34 @@ class JsonDecoder {
     depth: number,
     notifications: boolean,
   ): JsonObject | undefined {
-    if (depth > this.ctx.maxDepth) throw this.structure(`nesting deeper than ${this.ctx.maxDepth}`);
-    const level: Level = {
+    const level = this.level(
       schemaParent,
-      info: nodeInfo(schemaParent),
+      nodeInfo(schemaParent),
       parent,
-      into: parent.children!,
+      parent.children!,
       depth,
-      topLevel: false,
+      false,
       notifications,
-      meta: undefined,
-    };
+    );
     for (const key in obj) {
       const steps = this.member(level, key, obj[key], true);
       if (steps !== undefined) finishSteps(steps);
     }
     return this.metadata(level);
+  }
+
+  /** The members of an object under `parent` at `depth`, refused past the deepest nesting accepted. */
+  private level(
+    schemaParent: SchemaNode | undefined,
+    info: NodeInfo,
+    parent: DataNode | undefined,
+    into: ChildMap,
+    depth: number,
+    topLevel: boolean,
+    notifications: boolean,
+  ): Level {
+    if (depth > this.ctx.maxDepth) throw this.structure(`nesting deeper than ${this.ctx.maxDepth}`);
+    return { schemaParent, info, parent, into, depth, topLevel, notifications, meta: undefined };
   }
 
   /** A step once a few hundred nodes were decoded since the last one (see `stepDue`), else none. */
