@@ -1,4 +1,4 @@
-import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
+import { compileSchema, loadSchema, parseModule, type SchemaTree } from '@yangkit/yang-schema';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { decodeJson, decodeXml, validate } from '../src/index';
 import { SHARED_YANG, testSchema } from './helpers';
@@ -79,6 +79,38 @@ describe('validate', () => {
       {},
     );
     expect(validate(tree)).toEqual([]);
+  });
+
+  test('a mandatory choice needs a case; the case found is checked, and a third case beside the first is refused', () => {
+    const choices = compileSchema([
+      parseModule(`module mc { yang-version 1.1; namespace "urn:mc"; prefix m;
+        container c {
+          choice how { mandatory true;
+            leaf direct { type string; }
+            case relayed { leaf via { type string; } leaf hops { type uint8; mandatory true; } }
+            case other { leaf note { type string; } } } } }`),
+    ]);
+    const check = (c: Record<string, unknown>) =>
+      validate(decodeJson(choices, { 'mc:c': c })).map((e) => [
+        e.code,
+        e.errorAppTag ?? e.errorTag,
+        e.message,
+      ]);
+    expect(check({})).toEqual([
+      ['MANDATORY_MISSING', 'missing-choice', 'mandatory choice "how" has no case present (/mc:c/how)'],
+    ]);
+    expect(check({ direct: 'x' })).toEqual([]);
+    expect(check({ via: 'r' })).toEqual([
+      ['MANDATORY_MISSING', 'missing-element', 'mandatory leaf "hops" is missing (/mc:c/hops)'],
+    ]);
+    expect(check({ via: 'r', hops: 2 })).toEqual([]);
+    expect(check({ direct: 'x', note: 'n' })).toEqual([
+      [
+        'BAD_ELEMENT',
+        'bad-element',
+        'choice "how" holds nodes of two cases, "direct" and "other" (/mc:c/note)',
+      ],
+    ]);
   });
 
   test('reports nodes of two cases of one choice, from JSON and from XML', () => {
