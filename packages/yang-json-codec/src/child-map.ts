@@ -213,9 +213,18 @@ export class CompactChildMap implements Map<SchemaNode, DataNode[]> {
    */
   static ofPairs(pairs: Slot[]): CompactChildMap {
     const map = new CompactChildMap();
+    CompactChildMap.adopt(map, pairs);
+    return map;
+  }
+
+  /**
+   * Makes `pairs` (see {@link pairsOf}; each key once) the pairs of `map`, which holds none and made
+   * no iterator yet (an inner node just made, say).
+   * @internal
+   */
+  static adopt(map: CompactChildMap, pairs: Slot[]): void {
     map.slots = pairs;
     map.reindex();
-    return map;
   }
 
   /**

@@ -240,18 +240,20 @@ function* materialize(
   top: Map<DataNode, Selected>,
   steps: StepCounter,
 ): Steps<InstanceTree> {
-  const children = yield* selectedChildren(tree, top, undefined, steps);
+  const children = new CompactChildMap();
+  yield* selectedChildren(tree, top, undefined, steps, children);
   return { ...tree, children, annotations: tree.annotations };
 }
 
+/** Puts the selected children of `holder` into `out` (the children of its copy, `parent`). */
 function* selectedChildren(
   holder: ChildHolder,
   selected: Map<DataNode, Selected>,
   parent: DataNode | undefined,
   steps: StepCounter,
-): Steps<ChildMap> {
-  const out: ChildMap = new CompactChildMap();
-  if (holder.children === undefined || selected.size === 0) return out;
+  out: ChildMap,
+): Steps<void> {
+  if (holder.children === undefined || selected.size === 0) return;
   const keys = parent?.schema.kind === 'list' ? parent.schema.keyNodes : undefined;
   for (const [schema, nodes] of holder.children) {
     const group: DataNode[] = [];
@@ -266,9 +268,8 @@ function* selectedChildren(
       }
       const copy = copyOf(n, parent, n.annotations);
       group.push(copy);
-      copy.children = yield* selectedChildren(n, s, copy, steps);
+      if (copy.children !== undefined) yield* selectedChildren(n, s, copy, steps, copy.children);
     }
     if (group.length > 0) out.set(schema, group);
   }
-  return out;
 }

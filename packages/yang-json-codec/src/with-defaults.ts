@@ -157,7 +157,7 @@ function missingDefaults(
       const c = createNode(cs, n);
       const inner = missingDefaults(tree, c, [], cs.children);
       if (inner.length === 0) continue;
-      c.children = CompactChildMap.ofPairs(inner);
+      CompactChildMap.adopt(c.children as CompactChildMap, inner);
       added.push(cs, [c]);
     }
   }
