@@ -5,6 +5,7 @@ import {
   applyDepth,
   applyFields,
   applyWithDefaults,
+  CompactChildMap,
   cloneNode,
   createNode,
   decodeJson,
@@ -179,5 +180,34 @@ describe('createNode and cloneNode', () => {
     expect([copy.value, copy.member, copy.annotations]).toEqual(['0.5', undefined, node.annotations]);
     expect(copy.annotations).not.toBe(node.annotations);
     expect(createNode(leaf, undefined).annotations).toBeUndefined();
+  });
+
+  test('an inner node is its own children map until another map is assigned to it', () => {
+    const player = schema.find('/example-jukebox:jukebox/player')!;
+    const gap = schema.find('/example-jukebox:jukebox/player/gap')!;
+    const node = createNode(player, undefined);
+    expect(node.children).toBe(node);
+    expect(node.children).toBeInstanceOf(CompactChildMap);
+    const leaf = createNode(gap, node);
+    leaf.value = '0.5';
+    node.children!.set(gap, [leaf]);
+    expect([...node.children!.keys()]).toEqual([gap]);
+    // A copy holds copies of the children, in itself too.
+    const copy = cloneNode(node, undefined);
+    expect(copy.children).toBe(copy);
+    const copied = copy.children!.get(gap)![0]!;
+    expect(copied).not.toBe(leaf);
+    expect([copied.value, copied.parent]).toEqual(['0.5', copy]);
+    // A decoded tree's inner nodes are their own maps too.
+    const jukebox = [...resource().children.values()][0]![0]!;
+    expect(jukebox.children).toBe(jukebox);
+    // A map assigned is read from then on; the node's own pairs are left aside.
+    const other = new CompactChildMap();
+    node.children = other;
+    expect(node.children).toBe(other);
+    expect(node.children.size).toBe(0);
+    expect(json({ ...resource(), children: new CompactChildMap([[player, [node]]]) })).toEqual({
+      'example-jukebox:player': {},
+    });
   });
 });
