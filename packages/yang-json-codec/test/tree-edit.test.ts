@@ -230,7 +230,7 @@ describe('the shape of a tree edits build', () => {
     })),
   };
 
-  // The fields of an inner node, which is its own children map, and the document's map's pairs.
+  // The own fields of an inner node, which is its own children map (the document's map has `slots` alone).
   const NODE_FIELDS = ['children', 'parent', 'schema', 'slots'];
   // Each map holding a field of its own once an edit walked it was 40 bytes more per node of a
   // datastore, and each group an edit started an array with room for 16 more.
