@@ -57,6 +57,17 @@ describe('selectPath', () => {
     expect(json(out)).toEqual(json(selectPath(tree, [s.top, s.item('a')])));
   });
 
+  test('the copy of an ancestor on the path holds its keys and the selection in itself', () => {
+    const tree = sample();
+    const s = steps(schema);
+    const out = selectPath(tree, [s.top, s.item('a'), s.size]);
+    const top = findPath(out, [s.top])!;
+    const entry = findPath(out, [s.top, s.item('a')])!;
+    expect(top.children).toBe(top);
+    expect(entry.children).toBe(entry);
+    expect(json(out)).toEqual({ 'tree-test:top': { item: [{ name: 'a', size: 1 }] } });
+  });
+
   test('the copies of the ancestors of two selections share one hidden class with the nodes of the tree', () => {
     // A copy spread from its node had a map of its own: V8 made one for each read, in the old generation.
     const sameMap = sameMapCheck();

@@ -58,6 +58,15 @@ describe.each([
     expect(json(out)).toEqual({ 'tree-test:top': { item: [{ name: 'b', size: 2 }] } });
   });
 
+  test('the copies of the selected entry and its ancestors hold their selection in themselves', () => {
+    const s = steps(schema);
+    const out = selectSubtree(sample(), [el('top', [el('item', [el('name', 'b'), el('size')])])]);
+    const top = findPath(out, [s.top])!;
+    const entry = findPath(out, [s.top, s.item('b')])!;
+    expect(top.children).toBe(top);
+    expect(entry.children).toBe(entry);
+  });
+
   test('an entry whose content match fails is left out', () => {
     const out = selectSubtree(sample(), [el('top', [el('item', [el('size', '2'), el('tags')])])]);
     expect(json(out)).toEqual({ 'tree-test:top': { item: [{ name: 'b', size: 2 }] } });

@@ -144,6 +144,14 @@ describe('applyWithDefaults', () => {
     });
   });
 
+  test('a non-presence container report-all adds holds its defaults in itself', () => {
+    const out = applyWithDefaults(settings(), 'report-all');
+    const top = [...out.children.values()][0]![0]!;
+    const timers = [...top.children!.entries()].find(([s]) => s.name === 'timers')![1][0]!;
+    expect(timers.children).toBe(timers);
+    expect(timers.children!.size).toBe(1);
+  });
+
   test('report-all follows the selected case instead of the default one', () => {
     const tree = decodeJson(schema, { 'codec-types:settings': { 'tls-port': 6513 } });
     const out = json(applyWithDefaults(tree, 'report-all'))['codec-types:settings'];
