@@ -1,3 +1,4 @@
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import type { Logger } from './options.js';
 
@@ -46,14 +47,19 @@ export interface IdleCollectionOptions {
   readonly maxDeferMs?: number;
   /**
    * Longest pause a full collection may be expected to take (default 100 ms): it is skipped, and the
-   * memory left to V8's own collections, mostly concurrent, when what the last one left live times
-   * the slowest rate measured (at least {@link MIN_PAUSE_MS_PER_MB}) is over it. A full collection
-   * of half a million datastore entries held the event loop 1 to 1.7 s, and a big body, sent by a
-   * user who may not even write, could set one off every `intervalMs`; now one at most, the first
-   * after what is live has grown, which tells what is.
+   * memory left to V8's own collections, mostly concurrent, when what is live times the slowest rate
+   * measured (at least {@link MIN_PAUSE_MS_PER_MB}) is over it. What is live is what the last one
+   * left or, when more, what V8's own full collections left while big bodies were read
+   * ({@link HeapSize.live}): a big edit grows what is live before a collection here has measured it,
+   * and the first after a PUT of 400,000 artists held the event loop 1.2 s. A heap that big is left to
+   * V8, whose memory reducer, once the allocation rate falls, gives most of it back in steps.
    */
   readonly maxPauseMs?: number;
-  /** The heap's size, what of it is in use and the young generation's size, in bytes (default: V8's). */
+  /**
+   * The heap's size, what of it is in use, the young generation's size and, while big bodies are read
+   * and until the collection after them, what V8's last full collection left, in bytes (default: V8's
+   * statistics, and its full collections reported to a performance observer meanwhile).
+   */
   readonly heap?: () => HeapSize;
   /** A clock in milliseconds that times each collection (default `performance.now`). */
   readonly now?: () => number;
@@ -64,6 +70,11 @@ export interface HeapSize {
   readonly total: number;
   readonly used: number;
   readonly young: number;
+  /**
+   * The bytes in use beside the young generation right after V8's last full collection since big
+   * bodies began to be read; undefined when none ran.
+   */
+  readonly live?: number | undefined;
 }
 
 const MB = 2 ** 20;
@@ -97,10 +108,58 @@ const SLACK_BYTES = 8 * MB;
  */
 const YOUNG_GROWN_BYTES = 4 * MB;
 
-function v8Heap(): HeapSize {
-  const h = getHeapStatistics();
-  const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
-  return { total: h.total_heap_size, used: h.used_heap_size, young: young?.space_size ?? 0 };
+/** Spaces of V8's young generation, left out of what a full collection leaves live. */
+const YOUNG_SPACES: ReadonlySet<string> = new Set(['new_space', 'new_large_object_space']);
+
+/**
+ * V8's heap statistics, with what its last full collection left in use while {@link watch}ed: each
+ * collection is reported to a `gc` performance observer shortly after it ends, which reads the heap's
+ * use then (a little high when something was allocated meanwhile). Watched only while it matters:
+ * reporting every collection, the young ones included, cost a server of small requests 4 to 5% of
+ * its rate.
+ */
+class V8Heap {
+  #live: number | undefined;
+  #watching = false;
+  readonly #observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) this.#live = oldGenerationUsed();
+    }
+  });
+
+  /** Starts noting what V8's full collections leave (kept on while already watching). */
+  watch(): void {
+    if (this.#watching) return;
+    this.#watching = true;
+    this.#observer.observe({ entryTypes: ['gc'] });
+  }
+
+  /** Stops, and forgets what was noted. */
+  unwatch(): void {
+    if (!this.#watching) return;
+    this.#watching = false;
+    this.#observer.disconnect();
+    this.#live = undefined;
+  }
+
+  size(): HeapSize {
+    const h = getHeapStatistics();
+    const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+    return {
+      total: h.total_heap_size,
+      used: h.used_heap_size,
+      young: young?.space_size ?? 0,
+      live: this.#live,
+    };
+  }
+}
+
+function oldGenerationUsed(): number {
+  let used = 0;
+  for (const space of getHeapSpaceStatistics())
+    if (!YOUNG_SPACES.has(space.space_name)) used += space.space_used_size;
+  return used;
 }
 
 /**
@@ -124,6 +183,7 @@ export class IdleCollection {
   private readonly intervalMs: number;
   private readonly maxDeferMs: number;
   private readonly heap: () => HeapSize;
+  private readonly v8Heap: V8Heap | undefined;
   private inProgress = 0;
   /** When the collection first found requests in progress; undefined when it has not. */
   private deferredSince: number | undefined;
@@ -136,7 +196,10 @@ export class IdleCollection {
   private afterBigBodies = false;
   private runs = 0;
   private youngRuns = 0;
-  /** Bytes in use after the last collection (undefined before the first). */
+  /**
+   * What is live: the bytes in use after the last collection here, or after V8's own full collections
+   * while big bodies were read since, when any ran (undefined before either).
+   */
   private live: number | undefined;
   /** The slowest pause per byte live measured so far. */
   private pausePerByte = MIN_PAUSE_MS_PER_MB / MB;
@@ -151,7 +214,11 @@ export class IdleCollection {
     this.intervalMs = options.intervalMs ?? IDLE_COLLECTION_DEFAULTS.intervalMs;
     this.maxDeferMs = options.maxDeferMs ?? IDLE_COLLECTION_DEFAULTS.maxDeferMs;
     this.maxPauseMs = options.maxPauseMs ?? IDLE_COLLECTION_DEFAULTS.maxPauseMs;
-    this.heap = options.heap ?? v8Heap;
+    if (options.heap === undefined) {
+      const v8Heap = new V8Heap();
+      this.v8Heap = v8Heap;
+      this.heap = () => v8Heap.size();
+    } else this.heap = options.heap;
     this.now = options.now ?? (() => performance.now());
   }
 
@@ -165,9 +232,13 @@ export class IdleCollection {
     return this.youngRuns;
   }
 
-  /** A big body is admitted (waiting or decoding): no collection until it and the others are done. */
+  /**
+   * A big body is admitted (waiting or decoding): no collection until it and the others are done.
+   * What V8's full collections leave is noted from now on, until the collection after them.
+   */
   begin(): void {
     this.inProgress++;
+    this.v8Heap?.watch();
     this.cancel();
   }
 
@@ -195,11 +266,12 @@ export class IdleCollection {
     this.answered();
   }
 
-  /** Drops a collection not run yet. */
+  /** Drops a collection not run yet and stops observing V8's full collections. */
   close(): void {
     this.cancel();
     clearTimeout(this.youngTimer);
     this.youngTimer = undefined;
+    this.v8Heap?.unwatch();
   }
 
   private schedule(delayMs: number): void {
@@ -250,10 +322,14 @@ export class IdleCollection {
   /** One full collection when the heap has grown enough for it; false when skipped. */
   private collectFull(now: number): boolean {
     const before = this.heap();
+    this.v8Heap?.unwatch();
+    // What V8's own full collections left while big bodies were read is newer than what the last one
+    // here left: a big edit grows it before a collection here has measured it.
+    if (before.live !== undefined) this.live = before.live;
     const old = before.total - before.young;
     if (this.live !== undefined && old < this.live * SLACK_FACTOR + SLACK_BYTES) {
       this.logger?.debug?.(
-        `no collection once quiet: heap ${Math.round(old / MB)} MB beside the young generation, ${Math.round(this.live / MB)} MB live after the last one`,
+        `no collection once quiet: heap ${Math.round(old / MB)} MB beside the young generation, ${Math.round(this.live / MB)} MB live after the last full collection`,
       );
       return false;
     }
