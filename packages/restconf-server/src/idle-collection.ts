@@ -49,7 +49,7 @@ export interface IdleCollectionOptions {
    * Longest pause a full collection may be expected to take (default 100 ms): it is skipped, and the
    * memory left to V8's own collections, mostly concurrent, when what is live times the slowest rate
    * measured (at least {@link MIN_PAUSE_MS_PER_MB}) is over it. What is live is what the last one
-   * left or, when more, what V8's own full collections left while big bodies were read
+   * left or, newer, what V8's own full collections left while big bodies were read since
    * ({@link HeapSize.live}): a big edit grows what is live before a collection here has measured it,
    * and the first after a PUT of 400,000 artists held the event loop 1.2 s. A heap that big is left to
    * V8, whose memory reducer, once the allocation rate falls, gives most of it back in steps.
@@ -89,8 +89,8 @@ const MIN_PAUSE_MS_PER_MB = 2;
 const RATE_FROM_BYTES = 64 * MB;
 
 /**
- * A full collection runs only when the old generation holds this much more than what was live after
- * the last one (times {@link SLACK_FACTOR}, plus {@link SLACK_BYTES}): its pause grows with the live
+ * A full collection runs only when the old generation holds this much more than what is live (see
+ * `maxPauseMs`; times {@link SLACK_FACTOR}, plus {@link SLACK_BYTES}): its pause grows with the live
  * data (a fraction of a second for a datastore of half a million entries), so it is spent only where
  * it gives memory back, not after every quiet moment or small body over the size that counts as big.
  * The young generation is left out: a full collection empties it but gives none of it back, and its
@@ -172,8 +172,9 @@ function oldGenerationUsed(): number {
  * `quietMs` (small requests meanwhile do not matter), or after a busy period of ordinary requests
  * (the start counts as one) once none has been answered for `quietMs`, one full collection runs,
  * which lets V8 free the pages left empty; at most one per `intervalMs`, so that a steady stream of
- * big bodies costs one pause per interval, and only when the heap has grown well past what was live
- * after the last one (see {@link SLACK_FACTOR}). Then, when the young generation was left grown by
+ * big bodies costs one pause per interval, only when the heap has grown well past what is live (see
+ * {@link SLACK_FACTOR}), and only while its pause would stay short (`maxPauseMs`), a bigger heap being
+ * left to V8's memory reducer. Then, when the young generation was left grown by
  * the load, a minor collection {@link YOUNG_SHRINK_WAIT_MS} later lets V8 shrink it back (up to
  * 31 MB) if little was allocated meanwhile; one per quiet time. Neither runs while a big body is in
  * progress, nor on the path of a request: only from its own timers, which do not keep the process
