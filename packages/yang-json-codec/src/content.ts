@@ -18,7 +18,8 @@ export function applyContent(tree: InstanceTree, content: 'config' | 'nonconfig'
  * The child groups `content` keeps of one holder's (`pairs`, held at `place`): with `config`,
  * configuration nodes; else state nodes, list keys, and the configuration instances that
  * `stateBelow` says lead to state. The holder's own pairs when all are kept. In steps: `stateBelow`
- * looks ahead below each configuration instance, a big list's entries each, and steps as it goes.
+ * looks ahead below each configuration instance, a big list's entries each, and steps as it goes;
+ * a group whose schema holds no state below it is left out without a look.
  */
 export function* contentGroups(
   pairs: ChildPairs,
@@ -33,6 +34,10 @@ export function* contentGroups(
     const group = groupAt(pairs, i + 1);
     if (!schema.config || schema.isKey) {
       mapped.put(i, group);
+      continue;
+    }
+    if (holdsNoState(schema)) {
+      mapped.put(i, undefined);
       continue;
     }
     // A configuration container or list entry stays when state lies below it.

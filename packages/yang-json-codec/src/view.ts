@@ -2,7 +2,7 @@ import type { FieldsNode } from '@yangkit/restconf-uri';
 import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
 import { findEntriesSteps, positionsSteps } from './child-index';
 import { type ChildPairs, type Group, groupAt, instanceOf, MappedPairs, pairsOf, sizeOf } from './child-map';
-import { contentGroups } from './content';
+import { contentGroups, holdsNoState } from './content';
 import { fieldSelection, fieldsGroups, type Selection, selectedBelow } from './fields';
 import type { ChildHolder, DataNode, InstanceTree } from './instance';
 import { type OriginRule, Origins } from './origin';
@@ -145,12 +145,15 @@ class Rules {
   /** Counts the instances judged or looked at in this walk, for its steps. */
   private readonly steps = new StepCounter();
 
-  /** In steps, a step every {@link ITEMS_PER_STEP} instances looked at, however deep. */
+  /**
+   * In steps, a step every {@link ITEMS_PER_STEP} instances looked at, however deep; a group whose
+   * schema holds no state below it is not looked into (a big list of configuration, say).
+   */
   private *hasState(node: DataNode, place: Place, state: unknown): Steps<boolean> {
     const pairs = this.defaulted(node, place);
     for (let i = 0; i < pairs.length; i += 2) {
       const schema = pairs[i] as SchemaNode;
-      if (schema.isKey) continue;
+      if (schema.isKey || holdsNoState(schema)) continue;
       const group = groupAt(pairs, i + 1);
       const below = place.child(schema);
       for (let k = 0; k < sizeOf(group); k++) {

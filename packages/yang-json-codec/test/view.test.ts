@@ -657,6 +657,24 @@ describe('the view of a tree', () => {
     expect(chunks.join('')).toBe(expected);
   });
 
+  test('leaves a big list whose schema holds no state out of content=nonconfig without looking at its entries', () => {
+    const jukebox = schemas.get('example-jukebox')!;
+    const artist = Array.from({ length: 2000 }, (_, i) => ({
+      name: `a${i}`,
+      album: [{ name: 'x', year: 2000 }],
+    }));
+    const tree = decodeJson(jukebox, {
+      'example-jukebox:jukebox': { library: { artist, 'artist-count': 2000 } },
+    });
+    const chunks = [...encodeJsonChunks(tree, { view: { content: 'nonconfig' } })];
+    // No step: the look-ahead for state takes one every ITEMS_PER_STEP instances it looks at.
+    expect(chunks.filter((c) => c === '')).toEqual([]);
+    expect(JSON.parse(chunks.join(''))).toEqual({
+      'example-jukebox:jukebox': { library: { 'artist-count': 2000 } },
+    });
+    expect(chunks.join('')).toBe(encodeJson(applyContent(cloneTree(tree), 'nonconfig')));
+  });
+
   test('keeps a configuration ancestor with content=nonconfig by the states decided by key', () => {
     const tree = () =>
       decodeJson(schemaOf(), {
