@@ -163,24 +163,35 @@ describe('the body admission without authentication', () => {
   });
 });
 
+/** The debug lines of the collection once quiet: each says that it ran, or why not. */
+const ONCE_QUIET = /^(garbage collected once quiet|no collection once quiet)/;
+
 describe('the collection after big bodies', () => {
-  test('runs collectGarbage once when a big body is done and none has come for a while, and counts it', async () => {
+  test('weighs a big body once none has come for a while: runs collectGarbage and counts it, or says why not', async () => {
     const collectGarbage = vi.fn<() => void>();
-    const gw = await startGateway({ metrics: true, serverStatus: true, collectGarbage });
+    const debug = vi.fn<(message: string) => void>();
+    const logger = { debug, info: () => {}, warn: () => {}, error: () => {} };
+    const gw = await startGateway({ metrics: true, serverStatus: true, collectGarbage, logger });
+    const decided = () => debug.mock.calls.map(([line]) => line).filter((line) => ONCE_QUIET.test(line));
     try {
       await gw.fetch('/restconf/data', json('PUT', JUKEBOX));
       expect((await gw.fetch(JB, json('PATCH', playlists('big', 6000)))).status).toBe(204);
       // The quiet time is 2 s; waited for generously.
-      for (let i = 0; i < 200 && collectGarbage.mock.calls.length === 0; i++)
+      for (let i = 0; i < 200 && decided().length === 0; i++)
         await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(collectGarbage).toHaveBeenCalledTimes(1);
-      expect(await metric(gw, 'restconf_idle_collections_total')).toBe(1);
+      expect(decided()).toHaveLength(1);
+      // What V8's own full collections left live while the body was read is weighed: in this process,
+      // the test runner's heap with the server's, the pause may be over the budget (unit tests of
+      // IdleCollection weigh given heaps).
+      const ran = decided()[0]!.startsWith('garbage collected') ? 1 : 0;
+      expect(collectGarbage).toHaveBeenCalledTimes(ran);
+      expect(await metric(gw, 'restconf_idle_collections_total')).toBe(ran);
       const status = (await (await gw.fetch('/server-status')).json()) as Record<string, unknown>;
       expect(status['request-bodies']).toEqual({
         decoding: 0,
         waiting: 0,
         refused: 0,
-        'idle-collections': 1,
+        'idle-collections': ran,
         'young-collections': 0,
       });
     } finally {
