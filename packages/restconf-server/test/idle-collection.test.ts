@@ -1,6 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { exposedGc } from '../../../test-support/gc.js';
 import {
   type HeapSize,
   IDLE_COLLECTION_DEFAULTS,
@@ -398,16 +397,6 @@ describe('IdleCollection of the young generation', () => {
     expect(collectYoung).not.toHaveBeenCalled();
   });
 });
-
-/** V8's `gc()`, taken as the gateway takes it: without starting Node with `--expose-gc`. */
-function exposedGc(): () => void {
-  setFlagsFromString('--expose-gc');
-  try {
-    return runInNewContext('gc') as () => void;
-  } finally {
-    setFlagsFromString('--no-expose-gc');
-  }
-}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

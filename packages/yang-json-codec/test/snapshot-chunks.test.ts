@@ -1,6 +1,6 @@
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { describe, expect, test } from 'vitest';
+import { exposedGc } from '../../../test-support/gc.js';
 import type { Detach } from '../src/change-log';
 import { type DetachableRead, snapshotAfterSteps, snapshotChunks } from '../src/snapshot-chunks';
 import { finishSteps, type Steps } from '../src/steps';
@@ -41,13 +41,8 @@ function* encoder(state: { value: string }, count: number): Generator<string> {
 
 /** V8's minor collection (a scavenge), as `--expose-gc` gives it, without the flag on the process. */
 function minorCollection(): () => void {
-  setFlagsFromString('--expose-gc');
-  try {
-    const gc = runInNewContext('gc') as (options: { type: 'minor' }) => void;
-    return () => gc({ type: 'minor' });
-  } finally {
-    setFlagsFromString('--no-expose-gc');
-  }
+  const gc = exposedGc();
+  return () => gc({ type: 'minor' });
 }
 
 const oldSpaceUsed = (): number =>
