@@ -122,8 +122,6 @@ class V8Heap {
   #live: number | undefined;
   #watching = false;
   readonly #observer = new PerformanceObserver((list) => {
-    // Entries reported before `unwatch` may still come after it: what they tell is forgotten too.
-    if (!this.#watching) return;
     for (const entry of list.getEntries()) {
       const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
       if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) this.#live = oldGenerationUsed();
