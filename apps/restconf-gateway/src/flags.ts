@@ -378,7 +378,7 @@ export const FLAGS: readonly FlagSpec[] = [
     name: 'idle-collection',
     type: 'boolean',
     defaultText: 'true',
-    help: '2 s after the last body over 64 KiB, or after the last request of a busy period (and after the start), run one full compacting garbage collection (at most once per 10 s, once the heap is well past what the last left live, and only while its pause would stay under 100 ms), to give the memory of the load back; false leaves that to V8.',
+    help: '2 s after the last body over 64 KiB, or after the last request of a busy period (and after the start), run one full compacting garbage collection (at most once per 10 s, once the heap is well past what the last left live, and only while its pause would stay under 250 ms), to give the memory of the load back; false leaves that to V8.',
   },
   {
     name: 'insecure',

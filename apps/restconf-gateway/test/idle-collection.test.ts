@@ -60,7 +60,7 @@ test('by default the collection once quiet weighs a big body: it runs, or says w
     expect(await bigPatch(gw.url)).toBe(204);
     await quiet(3000);
     // What V8's own full collections left live while the body was read is weighed: in this process,
-    // the test runner's heap with the gateway's, the pause may be over 100 ms (a gateway of its own,
+    // the test runner's heap with the gateway's, the pause may be over the budget (a gateway of its own,
     // about 20 MB live, collects in about 20 ms).
     const decided = lines.filter((line) => ONCE_QUIET.test(line));
     expect(decided).toHaveLength(1);

@@ -117,7 +117,7 @@ export interface RestconfHandlerOptions {
    * given, it runs once no body over 64 KiB has been in progress for 2 s (small requests meanwhile
    * aside), or after a busy period of other requests (and after the start) once none has been
    * answered for 2 s; when the heap has grown past 1.5 times what is live plus 8 MB and its pause
-   * would stay under 100 ms (see `IdleCollectionOptions.maxPauseMs`), at most once per 10 s, at a
+   * would stay under 250 ms (see `IdleCollectionOptions.maxPauseMs`), at most once per 10 s, at a
    * moment no request is being answered (open event streams and RFC 8650 subscription receivers
    * aside; at most 10 s later), so that the memory of big bodies and busy periods goes back to the
    * system rather than staying resident until JavaScript allocates again (default: not run; V8

@@ -206,15 +206,15 @@ describe('IdleCollection', () => {
     afterBody();
     expect(timed.collections).toBe(2);
     expect(debug).toHaveBeenLastCalledWith(
-      'no collection once quiet: 600 MB live, a pause of about 1500 ms, over 100 ms',
+      'no collection once quiet: 600 MB live, a pause of about 1500 ms, over 250 ms',
     );
     timed.close();
   });
 
   test("weighs what V8's own full collections left while big bodies were read: the first collection after a big edit is skipped too", () => {
     // A PUT of 100,000 artists, nothing collected here yet: V8's own full collections meanwhile left
-    // 120 MB live. Unweighed (as above, where V8 told nothing), it would run, and hold the loop 170 ms.
-    let heap: HeapSize = { total: 400 * MB, used: 380 * MB, young: 1 * MB, live: 120 * MB };
+    // 180 MB live. Unweighed (as above, where V8 told nothing), it would run, and hold the loop 180 ms.
+    let heap: HeapSize = { total: 400 * MB, used: 380 * MB, young: 1 * MB, live: 180 * MB };
     const debug = vi.fn<(message: string) => void>();
     const weighed = new IdleCollection(
       { collect, heap: () => heap },
@@ -223,11 +223,11 @@ describe('IdleCollection', () => {
     bodyThenQuiet(weighed);
     expect(collect).not.toHaveBeenCalled();
     expect(debug).toHaveBeenLastCalledWith(
-      'no collection once quiet: 120 MB live, a pause of about 240 ms, over 100 ms',
+      'no collection once quiet: 180 MB live, a pause of about 360 ms, over 250 ms',
     );
     // What V8 tells next stands, smaller too: the datastore shrank, the full collections during the
-    // next big bodies left 30 MB live, a pause of about 60 ms.
-    heap = { total: 400 * MB, used: 100 * MB, young: 1 * MB, live: 30 * MB };
+    // next big bodies left 90 MB live (100,000 short list entries), a pause of about 180 ms.
+    heap = { total: 400 * MB, used: 300 * MB, young: 1 * MB, live: 90 * MB };
     bodyThenQuiet(weighed);
     expect(collect).toHaveBeenCalledTimes(1);
     weighed.close();
