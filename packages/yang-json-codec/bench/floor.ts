@@ -38,7 +38,12 @@ function write(name: string, value: unknown, out: string[]): void {
 
 /** JSON text to XML text, member names (without module) as element names. */
 export function jsonToXmlFloor(json: string): string {
+  return plainToXmlFloor(JSON.parse(json) as object);
+}
+
+/** The XML of parsed JSON (unindented, without namespaces), member names (without module) as element names. */
+export function plainToXmlFloor(value: object): string {
   const out: string[] = [];
-  for (const [k, v] of Object.entries(JSON.parse(json) as object)) write(k.slice(k.indexOf(':') + 1), v, out);
+  for (const [k, v] of Object.entries(value)) write(k.slice(k.indexOf(':') + 1), v, out);
   return out.join('');
 }

@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { constants, type PerformanceEntry, PerformanceObserver, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { streamXml, type XmlSink } from '@yangkit/xml';
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import { afterAll, beforeAll, bench, describe } from 'vitest';
 import { decodeJson, decodeXml, encodeJson, encodeJsonChunks, encodeXmlChunks, validate } from '../src/index';
+import { plainToXmlFloor } from './floor';
 import { interfacesXml } from './interfaces-document';
 
 /**
@@ -11,8 +13,12 @@ import { interfacesXml } from './interfaces-document';
  * (100,000) ietf-interfaces entries decoded from text given in pieces of 64 KiB (as the command reads
  * a file), validated, then encoded into the other format with an indent of 2. Each phase is timed,
  * with the young and full garbage collections that ran in it (count and time, from V8's `gc`
- * performance entries), XML -> JSON and JSON -> XML. The figures are printed, not compared: for the
- * ratios to yanglint see `convert.bench.ts` and the gateway's side-by-side benchmark.
+ * performance entries), XML -> JSON and JSON -> XML. Beside them, each direction's floor, the same
+ * text read and written with no schema work: the XML read by `@yangkit/xml` into a sink that keeps
+ * nothing, or the JSON by one `JSON.parse`; the output written from the JSON parsed, by
+ * `JSON.stringify` indented as the codec indents, or by the plain XML writer of `floor.ts`. The
+ * figures are printed, not compared: for the ratios to yanglint see `convert.bench.ts` and the
+ * gateway's side-by-side benchmark.
  */
 const COUNT = Number(process.env.BENCH_INTERFACES ?? 100_000);
 const YANG = path.resolve(__dirname, '../../yang-schema/yang');
@@ -66,12 +72,32 @@ async function conversion(from: 'xml' | 'json'): Promise<void> {
       from === 'xml' ? encodeJsonChunks(tree!, { indent: 2 }) : encodeXmlChunks(tree!, { indent: 2 });
     for (const chunk of chunks) chars += chunk.length;
   });
+  tree = undefined;
+  const read = await phase(() => {
+    if (from === 'xml') streamXml(pieces(xml), DISCARD, READ_ALL);
+    else JSON.parse(json);
+  });
+  // The same data as plain objects, parsed only now: held during the codec's phases, it would be
+  // old-generation memory the codec's collections do not have in a conversion of their own.
+  const plain = JSON.parse(json) as object;
+  const write = await phase(() => {
+    if (from === 'xml') JSON.stringify(plain, null, 2);
+    else plainToXmlFloor(plain);
+  });
   const to = from === 'xml' ? 'JSON' : 'XML';
   lines.set(
     from,
-    `| ${from.toUpperCase()} -> ${to} | ${decode} | ${check} | ${encode} | ${(chars / 1e6).toFixed(1)} MB |`,
+    `| ${from.toUpperCase()} -> ${to} | ${decode} | ${check} | ${encode} | ${(chars / 1e6).toFixed(1)} MB | ${read} | ${write} |`,
   );
 }
+
+/** Streams every element and keeps nothing: what reading the XML costs before any decoding. */
+const DISCARD: XmlSink = { open: () => 'stream', text: () => {}, close: () => {} };
+const READ_ALL = {
+  maxSize: Number.POSITIVE_INFINITY,
+  maxElements: Number.POSITIVE_INFINITY,
+  maxTextLength: Number.POSITIVE_INFINITY,
+};
 
 beforeAll(async () => {
   schema = await loadSchema({ paths: [YANG, IANA], modules: ['ietf-interfaces', 'ietf-ip', 'iana-if-type'] });
@@ -84,7 +110,7 @@ afterAll(() => {
   observer.disconnect();
   console.log(
     `\n${COUNT} interfaces, a conversion per direction after one of each to warm up:\n` +
-      '| conversion | decode, from 64 KiB pieces | validate | encode, indented | output |\n|---|---|---|---|---|\n' +
+      '| conversion | decode, from 64 KiB pieces | validate | encode, indented | output | floor: read alone | floor: write alone |\n|---|---|---|---|---|---|---|\n' +
       `${[...lines.values()].join('\n')}\n`,
   );
 });
