@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
@@ -50,12 +50,14 @@ output keeps the form of the input.`;
 const READ_SIZE = 64 * 1024;
 
 /**
- * The text of `file` (UTF-8) in pieces, read as they are asked for: a document is decoded as it is
- * read, never held whole beside its tree. The file is opened at once, so that a missing one is
- * reported before any work.
+ * The text of `file` (UTF-8; `-`: standard input, the descriptor `stdin`) in pieces, read as they are
+ * asked for: a document is decoded as it is read (a piped one as it arrives), never held whole beside
+ * its tree. A file is opened at once, so that a missing one is reported before any work; it is closed
+ * at the end, standard input is left open.
+ * @internal
  */
-function readPieces(file: string): Iterable<string> {
-  const fd = openSync(file, 'r');
+export function readPieces(file: string, stdin = 0): Iterable<string> {
+  const fd = file === '-' ? stdin : openSync(file, 'r');
   return (function* () {
     try {
       const buffer = Buffer.allocUnsafe(READ_SIZE);
@@ -65,7 +67,7 @@ function readPieces(file: string): Iterable<string> {
       }
       yield decoder.end();
     } finally {
-      closeSync(fd);
+      if (fd !== stdin) closeSync(fd);
     }
   })();
 }
@@ -96,7 +98,7 @@ export function outputWriter(out: Writable, closed: () => void): (text: string) 
 const defaultIo: CliIo = {
   stdout: outputWriter(process.stdout, () => process.exit(process.exitCode ?? 0)),
   stderr: (t) => process.stderr.write(t),
-  readFile: (f) => (f === '-' ? readFileSync(0, 'utf8') : readPieces(f)),
+  readFile: (f) => readPieces(f),
 };
 
 const KINDS = [

@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { setImmediate as turn } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { interfacesXml } from '../bench/interfaces-document';
-import { main, outputWriter } from '../src/cli';
+import { main, outputWriter, readPieces } from '../src/cli';
 import { FIXTURES, SHARED_YANG, TEST_YANG } from './helpers';
 
 async function run(argv: string[], files: Record<string, string | Iterable<string>> = {}) {
@@ -332,6 +333,23 @@ describe('yang-convert output', () => {
     expect(out).toBe(whole.stdout);
     // The document is written in several chunks, each waited for.
     expect(waits).toBeGreaterThan(3);
+  });
+
+  test('reads standard input in pieces as it is decoded, and leaves it open', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'yang-convert-'));
+    const file = path.join(dir, 'stdin.xml');
+    writeFileSync(file, files['interfaces.xml']);
+    // A descriptor opened here stands for standard input (the command's is descriptor 0).
+    const stdin = openSync(file, 'r');
+    try {
+      const pieces = [...readPieces('-', stdin)];
+      expect(pieces.length).toBeGreaterThan(2);
+      expect(pieces.join('')).toBe(files['interfaces.xml']);
+      expect(fstatSync(stdin).size).toBe(files['interfaces.xml'].length);
+    } finally {
+      closeSync(stdin);
+      rmSync(dir, { recursive: true });
+    }
   });
 
   test('a full stream gives a promise of its drain', async () => {
