@@ -1,6 +1,5 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
 import { loadSchema, type SchemaNode, type SchemaTree } from '@yangkit/yang-schema';
 import { decodeJson } from './decode-json';
@@ -11,6 +10,7 @@ import { encodeJsonChunks } from './encode-json';
 import { encodeXmlChunks } from './encode-xml';
 import { CodecError } from './errors';
 import type { DocumentKind } from './instance';
+import { NotUtf8Error, utf8Pieces } from './utf8-pieces';
 import { validate } from './validate';
 import type { WithDefaultsMode } from './with-defaults';
 
@@ -60,12 +60,7 @@ export function readPieces(file: string, stdin = 0): Iterable<string> {
   const fd = file === '-' ? stdin : openSync(file, 'r');
   return (function* () {
     try {
-      const buffer = Buffer.allocUnsafe(READ_SIZE);
-      const decoder = new StringDecoder('utf8');
-      for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) {
-        yield decoder.write(buffer.subarray(0, n));
-      }
-      yield decoder.end();
+      yield* utf8Pieces(fd, READ_SIZE);
     } finally {
       if (fd !== stdin) closeSync(fd);
     }
@@ -234,13 +229,26 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
     }
     await io.stdout('\n');
     return 0;
-  } catch (e) {
+  } catch (thrown) {
+    const e = thrown instanceof NotUtf8Error ? malformedText(from, thrown) : thrown;
     if (!CodecError.isInstance(e)) throw e;
     const where = e.errorPath ? ` at ${e.errorPath.json}` : '';
     const app = e.errorAppTag ? `, error-app-tag ${e.errorAppTag}` : '';
     io.stderr(`yang-convert: ${e.message}\n  error-tag ${e.errorTag}${app}${where}\n`);
     return 1;
   }
+}
+
+/** Text that is not UTF-8, as the decoders report text they cannot read: a malformed document. */
+function malformedText(from: 'xml' | 'json', error: NotUtf8Error): CodecError {
+  return new CodecError(
+    from === 'xml' ? 'XML_MALFORMED' : 'JSON_MALFORMED',
+    `malformed ${from.toUpperCase()}: ${error.message}`,
+    {
+      errorTag: 'malformed-message',
+      cause: error,
+    },
+  );
 }
 
 function parse(argv: readonly string[]) {

@@ -352,6 +352,33 @@ describe('yang-convert output', () => {
     }
   });
 
+  test('refuses text that is not UTF-8 as a malformed document', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'yang-convert-'));
+    const file = path.join(dir, 'latin1.xml');
+    // "é" in ISO-8859-1: one byte that begins no UTF-8 character, where a decoder would put U+FFFD.
+    writeFileSync(
+      file,
+      Buffer.from(files['interfaces.xml'].replace('uplink 3<', 'uplink \u00e9<'), 'latin1'),
+    );
+    try {
+      let stderr = '';
+      const code = await main([...interfaces.slice(0, -1), file], {
+        stdout: () => undefined,
+        stderr: (t) => {
+          stderr += t;
+        },
+        readFile: (f) => readPieces(f),
+      });
+      expect(code).toBe(1);
+      const offset = files['interfaces.xml'].indexOf('uplink 3<') + 'uplink '.length;
+      expect(stderr).toBe(
+        `yang-convert: malformed XML: the text is not UTF-8: the bytes at offset ${offset} (0xE9 0x3C 0x2F) are not a UTF-8 character\n  error-tag malformed-message\n`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  });
+
   test('a full stream gives a promise of its drain', async () => {
     const written: string[] = [];
     let release: (() => void) | undefined;
