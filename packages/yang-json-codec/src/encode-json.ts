@@ -60,6 +60,9 @@ class JsonWriter {
   /** Member names with their colon, made once per schema node: module-qualified, and not. */
   private readonly qualifiedNames = new Map<SchemaNode, string>();
   private readonly localNames = new Map<SchemaNode, string>();
+  /** What {@link memberStart} made, by schema node, then by depth and whether first. */
+  private readonly qualifiedStarts = new Map<SchemaNode, string[]>();
+  private readonly localStarts = new Map<SchemaNode, string[]>();
 
   constructor(schema: SchemaTree, options: EncodeJsonOptions) {
     this.ind = new Indenter(options.indent);
@@ -91,6 +94,29 @@ class JsonWriter {
     return name;
   }
 
+  /**
+   * `,` (unless `first`), the indentation of `depth` and the member name of `schema` in an object of
+   * `parentModule`: made once for each, so that a member costs one concatenation, not three.
+   */
+  private memberStart(
+    schema: SchemaNode,
+    parentModule: string | undefined,
+    depth: number,
+    first: boolean,
+  ): string {
+    const local = this.simple || schema.module === parentModule;
+    const starts = local ? this.localStarts : this.qualifiedStarts;
+    let byPlace = starts.get(schema);
+    if (byPlace === undefined) starts.set(schema, (byPlace = []));
+    const at = 2 * depth + (first ? 1 : 0);
+    let start = byPlace[at];
+    if (start === undefined) {
+      start = flatText(`${first ? '' : ','}${this.ind.at(depth)}${this.name(schema, parentModule)}`);
+      byPlace[at] = start;
+    }
+    return start;
+  }
+
   /** Writes the `@` member of a node's own metadata, when it has any; false when it was written. */
   private ownMetadata(anns: readonly Annotation[] | undefined, depth: number): boolean {
     if (anns === undefined) return true;
@@ -100,7 +126,7 @@ class JsonWriter {
 
   /** Closes an object opened with `{`: `}` alone when nothing was written in it (`first`). */
   private close(first: boolean, depth: number): void {
-    this.out += first ? '}' : `${this.ind.at(depth)}}`;
+    this.out += first ? '}' : this.ind.closing(depth, '}');
   }
 
   /** Writes `tree`, at `root` in a view when there is one. */
@@ -158,9 +184,8 @@ class JsonWriter {
       const schema = groups[i] as SchemaNode;
       const entries = entriesInOrder(schema, groupAt(groups, i + 1), this.sort);
       const below = place?.child(schema);
-      if (!first) this.out += ',';
+      this.out += this.memberStart(schema, parentModule, depth, first);
       first = false;
-      this.out += this.ind.at(depth) + this.name(schema, parentModule);
       if (schema.kind === 'list') {
         this.out += '[';
         yield* this.listEntries(entries, depth, below);
@@ -178,16 +203,14 @@ class JsonWriter {
   }
 
   private *listEntries(entries: Group, depth: number, place: Place | undefined): Generator<string> {
-    const ind = this.ind.at(depth + 1);
     for (let i = 0; i < sizeOf(entries); i++) {
-      if (i > 0) this.out += ',';
-      this.out += ind;
+      this.out += i > 0 ? this.ind.commaAt(depth + 1) : this.ind.at(depth + 1);
       const entry = instanceOf(entries, i);
       if (isLarge(entry)) yield* this.inner(entry, depth + 1, place);
       else this.object(entry, depth + 1, place);
       if (this.out.length >= CHUNK_SIZE) yield this.take();
     }
-    this.out += `${this.ind.at(depth)}]`;
+    this.out += this.ind.closing(depth, ']');
   }
 
   /**
@@ -214,25 +237,22 @@ class JsonWriter {
         return;
       }
       case 'leaf-list': {
-        const ind = this.ind.at(depth + 1);
         this.out += '[';
         for (let i = 0; i < sizeOf(entries); i++) {
           const n = instanceOf(entries, i);
-          if (i > 0) this.out += ',';
-          this.out += ind + valueToJson(schema.type!, n.member, n.value ?? '', schema.module);
+          this.out += i > 0 ? this.ind.commaAt(depth + 1) : this.ind.at(depth + 1);
+          this.out += valueToJson(schema.type!, n.member, n.value ?? '', schema.module);
         }
-        this.out += `${this.ind.at(depth)}]`;
+        this.out += this.ind.closing(depth, ']');
         return;
       }
       case 'list': {
-        const ind = this.ind.at(depth + 1);
         this.out += '[';
         for (let i = 0; i < sizeOf(entries); i++) {
-          if (i > 0) this.out += ',';
-          this.out += ind;
+          this.out += i > 0 ? this.ind.commaAt(depth + 1) : this.ind.at(depth + 1);
           this.object(instanceOf(entries, i), depth + 1, place);
         }
-        this.out += `${this.ind.at(depth)}]`;
+        this.out += this.ind.closing(depth, ']');
         return;
       }
       case 'anydata':
@@ -253,14 +273,12 @@ class JsonWriter {
     this.out += '{';
     let first = this.ownMetadata(this.metadata && ownMetadata ? node.annotations : undefined, depth + 1);
     const module = node.schema.module;
-    const ind = this.ind.at(depth + 1);
     const groups = groupsToWrite(node, node.schema, this.keepEmptyNp, place);
     for (let i = 0; i < groups.length; i += 2) {
       const schema = groups[i] as SchemaNode;
       const nodes = groupAt(groups, i + 1);
-      if (!first) this.out += ',';
+      this.out += this.memberStart(schema, module, depth + 1, first);
       first = false;
-      this.out += ind + this.name(schema, module);
       this.group(schema, entriesInOrder(schema, nodes, this.sort), depth + 1, place?.child(schema));
       this.metaSibling(schema, nodes, module, depth + 1);
     }

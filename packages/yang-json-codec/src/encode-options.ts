@@ -82,10 +82,16 @@ export function isLarge(node: DataNode): boolean {
   return false;
 }
 
-/** The indentation strings of each depth, computed once per run. */
+/**
+ * The indentation strings of each depth, computed once per run, alone and with the punctuation
+ * written beside them: a writer appends one string where it would join two or three (each join a
+ * string of its own for the collector to trace).
+ */
 export class Indenter {
   private readonly unit: string;
   private readonly cache: string[] = [];
+  private readonly commas: string[] = [];
+  private readonly closings = new Map<string, string[]>();
   readonly pretty: boolean;
 
   constructor(indent: number | undefined) {
@@ -98,6 +104,22 @@ export class Indenter {
     if (!this.pretty) return '';
     let s = this.cache[depth];
     if (s === undefined) this.cache[depth] = s = `\n${this.unit.repeat(depth)}`;
+    return s;
+  }
+
+  /** `,` then {@link at}: what comes before an item that is not the first. */
+  commaAt(depth: number): string {
+    let s = this.commas[depth];
+    if (s === undefined) this.commas[depth] = s = flatText(`,${this.at(depth)}`);
+    return s;
+  }
+
+  /** {@link at} then `end` (a closing bracket or tag). */
+  closing(depth: number, end: string): string {
+    let byDepth = this.closings.get(end);
+    if (byDepth === undefined) this.closings.set(end, (byDepth = []));
+    let s = byDepth[depth];
+    if (s === undefined) byDepth[depth] = s = flatText(`${this.at(depth)}${end}`);
     return s;
   }
 }

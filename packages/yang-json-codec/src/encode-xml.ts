@@ -82,6 +82,36 @@ class XmlWriter {
     return s;
   }
 
+  /**
+   * Tags of elements in their parent's namespace with no attribute, made once for each schema node:
+   * `</name>`, and by depth the indentation with `<name>` and with `</name>`. A leaf is then written
+   * with three appends, not seven.
+   */
+  private readonly endTags = new Map<SchemaNode, string>();
+  private readonly indentedTags = new Map<SchemaNode, string[]>();
+
+  /** `</name>` of `s`. */
+  private endTag(s: SchemaNode): string {
+    let tag = this.endTags.get(s);
+    if (tag === undefined) this.endTags.set(s, (tag = `</${s.name}>`));
+    return tag;
+  }
+
+  /** {@link nl} and `<name>` of `s` (or `</name>` when `end`), as an element with no attribute. */
+  private plainTag(s: SchemaNode, depth: number, end: boolean): string {
+    if (this.first) return `${this.nl(depth)}<${end ? '/' : ''}${s.name}>`;
+    let byDepth = this.indentedTags.get(s);
+    if (byDepth === undefined) this.indentedTags.set(s, (byDepth = []));
+    const at = 2 * depth + (end ? 1 : 0);
+    let tag = byDepth[at];
+    if (tag === undefined) {
+      byDepth[at] = tag = flatText(
+        `${this.ind.pretty ? this.ind.at(depth) : ''}<${end ? '/' : ''}${s.name}>`,
+      );
+    }
+    return tag;
+  }
+
   /** Newline and indentation before an element, none before the very first. */
   private nl(depth: number): string {
     if (this.first) {
@@ -189,13 +219,14 @@ class XmlWriter {
         let text = n.value ?? '';
         let extra = '';
         if (usesPrefixes(s.type!)) [text, extra] = this.prefixed(n, text);
-        const nl = this.nl(depth);
-        if (n.annotations === undefined && extra === '' && s.namespace === parentNs) {
+        if (n.annotations === undefined && extra === '' && s.namespace === parentNs && text !== '') {
           // The common case: no namespace, prefix or metadata to write.
-          this.out +=
-            text === '' ? `${nl}<${s.name}/>` : `${nl}<${s.name}>${escapeXmlText(text)}</${s.name}>`;
+          this.out += this.plainTag(s, depth, false);
+          this.out += escapeXmlText(text);
+          this.out += this.endTag(s);
           return;
         }
+        const nl = this.nl(depth);
         const head = this.open(n, parentNs, extra);
         this.out += text === '' ? `${nl}${head}/>` : `${nl}${head}>${escapeXmlText(text)}</${s.name}>`;
         return;
@@ -224,23 +255,32 @@ class XmlWriter {
         return;
       }
       default:
-        this.element(n, this.open(n, parentNs, ''), s, depth, place);
+        this.element(
+          n,
+          n.annotations === undefined && s.namespace === parentNs ? undefined : this.open(n, parentNs, ''),
+          s,
+          depth,
+          place,
+        );
     }
   }
 
-  /** An element holding its child instances (in the order of `schemaParent`'s children), written in one go. */
+  /**
+   * An element holding its child instances (in the order of `schemaParent`'s children), written in
+   * one go; `head` is its start tag without its `>`, undefined for an element with no attribute.
+   */
   private element(
     n: DataNode,
-    head: string,
+    head: string | undefined,
     schemaParent: SchemaNode | undefined,
     depth: number,
     place: Place | undefined,
   ): void {
     if (nothingToWrite(n, this.keepEmptyNp, place)) {
-      this.out += `${this.nl(depth)}${head}/>`;
+      this.out += `${this.nl(depth)}${head ?? `<${n.schema.name}`}/>`;
       return;
     }
-    this.out += `${this.nl(depth)}${head}>`;
+    this.out += head === undefined ? this.plainTag(n.schema, depth, false) : `${this.nl(depth)}${head}>`;
     const groups = groupsToWrite(n, schemaParent, this.keepEmptyNp, place);
     for (let i = 0; i < groups.length; i += 2) {
       const schema = groups[i] as SchemaNode;
@@ -249,7 +289,7 @@ class XmlWriter {
       for (let k = 0; k < sizeOf(entries); k++)
         this.node(instanceOf(entries, k), n.schema.namespace, depth + 1, below);
     }
-    this.out += `${this.nl(depth)}</${n.schema.name}>`;
+    this.out += this.plainTag(n.schema, depth, true);
   }
 
   /** Written forms of identityref, instance-identifier and xpath values: a list repeats the same ones. */
