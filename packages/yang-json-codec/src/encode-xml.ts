@@ -1,5 +1,5 @@
 import { escapeXmlAttribute, escapeXmlText, namespaceDeclarations } from '@yangkit/xml';
-import type { SchemaNode, SchemaTree } from '@yangkit/yang-schema';
+import type { SchemaNode, SchemaTree, YangType } from '@yangkit/yang-schema';
 import { groupAt, instanceOf, sizeOf } from './child-map';
 import { NOTIFICATION_NS, RESTCONF_NS } from './decode-xml';
 import {
@@ -292,20 +292,29 @@ class XmlWriter {
     this.out += this.plainTag(n.schema, depth, true);
   }
 
-  /** Written forms of identityref, instance-identifier and xpath values: a list repeats the same ones. */
-  private readonly prefixedCache = new Map<string, [string, string]>();
+  /**
+   * Written forms of identityref, instance-identifier and xpath values, by the type that decides them
+   * (the union member matched, or the leaf's type), then by value: a list repeats the same ones.
+   */
+  private readonly prefixedCache = new Map<YangType, Map<string, [string, string]>>();
+  private prefixedCount = 0;
 
   /** A value that uses prefixes, as XML text with the declarations its element needs. */
   private prefixed(n: DataNode, value: string): [string, string] {
-    const key = `${n.schema.type!.name}\u0000${n.member?.name ?? ''}\u0000${value}`;
-    let out = this.prefixedCache.get(key);
+    const type = n.member ?? n.schema.type!;
+    let byValue = this.prefixedCache.get(type);
+    if (byValue === undefined) this.prefixedCache.set(type, (byValue = new Map()));
+    let out = byValue.get(value);
     if (out === undefined) {
       const decls = new Map<string, string>();
       const text = valueToXml(this.schema, n.schema.type!, n.member, value, (p, ns) => {
         if (!decls.has(p)) decls.set(p, ns);
       });
       out = [text, namespaceDeclarations(decls)];
-      if (this.prefixedCache.size < 4096) this.prefixedCache.set(key, out);
+      if (this.prefixedCount < 4096) {
+        byValue.set(value, out);
+        this.prefixedCount++;
+      }
     }
     return out;
   }
