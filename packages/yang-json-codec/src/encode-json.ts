@@ -46,6 +46,9 @@ export function encodeJson(tree: InstanceTree, options: EncodeJsonOptions = {}):
   return out;
 }
 
+/** Identities kept per leaf module by a writer (a schema has a few hundred at most). */
+const MAX_IDENTITIES = 4096;
+
 class JsonWriter {
   /** The text written since the last chunk (appended to: V8 joins the pieces once, when it is read). */
   out = '';
@@ -63,6 +66,8 @@ class JsonWriter {
   /** What {@link memberStart} made, by schema node, then by depth and whether first. */
   private readonly qualifiedStarts = new Map<SchemaNode, string[]>();
   private readonly localStarts = new Map<SchemaNode, string[]>();
+  /** What {@link valueText} made: identityref values' JSON by leaf module, then value. */
+  private readonly identities = new Map<string, Map<string, string>>();
 
   constructor(schema: SchemaTree, options: EncodeJsonOptions) {
     this.ind = new Indenter(options.indent);
@@ -233,7 +238,7 @@ class JsonWriter {
     switch (schema.kind) {
       case 'leaf': {
         const n = instanceOf(entries, 0);
-        this.out += valueToJson(schema.type!, n.member, n.value ?? '', schema.module);
+        this.out += this.valueText(schema, n);
         return;
       }
       case 'leaf-list': {
@@ -241,7 +246,7 @@ class JsonWriter {
         for (let i = 0; i < sizeOf(entries); i++) {
           const n = instanceOf(entries, i);
           this.out += i > 0 ? this.ind.commaAt(depth + 1) : this.ind.at(depth + 1);
-          this.out += valueToJson(schema.type!, n.member, n.value ?? '', schema.module);
+          this.out += this.valueText(schema, n);
         }
         this.out += this.ind.closing(depth, ']');
         return;
@@ -266,6 +271,24 @@ class JsonWriter {
       default:
         this.object(instanceOf(entries, 0), depth, place);
     }
+  }
+
+  /**
+   * The JSON value of a leaf or leaf-list entry. An identityref's is kept, by value, for each leaf
+   * module: a list repeats the same few identities, each written once rather than for every entry.
+   */
+  private valueText(schema: SchemaNode, n: DataNode): string {
+    const type = schema.type!;
+    const value = n.value ?? '';
+    if (type.base !== 'identityref') return valueToJson(type, n.member, value, schema.module);
+    let byValue = this.identities.get(schema.module);
+    if (byValue === undefined) this.identities.set(schema.module, (byValue = new Map()));
+    let text = byValue.get(value);
+    if (text === undefined) {
+      text = valueToJson(type, undefined, value, schema.module);
+      if (byValue.size < MAX_IDENTITIES) byValue.set(value, text);
+    }
+    return text;
   }
 
   /** A container or list entry object, written without yielding. */
