@@ -105,9 +105,7 @@ class XmlWriter {
     const at = 2 * depth + (end ? 1 : 0);
     let tag = byDepth[at];
     if (tag === undefined) {
-      byDepth[at] = tag = flatText(
-        `${this.ind.pretty ? this.ind.at(depth) : ''}<${end ? '/' : ''}${s.name}>`,
-      );
+      byDepth[at] = tag = flatText(`${this.ind.at(depth)}<${end ? '/' : ''}${s.name}>`);
     }
     return tag;
   }
