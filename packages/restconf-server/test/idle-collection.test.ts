@@ -407,10 +407,19 @@ describe("IdleCollection on V8's heap", () => {
   // A pause budget of 1 ms: any heap's pause is over it, once what is live is known.
   const options = { quietMs: 1, intervalMs: 0, maxPauseMs: 1 };
 
-  test('notes what V8 full collections leave while a big body is read, and weighs it', async () => {
+  /** Runs `work` with a collection on the real heap, closed after it whatever happens. */
+  async function withIdle(work: (idle: IdleCollection, collect: () => void) => Promise<void>): Promise<void> {
     const collect = vi.fn<() => void>();
     const idle = new IdleCollection({ collect, ...options }, logger);
     try {
+      await work(idle, collect);
+    } finally {
+      idle.close();
+    }
+  }
+
+  test('notes what V8 full collections leave while a big body is read, and weighs it', () =>
+    withIdle(async (idle, collect) => {
       idle.begin();
       gc();
       await pause(20); // the collection is reported to the observer after it ends
@@ -421,21 +430,13 @@ describe("IdleCollection on V8's heap", () => {
       expect(debug).toHaveBeenLastCalledWith(
         expect.stringMatching(/^no collection once quiet: .*\b[1-9]\d* MB live/),
       );
-    } finally {
-      idle.close();
-    }
-  });
+    }));
 
-  test('notes nothing outside big bodies: after a busy period of small requests the first collection runs', async () => {
-    const collect = vi.fn<() => void>();
-    const idle = new IdleCollection({ collect, ...options }, logger);
-    try {
+  test('notes nothing outside big bodies: after a busy period of small requests the first collection runs', () =>
+    withIdle(async (idle, collect) => {
       idle.answered();
       gc();
       await pause(20);
       expect(collect).toHaveBeenCalledTimes(1);
-    } finally {
-      idle.close();
-    }
-  });
+    }));
 });
