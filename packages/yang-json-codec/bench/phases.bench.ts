@@ -5,7 +5,7 @@ import { streamXml, type XmlSink } from '@yangkit/xml';
 import { loadSchema, type SchemaTree } from '@yangkit/yang-schema';
 import { afterAll, beforeAll, bench, describe } from 'vitest';
 import { decodeJson, decodeXml, encodeJson, encodeJsonChunks, encodeXmlChunks, validate } from '../src/index';
-import { plainToXmlFloor } from './floor';
+import { jsonToPlainTree, plainToXmlFloor, xmlToPlainTree } from './floor';
 import { interfacesXml } from './interfaces-document';
 
 /**
@@ -15,7 +15,9 @@ import { interfacesXml } from './interfaces-document';
  * with the young and full garbage collections that ran in it (count and time, from V8's `gc`
  * performance entries), XML -> JSON and JSON -> XML. Beside them, each direction's floor, the same
  * text read and written with no schema work: the XML read by `@yangkit/xml` into a sink that keeps
- * nothing, or the JSON by one `JSON.parse`; the output written from the JSON parsed, by
+ * nothing, or the JSON by one `JSON.parse`; the same read building a tree of plain nodes, one for each
+ * element or member (`floor.ts`), what holding the document costs before any schema work; the output
+ * written from the JSON parsed, by
  * `JSON.stringify` indented as the codec indents, or by the plain XML writer of `floor.ts`. The
  * figures are printed, not compared: for the ratios to yanglint see `convert.bench.ts` and the
  * gateway's side-by-side benchmark.
@@ -77,6 +79,10 @@ async function conversion(from: 'xml' | 'json'): Promise<void> {
     if (from === 'xml') streamXml(pieces(xml), DISCARD, READ_ALL);
     else JSON.parse(json);
   });
+  const plainTree = await phase(() => {
+    if (from === 'xml') xmlToPlainTree(pieces(xml), READ_ALL);
+    else jsonToPlainTree(JSON.parse(json) as object);
+  });
   // The same data as plain objects, parsed only now: held during the codec's phases, it would be
   // old-generation memory the codec's collections do not have in a conversion of their own.
   const plain = JSON.parse(json) as object;
@@ -87,7 +93,7 @@ async function conversion(from: 'xml' | 'json'): Promise<void> {
   const to = from === 'xml' ? 'JSON' : 'XML';
   lines.set(
     from,
-    `| ${from.toUpperCase()} -> ${to} | ${decode} | ${check} | ${encode} | ${(chars / 1e6).toFixed(1)} MB | ${read} | ${write} |`,
+    `| ${from.toUpperCase()} -> ${to} | ${decode} | ${check} | ${encode} | ${(chars / 1e6).toFixed(1)} MB | ${read} | ${plainTree} | ${write} |`,
   );
 }
 
@@ -110,7 +116,7 @@ afterAll(() => {
   observer.disconnect();
   console.log(
     `\n${COUNT} interfaces, a conversion per direction after one of each to warm up:\n` +
-      '| conversion | decode, from 64 KiB pieces | validate | encode, indented | output | floor: read alone | floor: write alone |\n|---|---|---|---|---|---|---|\n' +
+      '| conversion | decode, from 64 KiB pieces | validate | encode, indented | output | floor: read alone | floor: read into a tree of plain nodes | floor: write alone |\n|---|---|---|---|---|---|---|---|\n' +
       `${[...lines.values()].join('\n')}\n`,
   );
 });
