@@ -166,13 +166,19 @@ describe('the body admission without authentication', () => {
 /** The debug lines of the collection once quiet: each says that it ran, or why not. */
 const ONCE_QUIET = /^(garbage collected once quiet|no collection once quiet)/;
 
+/** A logger for the server, and the decisions of the collection once quiet it was given so far. */
+function collectionDecisions() {
+  const debug = vi.fn<(message: string) => void>();
+  const logger = { debug, info: () => {}, warn: () => {}, error: () => {} };
+  const decided = () => debug.mock.calls.map(([line]) => line).filter((line) => ONCE_QUIET.test(line));
+  return { logger, decided };
+}
+
 describe('the collection after big bodies', () => {
   test('weighs a big body once none has come for a while: runs collectGarbage and counts it, or says why not', async () => {
     const collectGarbage = vi.fn<() => void>();
-    const debug = vi.fn<(message: string) => void>();
-    const logger = { debug, info: () => {}, warn: () => {}, error: () => {} };
+    const { logger, decided } = collectionDecisions();
     const gw = await startGateway({ metrics: true, serverStatus: true, collectGarbage, logger });
-    const decided = () => debug.mock.calls.map(([line]) => line).filter((line) => ONCE_QUIET.test(line));
     try {
       await gw.fetch('/restconf/data', json('PUT', JUKEBOX));
       expect((await gw.fetch(JB, json('PATCH', playlists('big', 6000)))).status).toBe(204);
@@ -219,7 +225,8 @@ describe('the collection once quiet after the start', () => {
 describe('the collection after big bodies with notification streams open', () => {
   test('is not put off by a connected RFC 8650 subscription receiver nor an RFC 8040 event stream', async () => {
     const collectGarbage = vi.fn<() => void>();
-    const gw = await start({ handler: { collectGarbage } });
+    const { logger, decided } = collectionDecisions();
+    const gw = await start({ handler: { collectGarbage, logger } });
     const at = (path: string, init: RequestInit) => fetch(gw.url + path, init);
     const { path } = await establish(gw, { stream: 'NETCONF' });
     const receiver = await openStream(gw.url + path);
@@ -228,9 +235,12 @@ describe('the collection after big bodies with notification streams open', () =>
       await at('/restconf/data', json('PUT', JUKEBOX));
       expect((await at(JB, json('PATCH', playlists('big', 6000)))).status).toBe(204);
       // 2 s of quiet; had the streams counted as requests in progress, it would come 10 s later.
-      for (let i = 0; i < 160 && collectGarbage.mock.calls.length === 0; i++)
+      for (let i = 0; i < 160 && decided().length === 0; i++)
         await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(collectGarbage).toHaveBeenCalledTimes(1);
+      expect(decided()).toHaveLength(1);
+      // Whether it collects depends on the heap it weighs, this process's (see the test above).
+      const ran = decided()[0]!.startsWith('garbage collected') ? 1 : 0;
+      expect(collectGarbage).toHaveBeenCalledTimes(ran);
     } finally {
       receiver.close();
       stream.close();
