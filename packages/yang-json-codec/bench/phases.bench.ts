@@ -15,12 +15,11 @@ import { interfacesXml } from './interfaces-document';
  * with the young and full garbage collections that ran in it (count and time, from V8's `gc`
  * performance entries), XML -> JSON and JSON -> XML. Beside them, each direction's floor, the same
  * text read and written with no schema work: the XML read by `@yangkit/xml` into a sink that keeps
- * nothing, or the JSON by one `JSON.parse`; the same read building a tree of plain nodes, one for each
- * element or member (`floor.ts`), what holding the document costs before any schema work; the output
- * written from the JSON parsed, by
- * `JSON.stringify` indented as the codec indents, or by the plain XML writer of `floor.ts`. The
- * figures are printed, not compared: for the ratios to yanglint see `convert.bench.ts` and the
- * gateway's side-by-side benchmark.
+ * nothing, or the JSON by one `JSON.parse`; the same read building a tree of plain nodes, one for
+ * each element or member (`floor.ts`), what holding the document costs before any schema work; the
+ * output written from the JSON parsed, by `JSON.stringify` indented as the codec indents, or by the
+ * plain XML writer of `floor.ts`. The figures are printed, not compared: for the ratios to yanglint
+ * see `convert.bench.ts` and the gateway's side-by-side benchmark.
  */
 const COUNT = Number(process.env.BENCH_INTERFACES ?? 100_000);
 const YANG = path.resolve(__dirname, '../../yang-schema/yang');

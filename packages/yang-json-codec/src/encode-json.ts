@@ -60,10 +60,10 @@ class JsonWriter {
   private readonly metadata: boolean;
   private readonly wrapper: boolean;
   private readonly annotationTypes: SchemaTree['annotations'];
-  /** Member names with their colon, made once per schema node: module-qualified, and not. */
-  private readonly qualifiedNames = new Map<SchemaNode, string>();
-  private readonly localNames = new Map<SchemaNode, string>();
-  /** What {@link memberStart} made, by schema node, then by depth and whether first. */
+  /**
+   * What {@link memberStart} made, module-qualified and not, by schema node, then by depth and
+   * whether first.
+   */
   private readonly qualifiedStarts = new Map<SchemaNode, string[]>();
   private readonly localStarts = new Map<SchemaNode, string[]>();
   /** What {@link valueText} made: identityref values' JSON by leaf module, then value. */
@@ -87,21 +87,10 @@ class JsonWriter {
     return s;
   }
 
-  /** `"name":` or `"module:name":`, as the member of a node whose parent is in `parentModule`. */
-  private name(schema: SchemaNode, parentModule: string | undefined): string {
-    const local = this.simple || schema.module === parentModule;
-    const names = local ? this.localNames : this.qualifiedNames;
-    let name = names.get(schema);
-    if (name === undefined) {
-      name = local ? `"${schema.name}"${this.colon}` : `"${schema.module}:${schema.name}"${this.colon}`;
-      names.set(schema, name);
-    }
-    return name;
-  }
-
   /**
-   * `,` (unless `first`), the indentation of `depth` and the member name of `schema` in an object of
-   * `parentModule`: made once for each, so that a member costs one concatenation, not three.
+   * `,` (unless `first`), the indentation of `depth` and the member name of `schema` with its colon
+   * in an object of `parentModule` (`"module:name":` when the modules differ, RFC 7951 section 4):
+   * made once for each, so that a member costs one concatenation, not three.
    */
   private memberStart(
     schema: SchemaNode,
@@ -116,7 +105,8 @@ class JsonWriter {
     const at = 2 * depth + (first ? 1 : 0);
     let start = byPlace[at];
     if (start === undefined) {
-      start = flatText(`${first ? '' : ','}${this.ind.at(depth)}${this.name(schema, parentModule)}`);
+      const name = local ? `"${schema.name}"` : `"${schema.module}:${schema.name}"`;
+      start = flatText(`${first ? '' : ','}${this.ind.at(depth)}${name}${this.colon}`);
       byPlace[at] = start;
     }
     return start;
